@@ -1,0 +1,135 @@
+/**
+ * Response and stream rules → straight-line reader functions: one call on the assembler per
+ * action, a `switch` per event type and per `switch:` rule, a for-of per `each:`.
+ */
+import type { Action, Condition, Rule, SpecIR } from '../ir/types.js';
+import { access, firstOf, lit } from './code.js';
+
+export function emitReadResponse(ir: SpecIR): string {
+  return [
+    '/** Feeds a blocking response body to the assembler. */',
+    'export function readResponse(a: TurnAssembler, r: WireResponse): void {',
+    ...indent(rulesCode(ir.response, 'r', 0)),
+    '}',
+  ].join('\n');
+}
+
+export function emitReadEvent(ir: SpecIR): string {
+  const lines: string[] = [];
+  const { stream } = ir;
+  lines.push(...rulesCode(stream.all, 'e', 0));
+  if (stream.events.length || stream.ignore.length) {
+    const on = stream.eventKey ? `${access('e', stream.eventKey)} ?? event` : 'event';
+    lines.push(`switch (${on}) {`);
+    for (const ev of stream.events) {
+      lines.push(`  case ${lit(ev.name)}: {`);
+      lines.push(...indent(rulesCode(ev.rules, 'e', 0), 4));
+      lines.push('    break;', '  }');
+    }
+    for (const name of stream.ignore) if (!stream.events.some((e) => e.name === name)) lines.push(`  case ${lit(name)}:`);
+    if (stream.ignore.length) lines.push('    break;');
+    lines.push('  default:', '    // Events this spec does not name carry nothing it needs.', '    break;', '}');
+  }
+  return [
+    '/** Feeds one decoded stream event to the assembler. */',
+    `export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefined): void {`,
+    ...indent(lines.length ? lines : ['void a;', 'void e;', 'void event;']),
+    '}',
+  ].join('\n');
+}
+
+function indent(lines: string[], n = 2): string[] {
+  const pad = ' '.repeat(n);
+  return lines.map((l) => (l ? pad + l : l));
+}
+
+function rulesCode(rules: Rule[], scope: string, depth: number): string[] {
+  return rules.flatMap((r) => ruleCode(r, scope, depth));
+}
+
+function ruleCode(r: Rule, scope: string, depth: number): string[] {
+  let inner = scope;
+  let body: string[];
+  const elementVar = depth === 0 ? 'x' : `x${depth + 1}`;
+  if (r.each) inner = elementVar;
+  if (r.body.kind === 'group') body = rulesCode(r.body.rules, inner, depth + 1);
+  else if (r.body.kind === 'switch') {
+    body = [`switch (${access(inner, r.body.on)}) {`];
+    for (const c of r.body.cases) {
+      body.push(`  case ${lit(c.value)}:`, ...indent(rulesCode(c.rules, inner, depth + 1), 4), '    break;');
+    }
+    body.push('}');
+  } else body = actionCode(r.body.action, inner);
+  if (r.each) body = [`for (const ${elementVar} of list(${access(scope, r.each)})) {`, ...indent(body), '}'];
+  if (r.when.length) body = [`if (${r.when.map((c) => conditionCode(c, scope)).join(' && ')}) {`, ...indent(body), '}'];
+  return [`// ${r.name}`, ...body];
+}
+
+function conditionCode(c: Condition, scope: string): string {
+  const v = access(scope, c.path);
+  switch (c.op) {
+    case 'eq':
+      return `${v} === ${lit(c.value)}`;
+    case 'ne':
+      return `${v} !== ${lit(c.value)}`;
+    case 'in':
+      return `(${lit(c.values)} as unknown[]).includes(${v})`;
+    case 'exists':
+      return c.exists ? `${v} != null` : `${v} == null`;
+  }
+}
+
+function actionCode(a: Action, s: string): string[] {
+  const p = (path: Parameters<typeof access>[1] | undefined) => (path ? access(s, path) : 'undefined');
+  switch (a.kind) {
+    case 'meta':
+      return [`a.setMeta(${firstOf(s, a.id)}, ${firstOf(s, a.model)});`];
+    case 'text':
+      return [`a.appendText(${p(a.path)});`];
+    case 'refusal':
+      return [`a.appendRefusal(${p(a.path)});`];
+    case 'thinking': {
+      const out: string[] = [];
+      if (a.start) out.push(`a.startThinking(${p(a.id)});`);
+      if (a.redacted) out.push(`a.setThinkingRedacted(${p(a.redacted)});`);
+      if (a.text) out.push(`a.appendThinking(${p(a.text)});`);
+      if (a.signature) out.push(`a.setThinkingSignature(${p(a.signature)});`);
+      return out;
+    }
+    case 'toolCall': {
+      const k = p(a.index);
+      if (a.complete) {
+        const args = a.argumentsObject ?? a.argumentsFull ?? a.arguments;
+        return [`a.addToolCall(${p(a.id)}, ${p(a.name)}, ${p(args)}${a.index ? `, ${k}` : ''});`];
+      }
+      const out: string[] = [];
+      if (a.start) {
+        out.push(`a.openToolCall(${k}, ${p(a.id)}, ${p(a.name)});`);
+        if (a.arguments) out.push(`a.appendToolArguments(${k}, ${p(a.arguments)});`);
+      } else if (a.arguments || a.id || a.name) {
+        out.push(`a.toolCallDelta(${k}, ${p(a.id)}, ${p(a.name)}, ${p(a.arguments)});`);
+      }
+      if (a.argumentsFull) out.push(`a.setToolArguments(${k}, ${p(a.argumentsFull)});`);
+      if (a.argumentsObject) out.push(`a.setToolArgumentsObject(${k}, ${p(a.argumentsObject)});`);
+      if (a.end) out.push(`a.closeToolCall(${k});`);
+      return out;
+    }
+    case 'finish':
+      return [`a.setFinishReason(${firstOf(s, a.paths)});`];
+    case 'usage':
+      return [`a.${a.merge ? 'mergeUsage' : 'setUsage'}(${p(a.path)});`];
+    case 'error':
+      return [
+        `if (${p(a.at)} != null) {`,
+        `  a.fail(${strings(s, a.message)}, ${strings(s, a.type)}, ${strings(s, a.code)}, ${s});`,
+        '}',
+      ];
+    case 'end':
+      return ['a.end();'];
+  }
+}
+
+/** The first string among several paths, or `undefined` when the spec names none. */
+export function strings(scope: string, paths: Parameters<typeof access>[1][]): string {
+  return paths.length ? `firstString(${paths.map((p) => access(scope, p)).join(', ')})` : 'undefined';
+}

@@ -1,0 +1,134 @@
+/** The request half of an adapter: templates and params → `buildRequest`. */
+import { PARAM_EXPR, SLOTS, type ParamField, type SlotContext } from '../ir/slots.js';
+import type { TemplateNode } from '../ir/templates.js';
+import type { Param, SpecIR, Variant } from '../ir/types.js';
+import { key, lit } from './code.js';
+import { templateExpr } from './emit-template.js';
+import { bodyWrites, planBody, type BodyNode } from './plan-body.js';
+
+const t = (node: TemplateNode, ctx: SlotContext) => templateExpr(node, SLOTS[ctx]);
+
+export function emitRequest(ir: SpecIR): string {
+  const rq = ir.request;
+  const out: string[] = [];
+  const { parts, blocks, roles } = rq.messages;
+
+  out.push('const partTemplates: PartTemplates = {');
+  if (parts.text) out.push(`  text: (p) => ${t(parts.text, 'parts.text')},`);
+  if (parts.imageUrl) out.push(`  imageUrl: (p) => ${t(parts.imageUrl, 'parts.imageUrl')},`);
+  if (parts.imageData) out.push(`  imageData: (p) => ${t(parts.imageData, 'parts.imageData')},`);
+  out.push('};', '');
+
+  const usesCx = Object.values(blocks).some((b) => b && JSON.stringify(b).includes('"argumentsObject"'));
+  out.push(`function blockTemplates(${usesCx ? 'cx' : '_cx'}: MessageContext): BlockTemplates {`, '  return {');
+  if (blocks.thinking) out.push(`    thinking: (b) => ${t(blocks.thinking, 'blocks.thinking')},`);
+  if (blocks.redactedThinking) out.push(`    redactedThinking: (b) => ${t(blocks.redactedThinking, 'blocks.redactedThinking')},`);
+  if (blocks.text) out.push(`    text: (b) => ${t(blocks.text, 'blocks.text')},`);
+  if (blocks.toolCall) out.push(`    toolCall: (b) => ${t(blocks.toolCall, 'blocks.toolCall')},`);
+  out.push('  };', '}', '');
+
+  // One wire message (or, for a `$blocks` role, several items) per unified message.
+  const role = (node: TemplateNode | undefined, ctx: SlotContext, missing: string): string =>
+    node ? `return ${t(node, ctx)};` : `return w.drop(${missing}, ${lit(`${ir.name} has no template for this role; the message was not sent`)});`;
+  out.push('function mapMessage(m: Message, cx: MessageContext, w: Warnings, field: string): unknown {', '  switch (m.role) {');
+  out.push('    case "system":');
+  out.push(`      ${role(rq.system.placement === 'message' ? roles.system : undefined, 'roles.system', 'field')}`);
+  out.push('    case "user":', `      ${role(roles.user, 'roles.user', 'field')}`);
+  out.push('    case "assistant": {');
+  if (roles.assistant) {
+    out.push(`      const wire = ${t(roles.assistant, 'roles.assistant')};`, '      cx.finishAssistant(m);', '      return wire;');
+  } else out.push(`      ${role(undefined, 'roles.assistant', 'field')}`);
+  out.push('    }', '    case "tool":');
+  if (roles.toolError && roles.tool) out.push(`      if (m.isError) return ${t(roles.toolError, 'roles.tool')};`);
+  out.push(`      ${role(roles.tool, 'roles.tool', 'field')}`, '  }', '}', '');
+
+  if (rq.system.template) out.push(`const mapSystem = (v: string): unknown => ${t(rq.system.template, 'system.template')};`, '');
+
+  if (rq.tools) {
+    out.push('function mapTools(tools: ToolSpec[] | undefined): unknown {', '  if (!tools?.length) return undefined;');
+    out.push(`  const v = tools.map((t) => ${t(rq.tools.item, 'tools.item')});`);
+    out.push(`  return ${rq.tools.wrap ? t(rq.tools.wrap, 'tools.wrap') : 'v'};`, '}', '');
+  }
+
+  if (rq.toolChoice) {
+    const tc = rq.toolChoice;
+    const viaToolChoice = rq.params.some((p) => p.kind === 'via' && p.via === 'toolChoice');
+    out.push('function mapToolChoice(req: ChatRequest, w: Warnings): unknown {');
+    out.push(`  const c = { name: typeof req.toolChoice === "object" ? req.toolChoice.name : undefined, noParallel: ${viaToolChoice ? 'req.parallelToolCalls === false ? true : undefined' : 'undefined'} };`);
+    const unset = tc.whenUnset ? `req.toolChoice ?? (c.noParallel ? ${lit(tc.whenUnset)} : undefined)` : 'req.toolChoice';
+    out.push(`  switch (toolChoiceKind(${unset})) {`);
+    for (const [kind, v] of [['auto', tc.auto], ['none', tc.none], ['required', tc.required], ['named', tc.named]] as Array<[string, Variant]>) {
+      out.push(`    case ${lit(kind)}:`, `      return ${variantExpr(v, 'toolChoice', 'toolChoice', `${ir.name} has no "${kind}" tool choice`)};`);
+    }
+    out.push('    default:', '      return undefined;', '  }', '}', '');
+  }
+
+  if (rq.responseFormat) {
+    const rf = rq.responseFormat;
+    out.push('function mapResponseFormat(req: ChatRequest, w: Warnings): unknown {', '  const f = req.responseFormat;', '  switch (f?.type) {');
+    out.push('    case "text":', `      return ${variantExpr(rf.text, 'responseFormat', 'responseFormat', `${ir.name} has no plain-text response format`)};`);
+    out.push('    case "json":', `      return ${variantExpr(rf.json, 'responseFormat', 'responseFormat', `${ir.name} has no schemaless JSON mode; use json_schema`)};`);
+    out.push('    case "json_schema":', `      return ${variantExpr(rf.jsonSchema, 'responseFormat', 'responseFormat', `${ir.name} has no JSON-schema response format`)};`);
+    out.push('    default:', '      return undefined;', '  }', '}', '');
+  }
+
+  // buildRequest itself.
+  out.push('/** Unified request → wire body, plus warnings for what the wire cannot carry. */');
+  out.push('export function buildRequest(req: ChatRequest, mode: CallMode): BuiltRequest {');
+  out.push(`  const w = new Warnings(${lit(ir.id)});`);
+  for (const p of rq.params) out.push(...paramGuard(p));
+  if (!rq.tools) out.push(`  if (req.tools?.length) w.drop("tools", ${lit(`${ir.name} takes no tools`)});`);
+  if (!rq.toolChoice) out.push(`  if (req.toolChoice !== undefined) w.drop("toolChoice", ${lit(`${ir.name} has no tool choice`)});`);
+  if (!rq.responseFormat) out.push(`  if (req.responseFormat !== undefined) w.drop("responseFormat", ${lit(`${ir.name} has no response format setting`)});`);
+  out.push(`  const conv = prepareConversation(req, ${lit(rq.system.placement)}, ${lit(rq.system.join)});`);
+  out.push('  const cx = new MessageContext(partTemplates, w);', '  cx.useBlocks(blockTemplates(cx));');
+  out.push('  const mapped = conv.messages.map((m, i) => mapMessage(m, cx.at(conv.origins[i]!), w, cx.field()));');
+  out.push(`  const messages = ${messagesExpr(ir)};`);
+  const writes = bodyWrites(ir, (field) => paramValueExpr(rq.params.find((p) => p.field === field)!));
+  const { tree } = planBody(writes);
+  out.push(`  const body = ${bodyExpr(tree, 1)};`);
+  out.push('  return {', '    body: finalizeBody(body, mode === "stream" ? STREAM_BODY : BLOCKING_BODY, req.providerOptions, w),');
+  out.push(`    pathParams: { model: req.model },`, '    warnings: w.list,', '  };', '}', '');
+  out.push(`const STREAM_BODY: Record<string, unknown> = ${lit(rq.streamBody)};`);
+  out.push(`const BLOCKING_BODY: Record<string, unknown> = ${lit(rq.blockingBody)};`);
+  return out.join('\n');
+}
+
+function variantExpr(v: Variant, ctx: SlotContext, field: string, reason: string): string {
+  return v ? t(v, ctx) : `w.drop(${lit(field)}, ${lit(reason)})`;
+}
+
+function messagesExpr(ir: SpecIR): string {
+  const { roles, mergeKey, parts } = ir.request.messages;
+  // A role written as a bare `$blocks` expands into several top-level items.
+  const spreads = roles.assistant?.kind === 'slot';
+  let expr = spreads ? 'mapped.flatMap((m) => (m === undefined ? [] : Array.isArray(m) ? m : [m]))' : 'mapped.filter((m) => m !== undefined)';
+  if (mergeKey) {
+    const textPart = parts.text ? '(text: string) => partTemplates.text!({ type: "text", text })' : '(text: string) => text';
+    expr = `mergeConsecutive(${expr}, ${lit(mergeKey)}, ${textPart})`;
+  }
+  return expr;
+}
+
+function paramGuard(p: Param): string[] {
+  const v = PARAM_EXPR[p.field];
+  if (p.kind === 'drop') return [`  if (${v} !== undefined) w.drop(${lit(p.field)}, ${lit(p.reason)});`];
+  if (p.kind === 'reject') return [`  if (${v} !== undefined) w.reject(${lit(p.field)}, ${lit(p.reason)});`];
+  return [];
+}
+
+function paramValueExpr(p: Param): string {
+  if (p.kind !== 'map') return 'undefined';
+  let v = PARAM_EXPR[p.field as ParamField];
+  if (p.values) v = `lookup(${v}, ${lit(p.values)}, w, ${lit(p.field)})`;
+  if (p.template) v = `ifSet(${v}, (v) => ${t(p.template, 'param.template')})`;
+  if (p.default !== undefined) v = `(${v} ?? ${lit(p.default)})`;
+  return v;
+}
+
+function bodyExpr(node: BodyNode, depth: number): string {
+  if (node.kind === 'leaf') return node.write.expr;
+  const pad = '  '.repeat(depth + 1);
+  const entries = [...node.children].map(([k, child]) => `${pad}${key(k)}: ${bodyExpr(child, depth + 1)},`);
+  return `compact({\n${entries.join('\n')}\n${'  '.repeat(depth)}})`;
+}

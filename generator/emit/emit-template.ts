@@ -1,0 +1,32 @@
+/** Template tree → TypeScript expression, with `$slots` replaced by their context expressions. */
+import type { TemplateNode } from '../ir/templates.js';
+import { key, lit } from './code.js';
+
+export function templateExpr(node: TemplateNode, slots: Record<string, string>): string {
+  switch (node.kind) {
+    case 'slot': {
+      const expr = slots[node.name];
+      // Unknown slots are reported by the unknown-slot rule before emit; never reached on valid specs.
+      if (expr === undefined) throw new Error(`unknown slot $${node.name}`);
+      return expr;
+    }
+    case 'nothing':
+      return 'undefined';
+    case 'literal':
+      return lit(node.value);
+    case 'array':
+      return `[${node.items.map((i) => templateExpr(i, slots)).join(', ')}]`;
+    case 'object': {
+      const body = node.entries.map(([k, v]) => `${key(k)}: ${templateExpr(v, slots)}`).join(', ');
+      // Slots may be undefined; compact() leaves their keys out of the wire object.
+      return hasSlot(node) ? `compact({ ${body} })` : `{ ${body} }`;
+    }
+  }
+}
+
+function hasSlot(node: TemplateNode): boolean {
+  if (node.kind === 'slot' || node.kind === 'nothing') return true;
+  if (node.kind === 'object') return node.entries.some(([, v]) => hasSlot(v));
+  if (node.kind === 'array') return node.items.some(hasSlot);
+  return false;
+}

@@ -1,0 +1,168 @@
+/**
+ * The wire shapes a spec reads, derived from every path its rules use: the emitter prints them
+ * as typed interfaces, and the path-conflict rule reports paths that contradict each other
+ * (a field read as text in one rule and as an object in another cannot exist).
+ */
+import type { Segment, WirePath } from './paths.js';
+import type { Rule, SpecIR } from './types.js';
+
+export type Leaf = 'string' | 'number' | 'boolean' | 'unknown' | 'usage';
+
+export type TypeNode =
+  | { kind: 'object'; props: Map<string, TypeNode>; firstPointer: string }
+  | { kind: 'array'; element: TypeNode; firstPointer: string }
+  | { kind: 'leaf'; leaf: Leaf; firstPointer: string };
+
+export interface PathConflict {
+  pointer: string;
+  message: string;
+}
+
+export interface WireTypes {
+  response: TypeNode;
+  event: TypeNode;
+  usage: TypeNode;
+  conflicts: PathConflict[];
+}
+
+export function buildWireTypes(ir: SpecIR): WireTypes {
+  const conflicts: PathConflict[] = [];
+  const root = (): TypeNode => ({ kind: 'object', props: new Map(), firstPointer: '' });
+  const response = root();
+  const event = root();
+  const usage = root();
+
+  const add = (scope: TypeNode, segments: Segment[], leaf: Leaf | 'array' | 'object', pointer: string, text: string): TypeNode => {
+    let node = scope;
+    for (let i = 0; i < segments.length; i++) {
+      const s = segments[i]!;
+      const last = i === segments.length - 1;
+      const want: TypeNode['kind'] = typeof s === 'number' ? 'array' : 'object';
+      if (node.kind === 'leaf') {
+        if (node.leaf === 'usage') return node;
+        conflicts.push({ pointer, message: `path "${text}" reads into ${segments.slice(0, i).join('.')}, which ${node.firstPointer} reads as a ${node.leaf}` });
+        return node;
+      }
+      if (node.kind !== want) {
+        conflicts.push({ pointer, message: `path "${text}" uses ${segments.slice(0, i).join('.') || 'the payload'} as ${want === 'array' ? 'an array' : 'an object'}, but ${node.firstPointer} uses it as ${node.kind === 'array' ? 'an array' : 'an object'}` });
+        return node;
+      }
+      let next: TypeNode | undefined;
+      if (node.kind === 'array') next = node.element;
+      else next = node.props.get(s as string);
+      const childKind = last ? leaf : typeof segments[i + 1] === 'number' ? 'array' : 'object';
+      if (!next) {
+        next = make(childKind, pointer);
+        if (node.kind === 'array') node.element = next;
+        else node.props.set(s as string, next);
+      } else if (last || (next.kind === 'leaf' && next.leaf === 'unknown')) {
+        // A field seen only as "some value" so far takes the shape this path gives it.
+        next = unify(next, childKind, pointer, text, conflicts);
+        if (node.kind === 'array') node.element = next;
+        else node.props.set(s as string, next);
+      }
+      node = next;
+    }
+    return node;
+  };
+
+  const walk = (rules: Rule[], scope: TypeNode): void => {
+    for (const r of rules) {
+      for (const c of r.when) {
+        const leaf: Leaf = c.op === 'exists' ? 'unknown' : literalLeaf(c.op === 'in' ? c.values[0] : c.value);
+        add(scope, c.path.segments, leaf, `${r.pointer}/when`, c.path.text);
+      }
+      let inner = scope;
+      if (r.each) {
+        const arr = add(scope, [...r.each.segments, 0], 'object', `${r.pointer}/each`, `${r.each.text}[]`);
+        inner = arr;
+      }
+      const use = (p: WirePath | undefined, leaf: Leaf, field: string) => p && add(inner, p.segments, leaf, `${r.pointer}/${field}`, p.text);
+      if (r.body.kind === 'group') walk(r.body.rules, inner);
+      else if (r.body.kind === 'switch') {
+        use(r.body.on, 'string', 'switch');
+        for (const c of r.body.cases) walk(c.rules, inner);
+      } else {
+        const a = r.body.action;
+        switch (a.kind) {
+          case 'meta':
+            a.id.forEach((p) => use(p, 'string', 'meta/id'));
+            a.model.forEach((p) => use(p, 'string', 'meta/model'));
+            break;
+          case 'text':
+          case 'refusal':
+            use(a.path, 'string', a.kind);
+            break;
+          case 'thinking':
+            use(a.text, 'string', 'thinking/text');
+            use(a.signature, 'string', 'thinking/signature');
+            use(a.redacted, 'string', 'thinking/redacted');
+            use(a.id, 'string', 'thinking/id');
+            break;
+          case 'toolCall':
+            use(a.index, 'unknown', 'toolCall/index');
+            use(a.id, 'string', 'toolCall/id');
+            use(a.name, 'string', 'toolCall/name');
+            use(a.arguments, 'string', 'toolCall/arguments');
+            use(a.argumentsFull, 'string', 'toolCall/argumentsFull');
+            use(a.argumentsObject, 'unknown', 'toolCall/argumentsObject');
+            break;
+          case 'finish':
+            a.paths.forEach((p) => use(p, 'string', 'finish'));
+            break;
+          case 'usage':
+            use(a.path, 'usage', 'usage');
+            break;
+          case 'error':
+            use(a.at, 'unknown', 'error/at');
+            [...a.message, ...a.type, ...a.code].forEach((p) => use(p, 'unknown', 'error'));
+            break;
+          case 'end':
+            break;
+        }
+      }
+    }
+  };
+
+  walk(ir.response, response);
+  walk(ir.stream.all, event);
+  for (const e of ir.stream.events) walk(e.rules, event);
+  if (ir.stream.eventKey) add(event, ir.stream.eventKey.segments, 'string', '/stream/eventKey', ir.stream.eventKey.text);
+  for (const [field, paths] of Object.entries(ir.usage)) {
+    for (const p of paths) add(usage, p.segments, 'number', `/usage/${field}`, p.text);
+  }
+  return { response, event, usage, conflicts };
+}
+
+function make(kind: Leaf | 'array' | 'object', pointer: string): TypeNode {
+  if (kind === 'object') return { kind: 'object', props: new Map(), firstPointer: pointer };
+  if (kind === 'array') return { kind: 'array', element: { kind: 'leaf', leaf: 'unknown', firstPointer: pointer }, firstPointer: pointer };
+  return { kind: 'leaf', leaf: kind, firstPointer: pointer };
+}
+
+function unify(node: TypeNode, kind: Leaf | 'array' | 'object', pointer: string, text: string, conflicts: PathConflict[]): TypeNode {
+  if (kind === 'unknown') return node;
+  if (node.kind === 'leaf') {
+    if (node.leaf === 'unknown') return make(kind, node.firstPointer);
+    if (node.leaf === kind || kind === 'usage') return node;
+    if (node.leaf === 'usage' && kind === 'object') return node;
+    conflicts.push({ pointer, message: `path "${text}" reads a ${kind}, but ${node.firstPointer} reads the same field as a ${node.leaf}` });
+    return node;
+  }
+  if (kind === node.kind || kind === 'usage') return node;
+  if (node.kind === 'array' && kind !== 'object') {
+    conflicts.push({ pointer, message: `path "${text}" reads a ${kind}, but ${node.firstPointer} iterates the same field as an array` });
+  } else if (node.kind === 'object' && kind !== 'array' && kind !== 'object') {
+    conflicts.push({ pointer, message: `path "${text}" reads a ${kind}, but ${node.firstPointer} reads fields inside it` });
+  } else if (kind !== node.kind) {
+    conflicts.push({ pointer, message: `path "${text}" uses the field as ${kind === 'array' ? 'an array' : 'an object'}, but ${node.firstPointer} uses it as ${node.kind === 'array' ? 'an array' : 'an object'}` });
+  }
+  return node;
+}
+
+function literalLeaf(v: unknown): Leaf {
+  if (typeof v === 'string') return 'string';
+  if (typeof v === 'number') return 'number';
+  if (typeof v === 'boolean') return 'boolean';
+  return 'unknown';
+}

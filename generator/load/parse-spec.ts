@@ -1,0 +1,84 @@
+/**
+ * YAML text → plain JSON value plus a map from JSON pointer to source position, so every later
+ * stage can point at file:line:col. Syntax errors and duplicate keys become diagnostics.
+ */
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
+import type { Diagnostic } from '../diagnostics.js';
+
+export interface Position {
+  line: number;
+  col: number;
+}
+
+export interface ParsedSpec {
+  file: string;
+  /** The document as plain data (undefined when it could not be parsed). */
+  doc: unknown;
+  /** Position of each value, and of each key under `pointer + '#key'`. */
+  positions: Map<string, Position>;
+  diagnostics: Diagnostic[];
+}
+
+export function escapePointer(segment: string | number): string {
+  return String(segment).replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+export function parseSpec(file: string, text: string): ParsedSpec {
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
+  const positions = new Map<string, Position>();
+  const diagnostics: Diagnostic[] = [];
+  const at = (offset: number): Position => {
+    const p = lineCounter.linePos(offset);
+    return { line: p.line, col: p.col };
+  };
+
+  // After the first syntax error the parser's later complaints are mostly echoes of it.
+  const errors = document.errors.filter((e, i) => i === 0 || e.code === 'DUPLICATE_KEY');
+  for (const error of errors) {
+    const pos = at(error.pos[0]);
+    const duplicate = error.code === 'DUPLICATE_KEY';
+    diagnostics.push({
+      code: duplicate ? 'duplicate-key' : 'yaml-syntax',
+      message: duplicate ? 'Duplicate key: a later value would silently replace an earlier one' : firstLine(error.message),
+      file,
+      ...pos,
+      pointer: '',
+      hint: duplicate ? 'remove or rename one of them' : undefined,
+    });
+  }
+  if (diagnostics.length > 0) return { file, doc: undefined, positions, diagnostics };
+
+  const walk = (node: Node | null | undefined, pointer: string): void => {
+    if (!node) return;
+    if (node.range) positions.set(pointer, at(node.range[0]));
+    if (isMap(node)) {
+      for (const pair of node.items) {
+        const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+        const child = `${pointer}/${escapePointer(key)}`;
+        if (isScalar(pair.key) && pair.key.range) positions.set(`${child}#key`, at(pair.key.range[0]));
+        walk(pair.value as Node | null, child);
+        if (!positions.has(child) && positions.has(`${child}#key`)) positions.set(child, positions.get(`${child}#key`)!);
+      }
+    } else if (isSeq(node)) {
+      node.items.forEach((item, i) => walk(item as Node, `${pointer}/${i}`));
+    }
+  };
+  walk(document.contents as Node, '');
+  return { file, doc: document.toJS({ maxAliasCount: 100 }), positions, diagnostics };
+}
+
+/** The position of a pointer, or of its nearest ancestor that has one. */
+export function positionOf(spec: ParsedSpec, pointer: string, preferKey = false): Position {
+  let p = pointer;
+  for (;;) {
+    const hit = (preferKey && spec.positions.get(`${p}#key`)) || spec.positions.get(p);
+    if (hit) return hit;
+    if (p === '') return { line: 1, col: 1 };
+    p = p.slice(0, p.lastIndexOf('/'));
+  }
+}
+
+function firstLine(message: string): string {
+  return message.split('\n')[0]!.trim();
+}

@@ -1,0 +1,90 @@
+/**
+ * The generator as pure stages: parse → validate (schema, then semantic rules) → resolve
+ * extends → IR → emit → format → file map. Nothing here touches the disk; the CLI does.
+ */
+import { sortDiagnostics, type Diagnostic } from './diagnostics.js';
+import { emitAdapter } from './emit/emit-adapter.js';
+import { emitIndex } from './emit/emit-index.js';
+import { formatCode } from './format/format-code.js';
+import { buildIR } from './ir/build-ir.js';
+import type { SpecIR } from './ir/types.js';
+import { parseSpec, positionOf } from './load/parse-spec.js';
+import { locate, resolveAll } from './resolve/resolve-extends.js';
+import { checkSchema } from './validate/check-schema.js';
+import { SEMANTIC_RULES } from './validate/rules/index.js';
+
+export interface SpecSource {
+  /** Path as shown in diagnostics and banners, e.g. specs/anthropic-messages.yaml. */
+  file: string;
+  text: string;
+}
+
+export interface GenerateOptions {
+  runtimeImport?: string;
+}
+
+export interface GenerateResult {
+  /** Output file name (relative to generated/) → contents. Empty when there are diagnostics. */
+  files: Map<string, string>;
+  diagnostics: Diagnostic[];
+  irs: SpecIR[];
+  timings: Record<string, number>;
+}
+
+export async function generate(sources: SpecSource[], options: GenerateOptions = {}): Promise<GenerateResult> {
+  const runtimeImport = options.runtimeImport ?? '../runtime/adapter-kit.js';
+  const timings: Record<string, number> = {};
+  const time = <T>(stage: string, fn: () => T): T => {
+    const t0 = performance.now();
+    try {
+      return fn();
+    } finally {
+      timings[stage] = (timings[stage] ?? 0) + performance.now() - t0;
+    }
+  };
+  const empty = (diagnostics: Diagnostic[]): GenerateResult => ({ files: new Map(), diagnostics: sortDiagnostics(diagnostics), irs: [], timings });
+
+  const parsed = time('parse', () => [...sources].sort((a, b) => a.file.localeCompare(b.file)).map((s) => parseSpec(s.file, s.text)));
+  const diagnostics: Diagnostic[] = parsed.flatMap((p) => p.diagnostics);
+  time('validate', () => {
+    for (const p of parsed) {
+      if (p.doc === undefined) continue;
+      diagnostics.push(...checkSchema(p));
+      const id = (p.doc as { id?: unknown }).id;
+      const base = p.file.replace(/^.*[\\/]/, '').replace(/\.ya?ml$/, '');
+      if (typeof id === 'string' && id !== base) {
+        diagnostics.push({ code: 'bad-id', file: p.file, pointer: '/id', ...positionOf(p, '/id'), message: `id "${id}" does not match the file name "${base}"`, hint: `rename the file to ${id}.yaml or set id: ${base}` });
+      }
+    }
+  });
+  if (diagnostics.length) return empty(diagnostics);
+
+  const { resolved, diagnostics: extendDiagnostics } = time('resolve', () => resolveAll(parsed));
+  if (extendDiagnostics.length) return empty(extendDiagnostics);
+
+  const irs: SpecIR[] = [];
+  time('semantic', () => {
+    for (const spec of resolved) {
+      const ir = buildIR(spec);
+      for (const rule of SEMANTIC_RULES) {
+        for (const f of rule.check(spec, ir)) {
+          diagnostics.push({ code: f.code, message: f.message, hint: f.hint, pointer: f.pointer, ...locate(spec, f.pointer, f.atKey) });
+        }
+      }
+      irs.push(ir);
+    }
+  });
+  if (diagnostics.length) return empty(diagnostics);
+
+  const raw = time('emit', () => {
+    const out = new Map<string, string>();
+    for (const ir of irs) out.set(`${ir.id}.ts`, emitAdapter(ir, { runtimeImport }));
+    out.set('index.ts', emitIndex(irs, runtimeImport.replace(/adapter-kit\.js$/, 'adapter.js')));
+    return out;
+  });
+  const t0 = performance.now();
+  const files = new Map<string, string>();
+  for (const name of [...raw.keys()].sort()) files.set(name, await formatCode(raw.get(name)!));
+  timings.format = performance.now() - t0;
+  return { files, diagnostics: [], irs, timings };
+}

@@ -1,0 +1,44 @@
+/** Each rule does exactly one thing, and tool-call rules can address the call they touch. */
+import type { Finding, SemanticRule } from './rule.js';
+
+const ACTIONS = ['meta', 'text', 'refusal', 'thinking', 'toolCall', 'finish', 'usage', 'error', 'end'];
+const STRUCTURE = ['switch', 'rules'];
+
+export const ruleShape: SemanticRule = {
+  name: 'rule-shape',
+  check(spec) {
+    const out: Finding[] = [];
+    const visitRules = (rules: Record<string, any> | null | undefined, pointer: string) => {
+      for (const [name, r] of Object.entries(rules ?? {})) if (r) visit(r, `${pointer}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+    };
+    const visit = (r: Record<string, any>, pointer: string) => {
+      const kinds = [...ACTIONS, ...STRUCTURE].filter((k) => r[k] !== undefined);
+      if (kinds.length !== 1) {
+        out.push({
+          code: 'rule-shape',
+          pointer,
+          message: kinds.length ? `a rule does one thing, this one has ${kinds.join(' and ')}` : 'a rule needs one action',
+          hint: `one of: ${ACTIONS.join(', ')}, or switch/cases, or rules`,
+        });
+      }
+      if ((r.switch === undefined) !== (r.cases === undefined)) {
+        out.push({ code: 'rule-shape', pointer, message: '`switch` and `cases` go together' });
+      }
+      const tc = r.toolCall;
+      if (tc && !tc.complete && tc.index === undefined && (tc.start || tc.end || tc.argumentsFull || tc.argumentsObject)) {
+        out.push({
+          code: 'rule-shape',
+          pointer: `${pointer}/toolCall`,
+          message: 'a tool-call rule that opens, closes or replaces arguments needs `index` to find its call',
+          hint: 'add `index: <path>`, or `complete: true` when the call arrives whole',
+        });
+      }
+      if (r.rules) visitRules(r.rules, `${pointer}/rules`);
+      for (const [value, rules] of Object.entries(r.cases ?? {})) visitRules(rules as Record<string, any>, `${pointer}/cases/${value}`);
+    };
+    const d = spec.doc as any;
+    visitRules(d.response, '/response');
+    for (const [event, rules] of Object.entries(d.stream?.on ?? {})) visitRules(rules as Record<string, any>, `/stream/on/${event}`);
+    return out;
+  },
+};

@@ -1,0 +1,35 @@
+/**
+ * Paths that cannot exist: two rules that read one field as different kinds of value, and rules
+ * under a `switch` case whose `when` demands another value of the switched field.
+ */
+import type { Rule } from '../../ir/types.js';
+import { buildWireTypes } from '../../ir/wire-types.js';
+import type { Finding, SemanticRule } from './rule.js';
+
+export const streamPaths: SemanticRule = {
+  name: 'stream-paths',
+  check(_spec, ir) {
+    const out: Finding[] = buildWireTypes(ir).conflicts.map((c) => ({ code: 'path-conflict' as const, pointer: c.pointer, message: c.message }));
+    const dead = (rules: Rule[], switched: Array<{ path: string; value: string }>) => {
+      for (const r of rules) {
+        for (const c of r.when) {
+          const s = switched.find((x) => x.path === c.path.text);
+          if (s && c.op === 'eq' && String(c.value) !== s.value) {
+            out.push({
+              code: 'dead-rule',
+              pointer: `${r.pointer}/when`,
+              message: `rule "${r.name}" needs ${c.path.text} = ${JSON.stringify(c.value)} inside the case ${JSON.stringify(s.value)} of a switch on ${c.path.text}: it can never run`,
+            });
+          }
+        }
+        const scope = r.each ? [] : switched;
+        if (r.body.kind === 'group') dead(r.body.rules, scope);
+        if (r.body.kind === 'switch') for (const c of r.body.cases) dead(c.rules, [...scope, { path: r.body.on.text, value: c.value }]);
+      }
+    };
+    dead(ir.response, []);
+    dead(ir.stream.all, []);
+    for (const e of ir.stream.events) dead(e.rules, []);
+    return out;
+  },
+};

@@ -1,0 +1,123 @@
+/**
+ * Every error the runtime raises extends WireforgeError. Errors raised after a stream delivered
+ * something carry `partial`: the ChatResponse assembled so far, so nothing that arrived is lost.
+ */
+import type { ChatResponse } from './types.js';
+
+export class WireforgeError extends Error {
+  /** Provider spec id, e.g. `anthropic-messages`. */
+  readonly provider: string | undefined;
+  partial: ChatResponse | undefined;
+
+  constructor(message: string, options: { provider?: string; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.provider = options.provider;
+    this.partial = undefined;
+  }
+}
+
+export interface ProviderErrorInit {
+  provider: string;
+  /** HTTP status; undefined for an in-stream error event sent after a 200. */
+  status?: number;
+  message: string;
+  type?: string;
+  code?: string;
+  body?: unknown;
+  retryable: boolean;
+  requestId?: string;
+}
+
+/** An HTTP error response, or an error event inside a stream. */
+export class ProviderError extends WireforgeError {
+  readonly status: number | undefined;
+  /** The provider's own message, as it sent it (keys redacted). */
+  readonly providerMessage: string;
+  readonly type: string | undefined;
+  readonly code: string | undefined;
+  readonly body: unknown;
+  readonly retryable: boolean;
+  readonly requestId: string | undefined;
+
+  constructor(init: ProviderErrorInit) {
+    const where = init.status === undefined ? 'in-stream error' : `HTTP ${init.status}`;
+    const kind = init.type ?? init.code;
+    super(`${init.provider}: ${where}${kind ? ` (${kind})` : ''}: ${init.message}`, {
+      provider: init.provider,
+    });
+    this.status = init.status;
+    this.providerMessage = init.message;
+    this.type = init.type;
+    this.code = init.code;
+    this.body = init.body;
+    this.retryable = init.retryable;
+    this.requestId = init.requestId;
+  }
+}
+
+export interface StreamErrorInit {
+  provider: string;
+  /** What went wrong, in a few words. */
+  reason: string;
+  /** The event name or type being handled, when known. */
+  event?: string;
+  /** Character offset of the event in the decoded stream. */
+  offset?: number;
+  /** A short excerpt of the offending data. */
+  excerpt?: string;
+  cause?: unknown;
+}
+
+/** A malformed, truncated or inconsistent stream. */
+export class StreamError extends WireforgeError {
+  readonly reason: string;
+  readonly event: string | undefined;
+  readonly offset: number | undefined;
+  readonly excerpt: string | undefined;
+
+  constructor(init: StreamErrorInit) {
+    const at = [
+      init.event === undefined ? undefined : `event ${JSON.stringify(init.event)}`,
+      init.offset === undefined ? undefined : `offset ${init.offset}`,
+    ].filter(Boolean);
+    const tail = init.excerpt === undefined ? '' : `: ${JSON.stringify(init.excerpt)}`;
+    super(`${init.provider}: ${init.reason}${at.length ? ` at ${at.join(', ')}` : ''}${tail}`, {
+      provider: init.provider,
+      cause: init.cause,
+    });
+    this.reason = init.reason;
+    this.event = init.event;
+    this.offset = init.offset;
+    this.excerpt = init.excerpt;
+  }
+}
+
+/** No response headers in time (`first-byte`), or silence between stream chunks (`idle`). */
+export class TimeoutError extends WireforgeError {
+  readonly phase: 'first-byte' | 'idle';
+  readonly timeoutMs: number;
+
+  constructor(provider: string, phase: 'first-byte' | 'idle', timeoutMs: number) {
+    super(
+      `${provider}: ${phase === 'idle' ? 'no stream data' : 'no response'} within ${timeoutMs} ms`,
+      { provider },
+    );
+    this.phase = phase;
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/** Keep excerpts short: they go into messages. */
+export function excerptOf(text: string, max = 120): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…`;
+}
+
+/** A request this provider cannot carry, as its spec declares (`reject`), or a malformed one. */
+export class RequestError extends WireforgeError {
+  readonly field: string;
+  constructor(provider: string, field: string, message: string) {
+    super(`${provider}: request field ${field}: ${message}`, { provider });
+    this.field = field;
+  }
+}

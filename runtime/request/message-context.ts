@@ -1,0 +1,181 @@
+/**
+ * The `cx` that generated message templates call into: turns unified content into the wire
+ * parts and blocks the spec's templates describe, and records a warning for anything the
+ * spec has no template for, so nothing silently vanishes.
+ */
+import type { AssistantMessage, ContentPart, ThinkingPart, ToolCall } from '../types.js';
+import type { Warnings } from './warnings.js';
+
+type TextPart = Extract<ContentPart, { type: 'text' }>;
+type ImagePart = Extract<ContentPart, { type: 'image' }>;
+
+export interface PartTemplates {
+  text?: (p: TextPart) => unknown;
+  imageUrl?: (p: ImagePart) => unknown;
+  imageData?: (p: ImagePart) => unknown;
+}
+
+export interface BlockTemplates {
+  thinking?: (b: ThinkingPart) => unknown;
+  redactedThinking?: (b: ThinkingPart) => unknown;
+  text?: (b: string) => unknown;
+  toolCall?: (b: ToolCall) => unknown;
+}
+
+export class MessageContext {
+  private index = 0;
+  private thinkingCarried = false;
+
+  private blocks_: BlockTemplates = {};
+
+  constructor(
+    private readonly parts_: PartTemplates,
+    private readonly w: Warnings,
+  ) {}
+
+  /** Block templates are made after the context, since they call back into it. */
+  useBlocks(blocks: BlockTemplates): void {
+    this.blocks_ = blocks;
+  }
+
+  /** The current message, as named in warnings. */
+  field(): string {
+    return this.where();
+  }
+
+  /** Sets the request position used in warnings; returns this for chaining. */
+  at(index: number): this {
+    this.index = index;
+    this.thinkingCarried = false;
+    return this;
+  }
+
+  /** String content as it is; part lists through the part templates. */
+  content(c: string | ContentPart[]): unknown {
+    return typeof c === 'string' ? c : this.parts(c);
+  }
+
+  parts(c: string | ContentPart[]): unknown[] {
+    if (typeof c === 'string') return this.parts_.text ? [this.parts_.text({ type: 'text', text: c })] : [c];
+    const out: unknown[] = [];
+    c.forEach((p, j) => {
+      const mapped = this.part(p, j);
+      if (mapped !== undefined) out.push(mapped);
+    });
+    return out;
+  }
+
+  /** Text only: image parts cannot ride along and are reported. */
+  text(c: string | ContentPart[]): string {
+    if (typeof c === 'string') return c;
+    const texts: string[] = [];
+    c.forEach((p, j) => {
+      if (p.type === 'text') texts.push(p.text);
+      else this.w.drop(`${this.where()}.content[${j}]`, 'this message can carry text only; the image was not sent');
+    });
+    return texts.join('\n');
+  }
+
+  /** Base64 image data for wires that list images beside the text (Ollama `images`). */
+  imageData(c: string | ContentPart[]): string[] | undefined {
+    if (typeof c === 'string') return undefined;
+    const out: string[] = [];
+    c.forEach((p, j) => {
+      if (p.type !== 'image') return;
+      if (p.data !== undefined) out.push(p.data);
+      else this.w.drop(`${this.where()}.content[${j}]`, 'only base64 image data can be sent here; the image URL was not sent');
+    });
+    return out.length ? out : undefined;
+  }
+
+  assistantText(m: AssistantMessage): string | null {
+    return m.content === undefined || m.content === '' ? null : m.content;
+  }
+
+  /** Assistant content as blocks: thinking first, then text, then tool calls. */
+  blocks(m: AssistantMessage): unknown[] {
+    const out: unknown[] = [];
+    for (const t of m.thinking ?? []) {
+      const template = t.redacted !== undefined ? this.blocks_.redactedThinking : this.blocks_.thinking;
+      if (template) out.push(template(t));
+    }
+    if (this.blocks_.thinking || this.blocks_.redactedThinking) this.thinkingCarried = true;
+    if (m.content && this.blocks_.text) out.push(this.blocks_.text(m.content));
+    for (const c of m.toolCalls ?? []) if (this.blocks_.toolCall) out.push(this.blocks_.toolCall(c));
+    return out;
+  }
+
+  toolCalls(m: AssistantMessage): unknown[] | undefined {
+    if (!m.toolCalls?.length || !this.blocks_.toolCall) return undefined;
+    return m.toolCalls.map((c) => this.blocks_.toolCall!(c));
+  }
+
+  /** All thinking text of a turn, for wires that echo reasoning as one string field. */
+  thinkingText(m: AssistantMessage): string | undefined {
+    this.thinkingCarried = true;
+    const parts = (m.thinking ?? []).filter((t) => t.redacted === undefined);
+    return parts.length ? parts.map((t) => t.text).join('') : undefined;
+  }
+
+  /** Tool-call arguments as an object, for wires that take objects (Anthropic `input`). */
+  argumentsObject(c: ToolCall): Record<string, unknown> {
+    try {
+      const v: unknown = JSON.parse(c.arguments === '' ? '{}' : c.arguments);
+      if (typeof v === 'object' && v !== null && !Array.isArray(v)) return v as Record<string, unknown>;
+    } catch {
+      // reported below
+    }
+    this.w.drop(
+      `${this.where()}.toolCalls[${c.id}].arguments`,
+      'arguments are not a JSON object and this provider takes objects; sent as {}',
+    );
+    return {};
+  }
+
+  /** Called after each assistant message: reports thinking the wire had no place for. */
+  finishAssistant(m: AssistantMessage): void {
+    if (m.thinking?.length && !this.thinkingCarried) {
+      this.w.drop(`${this.where()}.thinking`, 'this provider cannot take reasoning back; it was not sent');
+    }
+  }
+
+  private part(p: ContentPart, j: number): unknown {
+    if (p.type === 'text') return this.parts_.text ? this.parts_.text(p) : p.text;
+    const template = p.data !== undefined ? this.parts_.imageData : this.parts_.imageUrl;
+    if (template) return template(p);
+    this.w.drop(
+      `${this.where()}.content[${j}]`,
+      p.data !== undefined ? 'this provider takes no base64 images; the image was not sent' : 'this provider takes no image URLs; the image was not sent',
+    );
+    return undefined;
+  }
+
+  private where(): string {
+    return this.index < 0 ? 'system' : `messages[${this.index}]`;
+  }
+}
+
+/**
+ * Wires with strict role alternation: adjacent messages with the same role become one, their
+ * `key` arrays concatenated (string content is first turned into a text part).
+ */
+export function mergeConsecutive(
+  messages: unknown[],
+  key: string,
+  textPart: (text: string) => unknown,
+): unknown[] {
+  const out: Record<string, unknown>[] = [];
+  for (const m of messages as Record<string, unknown>[]) {
+    const prev = out[out.length - 1];
+    if (prev && prev.role === m.role && prev.role !== undefined) {
+      out[out.length - 1] = { ...prev, [key]: [...asList(prev[key], textPart), ...asList(m[key], textPart)] };
+    } else out.push(m);
+  }
+  return out;
+}
+
+function asList(v: unknown, textPart: (text: string) => unknown): unknown[] {
+  if (Array.isArray(v)) return v;
+  if (typeof v === 'string') return [textPart(v)];
+  return v === undefined ? [] : [v];
+}

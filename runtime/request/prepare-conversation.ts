@@ -1,0 +1,50 @@
+/**
+ * Provider-independent history work done before templates apply: system text collected (when
+ * the spec places it in a field), images normalised, and tool names filled in from the call
+ * they answer (Gemini sends results back by name).
+ */
+import type { ChatRequest, ContentPart, Message } from '../types.js';
+
+export interface Conversation {
+  /** Joined system text when placement is `field`; undefined when there is none. */
+  system: string | undefined;
+  messages: Message[];
+  /** Position of each message in the request, for warnings. */
+  origins: number[];
+}
+
+export function prepareConversation(req: ChatRequest, placement: 'message' | 'field', join: string): Conversation {
+  const systemTexts: string[] = [];
+  const messages: Message[] = [];
+  const origins: number[] = [];
+  const names = new Map<string, string>();
+  if (req.system !== undefined && req.system !== '') {
+    if (placement === 'field') systemTexts.push(req.system);
+    else {
+      messages.push({ role: 'system', content: req.system });
+      origins.push(-1);
+    }
+  }
+  req.messages.forEach((m, i) => {
+    if (m.role === 'system' && placement === 'field') {
+      systemTexts.push(m.content);
+      return;
+    }
+    if (m.role === 'assistant') for (const c of m.toolCalls ?? []) names.set(c.id, c.name);
+    let out: Message = m;
+    if (m.role === 'tool' && m.toolName === undefined && names.has(m.toolCallId)) out = { ...m, toolName: names.get(m.toolCallId) };
+    if ((m.role === 'user' || m.role === 'tool') && Array.isArray(m.content)) out = { ...out, content: m.content.map(normaliseImage) } as Message;
+    messages.push(out);
+    origins.push(i);
+  });
+  return { system: systemTexts.length ? systemTexts.join(join) : undefined, messages, origins };
+}
+
+/** `data:` URLs become data + mediaType, so specs that take base64 only can carry them. */
+function normaliseImage(p: ContentPart): ContentPart {
+  if (p.type !== 'image' || p.data !== undefined || p.url === undefined || !p.url.startsWith('data:')) return p;
+  const comma = p.url.indexOf(',');
+  const header = p.url.slice(5, comma);
+  if (comma < 0 || !header.endsWith(';base64')) return p;
+  return { type: 'image', data: p.url.slice(comma + 1), mediaType: p.mediaType ?? header.slice(0, -7) };
+}

@@ -1,0 +1,47 @@
+/**
+ * Merging user objects (providerOptions, headers, defaults) into ours. Keys that could reach a
+ * prototype are never copied, and every result is a fresh plain object.
+ */
+
+const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype']);
+
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
+/** A deep copy of `v` without forbidden keys. */
+export function sanitize(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sanitize);
+  if (!isPlainObject(v)) return v;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(v)) if (!FORBIDDEN.has(k)) out[k] = sanitize(v[k]);
+  return out;
+}
+
+/**
+ * Deep merge where `top` wins at every leaf. `onOverride(path)` is told of each leaf of `base`
+ * that `top` replaced.
+ */
+export function deepMerge(
+  base: Record<string, unknown>,
+  top: Record<string, unknown>,
+  onOverride?: (path: string) => void,
+  prefix = '',
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(base)) if (!FORBIDDEN.has(k)) out[k] = base[k];
+  for (const k of Object.keys(top)) {
+    if (FORBIDDEN.has(k)) continue;
+    const t = top[k];
+    if (t === undefined) continue;
+    const b = out[k];
+    if (isPlainObject(b) && isPlainObject(t)) out[k] = deepMerge(b, t, onOverride, `${prefix}${k}.`);
+    else {
+      if (b !== undefined && onOverride) onOverride(`${prefix}${k}`);
+      out[k] = t;
+    }
+  }
+  return out;
+}

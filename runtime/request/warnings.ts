@@ -1,0 +1,22 @@
+/** Collects what a request could not carry, for ChatResponse.warnings. */
+import { RequestError } from '../errors.js';
+import type { Warning } from '../types.js';
+
+export class Warnings {
+  readonly list: Warning[] = [];
+  constructor(private readonly provider: string) {}
+
+  /** Record a field that is set but not sent; returns undefined so callers can `return w.drop(…)`. */
+  drop(field: string, message: string): undefined {
+    this.list.push({ type: 'dropped', field, message });
+    return undefined;
+  }
+
+  overridden(field: string, message: string): void {
+    this.list.push({ type: 'overridden', field, message });
+  }
+
+  reject(field: string, message: string): never {
+    throw new RequestError(this.provider, field, message);
+  }
+}
