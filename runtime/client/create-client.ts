@@ -1,0 +1,116 @@
+/**
+ * `createClient(id, options)`: the one entry point. Holds the key in a closure (never on an
+ * enumerable property), merges model-level defaults, and runs chat() / stream() through the
+ * generated adapter.
+ */
+import type { ProviderAdapter } from '../adapter.js';
+import { TurnAssembler } from '../assemble/turn-assembler.js';
+import { RequestError, StreamError, WireforgeError } from '../errors.js';
+import { deepMerge, isPlainObject, sanitize } from '../request/safe-merge.js';
+import { makeRedactor } from '../transport/redact.js';
+import { sendRequest } from '../transport/send-request.js';
+import type { CallOptions, ChatRequest, ChatResponse, ClientOptions } from '../types.js';
+import { buildHeaders, buildUrl } from './build-http.js';
+import { ChatStream } from './chat-stream.js';
+import { readStream } from './read-stream.js';
+
+export interface Client {
+  readonly provider: string;
+  chat(request: ChatRequest, options?: CallOptions): Promise<ChatResponse>;
+  stream(request: ChatRequest, options?: CallOptions): ChatStream;
+}
+
+const DEFAULT_TIMEOUT_MS = 600_000;
+
+export function createClientFor(adapter: ProviderAdapter, options: ClientOptions = {}): Client {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+  const apiKey = options.apiKey ?? (adapter.endpoint.apiKeyEnv ? env?.[adapter.endpoint.apiKeyEnv] : undefined);
+  if (apiKey === undefined && !adapter.endpoint.apiKeyOptional && !options.allowAuthOverride) {
+    throw new RequestError(
+      adapter.id,
+      'apiKey',
+      `no API key: pass createClient(${JSON.stringify(adapter.id)}, { apiKey }) or set ${adapter.endpoint.apiKeyEnv ?? 'the key'}`,
+    );
+  }
+  if (adapter.endpoint.baseUrlRequired && !options.baseUrl) {
+    throw new RequestError(adapter.id, 'baseUrl', `${adapter.id} needs a baseUrl: pass createClient(${JSON.stringify(adapter.id)}, { baseUrl })`);
+  }
+  const redact = makeRedactor(apiKey);
+  const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const idleTimeoutMs = options.idleTimeoutMs ?? timeoutMs;
+  const maxRetries = options.maxRetries ?? 2;
+
+  const prepare = (request: ChatRequest, call: CallOptions | undefined, stream: boolean) => {
+    const merged = withDefaults(request, options);
+    const built = adapter.buildRequest(merged, stream ? 'stream' : 'blocking');
+    const url = buildUrl(adapter.id, adapter.endpoint, options.baseUrl, stream, built.pathParams);
+    const headers = buildHeaders(adapter.endpoint, apiKey, stream, [options.headers, call?.headers], options.allowAuthOverride === true);
+    return { built, send: { url, headers, body: JSON.stringify(built.body), fetch: doFetch, timeoutMs, maxRetries, signal: call?.signal, redact } };
+  };
+
+  return {
+    provider: adapter.id,
+
+    async chat(request, call) {
+      const { built, send } = prepare(request, call, false);
+      const sent = await sendRequest(adapter, send);
+      try {
+        let body: unknown;
+        const text = await sent.response.text();
+        try {
+          body = JSON.parse(text);
+        } catch (cause) {
+          throw new StreamError({ provider: adapter.id, reason: text === '' ? 'empty response body' : 'response body is not JSON', excerpt: text.slice(0, 120), cause });
+        }
+        const a = new TurnAssembler(adapter.rules, { streaming: false, warnings: built.warnings });
+        adapter.readResponse(a, body as never);
+        a.setRaw(body);
+        a.closeAll();
+        const result = a.result();
+        if (result.text === null && result.toolCalls.length === 0 && result.thinking === null && result.finishReason === null) {
+          const error = new StreamError({ provider: adapter.id, reason: 'the response has none of the fields this spec reads (no content, no finish reason)', excerpt: text.slice(0, 120) });
+          error.partial = result;
+          throw error;
+        }
+        return result;
+      } catch (error) {
+        if (call?.signal?.aborted) throw call.signal.reason;
+        if (error instanceof WireforgeError) throw error;
+        throw new WireforgeError(`${adapter.id}: ${redact(error instanceof Error ? error.message : String(error))}`, { provider: adapter.id, cause: error });
+      } finally {
+        sent.dispose();
+      }
+    },
+
+    stream(request, call) {
+      const { built, send } = prepare(request, call, true);
+      const a = new TurnAssembler(adapter.rules, { streaming: true, warnings: built.warnings });
+      const source = async function* () {
+        const sent = await sendRequest(adapter, send);
+        yield* readStream({ adapter, sent, assembler: a, warnings: built.warnings, idleTimeoutMs, signal: call?.signal });
+      };
+      return new ChatStream(adapter.id, source, () => a.result());
+    },
+  };
+}
+
+/** Model-level defaults under the request: a request value that is set wins; providerOptions merge key by key. */
+function withDefaults(request: ChatRequest, options: ClientOptions): ChatRequest {
+  const defaults = options.defaults ?? {};
+  const out: ChatRequest = { ...defaults, ...definedOnly(request) } as ChatRequest;
+  out.model = request.model ?? defaults.model ?? options.model;
+  if (defaults.providerOptions || request.providerOptions) {
+    const base = isPlainObject(defaults.providerOptions) ? (sanitize(defaults.providerOptions) as Record<string, unknown>) : {};
+    const top = isPlainObject(request.providerOptions) ? (sanitize(request.providerOptions) as Record<string, unknown>) : {};
+    out.providerOptions = deepMerge(base, top);
+  }
+  if (defaults.reasoning && request.reasoning) out.reasoning = { ...defaults.reasoning, ...definedOnly(request.reasoning) };
+  return out;
+}
+
+function definedOnly<T extends object>(o: T): Partial<T> {
+  const out: Partial<T> = {};
+  for (const k of Object.keys(o) as Array<keyof T>) if (o[k] !== undefined) out[k] = o[k];
+  return out;
+}

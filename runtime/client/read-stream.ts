@@ -1,0 +1,141 @@
+/**
+ * The stream path: bytes → text (decoded once, UTF-8 split safe) → frames → JSON → the
+ * generated readEvent → assembler events. Everything that arrived is kept: every error after
+ * the first event carries `partial`.
+ */
+import type { ProviderAdapter } from '../adapter.js';
+import type { TurnAssembler } from '../assemble/turn-assembler.js';
+import { excerptOf, StreamError, TimeoutError, WireforgeError } from '../errors.js';
+import { NdjsonDecoder } from '../framing/decode-ndjson.js';
+import { SseDecoder } from '../framing/decode-sse.js';
+import type { Frame } from '../framing/frame.js';
+import type { StreamEvent, Warning } from '../types.js';
+import { abortReason } from '../transport/abort.js';
+import type { Sent } from '../transport/send-request.js';
+
+export interface StreamContext {
+  adapter: ProviderAdapter;
+  sent: Sent;
+  assembler: TurnAssembler;
+  warnings: Warning[];
+  idleTimeoutMs: number;
+  signal: AbortSignal | undefined;
+}
+
+export async function* readStream(c: StreamContext): AsyncGenerator<StreamEvent, void, undefined> {
+  const { adapter, assembler: a } = c;
+  const body = c.sent.response.body;
+  if (!body) throw new StreamError({ provider: adapter.id, reason: 'the response has no body' });
+  const reader = body.getReader();
+  const text = new TextDecoder();
+  const framer = adapter.stream.framing === 'sse' ? new SseDecoder() : new NdjsonDecoder();
+  const frames: Frame[] = [];
+  let started = false;
+  let finished = false;
+  const queued = (): StreamEvent[] => {
+    const out = a.events.splice(0, a.events.length);
+    if (!started && (out.length || a.id !== undefined)) {
+      started = true;
+      out.unshift({ type: 'start', id: a.id, model: a.model, warnings: c.warnings });
+    }
+    return out;
+  };
+  try {
+    let sawBytes = false;
+    while (!a.ended) {
+      const chunk = await readWithin(reader, c);
+      if (chunk.done) break;
+      sawBytes ||= chunk.value.byteLength > 0;
+      framer.push(text.decode(chunk.value, { stream: true }), frames);
+      if (frames.length) {
+        handleFrames(c, frames, false);
+        yield* queued();
+      }
+    }
+    if (!a.ended) {
+      framer.push(text.decode(), frames);
+      const { unterminated } = framer.end(frames);
+      handleFrames(c, frames, unterminated);
+      yield* queued();
+      if (!sawBytes) throw new StreamError({ provider: adapter.id, reason: 'the stream ended without sending any event' });
+      const complete = a.ended || (adapter.stream.endsOnClose && a.hasFinishReason);
+      if (!complete) {
+        throw new StreamError({ provider: adapter.id, reason: unterminated ? 'the stream ended inside an event' : 'the stream ended before its terminal event' });
+      }
+    }
+    a.closeAll();
+    if (!started) {
+      started = true;
+      yield { type: 'start', id: a.id, model: a.model, warnings: c.warnings };
+    }
+    yield* queued();
+    finished = true;
+    yield a.finishEvent();
+  } catch (error) {
+    throw withPartial(error, a, adapter.id, c.signal);
+  } finally {
+    c.sent.dispose();
+    // Stopping early (break, abort, error) cancels the body: the connection is released now.
+    if (!finished) await reader.cancel().catch(() => undefined);
+  }
+}
+
+function handleFrames(c: StreamContext, frames: Frame[], lastUnterminated: boolean): void {
+  const { adapter, assembler: a } = c;
+  const sentinel = adapter.stream.doneSentinel;
+  for (let i = 0; i < frames.length; i++) {
+    const f = frames[i]!;
+    if (a.ended) break;
+    if (sentinel !== undefined && f.data === sentinel) {
+      a.end();
+      continue;
+    }
+    let payload: unknown;
+    try {
+      payload = JSON.parse(f.data);
+    } catch (cause) {
+      const truncated = lastUnterminated && i === frames.length - 1;
+      frames.length = 0;
+      throw new StreamError({
+        provider: adapter.id,
+        reason: truncated ? 'the stream ended inside an event' : 'malformed JSON in an event',
+        event: f.event,
+        offset: f.offset,
+        excerpt: excerptOf(f.data, 120),
+        cause,
+      });
+    }
+    adapter.readEvent(a, payload as never, f.event);
+  }
+  frames.length = 0;
+}
+
+/** One read, bounded by the idle timeout. */
+async function readWithin(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  c: StreamContext,
+): Promise<ReadableStreamReadResult<Uint8Array>> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const idle = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const error = new TimeoutError(c.adapter.id, 'idle', c.idleTimeoutMs);
+      c.sent.abort(error);
+      reject(error);
+    }, c.idleTimeoutMs);
+  });
+  try {
+    return await Promise.race([reader.read(), idle]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function withPartial(error: unknown, a: TurnAssembler, provider: string, signal: AbortSignal | undefined): unknown {
+  if (signal?.aborted) return abortReason(signal);
+  const e =
+    error instanceof WireforgeError
+      ? error
+      : new StreamError({ provider, reason: `reading the stream failed: ${error instanceof Error ? error.message : String(error)}`, cause: error });
+  if (e.partial === undefined) e.partial = a.result();
+  return e;
+}

@@ -1,0 +1,101 @@
+/**
+ * Server-sent events, per the WHATWG rules: lines end in CR, LF or CRLF (a CR at the end of
+ * one chunk and its LF at the start of the next are one line end); `data:` lines join with
+ * "\n"; comments (`:`) and `id:`/`retry:` are skipped; a BOM at the start is dropped. Index
+ * scans only, no regex, one pass per chunk.
+ */
+import type { Frame, FrameDecoder } from './frame.js';
+
+export class SseDecoder implements FrameDecoder {
+  private rest = '';
+  /** Characters consumed before `rest`. */
+  private base = 0;
+  private skipLF = false;
+  private started = false;
+  private data: string | undefined;
+  private event: string | undefined;
+  private eventStart = -1;
+
+  push(text: string, out: Frame[]): void {
+    if (!this.started && text.length) {
+      this.started = true;
+      if (text.charCodeAt(0) === 0xfeff) {
+        text = text.slice(1);
+        this.base += 1;
+      }
+    }
+    const s = this.rest === '' ? text : this.rest + text;
+    let pos = 0;
+    if (this.skipLF && s.length) {
+      this.skipLF = false;
+      if (s.charCodeAt(0) === 10) pos = 1;
+    }
+    let cr = s.indexOf('\r', pos);
+    for (;;) {
+      const lf = s.indexOf('\n', pos);
+      if (cr !== -1 && cr < pos) cr = s.indexOf('\r', pos);
+      let end: number;
+      let next: number;
+      if (cr !== -1 && (lf === -1 || cr < lf)) {
+        end = cr;
+        if (cr + 1 < s.length) next = s.charCodeAt(cr + 1) === 10 ? cr + 2 : cr + 1;
+        else {
+          next = cr + 1;
+          this.skipLF = true;
+        }
+      } else if (lf !== -1) {
+        end = lf;
+        next = lf + 1;
+      } else break;
+      this.line(s, pos, end, out);
+      pos = next;
+    }
+    this.base += pos;
+    this.rest = pos === 0 ? s : s.slice(pos);
+  }
+
+  end(out: Frame[]): { unterminated: boolean } {
+    let unterminated = false;
+    if (this.rest !== '') {
+      unterminated = true;
+      this.line(this.rest, 0, this.rest.length, out);
+      this.base += this.rest.length;
+      this.rest = '';
+    }
+    if (this.data !== undefined) {
+      unterminated = true;
+      this.dispatch(out);
+    }
+    return { unterminated };
+  }
+
+  private line(s: string, start: number, end: number, out: Frame[]): void {
+    if (start === end) {
+      this.dispatch(out);
+      return;
+    }
+    const first = s.charCodeAt(start);
+    if (first === 58 /* : */) return;
+    if (this.eventStart < 0) this.eventStart = this.base + start;
+    const colon = s.indexOf(':', start);
+    let field: string;
+    let value: string;
+    if (colon === -1 || colon > end) {
+      field = s.slice(start, end);
+      value = '';
+    } else {
+      field = s.slice(start, colon);
+      const v = s.charCodeAt(colon + 1) === 32 ? colon + 2 : colon + 1;
+      value = v >= end ? '' : s.slice(v, end);
+    }
+    if (field === 'data') this.data = this.data === undefined ? value : `${this.data}\n${value}`;
+    else if (field === 'event') this.event = value;
+  }
+
+  private dispatch(out: Frame[]): void {
+    if (this.data !== undefined) out.push({ event: this.event, data: this.data, offset: this.eventStart });
+    this.data = undefined;
+    this.event = undefined;
+    this.eventStart = -1;
+  }
+}

@@ -1,0 +1,43 @@
+/** Signals without relying on AbortSignal.any/timeout, so the runtime runs on any fetch platform. */
+
+export interface Linked {
+  signal: AbortSignal;
+  /** Abort with a reason of our own (a timeout). */
+  abort(reason: unknown): void;
+  /** Stop listening to the parent signal. */
+  dispose(): void;
+}
+
+export function linkSignal(parent: AbortSignal | undefined): Linked {
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(parent!.reason);
+  if (parent) {
+    if (parent.aborted) controller.abort(parent.reason);
+    else parent.addEventListener('abort', onAbort, { once: true });
+  }
+  return {
+    signal: controller.signal,
+    abort: (reason) => controller.abort(reason),
+    dispose: () => parent?.removeEventListener('abort', onAbort),
+  };
+}
+
+/** The error a cancelled call rejects with: the signal's reason, or a DOMException AbortError. */
+export function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
+}
+
+export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(abortReason(signal));
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(abortReason(signal!));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

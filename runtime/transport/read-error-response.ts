@@ -1,0 +1,35 @@
+/** A non-2xx response → ProviderError: the provider's message, type and code, the body, never the key. */
+import type { ProviderAdapter } from '../adapter.js';
+import { excerptOf, ProviderError } from '../errors.js';
+import type { Redact } from './redact.js';
+
+export async function readErrorResponse(adapter: ProviderAdapter, response: Response, redact: Redact): Promise<ProviderError> {
+  let text = '';
+  try {
+    text = await response.text();
+  } catch {
+    // the body could not be read; the status still says what happened
+  }
+  let body: unknown = text;
+  try {
+    body = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    // HTML error pages and plain text stay as text
+  }
+  const fields = typeof body === 'object' && body !== null ? adapter.readError(body) : { message: undefined, type: undefined, code: undefined };
+  const fallback = text.trim() === '' ? response.statusText || 'no error body' : `non-JSON error body: ${excerptOf(text.trim(), 200)}`;
+  const shouldRetry = response.headers.get('x-should-retry');
+  const quota = fields.code === 'insufficient_quota' || fields.type === 'insufficient_quota';
+  const retryable =
+    shouldRetry === 'true' ? true : shouldRetry === 'false' ? false : adapter.isRetryableStatus(response.status) && !quota;
+  return new ProviderError({
+    provider: adapter.id,
+    status: response.status,
+    message: redact(fields.message ?? fallback),
+    type: fields.type,
+    code: fields.code,
+    body: redact(body),
+    retryable,
+    requestId: adapter.requestIdHeader ? (response.headers.get(adapter.requestIdHeader) ?? undefined) : undefined,
+  });
+}

@@ -1,0 +1,79 @@
+/**
+ * One HTTP call with auth, headers, a first-byte timeout, cancellation and retries. Retries
+ * happen only before a response is accepted: once a stream has delivered anything, never.
+ */
+import type { ProviderAdapter } from '../adapter.js';
+import { ProviderError, TimeoutError, WireforgeError } from '../errors.js';
+import { abortReason, linkSignal, sleep } from './abort.js';
+import { readErrorResponse } from './read-error-response.js';
+import type { Redact } from './redact.js';
+
+export interface SendOptions {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  fetch: typeof globalThis.fetch;
+  timeoutMs: number;
+  maxRetries: number;
+  signal: AbortSignal | undefined;
+  redact: Redact;
+}
+
+export interface Sent {
+  response: Response;
+  /** Aborts the request's body (stream cancellation, idle timeout). */
+  abort(reason: unknown): void;
+  signal: AbortSignal;
+  dispose(): void;
+}
+
+const MAX_WAIT_MS = 60_000;
+
+export async function sendRequest(adapter: ProviderAdapter, o: SendOptions): Promise<Sent> {
+  for (let attempt = 0; ; attempt++) {
+    const link = linkSignal(o.signal);
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      link.abort(new TimeoutError(adapter.id, 'first-byte', o.timeoutMs));
+    }, o.timeoutMs);
+    let response: Response;
+    try {
+      response = await o.fetch(o.url, { method: 'POST', headers: o.headers, body: o.body, signal: link.signal });
+    } catch (error) {
+      clearTimeout(timer);
+      link.dispose();
+      if (o.signal?.aborted) throw abortReason(o.signal);
+      if (timedOut) throw new TimeoutError(adapter.id, 'first-byte', o.timeoutMs);
+      // A network failure before any response byte: safe to try again.
+      if (attempt < o.maxRetries) {
+        await sleep(backoff(attempt, undefined), o.signal);
+        continue;
+      }
+      throw new WireforgeError(`${adapter.id}: request failed: ${o.redact(error instanceof Error ? error.message : String(error))}`, { provider: adapter.id });
+    }
+    clearTimeout(timer);
+    if (response.ok) return { response, abort: link.abort, signal: link.signal, dispose: link.dispose };
+    const error: ProviderError = await readErrorResponse(adapter, response, o.redact);
+    link.dispose();
+    if (error.retryable && attempt < o.maxRetries) {
+      await sleep(backoff(attempt, response.headers), o.signal);
+      continue;
+    }
+    throw error;
+  }
+}
+
+/** Exponential backoff with jitter; the server's retry-after(-ms) wins, capped. */
+export function backoff(attempt: number, headers: Headers | undefined): number {
+  const ms = headers?.get('retry-after-ms');
+  if (ms && Number.isFinite(Number(ms))) return Math.min(Number(ms), MAX_WAIT_MS);
+  const after = headers?.get('retry-after');
+  if (after) {
+    const seconds = Number(after);
+    const wait = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(after) - Date.now();
+    if (Number.isFinite(wait) && wait >= 0) return Math.min(wait, MAX_WAIT_MS);
+  }
+  const base = Math.min(500 * 2 ** attempt, 8000);
+  return base * (0.75 + Math.random() * 0.25);
+}
