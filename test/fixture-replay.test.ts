@@ -1,0 +1,84 @@
+/**
+ * Every fixture, streamed whole and at every chunk size from 1 byte up (1–96, then larger
+ * steps to the whole body), and blocking: each must give the expected unified result, and
+ * stream and blocking must give equal ChatResponses.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { adapter as anthropic } from '../generated/anthropic-messages.js';
+import { adapter as openai } from '../generated/openai-chat.js';
+import type { ProviderAdapter, StreamEvent } from '../runtime/index.js';
+import { comparable, replayBlocking, replayStream } from './helpers/replay.js';
+
+const PROVIDERS: Array<[string, ProviderAdapter]> = [
+  ['openai-chat', openai],
+  ['anthropic-messages', anthropic],
+];
+
+function sizes(length: number): number[] {
+  const out: number[] = [];
+  for (let s = 1; s <= Math.min(96, length); s++) out.push(s);
+  for (let s = 97; s < length; s = Math.ceil(s * 1.15)) out.push(s);
+  out.push(length);
+  return out;
+}
+
+function expectedOf(expected: Record<string, unknown>) {
+  const { message, ...rest } = expected;
+  return { rest, message };
+}
+
+for (const [id, adapter] of PROVIDERS) {
+  const dir = new URL(`./fixtures/${id}/`, import.meta.url);
+  const cases = readdirSync(dir).filter((f) => f.endsWith('.sse')).map((f) => f.slice(0, -4)).sort();
+
+  describe(`${id} fixtures`, () => {
+    it('has fixtures', () => expect(cases.length).toBeGreaterThanOrEqual(9));
+
+    for (const name of cases) {
+      const sse = new Uint8Array(readFileSync(new URL(`${name}.sse`, dir)));
+      const json = readFileSync(new URL(`${name}.json`, dir), 'utf8');
+      const expected = JSON.parse(readFileSync(new URL(`${name}.expected.json`, dir), 'utf8')) as Record<string, unknown>;
+      const { rest, message } = expectedOf(expected);
+
+      it(`${name}: blocking body gives the expected result`, async () => {
+        const r = await replayBlocking(adapter, json);
+        expect(comparable(r)).toMatchObject(rest);
+        if (message) expect(r.message).toEqual(message);
+        expect(r.raw).toEqual(JSON.parse(json));
+      });
+
+      it(`${name}: stream gives the same ChatResponse as blocking, with well-ordered events`, async () => {
+        const blocking = await replayBlocking(adapter, json);
+        const { events, final } = await replayStream(adapter, sse, sse.length);
+        expect(comparable(final)).toEqual(comparable(blocking));
+        expect(comparable(final)).toMatchObject(rest);
+        checkEventOrder(events, final.toolCalls.length);
+        // The deltas add up to the final text, thinking and tool arguments.
+        const text = events.flatMap((e) => (e.type === 'text-delta' ? [e.delta] : [])).join('');
+        expect(text === '' ? null : text).toBe(final.text);
+        const calls = events.flatMap((e) => (e.type === 'tool-call' ? [e.call] : []));
+        expect(calls).toEqual(final.toolCalls);
+      });
+
+      it(`${name}: every chunk size from 1 byte gives the same result`, async () => {
+        const whole = comparable((await replayStream(adapter, sse, sse.length)).final);
+        for (const size of sizes(sse.length)) {
+          const { final } = await replayStream(adapter, sse, size);
+          expect(comparable(final), `chunk size ${size}`).toEqual(whole);
+        }
+      });
+    }
+  });
+}
+
+function checkEventOrder(events: StreamEvent[], toolCalls: number): void {
+  expect(events[0]?.type).toBe('start');
+  expect(events.at(-1)?.type).toBe('finish');
+  expect(events.filter((e) => e.type === 'start')).toHaveLength(1);
+  expect(events.filter((e) => e.type === 'finish')).toHaveLength(1);
+  expect(events.filter((e) => e.type === 'tool-call')).toHaveLength(toolCalls);
+  const finish = events.at(-1) as Extract<StreamEvent, { type: 'finish' }>;
+  const lastUsage = [...events].reverse().find((e) => e.type === 'usage') as Extract<StreamEvent, { type: 'usage' }> | undefined;
+  if (lastUsage) expect(finish.usage).toEqual(lastUsage.usage);
+}

@@ -1,0 +1,52 @@
+/** Feed recorded bytes to a real client through an injected fetch, in chunks of a chosen size. */
+import { createClientFor, type ChatResponse, type ProviderAdapter, type StreamEvent } from '../../runtime/index.js';
+
+export function chunked(bytes: Uint8Array, size: number): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  for (let i = 0; i < bytes.length; i += size) out.push(bytes.subarray(i, i + size));
+  return out;
+}
+
+export function fetchReturning(chunks: Uint8Array[], contentType: string, status = 200): typeof fetch {
+  return (async () => {
+    let i = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (i < chunks.length) controller.enqueue(chunks[i++]!);
+        else controller.close();
+      },
+    });
+    return new Response(body, { status, headers: { 'content-type': contentType } });
+  }) as typeof fetch;
+}
+
+const REQUEST = { messages: [{ role: 'user' as const, content: 'hi' }], model: 'test-model' };
+
+export async function replayStream(adapter: ProviderAdapter, bytes: Uint8Array, size: number): Promise<{ events: StreamEvent[]; final: ChatResponse }> {
+  const client = createClientFor(adapter, { apiKey: 'test-key-0000', fetch: fetchReturning(chunked(bytes, size), 'text/event-stream'), maxRetries: 0 });
+  const stream = client.stream(REQUEST);
+  const events: StreamEvent[] = [];
+  for await (const e of stream) events.push(e);
+  return { events, final: await stream.final() };
+}
+
+export async function replayBlocking(adapter: ProviderAdapter, body: string): Promise<ChatResponse> {
+  const bytes = new TextEncoder().encode(body);
+  const client = createClientFor(adapter, { apiKey: 'test-key-0000', fetch: fetchReturning([bytes], 'application/json'), maxRetries: 0 });
+  return client.chat(REQUEST);
+}
+
+/** The fields both paths must agree on (raw differs by nature: body vs aggregate). */
+export function comparable(r: ChatResponse): Record<string, unknown> {
+  return {
+    id: r.id,
+    model: r.model,
+    text: r.text,
+    thinking: r.thinking,
+    toolCalls: r.toolCalls,
+    finishReason: r.finishReason,
+    rawFinishReason: r.rawFinishReason,
+    usage: r.usage,
+    message: r.message,
+  };
+}
