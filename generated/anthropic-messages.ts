@@ -34,6 +34,7 @@ import type {
   ToolSpec,
   Usage,
 } from '../runtime/adapter-kit.js';
+
 /** A blocking Anthropic Messages response body, as far as this adapter reads it. */
 export interface WireResponse {
   id?: string | null;
@@ -108,6 +109,7 @@ const endpoint: EndpointInfo = {
   apiKeyOptional: false,
   headers: { 'anthropic-version': '2023-06-01' },
 };
+
 /** Wire finish reason → unified; unknown non-null values become "other". */
 const FINISH_REASONS: Readonly<Record<string, FinishReason>> = {
   end_turn: 'stop',
@@ -118,7 +120,9 @@ const FINISH_REASONS: Readonly<Record<string, FinishReason>> = {
   model_context_window_exceeded: 'length',
   refusal: 'refusal',
 };
+
 const FINISH_UPGRADES = [] as const;
+
 function mapFinishReason(raw: string, facts: { toolCalls: boolean; refusal: boolean }): FinishReason {
   return mapFinish(raw, FINISH_REASONS, 'other', FINISH_UPGRADES, facts) as FinishReason;
 }
@@ -158,8 +162,11 @@ function blockTemplates(cx: MessageContext): BlockTemplates {
 function mapMessage(m: Message, cx: MessageContext, w: Warnings, field: string): unknown {
   switch (m.role) {
     case 'system':
-      return w.drop(field, 'Anthropic Messages has no template for this role; the message was not sent');
+      // System text goes to the "system" field; prepareConversation took it out.
+      return undefined;
     case 'user':
+      if (m.name !== undefined)
+        w.drop(`${field}.name`, 'Anthropic Messages has no field for a participant name');
       return compact({ role: 'user', content: cx.content(m.content) });
     case 'assistant': {
       const wire = compact({ role: 'assistant', content: cx.blocks(m) });
@@ -241,6 +248,7 @@ export function buildRequest(req: ChatRequest, mode: CallMode): BuiltRequest {
   const mapped = conv.messages.map((m, i) => mapMessage(m, cx.at(conv.origins[i]!), w, cx.field()));
   const messages = mergeConsecutive(
     mapped.filter((m) => m !== undefined),
+    'role',
     'content',
     (text: string) => partTemplates.text!({ type: 'text', text }),
   );
@@ -259,7 +267,7 @@ export function buildRequest(req: ChatRequest, mode: CallMode): BuiltRequest {
         'reasoning.effort',
       ),
     }),
-    max_tokens: req.maxTokens ?? 4096,
+    max_tokens: req.maxTokens,
     temperature: req.temperature,
     top_p: req.topP,
     stop_sequences: req.stop,
@@ -268,8 +276,17 @@ export function buildRequest(req: ChatRequest, mode: CallMode): BuiltRequest {
       user_id: req.user,
     }),
   });
+  const defaults = compact({
+    max_tokens: 4096 + (req.reasoning?.budgetTokens ?? 0),
+  });
   return {
-    body: finalizeBody(body, mode === 'stream' ? STREAM_BODY : BLOCKING_BODY, req.providerOptions, w),
+    body: finalizeBody(
+      body,
+      mode === 'stream' ? STREAM_BODY : BLOCKING_BODY,
+      req.providerOptions,
+      w,
+      defaults,
+    ),
     pathParams: { model: req.model },
     warnings: w.list,
   };
@@ -277,6 +294,7 @@ export function buildRequest(req: ChatRequest, mode: CallMode): BuiltRequest {
 
 const STREAM_BODY: Record<string, unknown> = { stream: true };
 const BLOCKING_BODY: Record<string, unknown> = {};
+
 /** Feeds a blocking response body to the assembler. */
 export function readResponse(a: TurnAssembler, r: WireResponse): void {
   // meta

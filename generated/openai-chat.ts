@@ -31,6 +31,7 @@ import type {
   ToolSpec,
   Usage,
 } from '../runtime/adapter-kit.js';
+
 /** A blocking OpenAI Chat Completions response body, as far as this adapter reads it. */
 export interface WireResponse {
   id?: string | null;
@@ -105,6 +106,7 @@ const endpoint: EndpointInfo = {
   apiKeyOptional: false,
   headers: {},
 };
+
 /** Wire finish reason → unified; unknown non-null values become "other". */
 const FINISH_REASONS: Readonly<Record<string, FinishReason>> = {
   stop: 'stop',
@@ -113,7 +115,9 @@ const FINISH_REASONS: Readonly<Record<string, FinishReason>> = {
   function_call: 'tool_calls',
   content_filter: 'content_filter',
 };
+
 const FINISH_UPGRADES = [{ from: 'stop', when: 'refusal', to: 'refusal' }] as const;
+
 function mapFinishReason(raw: string, facts: { toolCalls: boolean; refusal: boolean }): FinishReason {
   return mapFinish(raw, FINISH_REASONS, 'other', FINISH_UPGRADES, facts) as FinishReason;
 }
@@ -163,6 +167,8 @@ function mapMessage(m: Message, cx: MessageContext, w: Warnings, field: string):
       return wire;
     }
     case 'tool':
+      if (m.isError)
+        return compact({ role: 'tool', tool_call_id: m.toolCallId, content: cx.content(m.content) });
       return compact({ role: 'tool', tool_call_id: m.toolCallId, content: cx.content(m.content) });
   }
 }
@@ -249,8 +255,15 @@ export function buildRequest(req: ChatRequest, mode: CallMode): BuiltRequest {
     store: req.store,
     metadata: req.metadata,
   });
+  const defaults = {};
   return {
-    body: finalizeBody(body, mode === 'stream' ? STREAM_BODY : BLOCKING_BODY, req.providerOptions, w),
+    body: finalizeBody(
+      body,
+      mode === 'stream' ? STREAM_BODY : BLOCKING_BODY,
+      req.providerOptions,
+      w,
+      defaults,
+    ),
     pathParams: { model: req.model },
     warnings: w.list,
   };
@@ -258,6 +271,7 @@ export function buildRequest(req: ChatRequest, mode: CallMode): BuiltRequest {
 
 const STREAM_BODY: Record<string, unknown> = { stream: true, stream_options: { include_usage: true } };
 const BLOCKING_BODY: Record<string, unknown> = {};
+
 /** Feeds a blocking response body to the assembler. */
 export function readResponse(a: TurnAssembler, r: WireResponse): void {
   // meta

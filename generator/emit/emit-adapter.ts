@@ -1,5 +1,5 @@
 /** One spec → one adapter module (source text, before formatting). */
-import { Project, StructureKind, type SourceFileStructure } from 'ts-morph';
+import { Project, StructureKind, type CodeBlockWriter, type SourceFileStructure } from 'ts-morph';
 import type { SpecIR } from '../ir/types.js';
 import { buildWireTypes } from '../ir/wire-types.js';
 import { access, commentText, key, lit } from './code.js';
@@ -107,7 +107,7 @@ export function emitAdapter(ir: SpecIR, options: EmitOptions): string {
       { kind: StructureKind.ImportDeclaration, moduleSpecifier: options.runtimeImport, namedImports: used(KIT_IMPORTS) },
       { kind: StructureKind.ImportDeclaration, moduleSpecifier: options.runtimeImport, isTypeOnly: true, namedImports: used(KIT_TYPES) },
       // A blank line between top-level declarations.
-      ...statements.map((st) => `${st}\n`),
+      ...statements.flatMap((st) => [(w: CodeBlockWriter) => w.blankLine(), st]),
     ],
   };
   const file = project.createSourceFile(`${ir.id}.ts`, structure);

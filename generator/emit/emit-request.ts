@@ -1,6 +1,7 @@
 /** The request half of an adapter: templates and params → `buildRequest`. */
 import { PARAM_EXPR, SLOTS, type ParamField, type SlotContext } from '../ir/slots.js';
-import type { TemplateNode } from '../ir/templates.js';
+import { roleKey } from '../ir/role-key.js';
+import { slotsOf, type TemplateNode } from '../ir/templates.js';
 import type { Param, SpecIR, Variant } from '../ir/types.js';
 import { key, lit } from './code.js';
 import { templateExpr } from './emit-template.js';
@@ -32,14 +33,22 @@ export function emitRequest(ir: SpecIR): string {
     node ? `return ${t(node, ctx)};` : `return w.drop(${missing}, ${lit(`${ir.name} has no template for this role; the message was not sent`)});`;
   out.push('function mapMessage(m: Message, cx: MessageContext, w: Warnings, field: string): unknown {', '  switch (m.role) {');
   out.push('    case "system":');
-  out.push(`      ${role(rq.system.placement === 'message' ? roles.system : undefined, 'roles.system', 'field')}`);
-  out.push('    case "user":', `      ${role(roles.user, 'roles.user', 'field')}`);
+  if (rq.system.placement === 'message') out.push(`      ${role(roles.system, 'roles.system', 'field')}`);
+  else out.push(`      // System text goes to the ${lit(rq.system.to?.text)} field; prepareConversation took it out.`, '      return undefined;');
+  out.push('    case "user":');
+  if (roles.user && !usesSlot(roles.user, 'name')) {
+    out.push(`      if (m.name !== undefined) w.drop(\`\${field}.name\`, ${lit(`${ir.name} has no field for a participant name`)});`);
+  }
+  out.push(`      ${role(roles.user, 'roles.user', 'field')}`);
   out.push('    case "assistant": {');
   if (roles.assistant) {
     out.push(`      const wire = ${t(roles.assistant, 'roles.assistant')};`, '      cx.finishAssistant(m);', '      return wire;');
   } else out.push(`      ${role(undefined, 'roles.assistant', 'field')}`);
   out.push('    }', '    case "tool":');
   if (roles.toolError && roles.tool) out.push(`      if (m.isError) return ${t(roles.toolError, 'roles.tool')};`);
+  else if (roles.tool && !usesSlot(roles.tool, 'isError')) {
+    out.push(`      if (m.isError) w.drop(\`\${field}.isError\`, ${lit(`${ir.name} cannot mark a tool result as an error; the result was sent as a plain result`)});`);
+  }
   out.push(`      ${role(roles.tool, 'roles.tool', 'field')}`, '  }', '}', '');
 
   if (rq.system.template) out.push(`const mapSystem = (v: string): unknown => ${t(rq.system.template, 'system.template')};`, '');
@@ -87,7 +96,10 @@ export function emitRequest(ir: SpecIR): string {
   const writes = bodyWrites(ir, (field) => paramValueExpr(rq.params.find((p) => p.field === field)!));
   const { tree } = planBody(writes);
   out.push(`  const body = ${bodyExpr(tree, 1)};`);
-  out.push('  return {', '    body: finalizeBody(body, mode === "stream" ? STREAM_BODY : BLOCKING_BODY, req.providerOptions, w),');
+  // Defaults sit under providerOptions: only what the request itself sets wins over those.
+  const defaults = rq.params.flatMap((p) => (p.kind === 'map' && p.default !== undefined ? [{ path: p.to, expr: defaultExpr(p), pointer: `/request/params/${p.field}/default` }] : []));
+  out.push(`  const defaults = ${defaults.length ? bodyExpr(planBody(defaults).tree, 1) : '{}'};`);
+  out.push('  return {', '    body: finalizeBody(body, mode === "stream" ? STREAM_BODY : BLOCKING_BODY, req.providerOptions, w, defaults),');
   out.push(`    pathParams: { model: req.model },`, '    warnings: w.list,', '  };', '}', '');
   out.push(`const STREAM_BODY: Record<string, unknown> = ${lit(rq.streamBody)};`);
   out.push(`const BLOCKING_BODY: Record<string, unknown> = ${lit(rq.blockingBody)};`);
@@ -105,7 +117,8 @@ function messagesExpr(ir: SpecIR): string {
   let expr = spreads ? 'mapped.flatMap((m) => (m === undefined ? [] : Array.isArray(m) ? m : [m]))' : 'mapped.filter((m) => m !== undefined)';
   if (mergeKey) {
     const textPart = parts.text ? '(text: string) => partTemplates.text!({ type: "text", text })' : '(text: string) => text';
-    expr = `mergeConsecutive(${expr}, ${lit(mergeKey)}, ${textPart})`;
+    const by = roleKey([roles.user, roles.assistant, roles.tool, roles.toolError]) ?? 'role';
+    expr = `mergeConsecutive(${expr}, ${lit(by)}, ${lit(mergeKey)}, ${textPart})`;
   }
   return expr;
 }
@@ -122,8 +135,12 @@ function paramValueExpr(p: Param): string {
   let v = PARAM_EXPR[p.field as ParamField];
   if (p.values) v = `lookup(${v}, ${lit(p.values)}, w, ${lit(p.field)})`;
   if (p.template) v = `ifSet(${v}, (v) => ${t(p.template, 'param.template')})`;
-  if (p.default !== undefined) v = `(${v} ?? ${lit(p.default)})`;
   return v;
+}
+
+function defaultExpr(p: Extract<Param, { kind: 'map' }>): string {
+  const base = lit(p.default);
+  return p.defaultAdds ? `${base} + (${PARAM_EXPR[p.defaultAdds]} ?? 0)` : base;
 }
 
 function bodyExpr(node: BodyNode, depth: number): string {
@@ -131,4 +148,8 @@ function bodyExpr(node: BodyNode, depth: number): string {
   const pad = '  '.repeat(depth + 1);
   const entries = [...node.children].map(([k, child]) => `${pad}${key(k)}: ${bodyExpr(child, depth + 1)},`);
   return `compact({\n${entries.join('\n')}\n${'  '.repeat(depth)}})`;
+}
+
+function usesSlot(node: TemplateNode, slot: string): boolean {
+  return slotsOf(node).some((s) => s.name === slot);
 }

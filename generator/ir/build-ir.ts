@@ -137,6 +137,7 @@ function buildParam(field: ParamField, v: unknown): Param {
     kind: 'map',
     to: parsePath(o.to ?? field),
     default: o.default,
+    defaultAdds: o.defaultAdds,
     values: o.values,
     template: o.template === undefined ? undefined : parseTemplate(o.template, `/request/params/${field}/template`),
   };

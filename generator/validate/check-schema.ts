@@ -44,7 +44,10 @@ export function checkSchema(spec: ParsedSpec): Diagnostic[] {
  */
 function pruneAlternatives(errors: ErrorObject[]): ErrorObject[] {
   const anyOfPaths = new Set(errors.filter((e) => e.keyword === 'anyOf').map((e) => e.instancePath));
+  // A value of the wrong type fails its enum or pattern too; the type error says it best.
+  const typeErrors = new Set(errors.filter((e) => e.keyword === 'type').map((e) => e.instancePath));
   return errors.filter((e) => {
+    if ((e.keyword === 'enum' || e.keyword === 'pattern') && typeErrors.has(e.instancePath)) return false;
     if (e.keyword === 'anyOf') {
       return !errors.some((o) => o !== e && o.instancePath.startsWith(`${e.instancePath}/`) && o.keyword !== 'anyOf');
     }

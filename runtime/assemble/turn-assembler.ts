@@ -55,10 +55,13 @@ export class TurnAssembler {
   private readonly warnings: Warning[];
   private raw: unknown;
 
-  constructor(rules: TurnRules, options: { streaming: boolean; warnings?: Warning[] }) {
+  private readonly redact: <T>(v: T) => T;
+
+  constructor(rules: TurnRules, options: { streaming: boolean; warnings?: Warning[]; redact?: <T>(v: T) => T }) {
     this.rules = rules;
     this.streaming = options.streaming;
     this.warnings = options.warnings ?? [];
+    this.redact = options.redact ?? ((v) => v);
   }
 
   setMeta(id: unknown, model: unknown): void {
@@ -159,6 +162,8 @@ export class TurnAssembler {
 
   /** A whole call in one piece: arguments as a string or as an object. */
   addToolCall(id: unknown, name: unknown, args: unknown, key?: unknown): void {
+    // Rules for whole calls run on every event; an event without a call has no name and no id.
+    if (typeof name !== 'string' && typeof id !== 'string') return;
     const call = this.open(key, id, name);
     if (typeof args === 'string') this.appendArgs(call, args);
     else if (args !== undefined && args !== null) call.full = JSON.stringify(args);
@@ -198,10 +203,10 @@ export class TurnAssembler {
   fail(message: unknown, type: unknown, code: unknown, body: unknown): never {
     const error = new ProviderError({
       provider: this.rules.provider,
-      message: typeof message === 'string' ? message : 'error event without a message',
+      message: this.redact(typeof message === 'string' ? message : 'error event without a message'),
       type: typeof type === 'string' ? type : undefined,
       code: typeof code === 'string' || typeof code === 'number' ? String(code) : undefined,
-      body,
+      body: this.redact(body),
       retryable: false,
     });
     error.partial = this.result();

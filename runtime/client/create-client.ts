@@ -12,7 +12,7 @@ import { sendRequest } from '../transport/send-request.js';
 import type { CallOptions, ChatRequest, ChatResponse, ClientOptions } from '../types.js';
 import { buildHeaders, buildUrl } from './build-http.js';
 import { ChatStream } from './chat-stream.js';
-import { readStream } from './read-stream.js';
+import { readBodyText, readStream } from './read-stream.js';
 
 export interface Client {
   readonly provider: string;
@@ -57,19 +57,20 @@ export function createClientFor(adapter: ProviderAdapter, options: ClientOptions
       const sent = await sendRequest(adapter, send);
       try {
         let body: unknown;
-        const text = await sent.response.text();
+        const text = await readBodyText({ adapter, sent, idleTimeoutMs });
         try {
           body = JSON.parse(text);
-        } catch (cause) {
-          throw new StreamError({ provider: adapter.id, reason: text === '' ? 'empty response body' : 'response body is not JSON', excerpt: text.slice(0, 120), cause });
+        } catch {
+          // No `cause`: JSON.parse's message quotes the body, which may echo the key.
+          throw new StreamError({ provider: adapter.id, reason: text === '' ? 'empty response body' : 'response body is not JSON', excerpt: redact(text.slice(0, 120)) });
         }
-        const a = new TurnAssembler(adapter.rules, { streaming: false, warnings: built.warnings });
+        const a = new TurnAssembler(adapter.rules, { streaming: false, warnings: built.warnings, redact });
         adapter.readResponse(a, body as never);
-        a.setRaw(body);
+        a.setRaw(redact(body));
         a.closeAll();
         const result = a.result();
         if (result.text === null && result.toolCalls.length === 0 && result.thinking === null && result.finishReason === null) {
-          const error = new StreamError({ provider: adapter.id, reason: 'the response has none of the fields this spec reads (no content, no finish reason)', excerpt: text.slice(0, 120) });
+          const error = new StreamError({ provider: adapter.id, reason: 'the response has none of the fields this spec reads (no content, no finish reason)', excerpt: redact(text.slice(0, 120)) });
           error.partial = result;
           throw error;
         }
@@ -85,10 +86,10 @@ export function createClientFor(adapter: ProviderAdapter, options: ClientOptions
 
     stream(request, call) {
       const { built, send } = prepare(request, call, true);
-      const a = new TurnAssembler(adapter.rules, { streaming: true, warnings: built.warnings });
+      const a = new TurnAssembler(adapter.rules, { streaming: true, warnings: built.warnings, redact });
       const source = async function* () {
         const sent = await sendRequest(adapter, send);
-        yield* readStream({ adapter, sent, assembler: a, warnings: built.warnings, idleTimeoutMs, signal: call?.signal });
+        yield* readStream({ adapter, sent, assembler: a, warnings: built.warnings, idleTimeoutMs, signal: call?.signal, redact });
       };
       return new ChatStream(adapter.id, source, () => a.result());
     },

@@ -11,6 +11,7 @@ import { SseDecoder } from '../framing/decode-sse.js';
 import type { Frame } from '../framing/frame.js';
 import type { StreamEvent, Warning } from '../types.js';
 import { abortReason } from '../transport/abort.js';
+import type { Redact } from '../transport/redact.js';
 import type { Sent } from '../transport/send-request.js';
 
 export interface StreamContext {
@@ -20,6 +21,7 @@ export interface StreamContext {
   warnings: Warning[];
   idleTimeoutMs: number;
   signal: AbortSignal | undefined;
+  redact: Redact;
 }
 
 export async function* readStream(c: StreamContext): AsyncGenerator<StreamEvent, void, undefined> {
@@ -33,6 +35,8 @@ export async function* readStream(c: StreamContext): AsyncGenerator<StreamEvent,
   let started = false;
   let finished = false;
   const queued = (): StreamEvent[] => {
+    // Nothing more is delivered once the caller has aborted.
+    if (c.signal?.aborted) throw abortReason(c.signal);
     const out = a.events.splice(0, a.events.length);
     if (!started && (out.length || a.id !== undefined)) {
       started = true;
@@ -93,7 +97,7 @@ function handleFrames(c: StreamContext, frames: Frame[], lastUnterminated: boole
     let payload: unknown;
     try {
       payload = JSON.parse(f.data);
-    } catch (cause) {
+    } catch {
       const truncated = lastUnterminated && i === frames.length - 1;
       frames.length = 0;
       throw new StreamError({
@@ -101,8 +105,8 @@ function handleFrames(c: StreamContext, frames: Frame[], lastUnterminated: boole
         reason: truncated ? 'the stream ended inside an event' : 'malformed JSON in an event',
         event: f.event,
         offset: f.offset,
-        excerpt: excerptOf(f.data, 120),
-        cause,
+        excerpt: c.redact(excerptOf(f.data, 120)),
+        // No `cause`: JSON.parse's message quotes the payload, which may echo the key.
       });
     }
     adapter.readEvent(a, payload as never, f.event);
@@ -110,10 +114,32 @@ function handleFrames(c: StreamContext, frames: Frame[], lastUnterminated: boole
   frames.length = 0;
 }
 
+/** A whole body as text, each read bounded by the idle timeout (a stalled blocking body fails too). */
+export async function readBodyText(c: Pick<StreamContext, 'adapter' | 'sent' | 'idleTimeoutMs'>): Promise<string> {
+  const body = c.sent.response.body;
+  if (!body) return '';
+  const reader = body.getReader();
+  const text = new TextDecoder();
+  const parts: string[] = [];
+  let done = false;
+  try {
+    for (;;) {
+      const chunk = await readWithin(reader, c);
+      if (chunk.done) break;
+      parts.push(text.decode(chunk.value, { stream: true }));
+    }
+    parts.push(text.decode());
+    done = true;
+    return parts.join('');
+  } finally {
+    if (!done) await reader.cancel().catch(() => undefined);
+  }
+}
+
 /** One read, bounded by the idle timeout. */
 async function readWithin(
   reader: ReadableStreamDefaultReader<Uint8Array>,
-  c: StreamContext,
+  c: Pick<StreamContext, 'adapter' | 'sent' | 'idleTimeoutMs'>,
 ): Promise<ReadableStreamReadResult<Uint8Array>> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const idle = new Promise<never>((_, reject) => {

@@ -141,6 +141,10 @@ export class MessageContext {
 
   private part(p: ContentPart, j: number): unknown {
     if (p.type === 'text') return this.parts_.text ? this.parts_.text(p) : p.text;
+    if (p.data !== undefined && p.mediaType === undefined) {
+      this.w.drop(`${this.where()}.content[${j}]`, 'base64 image without mediaType (and not a recognisable PNG, JPEG, GIF or WebP); the image was not sent');
+      return undefined;
+    }
     const template = p.data !== undefined ? this.parts_.imageData : this.parts_.imageUrl;
     if (template) return template(p);
     this.w.drop(
@@ -156,18 +160,19 @@ export class MessageContext {
 }
 
 /**
- * Wires with strict role alternation: adjacent messages with the same role become one, their
- * `key` arrays concatenated (string content is first turned into a text part).
+ * Wires with strict role alternation: adjacent messages with the same `roleKey` value become
+ * one, their `key` arrays concatenated (string content is first turned into a text part).
  */
 export function mergeConsecutive(
   messages: unknown[],
+  roleKey: string,
   key: string,
   textPart: (text: string) => unknown,
 ): unknown[] {
   const out: Record<string, unknown>[] = [];
   for (const m of messages as Record<string, unknown>[]) {
     const prev = out[out.length - 1];
-    if (prev && prev.role === m.role && prev.role !== undefined) {
+    if (prev && prev[roleKey] === m[roleKey] && prev[roleKey] !== undefined) {
       out[out.length - 1] = { ...prev, [key]: [...asList(prev[key], textPart), ...asList(m[key], textPart)] };
     } else out.push(m);
   }

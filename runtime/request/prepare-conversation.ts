@@ -40,8 +40,23 @@ export function prepareConversation(req: ChatRequest, placement: 'message' | 'fi
   return { system: systemTexts.length ? systemTexts.join(join) : undefined, messages, origins };
 }
 
-/** `data:` URLs become data + mediaType, so specs that take base64 only can carry them. */
+/** Base64 prefixes of the image formats providers accept, for data given without a mediaType. */
+const SIGNATURES: Array<[string, string]> = [
+  ['iVBORw0KGgo', 'image/png'],
+  ['/9j/', 'image/jpeg'],
+  ['R0lGOD', 'image/gif'],
+  ['UklGR', 'image/webp'],
+];
+
+/**
+ * `data:` URLs become data + mediaType, so specs that take base64 only can carry them; base64
+ * data without a mediaType gets one from its first bytes when the format is recognisable.
+ */
 function normaliseImage(p: ContentPart): ContentPart {
+  if (p.type === 'image' && p.data !== undefined && p.mediaType === undefined) {
+    const hit = SIGNATURES.find(([prefix]) => p.data!.startsWith(prefix));
+    return hit ? { ...p, mediaType: hit[1] } : p;
+  }
   if (p.type !== 'image' || p.data !== undefined || p.url === undefined || !p.url.startsWith('data:')) return p;
   const comma = p.url.indexOf(',');
   const header = p.url.slice(5, comma);

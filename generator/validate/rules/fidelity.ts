@@ -18,6 +18,12 @@ export const fidelity: SemanticRule = {
         atKey: true,
       });
     }
+    for (const [field, v] of Object.entries(params)) {
+      const adds = (v as { defaultAdds?: unknown } | null)?.defaultAdds;
+      if (typeof adds === 'string' && !(PARAM_FIELDS as readonly string[]).includes(adds)) {
+        out.push({ code: 'unknown-field', pointer: `/request/params/${field}/defaultAdds`, message: `"${adds}" is not a unified request field`, hint: didYouMean(adds, PARAM_FIELDS) });
+      }
+    }
     if (!(spec.doc as any).request) return out;
     for (const field of PARAM_FIELDS) {
       if (field in params) continue;
