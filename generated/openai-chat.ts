@@ -167,8 +167,7 @@ function mapMessage(m: Message, cx: MessageContext, w: Warnings, field: string):
       return wire;
     }
     case 'tool':
-      if (m.isError)
-        return compact({ role: 'tool', tool_call_id: m.toolCallId, content: cx.content(m.content) });
+      // An error result has the same wire shape; its text says what went wrong.
       return compact({ role: 'tool', tool_call_id: m.toolCallId, content: cx.content(m.content) });
   }
 }
@@ -255,15 +254,8 @@ export function buildRequest(req: ChatRequest, mode: CallMode): BuiltRequest {
     store: req.store,
     metadata: req.metadata,
   });
-  const defaults = {};
   return {
-    body: finalizeBody(
-      body,
-      mode === 'stream' ? STREAM_BODY : BLOCKING_BODY,
-      req.providerOptions,
-      w,
-      defaults,
-    ),
+    body: finalizeBody(body, mode === 'stream' ? STREAM_BODY : BLOCKING_BODY, req.providerOptions, w),
     pathParams: { model: req.model },
     warnings: w.list,
   };

@@ -49,7 +49,9 @@ export async function generate(sources: SpecSource[], options: GenerateOptions =
   time('validate', () => {
     for (const p of parsed) {
       if (p.doc === undefined) continue;
-      diagnostics.push(...checkSchema(p));
+      // An overlay may leave out what its base says; required fields are checked once merged.
+      const overlay = typeof (p.doc as { extends?: unknown }).extends === 'string';
+      diagnostics.push(...checkSchema(p).filter((d) => !(overlay && d.code === 'missing-field')));
       const id = (p.doc as { id?: unknown }).id;
       const base = p.file.replace(/^.*[\\/]/, '').replace(/\.ya?ml$/, '');
       if (typeof id === 'string' && id !== base) {
@@ -61,6 +63,15 @@ export async function generate(sources: SpecSource[], options: GenerateOptions =
 
   const { resolved, diagnostics: extendDiagnostics } = time('resolve', () => resolveAll(parsed));
   if (extendDiagnostics.length) return empty(extendDiagnostics);
+
+  time('validate', () => {
+    for (const spec of resolved) {
+      if (spec.chain.length === 1) continue;
+      const merged = { file: spec.chain[0]!.file, doc: spec.doc, positions: new Map(), diagnostics: [] };
+      for (const d of checkSchema(merged)) diagnostics.push({ ...d, ...locate(spec, d.pointer) });
+    }
+  });
+  if (diagnostics.length) return empty(diagnostics);
 
   const irs: SpecIR[] = [];
   time('semantic', () => {

@@ -45,7 +45,9 @@ export function emitRequest(ir: SpecIR): string {
     out.push(`      const wire = ${t(roles.assistant, 'roles.assistant')};`, '      cx.finishAssistant(m);', '      return wire;');
   } else out.push(`      ${role(undefined, 'roles.assistant', 'field')}`);
   out.push('    }', '    case "tool":');
-  if (roles.toolError && roles.tool) out.push(`      if (m.isError) return ${t(roles.toolError, 'roles.tool')};`);
+  const distinctError = roles.toolError && roles.tool && t(roles.toolError, 'roles.tool') !== t(roles.tool, 'roles.tool');
+  if (distinctError) out.push(`      if (m.isError) return ${t(roles.toolError!, 'roles.tool')};`);
+  else if (roles.toolError) out.push('      // An error result has the same wire shape; its text says what went wrong.');
   else if (roles.tool && !usesSlot(roles.tool, 'isError')) {
     out.push(`      if (m.isError) w.drop(\`\${field}.isError\`, ${lit(`${ir.name} cannot mark a tool result as an error; the result was sent as a plain result`)});`);
   }
@@ -98,8 +100,8 @@ export function emitRequest(ir: SpecIR): string {
   out.push(`  const body = ${bodyExpr(tree, 1)};`);
   // Defaults sit under providerOptions: only what the request itself sets wins over those.
   const defaults = rq.params.flatMap((p) => (p.kind === 'map' && p.default !== undefined ? [{ path: p.to, expr: defaultExpr(p), pointer: `/request/params/${p.field}/default` }] : []));
-  out.push(`  const defaults = ${defaults.length ? bodyExpr(planBody(defaults).tree, 1) : '{}'};`);
-  out.push('  return {', '    body: finalizeBody(body, mode === "stream" ? STREAM_BODY : BLOCKING_BODY, req.providerOptions, w, defaults),');
+  if (defaults.length) out.push(`  const defaults = ${bodyExpr(planBody(defaults).tree, 1)};`);
+  out.push('  return {', `    body: finalizeBody(body, mode === "stream" ? STREAM_BODY : BLOCKING_BODY, req.providerOptions, w${defaults.length ? ', defaults' : ''}),`);
   out.push(`    pathParams: { model: req.model },`, '    warnings: w.list,', '  };', '}', '');
   out.push(`const STREAM_BODY: Record<string, unknown> = ${lit(rq.streamBody)};`);
   out.push(`const BLOCKING_BODY: Record<string, unknown> = ${lit(rq.blockingBody)};`);
