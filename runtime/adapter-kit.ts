@@ -46,7 +46,7 @@ export function optNum(...values: unknown[]): number | undefined {
 export function lookup(value: unknown, table: Record<string, unknown>, w: Warnings, field: string): unknown {
   if (value === undefined) return undefined;
   const k = String(value);
-  if (Object.prototype.hasOwnProperty.call(table, k)) return table[k] ?? undefined;
+  if (Object.prototype.hasOwnProperty.call(table, k)) return table[k] === '$nothing' ? undefined : table[k];
   return w.drop(field, `${JSON.stringify(value)} has no equivalent for this provider`);
 }
 

@@ -22,6 +22,11 @@ export interface ToolCall {
   id: string;
   name: string;
   arguments: string;
+  /**
+   * Opaque provider data that must go back with the call (Gemini `thoughtSignature`). Set only on
+   * `ChatResponse.message.toolCalls`, the copy meant for the history.
+   */
+  signature?: string;
 }
 
 export interface SystemMessage {

@@ -85,14 +85,15 @@ function actionCode(a: Action, s: string): string[] {
     case 'meta':
       return [`a.setMeta(${firstOf(s, a.id)}, ${firstOf(s, a.model)});`];
     case 'text':
-      return [`a.appendText(${p(a.path)});`];
+      return [`a.appendText(${firstOf(s, a.paths)});`];
     case 'refusal':
-      return [`a.appendRefusal(${p(a.path)});`];
+      return [`a.appendRefusal(${firstOf(s, a.paths)});`];
     case 'thinking': {
       const out: string[] = [];
       if (a.start) out.push(`a.startThinking(${p(a.id)});`);
+      if (a.break !== undefined) out.push(`a.breakThinking(${lit(a.break)});`);
       if (a.redacted) out.push(`a.setThinkingRedacted(${p(a.redacted)});`);
-      if (a.text) out.push(`a.appendThinking(${p(a.text)});`);
+      if (a.text.length) out.push(`a.appendThinking(${firstOf(s, a.text)});`);
       if (a.signature) out.push(`a.setThinkingSignature(${p(a.signature)});`);
       return out;
     }
@@ -100,7 +101,8 @@ function actionCode(a: Action, s: string): string[] {
       const k = p(a.index);
       if (a.complete) {
         const args = a.argumentsObject ?? a.argumentsFull ?? a.arguments;
-        return [`a.addToolCall(${p(a.id)}, ${p(a.name)}, ${p(args)}${a.index ? `, ${k}` : ''});`];
+        const extra = a.signature ? `, ${k}, ${p(a.signature)}` : a.index ? `, ${k}` : '';
+        return [`a.addToolCall(${p(a.id)}, ${p(a.name)}, ${p(args)}${extra});`];
       }
       const out: string[] = [];
       if (a.start) {
@@ -111,19 +113,18 @@ function actionCode(a: Action, s: string): string[] {
       }
       if (a.argumentsFull) out.push(`a.setToolArguments(${k}, ${p(a.argumentsFull)});`);
       if (a.argumentsObject) out.push(`a.setToolArgumentsObject(${k}, ${p(a.argumentsObject)});`);
+      if (a.signature) out.push(`a.setToolSignature(${k}, ${p(a.signature)});`);
       if (a.end) out.push(`a.closeToolCall(${k});`);
       return out;
     }
     case 'finish':
       return [`a.setFinishReason(${firstOf(s, a.paths)});`];
     case 'usage':
-      return [`a.${a.merge ? 'mergeUsage' : 'setUsage'}(${p(a.path)});`];
-    case 'error':
-      return [
-        `if (${p(a.at)} != null) {`,
-        `  a.fail(${strings(s, a.message)}, ${strings(s, a.type)}, ${strings(s, a.code)}, ${s});`,
-        '}',
-      ];
+      return [`a.${a.merge ? 'mergeUsage' : 'setUsage'}(${firstOf(s, a.paths)});`];
+    case 'error': {
+      const fail = `a.fail(${strings(s, a.message)}, ${strings(s, a.type)}, ${strings(s, a.code)}, ${s});`;
+      return a.at ? [`if (${p(a.at)} != null) {`, `  ${fail}`, '}'] : [fail];
+    }
     case 'end':
       return ['a.end();'];
   }

@@ -148,7 +148,8 @@ function defaultExpr(p: Extract<Param, { kind: 'map' }>): string {
 function bodyExpr(node: BodyNode, depth: number): string {
   if (node.kind === 'leaf') return node.write.expr;
   const pad = '  '.repeat(depth + 1);
-  const entries = [...node.children].map(([k, child]) => `${pad}${key(k)}: ${bodyExpr(child, depth + 1)},`);
+  const spreads = node.spreads.map((w) => `${pad}...(${w.expr} as Record<string, unknown> | undefined),`);
+  const entries = [...spreads, ...[...node.children].map(([k, child]) => `${pad}${key(k)}: ${bodyExpr(child, depth + 1)},`)];
   return `compact({\n${entries.join('\n')}\n${'  '.repeat(depth)}})`;
 }
 

@@ -10,12 +10,16 @@ export interface Write {
   path: WirePath;
   expr: string;
   pointer: string;
+  /** The value's fields merge into the object at `path` (beside other writes) instead of replacing it. */
+  spread?: boolean;
 }
 
-export type BodyNode = { kind: 'leaf'; write: Write } | { kind: 'object'; children: Map<string, BodyNode> };
+export type BodyNode =
+  | { kind: 'leaf'; write: Write }
+  | { kind: 'object'; children: Map<string, BodyNode>; spreads: Write[] };
 
 export function planBody(writes: Write[]): { tree: BodyNode; conflicts: Array<{ pointer: string; message: string }> } {
-  const tree: BodyNode = { kind: 'object', children: new Map() };
+  const tree: BodyNode = { kind: 'object', children: new Map(), spreads: [] };
   const conflicts: Array<{ pointer: string; message: string }> = [];
   for (const w of writes) {
     let node = tree;
@@ -24,13 +28,18 @@ export function planBody(writes: Write[]): { tree: BodyNode; conflicts: Array<{ 
       const s = segs[i]!;
       if (node.kind !== 'object') break;
       const existing = node.children.get(s);
-      if (i === segs.length - 1) {
+      if (i === segs.length - 1 && w.spread) {
+        if (existing?.kind === 'leaf') {
+          conflicts.push({ pointer: w.pointer, message: `merges into ${w.path.text}, which ${existing.write.pointer} writes whole` });
+        } else if (existing) existing.spreads.push(w);
+        else node.children.set(s, { kind: 'object', children: new Map(), spreads: [w] });
+      } else if (i === segs.length - 1) {
         if (existing) {
-          const other = existing.kind === 'leaf' ? existing.write.pointer : 'fields written inside it';
+          const other = existing.kind === 'leaf' ? existing.write.pointer : (existing.spreads[0]?.pointer ?? 'fields written inside it');
           conflicts.push({ pointer: w.pointer, message: `writes ${w.path.text}, which ${other} also writes` });
         } else node.children.set(s, { kind: 'leaf', write: w });
       } else if (!existing) {
-        const child: BodyNode = { kind: 'object', children: new Map() };
+        const child: BodyNode = { kind: 'object', children: new Map(), spreads: [] };
         node.children.set(s, child);
         node = child;
       } else if (existing.kind === 'leaf') {
@@ -55,7 +64,10 @@ export function bodyWrites(ir: SpecIR, paramExpr: (field: string) => string): Wr
   writes.push({ path: rq.messages.to, expr: 'messages', pointer: '/request/messages/to' });
   if (rq.tools) writes.push({ path: rq.tools.to, expr: 'mapTools(req.tools)', pointer: '/request/tools/to' });
   if (rq.toolChoice) writes.push({ path: rq.toolChoice.to, expr: 'mapToolChoice(req, w)', pointer: '/request/toolChoice/to' });
-  if (rq.responseFormat) writes.push({ path: rq.responseFormat.to, expr: 'mapResponseFormat(req, w)', pointer: '/request/responseFormat/to' });
+  if (rq.responseFormat) {
+    const into = rq.responseFormat.into;
+    writes.push({ path: rq.responseFormat.to, expr: 'mapResponseFormat(req, w)', pointer: `/request/responseFormat/${into ? 'into' : 'to'}`, spread: into });
+  }
   for (const p of rq.params) if (p.kind === 'map') writes.push({ path: p.to, expr: paramExpr(p.field), pointer: PARAM_POINTER(p.field) });
   return writes;
 }

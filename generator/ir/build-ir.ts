@@ -79,7 +79,8 @@ export function buildIR(spec: ResolvedSpec): SpecIR {
         : undefined,
       responseFormat: rq.responseFormat
         ? {
-            to: parsePath(rq.responseFormat.to),
+            to: parsePath(rq.responseFormat.into ?? rq.responseFormat.to),
+            into: rq.responseFormat.into !== undefined,
             text: variant(rq.responseFormat, 'text', '/request/responseFormat'),
             json: variant(rq.responseFormat, 'json', '/request/responseFormat'),
             jsonSchema: variant(rq.responseFormat, 'jsonSchema', '/request/responseFormat'),
@@ -195,11 +196,11 @@ function buildAction(key: (typeof ACTION_KEYS)[number], v: any): Action {
     case 'meta':
       return { kind: 'meta', id: pathList(v.id), model: pathList(v.model) };
     case 'text':
-      return { kind: 'text', path: parsePath(v) };
+      return { kind: 'text', paths: pathList(v) };
     case 'refusal':
-      return { kind: 'refusal', path: parsePath(v) };
+      return { kind: 'refusal', paths: pathList(v) };
     case 'thinking':
-      return { kind: 'thinking', start: v.start === true, text: opt(v.text), signature: opt(v.signature), redacted: opt(v.redacted), id: opt(v.id) };
+      return { kind: 'thinking', start: v.start === true, break: v.break, text: pathList(v.text), signature: opt(v.signature), redacted: opt(v.redacted), id: opt(v.id) };
     case 'toolCall':
       return {
         kind: 'toolCall',
@@ -212,13 +213,14 @@ function buildAction(key: (typeof ACTION_KEYS)[number], v: any): Action {
         arguments: opt(v.arguments),
         argumentsFull: opt(v.argumentsFull),
         argumentsObject: opt(v.argumentsObject),
+        signature: opt(v.signature),
       };
     case 'finish':
       return { kind: 'finish', paths: pathList(v) };
     case 'usage':
-      return typeof v === 'string' ? { kind: 'usage', path: parsePath(v), merge: false } : { kind: 'usage', path: parsePath(v.at), merge: v.merge === true };
+      return typeof v === 'string' ? { kind: 'usage', paths: pathList(v), merge: false } : { kind: 'usage', paths: pathList(v.at), merge: v.merge === true };
     case 'error':
-      return { kind: 'error', at: parsePath(v.at), message: pathList(v.message), type: pathList(v.type), code: pathList(v.code) };
+      return { kind: 'error', at: opt(v.at), message: pathList(v.message), type: pathList(v.type), code: pathList(v.code) };
     case 'end':
       return { kind: 'end' };
   }

@@ -8,6 +8,8 @@ export interface WirePath {
 }
 
 export function parsePath(text: string): WirePath {
+  // `$` is the payload itself (Ollama puts usage counts at the top level).
+  if (text === '$') return { text, segments: [] };
   const segments: Segment[] = [];
   for (const part of text.split('.')) {
     const m = /^(.*?)((?:\[\d+\])*)$/.exec(part)!;

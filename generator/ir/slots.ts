@@ -54,6 +54,7 @@ export const SLOTS: Record<SlotContext, Record<string, string>> = {
   'blocks.redactedThinking': { data: 'b.redacted', id: 'b.id' },
   'blocks.text': { text: 'b' },
   'blocks.toolCall': {
+    signature: 'b.signature',
     id: 'b.id',
     name: 'b.name',
     arguments: 'b.arguments',

@@ -11,9 +11,9 @@ export type Condition =
 
 export type Action =
   | { kind: 'meta'; id: WirePath[]; model: WirePath[] }
-  | { kind: 'text'; path: WirePath }
-  | { kind: 'refusal'; path: WirePath }
-  | { kind: 'thinking'; start: boolean; text?: WirePath; signature?: WirePath; redacted?: WirePath; id?: WirePath }
+  | { kind: 'text'; paths: WirePath[] }
+  | { kind: 'refusal'; paths: WirePath[] }
+  | { kind: 'thinking'; start: boolean; break?: string; text: WirePath[]; signature?: WirePath; redacted?: WirePath; id?: WirePath }
   | {
       kind: 'toolCall';
       start: boolean;
@@ -25,10 +25,11 @@ export type Action =
       arguments?: WirePath;
       argumentsFull?: WirePath;
       argumentsObject?: WirePath;
+      signature?: WirePath;
     }
   | { kind: 'finish'; paths: WirePath[] }
-  | { kind: 'usage'; path: WirePath; merge: boolean }
-  | { kind: 'error'; at: WirePath; message: WirePath[]; type: WirePath[]; code: WirePath[] }
+  | { kind: 'usage'; paths: WirePath[]; merge: boolean }
+  | { kind: 'error'; at?: WirePath; message: WirePath[]; type: WirePath[]; code: WirePath[] }
   | { kind: 'end' };
 
 export interface Rule {
@@ -80,7 +81,8 @@ export interface SpecIR {
     };
     tools?: { to: WirePath; item: TemplateNode; wrap?: TemplateNode };
     toolChoice?: { to: WirePath; auto: Variant; none: Variant; required: Variant; named: Variant; whenUnset?: 'auto' | 'none' | 'required' };
-    responseFormat?: { to: WirePath; text: Variant; json: Variant; jsonSchema: Variant };
+    /** `to`: the form is one field; `into`: its fields merge into an object other params also write. */
+    responseFormat?: { to: WirePath; into: boolean; text: Variant; json: Variant; jsonSchema: Variant };
     params: Param[];
     streamBody: Record<string, unknown>;
     blockingBody: Record<string, unknown>;

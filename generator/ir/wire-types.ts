@@ -91,10 +91,10 @@ export function buildWireTypes(ir: SpecIR): WireTypes {
             break;
           case 'text':
           case 'refusal':
-            use(a.path, 'string', a.kind);
+            a.paths.forEach((p) => use(p, 'string', a.kind));
             break;
           case 'thinking':
-            use(a.text, 'string', 'thinking/text');
+            a.text.forEach((p) => use(p, 'string', 'thinking/text'));
             use(a.signature, 'string', 'thinking/signature');
             use(a.redacted, 'string', 'thinking/redacted');
             use(a.id, 'string', 'thinking/id');
@@ -106,12 +106,14 @@ export function buildWireTypes(ir: SpecIR): WireTypes {
             use(a.arguments, 'string', 'toolCall/arguments');
             use(a.argumentsFull, 'string', 'toolCall/argumentsFull');
             use(a.argumentsObject, 'unknown', 'toolCall/argumentsObject');
+            use(a.signature, 'string', 'toolCall/signature');
             break;
           case 'finish':
             a.paths.forEach((p) => use(p, 'string', 'finish'));
             break;
           case 'usage':
-            use(a.path, 'usage', 'usage');
+            // The payload itself as usage (`$`) adds no shape of its own.
+            a.paths.forEach((p) => p.segments.length && use(p, 'usage', 'usage'));
             break;
           case 'error':
             use(a.at, 'unknown', 'error/at');

@@ -32,6 +32,7 @@ interface OpenCall {
   parts: string[];
   /** Set when the wire gave the arguments whole (object or final string). */
   full: string | undefined;
+  signature: string | undefined;
   closed: boolean;
 }
 
@@ -48,6 +49,8 @@ export class TurnAssembler {
   private refusal = false;
   private readonly thinking: ThinkingPart[] = [];
   private openThinking: ThinkingPart | undefined;
+  /** Separator owed before the next thinking text, if the open block already has text. */
+  private thinkingBreak: string | undefined;
   private readonly calls: OpenCall[] = [];
   private readonly callsByKey = new Map<unknown, OpenCall>();
   private rawFinish: string | null = null;
@@ -87,13 +90,21 @@ export class TurnAssembler {
     if (typeof id === 'string') part.id = id;
     this.thinking.push(part);
     this.openThinking = part;
+    this.thinkingBreak = undefined;
+  }
+
+  /** A paragraph break in the open thinking block (e.g. a new summary part). */
+  breakThinking(separator: string): void {
+    this.thinkingBreak = separator;
   }
 
   appendThinking(delta: unknown): void {
     if (typeof delta !== 'string' || delta === '') return;
     const part = this.openThinking ?? (this.startThinking(), this.openThinking!);
-    part.text += delta;
-    if (this.streaming) this.events.push({ type: 'thinking-delta', delta });
+    const text = this.thinkingBreak !== undefined && part.text !== '' ? this.thinkingBreak + delta : delta;
+    this.thinkingBreak = undefined;
+    part.text += text;
+    if (this.streaming) this.events.push({ type: 'thinking-delta', delta: text });
   }
 
   /** Signatures are opaque and replace any earlier value (a later event carries the final one). */
@@ -161,10 +172,11 @@ export class TurnAssembler {
   }
 
   /** A whole call in one piece: arguments as a string or as an object. */
-  addToolCall(id: unknown, name: unknown, args: unknown, key?: unknown): void {
+  addToolCall(id: unknown, name: unknown, args: unknown, key?: unknown, signature?: unknown): void {
     // Rules for whole calls run on every event; an event without a call has no name and no id.
     if (typeof name !== 'string' && typeof id !== 'string') return;
     const call = this.open(key, id, name);
+    if (typeof signature === 'string' && signature !== '') call.signature = signature;
     if (typeof args === 'string') this.appendArgs(call, args);
     else if (args !== undefined && args !== null) call.full = JSON.stringify(args);
     this.closeCall(call);
@@ -174,6 +186,11 @@ export class TurnAssembler {
     if (args === undefined || args === null) return;
     const call = this.callsByKey.get(key) ?? this.neverOpened(key, undefined);
     call.full = JSON.stringify(args);
+  }
+
+  setToolSignature(key: unknown, signature: unknown): void {
+    const call = this.callsByKey.get(key);
+    if (call && typeof signature === 'string' && signature !== '') call.signature = signature;
   }
 
   closeToolCall(key: unknown): void {
@@ -242,7 +259,11 @@ export class TurnAssembler {
     const toolCalls = this.calls.map(finalCall);
     const message: AssistantMessage = { role: 'assistant', content: text };
     if (this.thinking.length) message.thinking = this.thinking.map((t) => ({ ...t }));
-    if (toolCalls.length) message.toolCalls = toolCalls.map((c) => ({ ...c }));
+    if (toolCalls.length) {
+      message.toolCalls = this.calls.map((call, i) =>
+        call.signature === undefined ? { ...toolCalls[i]! } : { ...toolCalls[i]!, signature: call.signature },
+      );
+    }
     const facts = { toolCalls: toolCalls.length > 0, refusal: this.refusal };
     return {
       id: this.id,
@@ -271,6 +292,7 @@ export class TurnAssembler {
       name: typeof name === 'string' ? name : '',
       parts: [],
       full: undefined,
+      signature: undefined,
       closed: false,
     };
     this.calls.push(call);
