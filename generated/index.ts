@@ -4,12 +4,34 @@
  */
 import type { ProviderAdapter } from '../runtime/adapter.js';
 import { adapter as anthropicMessages } from './anthropic-messages.js';
+import { adapter as deepseek } from './deepseek.js';
+import { adapter as gemini } from './gemini.js';
+import { adapter as groq } from './groq.js';
+import { adapter as mistral } from './mistral.js';
+import { adapter as ollama } from './ollama.js';
 import { adapter as openaiChat } from './openai-chat.js';
+import { adapter as openaiCompatible } from './openai-compatible.js';
+import { adapter as openaiResponses } from './openai-responses.js';
+import { adapter as openrouter } from './openrouter.js';
+import { adapter as together } from './together.js';
+import { adapter as vllm } from './vllm.js';
+import { adapter as xai } from './xai.js';
 
 /** Every provider spec, by id. */
 export const adapters = {
   'anthropic-messages': anthropicMessages,
+  deepseek: deepseek,
+  gemini: gemini,
+  groq: groq,
+  mistral: mistral,
+  ollama: ollama,
   'openai-chat': openaiChat,
+  'openai-compatible': openaiCompatible,
+  'openai-responses': openaiResponses,
+  openrouter: openrouter,
+  together: together,
+  vllm: vllm,
+  xai: xai,
 } as const satisfies Record<string, ProviderAdapter>;
 
 export type ProviderId = keyof typeof adapters;

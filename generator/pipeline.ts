@@ -50,8 +50,10 @@ export async function generate(sources: SpecSource[], options: GenerateOptions =
     for (const p of parsed) {
       if (p.doc === undefined) continue;
       // An overlay may leave out what its base says; required fields are checked once merged.
+      // In an overlay, null removes what the base says, so nulls are not values to check.
       const overlay = typeof (p.doc as { extends?: unknown }).extends === 'string';
-      diagnostics.push(...checkSchema(p).filter((d) => !(overlay && d.code === 'missing-field')));
+      const checked = overlay ? { ...p, doc: withoutNulls(p.doc) } : p;
+      diagnostics.push(...checkSchema(checked).filter((d) => !(overlay && d.code === 'missing-field')));
       const id = (p.doc as { id?: unknown }).id;
       const base = p.file.replace(/^.*[\\/]/, '').replace(/\.ya?ml$/, '');
       if (typeof id === 'string' && id !== base) {
@@ -98,4 +100,10 @@ export async function generate(sources: SpecSource[], options: GenerateOptions =
   for (const name of [...raw.keys()].sort()) files.set(name, await formatCode(raw.get(name)!));
   timings.format = performance.now() - t0;
   return { files, diagnostics: [], irs, timings };
+}
+
+function withoutNulls(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(withoutNulls);
+  if (typeof v !== 'object' || v === null) return v;
+  return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== null).map(([k, x]) => [k, withoutNulls(x)]));
 }

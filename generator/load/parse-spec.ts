@@ -25,7 +25,8 @@ export function escapePointer(segment: string | number): string {
 
 export function parseSpec(file: string, text: string): ParsedSpec {
   const lineCounter = new LineCounter();
-  const document = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
+  // Merge keys (<<) let a spec reuse one rule set, e.g. the same rules for a body and a stream chunk.
+  const document = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, merge: true });
   const positions = new Map<string, Position>();
   const diagnostics: Diagnostic[] = [];
   const at = (offset: number): Position => {
