@@ -79,7 +79,10 @@ export interface WireEvent {
     } | null;
     finish_reason?: string | null;
   }> | null;
-  'function at() { [native code] }'?: WireUsage | null;
+  usage?: WireUsage | null;
+  x_groq?: {
+    usage?: WireUsage | null;
+  } | null;
 }
 
 /** The usage object of the wire. */
@@ -310,7 +313,7 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
   // finish
   a.setFinishReason(e?.choices?.[0]?.finish_reason);
   // usage
-  a.setUsage(e?.['function at() { [native code] }']);
+  a.setUsage(e?.usage ?? e?.x_groq?.usage);
   // reasoning
   a.appendThinking(e?.choices?.[0]?.delta?.reasoning);
 }

@@ -5,15 +5,21 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { adapter as anthropic } from '../generated/anthropic-messages.js';
-import { adapter as openai } from '../generated/openai-chat.js';
+import { adapters } from '../generated/index.js';
 import type { ProviderAdapter, StreamEvent } from '../runtime/index.js';
+import { ProviderError } from '../runtime/index.js';
 import { comparable, replayBlocking, replayStream } from './helpers/replay.js';
 
-const PROVIDERS: Array<[string, ProviderAdapter]> = [
-  ['openai-chat', openai],
-  ['anthropic-messages', anthropic],
-];
+const FIXTURES = new URL('./fixtures/', import.meta.url);
+const PROVIDERS: Array<[string, ProviderAdapter]> = readdirSync(FIXTURES, { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name)
+  .sort()
+  .map((id) => {
+    const adapter = (adapters as Record<string, ProviderAdapter>)[id];
+    if (!adapter) throw new Error(`test/fixtures/${id}/ has no spec of that id`);
+    return [id, adapter];
+  });
 
 function sizes(length: number): number[] {
   const out: number[] = [];
@@ -29,14 +35,32 @@ function expectedOf(expected: Record<string, unknown>) {
 }
 
 for (const [id, adapter] of PROVIDERS) {
-  const dir = new URL(`./fixtures/${id}/`, import.meta.url);
-  const cases = readdirSync(dir).filter((f) => f.endsWith('.sse')).map((f) => f.slice(0, -4)).sort();
+  const dir = new URL(`${id}/`, FIXTURES);
+  const files = readdirSync(dir);
+  const ext = adapter.stream.framing === 'ndjson' ? '.ndjson' : '.sse';
+  const cases = files.filter((f) => f.endsWith('.expected.json')).map((f) => f.slice(0, -'.expected.json'.length)).sort();
+  const errorCases = files.filter((f) => f.endsWith('.expected-error.json')).map((f) => f.slice(0, -'.expected-error.json'.length)).sort();
 
   describe(`${id} fixtures`, () => {
-    it('has fixtures', () => expect(cases.length).toBeGreaterThanOrEqual(9));
+    it('has fixtures', () => expect(cases.length).toBeGreaterThanOrEqual(2));
+
+    for (const name of errorCases) {
+      it(`${name}: an in-stream error becomes a typed error that keeps what arrived, at every chunk size`, async () => {
+        const bytes = new Uint8Array(readFileSync(new URL(`${name}${ext}`, dir)));
+        const want = JSON.parse(readFileSync(new URL(`${name}.expected-error.json`, dir), 'utf8')) as { kind: string; message: string; code?: string; partialText: string | null };
+        for (const size of [1, 2, 3, 7, 64, bytes.length]) {
+          const error = await replayStream(adapter, bytes, size).then(() => undefined, (e: unknown) => e);
+          expect(error, `chunk size ${size}`).toBeInstanceOf(ProviderError);
+          const e = error as ProviderError;
+          expect(e.providerMessage).toContain(want.message);
+          if (want.code !== undefined) expect(e.code).toBe(want.code);
+          expect(e.partial?.text ?? null).toBe(want.partialText);
+        }
+      });
+    }
 
     for (const name of cases) {
-      const sse = new Uint8Array(readFileSync(new URL(`${name}.sse`, dir)));
+      const sse = new Uint8Array(readFileSync(new URL(`${name}${ext}`, dir)));
       const json = readFileSync(new URL(`${name}.json`, dir), 'utf8');
       const expected = JSON.parse(readFileSync(new URL(`${name}.expected.json`, dir), 'utf8')) as Record<string, unknown>;
       const { rest, message } = expectedOf(expected);

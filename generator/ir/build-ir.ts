@@ -218,7 +218,9 @@ function buildAction(key: (typeof ACTION_KEYS)[number], v: any): Action {
     case 'finish':
       return { kind: 'finish', paths: pathList(v) };
     case 'usage':
-      return typeof v === 'string' ? { kind: 'usage', paths: pathList(v), merge: false } : { kind: 'usage', paths: pathList(v.at), merge: v.merge === true };
+      return typeof v === 'string' || Array.isArray(v)
+        ? { kind: 'usage', paths: pathList(v), merge: false }
+        : { kind: 'usage', paths: pathList(v.at), merge: v.merge === true };
     case 'error':
       return { kind: 'error', at: opt(v.at), message: pathList(v.message), type: pathList(v.type), code: pathList(v.code) };
     case 'end':
