@@ -1,0 +1,65 @@
+/**
+ * createClient(id) works for every spec id: a blocking and a streamed turn over real HTTP on
+ * 127.0.0.1, using the fixtures of the spec (or of the spec it extends), give equal results,
+ * with the spec's path, auth header and key.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generate } from '../generator/pipeline.js';
+import type { SpecIR } from '../generator/ir/types.js';
+import { adapters, createClient, type ProviderId } from '../runtime/index.js';
+import { startLoopbackServer, type LoopbackServer } from './helpers/loopback-server.js';
+import { comparable } from './helpers/replay.js';
+import { repoSpecs } from './generator/helpers.js';
+
+const { irs } = await generate(repoSpecs());
+const KEY = 'sk-every-provider-0123456789';
+
+/** The first fixture folder among the spec and its bases, and a text case in it. */
+function fixtureFor(ir: SpecIR): { dir: URL; name: string; ext: string } {
+  for (const file of ir.files) {
+    const id = file.replace(/^specs\/(.*)\.yaml$/, '$1');
+    const dir = new URL(`./fixtures/${id}/`, import.meta.url);
+    const ext = ir.stream.framing === 'ndjson' ? 'ndjson' : 'sse';
+    for (const name of ['text', 'reasoning', 'tool-call']) if (existsSync(new URL(`${name}.${ext}`, dir))) return { dir, name, ext };
+  }
+  throw new Error(`no fixture for ${ir.id}`);
+}
+
+let server: LoopbackServer;
+beforeAll(async () => {
+  server = await startLoopbackServer((req) => {
+    const [id, mode] = req.url.split('/').slice(1, 3) as [string, string];
+    const f = fixtureFor(irs.find((i) => i.id === id)!);
+    const body = readFileSync(new URL(`${f.name}.${mode === 'stream' ? f.ext : 'json'}`, f.dir), 'utf8');
+    const chunks = body.match(/[\s\S]{1,61}/g)!;
+    return { status: 200, headers: { 'content-type': mode === 'stream' ? 'text/event-stream' : 'application/json' }, body: chunks };
+  });
+});
+afterAll(() => server.close());
+
+describe.each(irs.map((ir) => [ir.id, ir] as const))('%s', (id, ir) => {
+  it('is in the registry', () => expect(Object.keys(adapters)).toContain(id));
+
+  it('createClient(id): chat() and stream() over loopback give equal results', async () => {
+    // The first path segment tells the server which spec and which kind of call.
+    const fetchVia = (mode: string): typeof fetch => (url, init) => {
+      const u = new URL(String(url));
+      return fetch(`${server.url}/${id}/${mode}${u.pathname}${u.search}`, init);
+    };
+    const opts = { apiKey: KEY, model: 'm-1', baseUrl: 'http://127.0.0.1:1/v9', maxRetries: 0 };
+    const request = { messages: [{ role: 'user' as const, content: 'hi' }] };
+    const blocking = await createClient(id as ProviderId, { ...opts, fetch: fetchVia('blocking') }).chat(request);
+    const stream = createClient(id as ProviderId, { ...opts, fetch: fetchVia('stream') }).stream(request);
+    const final = await stream.final();
+    expect(comparable(final)).toEqual(comparable(blocking));
+    expect(final.text ?? final.toolCalls[0]?.name).toBeTruthy();
+
+    const [b, s] = server.requests.filter((r) => r.url.startsWith(`/${id}/`)).slice(-2);
+    const path = ir.endpoint.path.replace('{model}', 'm-1');
+    expect(b!.url).toBe(`/${id}/blocking/v9${path}`);
+    expect(s!.url.startsWith(`/${id}/stream/v9${(ir.endpoint.streamPath ?? ir.endpoint.path).replace('{model}', 'm-1')}`)).toBe(true);
+    const auth = b!.headers[ir.endpoint.authHeader.toLowerCase()];
+    expect(auth).toBe(ir.endpoint.authScheme ? `${ir.endpoint.authScheme} ${KEY}` : KEY);
+  });
+});
