@@ -121,3 +121,43 @@ export class RequestError extends WireforgeError {
     this.field = field;
   }
 }
+
+/** Tool-call arguments that are not valid JSON or do not match the tool's schema (tool loop). */
+export class ToolArgumentsError extends WireforgeError {
+  readonly toolName: string;
+  readonly callId: string;
+  /** The raw argument text as the model sent it. */
+  readonly arguments: string;
+  /** Schema violations (ajv's), or one entry for a JSON syntax error. */
+  readonly errors: Array<{ path: string; message: string }>;
+
+  constructor(init: { toolName: string; callId: string; arguments: string; errors: Array<{ path: string; message: string }> }) {
+    super(`tool ${JSON.stringify(init.toolName)} (call ${init.callId}): invalid arguments: ${init.errors.map((e) => `${e.path || '/'} ${e.message}`).join('; ')}`);
+    this.toolName = init.toolName;
+    this.callId = init.callId;
+    this.arguments = init.arguments;
+    this.errors = init.errors;
+  }
+}
+
+/** The model asked for a tool the loop does not have (tool loop). */
+export class UnknownToolError extends WireforgeError {
+  readonly toolName: string;
+  readonly callId: string;
+  constructor(toolName: string, callId: string, known: string[]) {
+    super(`the model called unknown tool ${JSON.stringify(toolName)} (call ${callId}); known tools: ${known.join(', ') || 'none'}`);
+    this.toolName = toolName;
+    this.callId = callId;
+  }
+}
+
+/** A tool's execute() threw and the loop was told to stop on that (`onExecutionError: 'throw'`). */
+export class ToolExecutionError extends WireforgeError {
+  readonly toolName: string;
+  readonly callId: string;
+  constructor(toolName: string, callId: string, cause: unknown) {
+    super(`tool ${JSON.stringify(toolName)} (call ${callId}) failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.toolName = toolName;
+    this.callId = callId;
+  }
+}

@@ -5,3 +5,8 @@ export { ChatStream } from './client/chat-stream.js';
 export { ProviderError, RequestError, StreamError, TimeoutError, WireforgeError } from './errors.js';
 export type { ProviderAdapter, BuiltRequest, CallMode } from './adapter.js';
 export type * from './types.js';
+export { runTools, streamTools, ToolStream, type RunToolsOptions, type RunToolsResult, type ToolLoopEvent, type ToolStep } from './tools/tool-loop.js';
+export { defineTool, type ReturnBehaviour, type ToolContext, type ToolDefinition, type ToolSet } from './tools/define-tool.js';
+export type { ToolExecution } from './tools/execute-calls.js';
+export type { FromSchema } from './tools/json-schema-type.js';
+export { ToolArgumentsError, ToolExecutionError, UnknownToolError } from './errors.js';

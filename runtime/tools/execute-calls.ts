@@ -1,0 +1,102 @@
+/** One model turn's tool calls: looked up, checked, run with bounded concurrency, results in call order. */
+import { ToolArgumentsError, ToolExecutionError, UnknownToolError } from '../errors.js';
+import { abortReason } from '../transport/abort.js';
+import type { ToolCall } from '../types.js';
+import { checkArguments } from './check-arguments.js';
+import type { ToolContext, ToolSet } from './define-tool.js';
+
+export interface ToolExecution {
+  call: ToolCall;
+  /** What execute() returned (undefined when it did not run or threw). */
+  result: unknown;
+  /** The text sent back to the model. */
+  content: string;
+  isError: boolean;
+  durationMs: number;
+  /** The error behind an error result: arguments, unknown tool, or what execute() threw. */
+  error?: unknown;
+}
+
+export interface ExecutePolicy {
+  onArgumentsError: 'throw' | 'report';
+  onExecutionError: 'report' | 'throw';
+  onUnknownTool: 'throw' | 'report';
+  concurrency: number;
+}
+
+export async function executeCalls(
+  calls: ToolCall[],
+  tools: ToolSet,
+  policy: ExecutePolicy,
+  context: Omit<ToolContext, 'callId'>,
+): Promise<ToolExecution[]> {
+  const results: ToolExecution[] = new Array(calls.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < calls.length) {
+      const i = next++;
+      results[i] = await executeOne(calls[i]!, tools, policy, { ...context, callId: calls[i]!.id });
+    }
+  };
+  const workers = Array.from({ length: Math.max(1, Math.min(policy.concurrency, calls.length)) }, worker);
+  // Cancellation does not wait for tools still running: they see ctx.signal and are left behind.
+  await raceAbort(Promise.all(workers), context.signal);
+  return results;
+}
+
+async function executeOne(call: ToolCall, tools: ToolSet, policy: ExecutePolicy, ctx: ToolContext): Promise<ToolExecution> {
+  const started = performance.now();
+  const done = (content: string, isError: boolean, extra: Partial<ToolExecution> = {}): ToolExecution => ({
+    call,
+    result: undefined,
+    content,
+    isError,
+    durationMs: performance.now() - started,
+    ...extra,
+  });
+  const tool = Object.prototype.hasOwnProperty.call(tools, call.name) ? tools[call.name] : undefined;
+  if (!tool) {
+    const error = new UnknownToolError(call.name, call.id, Object.keys(tools));
+    if (policy.onUnknownTool === 'throw') throw error;
+    return done(`Unknown tool "${call.name}". Available tools: ${Object.keys(tools).join(', ')}.`, true, { error });
+  }
+  const args = checkArguments(tool.parameters, call.arguments);
+  if (!args.ok) {
+    const error = new ToolArgumentsError({ toolName: call.name, callId: call.id, arguments: call.arguments, errors: args.errors });
+    if (policy.onArgumentsError === 'throw') throw error;
+    return done(`Invalid arguments for tool "${call.name}": ${args.errors.map((e) => `${e.path || '(root)'} ${e.message}`).join('; ')}. Call it again with corrected arguments.`, true, { error });
+  }
+  try {
+    const result = await tool.execute(args.value, ctx);
+    return done(toContent(result), false, { result });
+  } catch (error) {
+    if (ctx.signal.aborted) throw abortReason(ctx.signal);
+    if (policy.onExecutionError === 'throw') throw new ToolExecutionError(call.name, call.id, error);
+    return done(error instanceof Error ? error.message : String(error), true, { error });
+  }
+}
+
+/** Strings go back as they are; anything else as JSON. */
+function toContent(result: unknown): string {
+  if (typeof result === 'string') return result;
+  if (result === undefined) return '';
+  return JSON.stringify(result) ?? String(result);
+}
+
+export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(abortReason(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortReason(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}

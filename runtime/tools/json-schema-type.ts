@@ -1,0 +1,37 @@
+/**
+ * The TypeScript type a JSON Schema describes, for schemas written `as const`: objects with
+ * properties and `required`, arrays, enums, const, and the primitive types. Anything else is
+ * `unknown`, which is always safe.
+ */
+
+type Prettify<T> = { [K in keyof T]: T[K] } & {};
+
+type FromProperties<P, R extends readonly string[]> = Prettify<
+  { -readonly [K in keyof P as K extends R[number] ? K : never]: FromSchema<P[K]> } & {
+    -readonly [K in keyof P as K extends R[number] ? never : K]?: FromSchema<P[K]>;
+  }
+>;
+
+export type FromSchema<S> = S extends { const: infer C }
+  ? C
+  : S extends { enum: readonly (infer E)[] }
+    ? E
+    : S extends { type: 'object'; properties: infer P }
+      ? FromProperties<P, S extends { required: infer R extends readonly string[] } ? R : []>
+      : S extends { type: 'object' }
+        ? Record<string, unknown>
+        : S extends { type: 'array'; items: infer I }
+          ? Array<FromSchema<I>>
+          : S extends { type: 'array' }
+            ? unknown[]
+            : S extends { type: 'string' }
+              ? string
+              : S extends { type: 'number' | 'integer' }
+                ? number
+                : S extends { type: 'boolean' }
+                  ? boolean
+                  : S extends { type: 'null' }
+                    ? null
+                    : S extends { type: readonly (infer T)[] }
+                      ? FromSchema<{ type: T }>
+                      : unknown;
