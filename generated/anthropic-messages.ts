@@ -168,11 +168,8 @@ function mapMessage(m: Message, cx: MessageContext, w: Warnings, field: string):
       if (m.name !== undefined)
         w.drop(`${field}.name`, 'Anthropic Messages has no field for a participant name');
       return compact({ role: 'user', content: cx.content(m.content) });
-    case 'assistant': {
-      const wire = compact({ role: 'assistant', content: cx.blocks(m) });
-      cx.finishAssistant(m);
-      return wire;
-    }
+    case 'assistant':
+      return compact({ role: 'assistant', content: cx.blocks(m) });
     case 'tool':
       return compact({
         role: 'user',
@@ -188,7 +185,7 @@ function mapMessage(m: Message, cx: MessageContext, w: Warnings, field: string):
   }
 }
 
-function mapTools(tools: ToolSpec[] | undefined): unknown {
+function mapTools(tools: ToolSpec[] | undefined, w: Warnings): unknown {
   if (!tools?.length) return undefined;
   const v = tools.map((t) =>
     compact({ name: t.name, description: t.description, input_schema: t.parameters, strict: t.strict }),
@@ -245,7 +242,9 @@ export function buildRequest(req: ChatRequest, mode: CallMode): BuiltRequest {
   const conv = prepareConversation(req, 'field', '\n\n');
   const cx = new MessageContext(partTemplates, w);
   cx.useBlocks(blockTemplates(cx));
-  const mapped = conv.messages.map((m, i) => mapMessage(m, cx.at(conv.origins[i]!), w, cx.field()));
+  const mapped = conv.messages.map((m, i) =>
+    cx.finish(m, mapMessage(m, cx.at(conv.origins[i]!), w, cx.field())),
+  );
   const messages = mergeConsecutive(
     mapped.filter((m) => m !== undefined),
     'role',
@@ -256,7 +255,7 @@ export function buildRequest(req: ChatRequest, mode: CallMode): BuiltRequest {
     model: req.model,
     system: conv.system,
     messages: messages,
-    tools: mapTools(req.tools),
+    tools: mapTools(req.tools, w),
     tool_choice: mapToolChoice(req, w),
     output_config: compact({
       format: mapResponseFormat(req, w),

@@ -179,11 +179,8 @@ function mapMessage(m: Message, cx: MessageContext, w: Warnings, field: string):
     case 'user':
       if (m.name !== undefined) w.drop(`${field}.name`, 'Google Gemini has no field for a participant name');
       return compact({ role: 'user', parts: cx.parts(m.content) });
-    case 'assistant': {
-      const wire = compact({ role: 'model', parts: cx.blocks(m) });
-      cx.finishAssistant(m);
-      return wire;
-    }
+    case 'assistant':
+      return compact({ role: 'model', parts: cx.blocks(m) });
     case 'tool':
       if (m.isError)
         return compact({
@@ -213,8 +210,11 @@ function mapMessage(m: Message, cx: MessageContext, w: Warnings, field: string):
 
 const mapSystem = (v: string): unknown => compact({ parts: [compact({ text: v })] });
 
-function mapTools(tools: ToolSpec[] | undefined): unknown {
+function mapTools(tools: ToolSpec[] | undefined, w: Warnings): unknown {
   if (!tools?.length) return undefined;
+  tools.forEach((t, i) => {
+    if (t.strict !== undefined) w.drop(`tools[${i}].strict`, 'Google Gemini has no strict flag on tools');
+  });
   const v = tools.map((t) =>
     compact({ name: t.name, description: t.description, parametersJsonSchema: t.parameters }),
   );
@@ -259,6 +259,8 @@ export function buildRequest(req: ChatRequest, mode: CallMode): BuiltRequest {
   const w = new Warnings('gemini');
   if (req.parallelToolCalls !== undefined)
     w.drop('parallelToolCalls', 'Gemini has no switch for parallel function calls');
+  if (req.reasoning?.effort !== undefined && req.reasoning?.budgetTokens !== undefined)
+    w.drop('reasoning.effort', 'not sent together with reasoning.budgetTokens, which wins');
   if (req.user !== undefined) w.drop('user', 'Gemini has no end-user id field');
   if (req.store !== undefined) w.drop('store', 'Gemini stores nothing server-side');
   if (req.previousResponseId !== undefined)
@@ -268,7 +270,9 @@ export function buildRequest(req: ChatRequest, mode: CallMode): BuiltRequest {
   const conv = prepareConversation(req, 'field', '\n\n');
   const cx = new MessageContext(partTemplates, w);
   cx.useBlocks(blockTemplates(cx));
-  const mapped = conv.messages.map((m, i) => mapMessage(m, cx.at(conv.origins[i]!), w, cx.field()));
+  const mapped = conv.messages.map((m, i) =>
+    cx.finish(m, mapMessage(m, cx.at(conv.origins[i]!), w, cx.field())),
+  );
   const messages = mergeConsecutive(
     mapped.filter((m) => m !== undefined),
     'role',
@@ -278,7 +282,7 @@ export function buildRequest(req: ChatRequest, mode: CallMode): BuiltRequest {
   const body = compact({
     systemInstruction: ifSet(conv.system, mapSystem),
     contents: messages,
-    tools: mapTools(req.tools),
+    tools: mapTools(req.tools, w),
     toolConfig: compact({
       functionCallingConfig: mapToolChoice(req, w),
     }),
@@ -290,7 +294,7 @@ export function buildRequest(req: ChatRequest, mode: CallMode): BuiltRequest {
       stopSequences: req.stop,
       thinkingConfig: compact({
         thinkingLevel: lookup(
-          req.reasoning?.effort,
+          req.reasoning?.budgetTokens !== undefined ? undefined : req.reasoning?.effort,
           { minimal: 'MINIMAL', low: 'LOW', medium: 'MEDIUM', high: 'HIGH' },
           w,
           'reasoning.effort',

@@ -121,16 +121,13 @@ function mapMessage(m: Message, cx: MessageContext, w: Warnings, field: string):
     case 'user':
       if (m.name !== undefined) w.drop(`${field}.name`, 'Ollama has no field for a participant name');
       return compact({ role: 'user', content: cx.text(m.content), images: cx.imageData(m.content) });
-    case 'assistant': {
-      const wire = compact({
+    case 'assistant':
+      return compact({
         role: 'assistant',
-        content: cx.assistantText(m),
+        content: cx.assistantText(m) ?? '',
         thinking: cx.thinkingText(m),
         tool_calls: cx.toolCalls(m),
       });
-      cx.finishAssistant(m);
-      return wire;
-    }
     case 'tool':
       // An error result has the same wire shape; its text says what went wrong.
       return compact({
@@ -142,8 +139,11 @@ function mapMessage(m: Message, cx: MessageContext, w: Warnings, field: string):
   }
 }
 
-function mapTools(tools: ToolSpec[] | undefined): unknown {
+function mapTools(tools: ToolSpec[] | undefined, w: Warnings): unknown {
   if (!tools?.length) return undefined;
+  tools.forEach((t, i) => {
+    if (t.strict !== undefined) w.drop(`tools[${i}].strict`, 'Ollama has no strict flag on tools');
+  });
   const v = tools.map((t) =>
     compact({
       type: 'function',
@@ -185,12 +185,14 @@ export function buildRequest(req: ChatRequest, mode: CallMode): BuiltRequest {
   const conv = prepareConversation(req, 'message', '\n\n');
   const cx = new MessageContext(partTemplates, w);
   cx.useBlocks(blockTemplates(cx));
-  const mapped = conv.messages.map((m, i) => mapMessage(m, cx.at(conv.origins[i]!), w, cx.field()));
+  const mapped = conv.messages.map((m, i) =>
+    cx.finish(m, mapMessage(m, cx.at(conv.origins[i]!), w, cx.field())),
+  );
   const messages = mapped.filter((m) => m !== undefined);
   const body = compact({
     model: req.model,
     messages: messages,
-    tools: mapTools(req.tools),
+    tools: mapTools(req.tools, w),
     format: mapResponseFormat(req, w),
     options: compact({
       num_predict: req.maxTokens,

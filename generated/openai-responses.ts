@@ -9,12 +9,14 @@ import {
   compact,
   finalizeBody,
   firstString,
+  isEmpty,
   list,
   lookup,
   mapFinish,
   num,
   optNum,
   prepareConversation,
+  present,
   statusIn,
   toolChoiceKind,
 } from '../runtime/adapter-kit.js';
@@ -172,7 +174,7 @@ function blockTemplates(_cx: MessageContext): BlockTemplates {
       compact({
         type: 'reasoning',
         id: b.id,
-        summary: [compact({ type: 'summary_text', text: b.text })],
+        summary: present([isEmpty(b.text) ? undefined : compact({ type: 'summary_text', text: b.text })]),
         encrypted_content: b.signature,
       }),
     text: (b) =>
@@ -190,11 +192,8 @@ function mapMessage(m: Message, cx: MessageContext, w: Warnings, field: string):
       if (m.name !== undefined)
         w.drop(`${field}.name`, 'OpenAI Responses has no field for a participant name');
       return compact({ role: 'user', content: cx.content(m.content) });
-    case 'assistant': {
-      const wire = cx.blocks(m);
-      cx.finishAssistant(m);
-      return wire;
-    }
+    case 'assistant':
+      return cx.blocks(m);
     case 'tool':
       if (m.isError)
         w.drop(
@@ -205,7 +204,7 @@ function mapMessage(m: Message, cx: MessageContext, w: Warnings, field: string):
   }
 }
 
-function mapTools(tools: ToolSpec[] | undefined): unknown {
+function mapTools(tools: ToolSpec[] | undefined, w: Warnings): unknown {
   if (!tools?.length) return undefined;
   const v = tools.map((t) =>
     compact({
@@ -213,7 +212,7 @@ function mapTools(tools: ToolSpec[] | undefined): unknown {
       name: t.name,
       description: t.description,
       parameters: t.parameters,
-      strict: t.strict,
+      strict: t.strict ?? false,
     }),
   );
   return v;
@@ -261,13 +260,15 @@ export function buildRequest(req: ChatRequest, mode: CallMode): BuiltRequest {
   const conv = prepareConversation(req, 'field', '\n\n');
   const cx = new MessageContext(partTemplates, w);
   cx.useBlocks(blockTemplates(cx));
-  const mapped = conv.messages.map((m, i) => mapMessage(m, cx.at(conv.origins[i]!), w, cx.field()));
+  const mapped = conv.messages.map((m, i) =>
+    cx.finish(m, mapMessage(m, cx.at(conv.origins[i]!), w, cx.field())),
+  );
   const messages = mapped.flatMap((m) => (m === undefined ? [] : Array.isArray(m) ? m : [m]));
   const body = compact({
     model: req.model,
     instructions: conv.system,
     input: messages,
-    tools: mapTools(req.tools),
+    tools: mapTools(req.tools, w),
     tool_choice: mapToolChoice(req, w),
     text: compact({
       format: mapResponseFormat(req, w),

@@ -163,18 +163,15 @@ function mapMessage(m: Message, cx: MessageContext, w: Warnings, field: string):
       return compact({ role: 'system', content: m.content });
     case 'user':
       return compact({ role: 'user', content: cx.content(m.content), name: m.name });
-    case 'assistant': {
-      const wire = compact({ role: 'assistant', content: cx.assistantText(m), tool_calls: cx.toolCalls(m) });
-      cx.finishAssistant(m);
-      return wire;
-    }
+    case 'assistant':
+      return compact({ role: 'assistant', content: cx.assistantText(m), tool_calls: cx.toolCalls(m) });
     case 'tool':
       // An error result has the same wire shape; its text says what went wrong.
       return compact({ role: 'tool', tool_call_id: m.toolCallId, content: cx.content(m.content) });
   }
 }
 
-function mapTools(tools: ToolSpec[] | undefined): unknown {
+function mapTools(tools: ToolSpec[] | undefined, w: Warnings): unknown {
   if (!tools?.length) return undefined;
   const v = tools.map((t) =>
     compact({
@@ -240,12 +237,14 @@ export function buildRequest(req: ChatRequest, mode: CallMode): BuiltRequest {
   const conv = prepareConversation(req, 'message', '\n\n');
   const cx = new MessageContext(partTemplates, w);
   cx.useBlocks(blockTemplates(cx));
-  const mapped = conv.messages.map((m, i) => mapMessage(m, cx.at(conv.origins[i]!), w, cx.field()));
+  const mapped = conv.messages.map((m, i) =>
+    cx.finish(m, mapMessage(m, cx.at(conv.origins[i]!), w, cx.field())),
+  );
   const messages = mapped.filter((m) => m !== undefined);
   const body = compact({
     model: req.model,
     messages: messages,
-    tools: mapTools(req.tools),
+    tools: mapTools(req.tools, w),
     tool_choice: mapToolChoice(req, w),
     response_format: mapResponseFormat(req, w),
     max_completion_tokens: req.maxTokens,

@@ -74,3 +74,13 @@ export function mapFinish(
 export function statusIn(status: number, codes: readonly number[], ranges: ReadonlyArray<readonly [number, number]>): boolean {
   return codes.includes(status) || ranges.some(([lo, hi]) => status >= lo && status <= hi);
 }
+
+/** Empty for a `$when` template condition: undefined, null, '' or []. */
+export function isEmpty(v: unknown): boolean {
+  return v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
+}
+
+/** An array without the items that vanished. */
+export function present<T>(items: Array<T | undefined>): T[] {
+  return items.filter((i): i is T => i !== undefined);
+}

@@ -24,6 +24,7 @@ export function banner(files: string[]): string {
 const KIT_IMPORTS = [
   'TurnAssembler', 'MessageContext', 'Warnings', 'compact', 'ifSet', 'list', 'firstString', 'num', 'optNum',
   'lookup', 'toolChoiceKind', 'mapFinish', 'statusIn', 'prepareConversation', 'mergeConsecutive', 'finalizeBody',
+  'isEmpty', 'present',
 ];
 const KIT_TYPES = ['BlockTemplates', 'EndpointInfo', 'PartTemplates', 'BuiltRequest', 'CallMode', 'ChatRequest', 'ErrorFields', 'FinishReason', 'Message', 'ProviderAdapter', 'ToolSpec', 'Usage'];
 

@@ -40,11 +40,8 @@ export function emitRequest(ir: SpecIR): string {
     out.push(`      if (m.name !== undefined) w.drop(\`\${field}.name\`, ${lit(`${ir.name} has no field for a participant name`)});`);
   }
   out.push(`      ${role(roles.user, 'roles.user', 'field')}`);
-  out.push('    case "assistant": {');
-  if (roles.assistant) {
-    out.push(`      const wire = ${t(roles.assistant, 'roles.assistant')};`, '      cx.finishAssistant(m);', '      return wire;');
-  } else out.push(`      ${role(undefined, 'roles.assistant', 'field')}`);
-  out.push('    }', '    case "tool":');
+  out.push('    case "assistant":', `      ${role(roles.assistant, 'roles.assistant', 'field')}`);
+  out.push('    case "tool":');
   const distinctError = roles.toolError && roles.tool && t(roles.toolError, 'roles.tool') !== t(roles.tool, 'roles.tool');
   if (distinctError) out.push(`      if (m.isError) return ${t(roles.toolError!, 'roles.tool')};`);
   else if (roles.toolError) out.push('      // An error result has the same wire shape; its text says what went wrong.');
@@ -56,7 +53,10 @@ export function emitRequest(ir: SpecIR): string {
   if (rq.system.template) out.push(`const mapSystem = (v: string): unknown => ${t(rq.system.template, 'system.template')};`, '');
 
   if (rq.tools) {
-    out.push('function mapTools(tools: ToolSpec[] | undefined): unknown {', '  if (!tools?.length) return undefined;');
+    out.push('function mapTools(tools: ToolSpec[] | undefined, w: Warnings): unknown {', '  if (!tools?.length) return undefined;');
+    if (!usesSlot(rq.tools.item, 'strict')) {
+      out.push('  tools.forEach((t, i) => {', `    if (t.strict !== undefined) w.drop(\`tools[\${i}].strict\`, ${lit(`${ir.name} has no strict flag on tools`)});`, '  });');
+    }
     out.push(`  const v = tools.map((t) => ${t(rq.tools.item, 'tools.item')});`);
     out.push(`  return ${rq.tools.wrap ? t(rq.tools.wrap, 'tools.wrap') : 'v'};`, '}', '');
   }
@@ -93,7 +93,7 @@ export function emitRequest(ir: SpecIR): string {
   if (!rq.responseFormat) out.push(`  if (req.responseFormat !== undefined) w.drop("responseFormat", ${lit(`${ir.name} has no response format setting`)});`);
   out.push(`  const conv = prepareConversation(req, ${lit(rq.system.placement)}, ${lit(rq.system.join)});`);
   out.push('  const cx = new MessageContext(partTemplates, w);', '  cx.useBlocks(blockTemplates(cx));');
-  out.push('  const mapped = conv.messages.map((m, i) => mapMessage(m, cx.at(conv.origins[i]!), w, cx.field()));');
+  out.push('  const mapped = conv.messages.map((m, i) => cx.finish(m, mapMessage(m, cx.at(conv.origins[i]!), w, cx.field())));');
   out.push(`  const messages = ${messagesExpr(ir)};`);
   const writes = bodyWrites(ir, (field) => paramValueExpr(rq.params.find((p) => p.field === field)!));
   const { tree } = planBody(writes);
@@ -129,12 +129,17 @@ function paramGuard(p: Param): string[] {
   const v = PARAM_EXPR[p.field];
   if (p.kind === 'drop') return [`  if (${v} !== undefined) w.drop(${lit(p.field)}, ${lit(p.reason)});`];
   if (p.kind === 'reject') return [`  if (${v} !== undefined) w.reject(${lit(p.field)}, ${lit(p.reason)});`];
+  if (p.kind === 'map' && p.droppedWhen) {
+    const other = PARAM_EXPR[p.droppedWhen];
+    return [`  if (${v} !== undefined && ${other} !== undefined) w.drop(${lit(p.field)}, ${lit(`not sent together with ${p.droppedWhen}, which wins`)});`];
+  }
   return [];
 }
 
 function paramValueExpr(p: Param): string {
   if (p.kind !== 'map') return 'undefined';
   let v = PARAM_EXPR[p.field as ParamField];
+  if (p.droppedWhen) v = `(${PARAM_EXPR[p.droppedWhen]} !== undefined ? undefined : ${v})`;
   if (p.values) v = `lookup(${v}, ${lit(p.values)}, w, ${lit(p.field)})`;
   if (p.template) v = `ifSet(${v}, (v) => ${t(p.template, 'param.template')})`;
   return v;

@@ -8,18 +8,22 @@ export function templateExpr(node: TemplateNode, slots: Record<string, string>):
       const expr = slots[node.name];
       // Unknown slots are reported by the unknown-slot rule before emit; never reached on valid specs.
       if (expr === undefined) throw new Error(`unknown slot $${node.name}`);
-      return expr;
+      return node.fallback === undefined ? expr : `(${expr} ?? ${lit(node.fallback)})`;
     }
     case 'nothing':
       return 'undefined';
     case 'literal':
       return lit(node.value);
-    case 'array':
-      return `[${node.items.map((i) => templateExpr(i, slots)).join(', ')}]`;
+    case 'array': {
+      const items = `[${node.items.map((i) => templateExpr(i, slots)).join(', ')}]`;
+      // Items that can vanish (`$when`) are filtered out.
+      return node.items.some((i) => i.kind === 'object' && i.when) ? `present(${items})` : items;
+    }
     case 'object': {
       const body = node.entries.map(([k, v]) => `${key(k)}: ${templateExpr(v, slots)}`).join(', ');
       // Slots may be undefined; compact() leaves their keys out of the wire object.
-      return hasSlot(node) ? `compact({ ${body} })` : `{ ${body} }`;
+      const obj = hasSlot(node) ? `compact({ ${body} })` : `{ ${body} }`;
+      return node.when ? `(isEmpty(${templateExpr(node.when, slots)}) ? undefined : ${obj})` : obj;
     }
   }
 }

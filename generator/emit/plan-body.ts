@@ -62,7 +62,7 @@ export function bodyWrites(ir: SpecIR, paramExpr: (field: string) => string): Wr
     writes.push({ path: rq.system.to, expr: rq.system.template ? 'ifSet(conv.system, mapSystem)' : 'conv.system', pointer: '/request/system/to' });
   }
   writes.push({ path: rq.messages.to, expr: 'messages', pointer: '/request/messages/to' });
-  if (rq.tools) writes.push({ path: rq.tools.to, expr: 'mapTools(req.tools)', pointer: '/request/tools/to' });
+  if (rq.tools) writes.push({ path: rq.tools.to, expr: 'mapTools(req.tools, w)', pointer: '/request/tools/to' });
   if (rq.toolChoice) writes.push({ path: rq.toolChoice.to, expr: 'mapToolChoice(req, w)', pointer: '/request/toolChoice/to' });
   if (rq.responseFormat) {
     const into = rq.responseFormat.into;

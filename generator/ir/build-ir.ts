@@ -139,6 +139,7 @@ function buildParam(field: ParamField, v: unknown): Param {
     to: parsePath(o.to ?? field),
     default: o.default,
     defaultAdds: o.defaultAdds,
+    droppedWhen: o.droppedWhen,
     values: o.values,
     template: o.template === undefined ? undefined : parseTemplate(o.template, `/request/params/${field}/template`),
   };

@@ -44,7 +44,7 @@ export interface Rule {
 }
 
 export type Param =
-  | { field: ParamField; kind: 'map'; to: WirePath; default?: unknown; defaultAdds?: ParamField; values?: Record<string, unknown>; template?: TemplateNode }
+  | { field: ParamField; kind: 'map'; to: WirePath; default?: unknown; defaultAdds?: ParamField; droppedWhen?: ParamField; values?: Record<string, unknown>; template?: TemplateNode }
   | { field: ParamField; kind: 'drop'; reason: string }
   | { field: ParamField; kind: 'reject'; reason: string }
   | { field: ParamField; kind: 'via'; via: 'toolChoice' };

@@ -43,11 +43,25 @@ export class MessageContext {
     return this.where();
   }
 
+  /** Image parts a text-only slot left out, reported at finish() unless another slot carried them. */
+  private pendingImages = new Map<number, string>();
+
   /** Sets the request position used in warnings; returns this for chaining. */
   at(index: number): this {
     this.index = index;
     this.thinkingCarried = false;
+    this.pendingImages.clear();
     return this;
+  }
+
+  /** After each message: report what its templates had no place for. Returns the wire message. */
+  finish<T>(m: { role: string; thinking?: unknown[] }, wire: T): T {
+    for (const [j, message] of this.pendingImages) this.w.drop(`${this.where()}.content[${j}]`, message);
+    this.pendingImages.clear();
+    if (m.role === 'assistant' && m.thinking?.length && !this.thinkingCarried) {
+      this.w.drop(`${this.where()}.thinking`, 'this provider cannot take reasoning back; it was not sent');
+    }
+    return wire;
   }
 
   /** String content as it is; part lists through the part templates. */
@@ -71,7 +85,7 @@ export class MessageContext {
     const texts: string[] = [];
     c.forEach((p, j) => {
       if (p.type === 'text') texts.push(p.text);
-      else this.w.drop(`${this.where()}.content[${j}]`, 'this message can carry text only; the image was not sent');
+      else this.pendingImages.set(j, 'this message can carry text only; the image was not sent');
     });
     return texts.join('\n');
   }
@@ -82,8 +96,10 @@ export class MessageContext {
     const out: string[] = [];
     c.forEach((p, j) => {
       if (p.type !== 'image') return;
-      if (p.data !== undefined) out.push(p.data);
-      else this.w.drop(`${this.where()}.content[${j}]`, 'only base64 image data can be sent here; the image URL was not sent');
+      if (p.data !== undefined) {
+        out.push(p.data);
+        this.pendingImages.delete(j);
+      } else this.pendingImages.set(j, 'only base64 image data can be sent here; the image URL was not sent');
     });
     return out.length ? out : undefined;
   }
@@ -130,13 +146,6 @@ export class MessageContext {
       'arguments are not a JSON object and this provider takes objects; sent as {}',
     );
     return {};
-  }
-
-  /** Called after each assistant message: reports thinking the wire had no place for. */
-  finishAssistant(m: AssistantMessage): void {
-    if (m.thinking?.length && !this.thinkingCarried) {
-      this.w.drop(`${this.where()}.thinking`, 'this provider cannot take reasoning back; it was not sent');
-    }
   }
 
   private part(p: ContentPart, j: number): unknown {

@@ -19,9 +19,11 @@ export const fidelity: SemanticRule = {
       });
     }
     for (const [field, v] of Object.entries(params)) {
-      const adds = (v as { defaultAdds?: unknown } | null)?.defaultAdds;
-      if (typeof adds === 'string' && !(PARAM_FIELDS as readonly string[]).includes(adds)) {
-        out.push({ code: 'unknown-field', pointer: `/request/params/${field}/defaultAdds`, message: `"${adds}" is not a unified request field`, hint: didYouMean(adds, PARAM_FIELDS) });
+      for (const option of ['defaultAdds', 'droppedWhen'] as const) {
+        const other = (v as Record<string, unknown> | null)?.[option];
+        if (typeof other === 'string' && !(PARAM_FIELDS as readonly string[]).includes(other)) {
+          out.push({ code: 'unknown-field', pointer: `/request/params/${field}/${option}`, message: `"${other}" is not a unified request field`, hint: didYouMean(other, PARAM_FIELDS) });
+        }
       }
     }
     if (!(spec.doc as any).request) return out;

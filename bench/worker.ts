@@ -1,0 +1,71 @@
+/**
+ * One measurement in its own process (run with --expose-gc). The job comes as JSON in argv[2];
+ * the result goes to stdout as one JSON line. Bodies are generated here, in memory, before timing.
+ */
+import { makeBody, type Digest, type Kind, type Protocol } from './bodies.js';
+import { memory, type MemoryJob } from './memory.js';
+import { chunk, digestMatches, prepare, type Method } from './methods.js';
+import { micro, type MicroJob } from './micro.js';
+
+export interface TimeJob {
+  mode: 'time';
+  protocol: Protocol;
+  kind: Kind;
+  method: Method;
+  events: number;
+  warmup: number;
+  /** Timed runs wanted; fewer when `budgetMs` runs out first (never fewer than minRuns). */
+  runs: number;
+  minRuns: number;
+  budgetMs: number;
+}
+
+export interface TimeResult {
+  ok: boolean;
+  times: number[];
+  bytes: number;
+  events: number;
+  digest?: Digest;
+  expect?: Digest;
+  error?: string;
+}
+
+export type Job = TimeJob | MemoryJob | MicroJob;
+
+const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
+
+async function time(job: TimeJob): Promise<TimeResult> {
+  const body = makeBody(job.protocol, job.kind, { events: job.events });
+  const chunks = chunk(body.bytes);
+  const base = { bytes: body.bytes.length, events: body.events, expect: body.expect };
+  const run = await prepare(job.method, body, chunks);
+  // First run: check the method parsed the whole body (and warms up).
+  const digest = await run();
+  const parseOnly = digest.parsed !== undefined;
+  const ok = parseOnly ? digest.parsed === body.payloads : digestMatches(digest, body.expect);
+  for (let i = 1; i < job.warmup; i++) await run();
+  const times: number[] = [];
+  const started = performance.now();
+  while (times.length < job.runs && (times.length < job.minRuns || performance.now() - started < job.budgetMs)) {
+    gc();
+    const t0 = performance.now();
+    await run();
+    times.push(performance.now() - t0);
+  }
+  return { ...base, ok, times, digest };
+}
+
+async function main(): Promise<void> {
+  const job = JSON.parse(process.argv[2] ?? '{}') as Job;
+  let out: unknown;
+  try {
+    if (job.mode === 'time') out = await time(job);
+    else if (job.mode === 'memory') out = await memory(job);
+    else out = await micro(job);
+  } catch (e) {
+    out = { ok: false, times: [], error: e instanceof Error ? `${e.name}: ${e.message}`.slice(0, 300) : String(e) };
+  }
+  process.stdout.write(`${JSON.stringify(out)}\n`);
+}
+
+await main();
