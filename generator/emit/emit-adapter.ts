@@ -56,7 +56,7 @@ export function emitAdapter(ir: SpecIR, options: EmitOptions): string {
     ].join('\n'),
   );
 
-  statements.push(`/** Wire finish reason → unified; unknown non-null values become ${lit(ir.finish.other)}. */\nconst FINISH_REASONS: Readonly<Record<string, FinishReason>> = ${objectLiteral(ir.finish.map)};`);
+  statements.push(`/** Wire finish reason → unified; unknown non-null values become ${commentText(lit(ir.finish.other))}. */\nconst FINISH_REASONS: Readonly<Record<string, FinishReason>> = ${objectLiteral(ir.finish.map)};`);
   statements.push(`const FINISH_UPGRADES = ${lit(ir.finish.upgrades)} as const;`);
   statements.push(
     [

@@ -3,7 +3,7 @@
  * action, a `switch` per event type and per `switch:` rule, a for-of per `each:`.
  */
 import type { Action, Condition, Rule, SpecIR } from '../ir/types.js';
-import { access, firstOf, lit } from './code.js';
+import { access, commentText, firstOf, lit } from './code.js';
 
 export function emitReadResponse(ir: SpecIR): string {
   return [
@@ -62,7 +62,8 @@ function ruleCode(r: Rule, scope: string, depth: number): string[] {
   } else body = actionCode(r.body.action, inner);
   if (r.each) body = [`for (const ${elementVar} of list(${access(scope, r.each)})) {`, ...indent(body), '}'];
   if (r.when.length) body = [`if (${r.when.map((c) => conditionCode(c, scope)).join(' && ')}) {`, ...indent(body), '}'];
-  return [`// ${r.name}`, ...body];
+  // Rule names come from the spec: a comment line may not end early or hide code.
+  return [`// ${commentText(r.name)}`, ...body];
 }
 
 function conditionCode(c: Condition, scope: string): string {

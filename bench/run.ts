@@ -1,0 +1,401 @@
+/**
+ * `pnpm bench` [--quick] [--only openai-chat,anthropic-messages] [--no-write]
+ *
+ * Every comparison runs in its own process (node --expose-gc over a precompiled worker):
+ * warm-up, several timed runs, median. Ratios are against the floor measured in the same run.
+ * The report goes to stdout and (full runs) to bench/results/latest.md.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import * as esbuild from 'esbuild';
+import { KINDS, PROTOCOLS, type Kind, type Protocol } from './bodies.js';
+import type { MemoryJob, MemoryResult } from './memory.js';
+import { METHOD_LABEL, methodsFor, type Method } from './methods.js';
+import type { MicroJob, MicroRow } from './micro.js';
+import type { Job, TimeJob, TimeResult } from './worker.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '..');
+const argv = process.argv.slice(2);
+const quick = argv.includes('--quick');
+const write = !argv.includes('--no-write');
+const onlyArg = argv.find((a) => a.startsWith('--only'));
+const only = onlyArg ? (onlyArg.includes('=') ? onlyArg.split('=')[1]! : argv[argv.indexOf(onlyArg) + 1]!).split(',') : undefined;
+const protocols = PROTOCOLS.filter((p) => !only || only.includes(p));
+
+const settings = quick
+  ? { events: 4000, warmup: 1, runs: 3, minRuns: 3, budgetMs: 1500, memEvents: 4000, microRounds: 3, microCalls: 2000, genRuns: 1 }
+  : { events: 22000, warmup: 3, runs: 7, minRuns: 5, budgetMs: 6000, memEvents: 22000, microRounds: 7, microCalls: 20000, genRuns: 3 };
+
+const log = (s: string) => process.stderr.write(`${s}\n`);
+
+// ---------------------------------------------------------------------------------------------
+
+async function buildWorker(): Promise<string> {
+  const outfile = join(here, '.cache', 'worker.mjs');
+  await esbuild.build({
+    entryPoints: [join(here, 'worker.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    // Peers load from bench/node_modules as published; wireforge's TypeScript is compiled in.
+    packages: 'external',
+    logLevel: 'warning',
+  });
+  return outfile;
+}
+
+function runJob<T>(worker: string, job: Job): T | { ok: false; error: string } {
+  const r = spawnSync(process.execPath, ['--expose-gc', worker, JSON.stringify(job)], { encoding: 'utf8', timeout: 240_000, maxBuffer: 1 << 24 });
+  const line = r.stdout?.trim().split('\n').pop();
+  if (r.status !== 0 || !line) return { ok: false, error: `exit ${r.status ?? r.signal}: ${(r.stderr || '').trim().split('\n').slice(-3).join(' | ').slice(0, 300)}` };
+  try {
+    return JSON.parse(line) as T;
+  } catch {
+    return { ok: false, error: `bad output: ${line.slice(0, 200)}` };
+  }
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+interface Cell {
+  ms: number;
+  ok: boolean;
+  runs: number;
+  error?: string;
+}
+interface Row {
+  protocol: Protocol;
+  kind: Kind;
+  events: number;
+  bytes: number;
+  cells: Partial<Record<Method, Cell>>;
+}
+
+function timeAll(worker: string): Row[] {
+  const rows: Row[] = [];
+  for (const protocol of protocols) {
+    for (const kind of KINDS[protocol]) {
+      const row: Row = { protocol, kind, events: 0, bytes: 0, cells: {} };
+      for (const method of methodsFor(protocol)) {
+        const job: TimeJob = { mode: 'time', protocol, kind, method, events: settings.events, warmup: settings.warmup, runs: settings.runs, minRuns: settings.minRuns, budgetMs: settings.budgetMs };
+        const t0 = performance.now();
+        const r = runJob<TimeResult>(worker, job);
+        const res = r as Partial<TimeResult> & { ok: boolean; error?: string };
+        const cell: Cell = { ms: res.times?.length ? median(res.times) : NaN, ok: res.ok, runs: res.times?.length ?? 0, error: res.error };
+        if (!res.ok && !res.error && res.digest) cell.error = `incomplete parse: got ${JSON.stringify(res.digest)} want ${JSON.stringify(res.expect)}`;
+        row.cells[method] = cell;
+        if (res.events) row.events = res.events;
+        if (res.bytes) row.bytes = res.bytes;
+        log(`  ${protocol}/${kind} ${method}: ${Number.isNaN(cell.ms) ? 'failed' : `${cell.ms.toFixed(2)} ms`} ×${cell.runs}${cell.ok ? '' : ` ✗ ${cell.error ?? ''}`} (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+      }
+      rows.push(row);
+    }
+  }
+  return rows;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+interface MemRow {
+  label: string;
+  split: 1 | 2;
+  r: MemoryResult | { ok: false; error: string };
+}
+
+function memoryAll(worker: string): MemRow[] {
+  const cases: Array<{ protocol: Protocol; kind: Kind; method: MemoryJob['method']; splits: Array<1 | 2> }> = [
+    { protocol: 'openai-chat', kind: 'text', method: 'wf-stream', splits: [1, 2] },
+    { protocol: 'openai-chat', kind: 'tools', method: 'wf-stream', splits: [1, 2] },
+    { protocol: 'anthropic-messages', kind: 'thinking', method: 'wf-stream', splits: [1, 2] },
+    { protocol: 'openai-chat', kind: 'text', method: 'keep-all', splits: [1] },
+  ];
+  const rows: MemRow[] = [];
+  for (const c of cases) {
+    if (!protocols.includes(c.protocol)) continue;
+    for (const split of c.splits) {
+      const job: MemoryJob = { mode: 'memory', protocol: c.protocol, kind: c.kind, events: settings.memEvents, split, method: c.method, every: 4 };
+      const r = runJob<MemoryResult>(worker, job);
+      const label = `${c.method === 'keep-all' ? 'reference: keep every parsed event' : 'wireforge stream()'} · ${c.protocol} ${c.kind}`;
+      rows.push({ label, split, r });
+      log(`  memory ${label} split=${split}: ${'peak' in r ? `${kb(r.peak)} peak` : r.error}`);
+    }
+  }
+  return rows;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function genTiming(): { wall: number[]; internal: number[]; error?: string } {
+  const out = mkdtempSync(join(tmpdir(), 'wireforge-gen-'));
+  const wall: number[] = [];
+  const internal: number[] = [];
+  try {
+    for (let i = 0; i < settings.genRuns; i++) {
+      const t0 = performance.now();
+      // --out to a temp dir: the full pipeline, without touching generated/.
+      const r = spawnSync('pnpm', ['gen', '--out', out], { cwd: root, encoding: 'utf8' });
+      const ms = performance.now() - t0;
+      if (r.status !== 0) return { wall, internal, error: (r.stderr || r.stdout).trim().split('\n').slice(-2).join(' | ') };
+      wall.push(ms);
+      const m = /in (\d+) ms/.exec(r.stdout);
+      if (m) internal.push(Number(m[1]));
+    }
+    return { wall, internal };
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+interface BundleRow {
+  label: string;
+  raw: number;
+  gzip: number;
+  top: string;
+  error?: string;
+}
+
+async function bundleSizes(): Promise<BundleRow[]> {
+  const oneAdapter: esbuild.Plugin = {
+    name: 'one-adapter-registry',
+    setup(b) {
+      // runtime/ reaches the adapters only through generated/index: give it a one-adapter registry.
+      b.onResolve({ filter: /generated\/index\.js$/ }, () => ({ path: 'registry', namespace: 'one-adapter' }));
+      b.onLoad({ filter: /.*/, namespace: 'one-adapter' }, () => ({
+        contents: `import { adapter } from './generated/openai-chat.js'; export const adapters = { 'openai-chat': adapter };`,
+        resolveDir: root,
+        loader: 'ts',
+      }));
+    },
+  };
+  const build = async (label: string, plugins: esbuild.Plugin[], external: string[]): Promise<BundleRow> => {
+    try {
+      const r = await esbuild.build({
+        stdin: { contents: `export * from './runtime/index.js';`, resolveDir: root, loader: 'ts', sourcefile: 'entry.ts' },
+        bundle: true,
+        minify: true,
+        format: 'esm',
+        platform: 'browser',
+        target: 'es2022',
+        write: false,
+        metafile: true,
+        plugins,
+        external,
+        logLevel: 'silent',
+      });
+      const code = r.outputFiles[0]!.contents;
+      const inputs = Object.values(r.metafile.outputs)[0]!.inputs;
+      const byPkg = new Map<string, number>();
+      for (const [file, v] of Object.entries(inputs)) {
+        const key = file.includes('node_modules/') ? `${file.split('node_modules/').pop()!.split('/').slice(0, file.includes('node_modules/@') ? 2 : 1).join('/')} (dep)` : file.split('/').slice(0, 2).join('/');
+        byPkg.set(key, (byPkg.get(key) ?? 0) + v.bytesInOutput);
+      }
+      const top = [...byPkg].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([k, v]) => `${k} ${kb(v)}`).join(', ');
+      return { label, raw: code.length, gzip: gzipSync(code, { level: 9 }).length, top };
+    } catch (e) {
+      return { label, raw: NaN, gzip: NaN, top: '', error: e instanceof Error ? e.message.split('\n')[0] : String(e) };
+    }
+  };
+  return [
+    await build('runtime + openai-chat adapter (public API of runtime/index.ts)', [oneAdapter], []),
+    await build('same, ajv left external', [oneAdapter], ['ajv', 'ajv/*']),
+    await build('runtime + all adapters (runtime/index.ts as is)', [], []),
+  ];
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function kb(n: number): string {
+  return n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(2)} MB` : `${(n / 1024).toFixed(1)} KB`;
+}
+
+function ratio(x: number, floor: number): string {
+  return Number.isFinite(x) && Number.isFinite(floor) && floor > 0 ? `${(x / floor).toFixed(2)}×` : '—';
+}
+
+function versions(): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pkg of ['ai', '@ai-sdk/openai', '@ai-sdk/anthropic', '@ai-sdk/google', 'openai', '@anthropic-ai/sdk', '@google/genai', 'eventsource-parser', 'esbuild']) {
+    try {
+      out[pkg] = (JSON.parse(readFileSync(join(here, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
+    } catch {
+      out[pkg] = '?';
+    }
+  }
+  return out;
+}
+
+function report(rows: Row[], mem: MemRow[], micro: MicroRow[] | { error: string }, gen: ReturnType<typeof genTiming>, bundles: BundleRow[], seconds: number): string {
+  const L: string[] = [];
+  const cpu = cpus();
+  const v = versions();
+  L.push(`# wireforge benchmark${quick ? ' (--quick)' : ''}`);
+  L.push('');
+  L.push(`\`pnpm bench${quick ? ' --quick' : ''}\` · ${new Date().toISOString().slice(0, 10)} · Node ${process.version} · ${cpu.length} × ${cpu[0]?.model.trim() ?? '?'} · ${(seconds / 60).toFixed(1)} min`);
+  L.push('');
+  L.push(`Peers: ${Object.entries(v).map(([k, x]) => `${k} ${x}`).join(', ')}.`);
+  L.push('');
+  L.push(`## Streaming: median time relative to the floor`);
+  L.push('');
+  L.push(`Each cell is one process: ${settings.warmup} warm-up run(s), then ${settings.runs} timed runs (at least ${settings.minRuns}, fewer past ${settings.budgetMs / 1000} s), median. Bodies are generated in memory, ~${settings.events.toLocaleString('en')} events each (whole-call tool bodies of Gemini and Ollama: a quarter as many, larger events) and fed in 16 KB chunks. The floor decodes each chunk, cuts events with indexOf and JSON.parses every payload. Lower is better; — = no such library for the protocol; ✗ = failed or did not return the whole body's content.`);
+  L.push('');
+  const methods: Method[] = ['esp', 'wf-decode', 'wf-stream', 'sdk', 'sdk-raw', 'ai-doStream', 'ai-streamText'];
+  const head = ['body', 'events', 'size', 'floor', 'eventsource-parser', 'wf decode', '**wf stream**', 'SDK helper', 'SDK raw', 'AI doStream', 'AI streamText'];
+  L.push(`| ${head.join(' | ')} |`);
+  L.push(`|${head.map((_, i) => (i < 1 ? '---' : '---:')).join('|')}|`);
+  for (const r of rows) {
+    const f = r.cells.floor;
+    const cells = methods.map((m) => {
+      const c = r.cells[m];
+      if (!c) return '—';
+      if (!c.ok) return Number.isFinite(c.ms) ? `${ratio(c.ms, f?.ms ?? NaN)} ✗` : '✗';
+      const s = ratio(c.ms, f?.ms ?? NaN);
+      return m === 'wf-stream' ? `**${s}**` : s;
+    });
+    L.push(`| ${r.protocol} ${r.kind} | ${r.events.toLocaleString('en')} | ${kb(r.bytes)} | ${f && Number.isFinite(f.ms) ? `${f.ms.toFixed(1)} ms` : '✗'} | ${cells.join(' | ')} |`);
+  }
+  L.push('');
+  L.push('Columns: ' + (['floor', ...methods] as Method[]).map((m) => `${m === 'wf-stream' ? '**wf stream**' : m} = ${METHOD_LABEL[m]}`).join('; ') + '. SDK helper: openai `chat.completions.stream().finalChatCompletion()` / `responses.stream().finalResponse()`, Anthropic `messages.stream().finalMessage()`, @google/genai `generateContentStream` iterated (its only stream path).');
+  L.push('');
+
+  // Targets
+  L.push('## Against the targets (issue 6)');
+  L.push('');
+  L.push('| body | wf stream / floor (≤ 1.5×) | vs AI doStream | vs AI streamText | vs SDK helper |');
+  L.push('|---|---:|---:|---:|---:|');
+  const misses: string[] = [];
+  for (const r of rows) {
+    const w = r.cells['wf-stream'];
+    const f = r.cells.floor;
+    if (!w || !f) continue;
+    const rel = w.ms / f.ms;
+    const speed = (m: Method) => {
+      const c = r.cells[m];
+      return c && c.ok && Number.isFinite(c.ms) ? c.ms / w.ms : NaN;
+    };
+    const ds = speed('ai-doStream');
+    const st = speed('ai-streamText');
+    const sdk = speed('sdk');
+    const big = r.protocol === 'openai-chat' || r.protocol === 'anthropic-messages';
+    const okRel = rel <= 1.5;
+    const okDs = !big || !Number.isFinite(ds) || ds >= 3.5;
+    const okSt = !big || !Number.isFinite(st) || st >= 10;
+    if (!okRel) misses.push(`${r.protocol} ${r.kind}: stream() is ${rel.toFixed(2)}× the floor (target ≤ 1.5×)`);
+    if (!okDs) misses.push(`${r.protocol} ${r.kind}: ${ds.toFixed(1)}× faster than AI SDK doStream (target ≥ 3.5×)`);
+    if (!okSt) misses.push(`${r.protocol} ${r.kind}: ${st.toFixed(1)}× faster than streamText (target ≥ 10×)`);
+    const fx = (x: number, target: number | undefined) => (Number.isFinite(x) ? `${x.toFixed(1)}× faster${target === undefined ? '' : x >= target ? ' ✓' : ' ✗'}` : '—');
+    L.push(`| ${r.protocol} ${r.kind} | ${rel.toFixed(2)}× ${okRel ? '✓' : '✗'} | ${fx(ds, big ? 3.5 : undefined)} | ${fx(st, big ? 10 : undefined)} | ${fx(sdk, undefined)} |`);
+  }
+  L.push('');
+  L.push('Speed-up targets (≥ 3.5× doStream, ≥ 10× streamText) apply to the OpenAI Chat and Anthropic bodies; the others are shown for information.');
+  L.push('');
+
+  // Memory
+  L.push('## Memory while streaming');
+  L.push('');
+  L.push('Live heap (after a full GC, sampled every 4 chunks from inside the body stream) above the baseline taken after the body was generated. "×2 events" is the same output with every text / thinking / argument fragment cut in two events.');
+  L.push('');
+  L.push('| stream | events | body | output (chars) | peak live growth | peak / output | after final() |');
+  L.push('|---|---:|---:|---:|---:|---:|---:|');
+  for (const m of mem) {
+    if (!('peak' in m.r)) {
+      L.push(`| ${m.label}${m.split === 2 ? ' ×2 events' : ''} | ✗ ${m.r.error} | | | | | |`);
+      continue;
+    }
+    const r = m.r;
+    L.push(`| ${m.label}${m.split === 2 ? ' ×2 events' : ''} | ${r.events.toLocaleString('en')} | ${kb(r.bytes)} | ${r.output.toLocaleString('en')} | ${kb(r.peak)} | ${(r.peak / r.output).toFixed(1)} B/char | ${kb(r.retained)}${r.ok ? '' : ' ✗'} |`);
+  }
+  const pairs: string[] = [];
+  for (let i = 0; i + 1 < mem.length; i++) {
+    const a = mem[i]!;
+    const b = mem[i + 1]!;
+    if (a.split === 1 && b.split === 2 && 'peak' in a.r && 'peak' in b.r) {
+      const extra = b.r.events - a.r.events;
+      pairs.push(`${a.label.split(' · ')[1]}: ×2 events → peak ×${(b.r.peak / a.r.peak).toFixed(2)} (${((b.r.peak - a.r.peak) / extra).toFixed(0)} B per extra event)`);
+    }
+  }
+  if (pairs.length) {
+    L.push('');
+    L.push(`Same output, twice the events: ${pairs.join('; ')}. Growth that follows the output stays near ×1.`);
+  }
+  L.push('');
+
+  // Micro
+  L.push('## Build a request, parse a blocking response (µs per call)');
+  L.push('');
+  if ('error' in micro) L.push(`✗ ${micro.error}`);
+  else {
+    L.push('Typical call: system prompt, 4 messages (one assistant tool call and its result), 2 tools, maxTokens, temperature; the response is a sentence and one tool call with usage. build = `adapter.buildRequest` + `JSON.stringify` of the body; parse = `JSON.parse` + `readResponse` into a TurnAssembler + `result()`. `chat()` (for context) is the whole client call over an injected fetch: Response, body reading, timers, redaction. Median of rounds.');
+    L.push('');
+    L.push('| protocol | build | parse | **build + parse** (< 10 µs) | of which JSON.parse | client.chat() |');
+    L.push('|---|---:|---:|---:|---:|---:|');
+    for (const m of micro) {
+      const sum = m.build + m.parse;
+      if (!(sum < 10)) misses.push(`${m.protocol}: build + parse ${sum.toFixed(1)} µs (target < 10 µs)`);
+      L.push(`| ${m.protocol}${m.ok ? '' : ` ✗ ${m.error ?? 'wrong result'}`} | ${m.build.toFixed(2)} | ${m.parse.toFixed(2)} | **${sum.toFixed(2)}** ${sum < 10 ? '✓' : '✗'} | ${m.jsonParseOnly.toFixed(2)} | ${m.chat.toFixed(1)} |`);
+    }
+  }
+  L.push('');
+
+  // Gen + bundle
+  L.push('## `pnpm gen` and bundle size');
+  L.push('');
+  if (gen.error) L.push(`\`pnpm gen\` failed: ${gen.error}`);
+  else
+    L.push(
+      `\`pnpm gen\` (all specs, written to a temporary --out): ${median(gen.wall).toFixed(0)} ms wall (median of ${gen.wall.length}, pnpm and tsx start-up included); the pipeline itself: ${gen.internal.length ? `${median(gen.internal).toFixed(0)} ms` : '?'}.`,
+    );
+  L.push('');
+  L.push('| bundle (esbuild, minified, ESM, browser platform) | minified | gzip | largest inputs |');
+  L.push('|---|---:|---:|---|');
+  for (const b of bundles) L.push(`| ${b.label} | ${b.error ? `✗ ${b.error}` : kb(b.raw)} | ${b.error ? '' : kb(b.gzip)} | ${b.top} |`);
+  L.push('');
+
+  L.push('## Misses');
+  L.push('');
+  L.push(misses.length ? misses.map((m) => `- ${m}`).join('\n') : 'None: every target met in this run.');
+  L.push('');
+  return L.join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  const t0 = performance.now();
+  log(`wireforge bench${quick ? ' --quick' : ''}: building the worker`);
+  const worker = await buildWorker();
+  log('streaming comparisons (one process each)');
+  const rows = timeAll(worker);
+  log('memory');
+  const mem = memoryAll(worker);
+  log('build / parse µs');
+  const microRes = runJob<MicroRow[]>(worker, { mode: 'micro', rounds: settings.microRounds, calls: settings.microCalls } satisfies MicroJob);
+  const micro = Array.isArray(microRes) ? microRes : { error: microRes.error };
+  log('pnpm gen');
+  const gen = genTiming();
+  log('bundle sizes');
+  const bundles = await bundleSizes();
+  const md = report(rows, mem, micro, gen, bundles, (performance.now() - t0) / 1000);
+  process.stdout.write(`${md}\n`);
+  if (write && !quick && !only) {
+    mkdirSync(join(here, 'results'), { recursive: true });
+    writeFileSync(join(here, 'results', 'latest.md'), md);
+    log('wrote bench/results/latest.md');
+  }
+}
+
+await main();
