@@ -95,9 +95,6 @@ describe('pnpm gen (CLI)', () => {
     try {
       const first = run(dir);
       expect(first.status, first.stderr).toBe(0);
-      const written = readFileSync(join(dir, 'generated/openai-chat.ts'), 'utf8');
-      expect(run(dir).status).toBe(0);
-      expect(readFileSync(join(dir, 'generated/openai-chat.ts'), 'utf8')).toBe(written);
       expect(run(dir, '--check').status).toBe(0);
 
       const spec = join(dir, 'specs/openai-chat.yaml');
@@ -114,9 +111,9 @@ describe('pnpm gen (CLI)', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 120_000);
 
-  it('an invalid spec: exit 1, diagnostics on stderr, nothing written', () => {
+  it('an invalid spec: exit 1, diagnostics on stderr, nothing written', { timeout: 60_000 }, () => {
     const dir = workspace();
     try {
       const spec = join(dir, 'specs/anthropic-messages.yaml');
@@ -131,7 +128,7 @@ describe('pnpm gen (CLI)', () => {
     }
   });
 
-  it('the repository itself is up to date', () => {
+  it('the repository itself is up to date', { timeout: 60_000 }, () => {
     expect(execFileSync(tsx, [cli, '--check'], { cwd: root, encoding: 'utf8' })).toContain('up to date');
   });
 });
