@@ -95,7 +95,10 @@ class Gen {
   private readonly out: string[] = [];
   events = 0;
   readonly expect: Digest = { text: 0, thinking: 0, thinkingParts: 0, calls: 0, args: 0 };
-  private seed: number;
+  /** Events added by `split` (so loops can count logical events and stop at the same output). */
+  private extra = 0;
+  /** Two PRNG streams: content (text, arguments) and filler (ids, obfuscation), so that extra events never change the content. */
+  private readonly seeds: [number, number];
   readonly toolNames = new Set<string>();
 
   constructor(
@@ -103,15 +106,25 @@ class Gen {
     readonly kind: Kind,
     readonly split: 1 | 2,
   ) {
-    this.seed = 0x9e3779b9 ^ (protocol.length * 7919 + kind.length * 104729);
+    const s = 0x9e3779b9 ^ (protocol.length * 7919 + kind.length * 104729);
+    this.seeds = [s, s ^ 0x5bd1e995];
   }
 
-  rand(): number {
+  /** Events as if nothing were split: what the generators' loops count. */
+  get count(): number {
+    return this.events - this.extra;
+  }
+
+  private next(k: 0 | 1): number {
     // mulberry32
-    let t = (this.seed = (this.seed + 0x6d2b79f5) | 0);
+    let t = (this.seeds[k] = (this.seeds[k] + 0x6d2b79f5) | 0);
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+
+  rand(): number {
+    return this.next(0);
   }
 
   int(lo: number, hi: number): number {
@@ -122,11 +135,22 @@ class Gen {
     return xs[Math.floor(this.rand() * xs.length)]!;
   }
 
+  /** An id or filler string (from the filler PRNG stream). */
   id(prefix: string, n: number): string {
     const abc = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
     let s = prefix;
-    for (let i = 0; i < n; i++) s += abc[Math.floor(this.rand() * abc.length)];
+    for (let i = 0; i < n; i++) s += abc[Math.floor(this.next(1) * abc.length)];
     return s;
+  }
+
+  /** An integer from the filler stream. */
+  fillerInt(lo: number, hi: number): number {
+    return lo + Math.floor(this.next(1) * (hi - lo + 1));
+  }
+
+  /** `obfuscation` padding of 2–15 characters (filler stream). */
+  obf(): string {
+    return this.id('', 2 + Math.floor(this.next(1) * 14));
   }
 
   /** One token-sized piece of prose: 1–3 words, a leading space, sometimes punctuation or a newline. */
@@ -148,6 +172,7 @@ class Gen {
     const cps = Array.from(s);
     if (cps.length < 2) return [s];
     const mid = cps.length >> 1;
+    this.extra++;
     return [cps.slice(0, mid).join(''), cps.slice(mid).join('')];
   }
 
@@ -229,13 +254,13 @@ const CITIES = ['Paris', 'Lisbon', 'Zürich', 'São Paulo', 'Kraków', 'Reykjav�
 function openaiChat(g: Gen, kind: Kind, target: number): void {
   const id = g.id('chatcmpl-', 29);
   const head = `{"id":"${id}","object":"chat.completion.chunk","created":1747823502,"model":"gpt-4o-2024-08-06","service_tier":"default","system_fingerprint":"fp_2271e36314","choices":[{"index":0,"delta":`;
-  const obf = () => g.id('', g.int(2, 15));
+  const obf = () => g.obf();
   const chunk = (delta: string, finish: string | null) =>
     g.sse(undefined, `${head}${delta},"logprobs":null,"finish_reason":${finish === null ? 'null' : `"${finish}"`}}],"usage":null,"obfuscation":"${obf()}"}`);
   chunk('{"role":"assistant","content":"","refusal":null}', null);
   let finish = 'stop';
   if (kind === 'text') {
-    while (g.events < target - 3) {
+    while (g.count < target - 3) {
       for (const p of g.pieces(g.token())) {
         chunk(`{"content":${JSON.stringify(p)}}`, null);
         g.expect.text += p.length;
@@ -244,7 +269,7 @@ function openaiChat(g: Gen, kind: Kind, target: number): void {
   } else {
     finish = 'tool_calls';
     // A large parallel batch: each call opens with id + name, then streams argument fragments.
-    for (let index = 0; g.events < target - 3; index++) {
+    for (let index = 0; g.count < target - 3; index++) {
       const name = TOOL_NAMES[index % TOOL_NAMES.length]!;
       const { full, fragments } = g.argFragments(name, 1400);
       chunk(`{"tool_calls":[{"index":${index},"id":"${g.id('call_', 24)}","type":"function","function":{"name":"${name}","arguments":""}}]}`, null);
@@ -274,7 +299,7 @@ function anthropic(g: Gen, kind: Kind, target: number): void {
   const textBlock = (until: number) => {
     g.sse('content_block_start', `{"type":"content_block_start","index":${block},"content_block":{"type":"text","text":""}}`);
     if (block === 0) g.sse('ping', '{"type": "ping"}');
-    while (g.events < until) {
+    while (g.count < until) {
       for (const p of g.pieces(g.token())) {
         g.sse('content_block_delta', `{"type":"content_block_delta","index":${block},"delta":{"type":"text_delta","text":${JSON.stringify(p)}}}`);
         g.expect.text += p.length;
@@ -288,7 +313,7 @@ function anthropic(g: Gen, kind: Kind, target: number): void {
   else if (kind === 'thinking') {
     g.sse('content_block_start', `{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":"","signature":""}}`);
     g.sse('ping', '{"type": "ping"}');
-    while (g.events < target * 0.8) {
+    while (g.count < target * 0.8) {
       for (const p of g.pieces(g.token())) {
         g.sse('content_block_delta', `{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":${JSON.stringify(p)}}}`);
         g.expect.thinking += p.length;
@@ -302,7 +327,7 @@ function anthropic(g: Gen, kind: Kind, target: number): void {
   } else {
     stop = 'tool_use';
     textBlock(60);
-    for (let n = 0; g.events < target - 3; n++) {
+    for (let n = 0; g.count < target - 3; n++) {
       const name = TOOL_NAMES[n % TOOL_NAMES.length]!;
       const { full, fragments } = g.argFragments(name, 1400);
       g.sse('content_block_start', `{"type":"content_block_start","index":${block},"content_block":{"type":"tool_use","id":"${g.id('toolu_01', 22)}","name":"${name}","input":{}}}`);
@@ -335,7 +360,7 @@ function responses(g: Gen, kind: Kind, target: number): void {
   ev('response.created', `,"response":${response('in_progress', '[]', 'null')}`);
   ev('response.in_progress', `,"response":${response('in_progress', '[]', 'null')}`);
   const items: string[] = [];
-  const obf = () => g.id('', g.int(2, 15));
+  const obf = () => g.obf();
 
   const messageItem = (until: number) => {
     const oi = items.length;
@@ -343,7 +368,7 @@ function responses(g: Gen, kind: Kind, target: number): void {
     ev('response.output_item.added', `,"output_index":${oi},"item":{"id":"${id}","type":"message","status":"in_progress","content":[],"role":"assistant"}`);
     ev('response.content_part.added', `,"item_id":"${id}","output_index":${oi},"content_index":0,"part":{"type":"output_text","annotations":[],"logprobs":[],"text":""}`);
     const parts: string[] = [];
-    while (g.events < until) {
+    while (g.count < until) {
       for (const p of g.pieces(g.token())) {
         ev('response.output_text.delta', `,"item_id":"${id}","output_index":${oi},"content_index":0,"delta":${JSON.stringify(p)},"logprobs":[],"obfuscation":"${obf()}"`);
         parts.push(p);
@@ -365,11 +390,11 @@ function responses(g: Gen, kind: Kind, target: number): void {
     const id = g.id('rs_', 48);
     ev('response.output_item.added', `,"output_index":0,"item":{"id":"${id}","type":"reasoning","encrypted_content":"${g.id('gAAAAAB', 400)}","summary":[]}`);
     const summaries: string[] = [];
-    for (let si = 0; g.events < target * 0.8; si++) {
+    for (let si = 0; g.count < target * 0.8; si++) {
       ev('response.reasoning_summary_part.added', `,"item_id":"${id}","output_index":0,"summary_index":${si},"part":{"type":"summary_text","text":""}`);
       const parts: string[] = [];
-      const until = Math.min(target * 0.8, g.events + 2000);
-      while (g.events < until) {
+      const until = Math.min(target * 0.8, g.count + 2000);
+      while (g.count < until) {
         for (const p of g.pieces(g.token())) {
           ev('response.reasoning_summary_text.delta', `,"item_id":"${id}","output_index":0,"summary_index":${si},"delta":${JSON.stringify(p)},"obfuscation":"${obf()}"`);
           parts.push(p);
@@ -388,7 +413,7 @@ function responses(g: Gen, kind: Kind, target: number): void {
     outputTokens += 1000;
     messageItem(target - 4);
   } else {
-    for (let n = 0; g.events < target - 4; n++) {
+    for (let n = 0; g.count < target - 4; n++) {
       const name = TOOL_NAMES[n % TOOL_NAMES.length]!;
       const { full, fragments } = g.argFragments(name, 1400);
       const oi = items.length;
@@ -455,7 +480,7 @@ function gemini(g: Gen, kind: Kind, target: number): void {
     return;
   }
   if (kind === 'thinking') {
-    while (g.events < target * 0.8) {
+    while (g.count < target * 0.8) {
       for (const p of g.pieces(g.token())) {
         chunk([{ text: p, thought: true }]);
         g.expect.thinking += p.length;
@@ -463,7 +488,7 @@ function gemini(g: Gen, kind: Kind, target: number): void {
     }
     g.expect.thinkingParts = 1;
   }
-  while (g.events < target - 1) {
+  while (g.count < target - 1) {
     for (const p of g.pieces(g.token())) {
       chunk([{ text: p }]);
       g.expect.text += p.length;
@@ -479,7 +504,7 @@ function gemini(g: Gen, kind: Kind, target: number): void {
 
 function ollama(g: Gen, kind: Kind, target: number): void {
   let t = 24148199;
-  const at = () => `2025-06-12T09:21:40.${String((t += g.int(9000, 30000))).padStart(9, '0')}Z`;
+  const at = () => `2025-06-12T09:21:40.${String((t += g.fillerInt(9000, 30000))).padStart(9, '0')}Z`;
   const line = (message: string) => g.line(`{"model":"qwen3:8b","created_at":"${at()}","message":${message},"done":false}`);
   if (kind === 'tools') {
     const calls = Math.max(4, Math.floor(target / 4));
@@ -492,7 +517,7 @@ function ollama(g: Gen, kind: Kind, target: number): void {
     }
   } else {
     if (kind === 'thinking') {
-      while (g.events < target * 0.8) {
+      while (g.count < target * 0.8) {
         for (const p of g.pieces(g.token())) {
           line(`{"role":"assistant","content":"","thinking":${JSON.stringify(p)}}`);
           g.expect.thinking += p.length;
@@ -500,7 +525,7 @@ function ollama(g: Gen, kind: Kind, target: number): void {
       }
       g.expect.thinkingParts = 1;
     }
-    while (g.events < target - 1) {
+    while (g.count < target - 1) {
       for (const p of g.pieces(g.token())) {
         line(`{"role":"assistant","content":${JSON.stringify(p)}}`);
         g.expect.text += p.length;

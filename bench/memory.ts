@@ -85,6 +85,7 @@ export async function memory(job: MemoryJob): Promise<MemoryResult> {
   // One run first so that compiled code and lazily created objects are not counted.
   await client.stream(request).final();
   baseline = live();
+  peak = 0;
   const stream = client.stream(request);
   const result = await stream.final();
   sample();

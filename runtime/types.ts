@@ -27,6 +27,11 @@ export interface ToolCall {
    * `ChatResponse.message.toolCalls`, the copy meant for the history.
    */
   signature?: string;
+  /**
+   * Set when `arguments` is not valid JSON at the end of the turn (a cut or garbled stream): the
+   * raw text is kept as it arrived, and this says what is wrong with it.
+   */
+  argumentsError?: string;
 }
 
 export interface SystemMessage {

@@ -238,6 +238,11 @@ export class TurnAssembler {
     return this.rawFinish !== null;
   }
 
+  /** Nothing a turn is made of arrived: no text, reasoning, tool call or finish reason. */
+  get isEmpty(): boolean {
+    return this.text.length === 0 && this.thinking.length === 0 && this.calls.length === 0 && this.rawFinish === null;
+  }
+
   setRaw(raw: unknown): void {
     this.raw = raw;
   }
@@ -329,9 +334,18 @@ export class TurnAssembler {
 }
 
 function finalCall(call: OpenCall): ToolCall {
-  const args = call.full ?? call.parts.join('');
+  const joined = call.full ?? call.parts.join('');
   // A call with no argument text at all has no arguments: "{}" (DESIGN §2).
-  return { id: call.id, name: call.name, arguments: args === '' ? '{}' : args };
+  const args = joined === '' ? '{}' : joined;
+  const out: ToolCall = { id: call.id, name: call.name, arguments: args };
+  if (call.full === undefined) {
+    try {
+      JSON.parse(args);
+    } catch (e) {
+      out.argumentsError = `not valid JSON: ${e instanceof Error ? e.message.slice(0, 120) : String(e)}`;
+    }
+  }
+  return out;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -68,13 +68,12 @@ export function createClientFor(adapter: ProviderAdapter, options: ClientOptions
         adapter.readResponse(a, body as never);
         a.setRaw(redact(body));
         a.closeAll();
-        const result = a.result();
-        if (result.text === null && result.toolCalls.length === 0 && result.thinking === null && result.finishReason === null) {
+        if (a.isEmpty) {
           const error = new StreamError({ provider: adapter.id, reason: 'the response has none of the fields this spec reads (no content, no finish reason)', excerpt: redact(text.slice(0, 120)) });
-          error.partial = result;
+          error.partial = a.result();
           throw error;
         }
-        return result;
+        return a.result();
       } catch (error) {
         if (call?.signal?.aborted) throw call.signal.reason;
         if (error instanceof WireforgeError) throw error;

@@ -67,6 +67,7 @@ export async function* readStream(c: StreamContext): AsyncGenerator<StreamEvent,
         throw new StreamError({ provider: adapter.id, reason: unterminated ? 'the stream ended inside an event' : 'the stream ended before its terminal event' });
       }
     }
+    if (a.isEmpty) throw new StreamError({ provider: adapter.id, reason: 'the stream has none of the fields this spec reads (no content, no finish reason)' });
     a.closeAll();
     if (!started) {
       started = true;
