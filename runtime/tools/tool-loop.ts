@@ -144,13 +144,13 @@ async function* toolLoop(
       usage = addUsage(usage, response.usage);
       const record: ToolStep = { step, response, executions: [] };
       steps.push(record);
+      // The assistant turn exactly as returned: thinking and signatures survive.
+      messages.push(response.message);
       const calls = response.message.toolCalls ?? [];
       if (calls.length === 0) {
         yield { type: 'step-finish', step, response };
         return finish('answer');
       }
-      // The assistant turn exactly as returned: thinking and signatures survive.
-      messages.push(response.message);
       for (const c of calls) yield { type: 'tool-execution-start', step, call: c };
       record.executions = await executeCalls(calls, options.tools, policy, { signal, step, messages: [...messages], response });
       for (const execution of record.executions) {
