@@ -24,6 +24,7 @@ export interface MicroRow {
   build: number;
   parse: number;
   jsonParseOnly: number;
+  jsonStringifyOnly: number;
   chat: number;
   error?: string;
 }
@@ -206,6 +207,7 @@ export async function micro(job: MicroJob): Promise<MicroRow[]> {
         return a.result();
       };
       const check = parse();
+      const wireBody = adapter.buildRequest(request, 'blocking').body;
       const ok = check.text === 'I will look up the forecast for Lisbon tomorrow.' && check.toolCalls.length === 1 && build().length > 100;
       const fetch = (async () => new Response(text, { status: 200, headers: { 'content-type': 'application/json' } })) as typeof globalThis.fetch;
       const client = createClientFor(adapter, { apiKey: API_KEY, model: MODEL[p], baseUrl: 'http://127.0.0.1:9', fetch, maxRetries: 0 });
@@ -215,10 +217,11 @@ export async function micro(job: MicroJob): Promise<MicroRow[]> {
         build: await perCall(job, build),
         parse: await perCall(job, parse),
         jsonParseOnly: await perCall(job, () => JSON.parse(text)),
+        jsonStringifyOnly: await perCall(job, () => JSON.stringify(wireBody)),
         chat: await perCallAsync(job, () => client.chat(request), Math.max(200, job.calls >> 3)),
       });
     } catch (e) {
-      rows.push({ protocol: p, ok: false, build: NaN, parse: NaN, jsonParseOnly: NaN, chat: NaN, error: e instanceof Error ? e.message : String(e) });
+      rows.push({ protocol: p, ok: false, build: NaN, parse: NaN, jsonParseOnly: NaN, jsonStringifyOnly: NaN, chat: NaN, error: e instanceof Error ? e.message : String(e) });
     }
   }
   return rows;
