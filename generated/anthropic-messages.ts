@@ -25,6 +25,7 @@ import type {
   BuiltRequest,
   CallMode,
   ChatRequest,
+  Continuity,
   EndpointInfo,
   ErrorFields,
   FinishReason,
@@ -239,7 +240,7 @@ export function buildRequest(req: ChatRequest, mode: CallMode): BuiltRequest {
       'previousResponseId',
       'Anthropic Messages keeps no server-side conversation; send the full history',
     );
-  const conv = prepareConversation(req, 'field', '\n\n');
+  const conv = prepareConversation(req, 'field', '\n\n', CONTINUITY, w);
   const cx = new MessageContext(partTemplates, w);
   cx.useBlocks(blockTemplates(cx));
   const mapped = conv.messages.map((m, i) =>
@@ -281,16 +282,24 @@ export function buildRequest(req: ChatRequest, mode: CallMode): BuiltRequest {
   return {
     body: finalizeBody(
       body,
-      mode === 'stream' ? STREAM_BODY : BLOCKING_BODY,
+      { ...(mode === 'stream' ? STREAM_BODY : BLOCKING_BODY), ...conv.body },
       req.providerOptions,
       w,
       defaults,
     ),
+    model: req.model,
     pathParams: { model: req.model },
     warnings: w.list,
   };
 }
 
+/** Opaque state in this provider's turns, and the rules for sending it back. */
+const CONTINUITY: Continuity = {
+  provider: 'anthropic-messages',
+  scope: 'provider',
+  foreignThinking: 'drop',
+  rules: [],
+};
 const STREAM_BODY: Record<string, unknown> = { stream: true };
 const BLOCKING_BODY: Record<string, unknown> = {};
 

@@ -25,6 +25,7 @@ import type {
   BuiltRequest,
   CallMode,
   ChatRequest,
+  Continuity,
   EndpointInfo,
   ErrorFields,
   FinishReason,
@@ -267,7 +268,7 @@ export function buildRequest(req: ChatRequest, mode: CallMode): BuiltRequest {
     w.drop('previousResponseId', 'Gemini keeps no server-side conversation; send the full history');
   if (req.metadata !== undefined)
     w.drop('metadata', 'Gemini API has no request metadata (labels are Vertex AI only)');
-  const conv = prepareConversation(req, 'field', '\n\n');
+  const conv = prepareConversation(req, 'field', '\n\n', CONTINUITY, w);
   const cx = new MessageContext(partTemplates, w);
   cx.useBlocks(blockTemplates(cx));
   const mapped = conv.messages.map((m, i) =>
@@ -305,12 +306,20 @@ export function buildRequest(req: ChatRequest, mode: CallMode): BuiltRequest {
     }),
   });
   return {
-    body: finalizeBody(body, mode === 'stream' ? STREAM_BODY : BLOCKING_BODY, req.providerOptions, w),
+    body: finalizeBody(
+      body,
+      { ...(mode === 'stream' ? STREAM_BODY : BLOCKING_BODY), ...conv.body },
+      req.providerOptions,
+      w,
+    ),
+    model: req.model,
     pathParams: { model: req.model },
     warnings: w.list,
   };
 }
 
+/** Opaque state in this provider's turns, and the rules for sending it back. */
+const CONTINUITY: Continuity = { provider: 'gemini', scope: 'provider', foreignThinking: 'drop', rules: [] };
 const STREAM_BODY: Record<string, unknown> = {};
 const BLOCKING_BODY: Record<string, unknown> = {};
 

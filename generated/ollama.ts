@@ -21,6 +21,7 @@ import type {
   BuiltRequest,
   CallMode,
   ChatRequest,
+  Continuity,
   EndpointInfo,
   ErrorFields,
   FinishReason,
@@ -182,7 +183,7 @@ export function buildRequest(req: ChatRequest, mode: CallMode): BuiltRequest {
     w.drop('previousResponseId', 'Ollama keeps no server-side conversation; send the full history');
   if (req.metadata !== undefined) w.drop('metadata', 'Ollama takes no request metadata');
   if (req.toolChoice !== undefined) w.drop('toolChoice', 'Ollama has no tool choice');
-  const conv = prepareConversation(req, 'message', '\n\n');
+  const conv = prepareConversation(req, 'message', '\n\n', CONTINUITY, w);
   const cx = new MessageContext(partTemplates, w);
   cx.useBlocks(blockTemplates(cx));
   const mapped = conv.messages.map((m, i) =>
@@ -208,12 +209,20 @@ export function buildRequest(req: ChatRequest, mode: CallMode): BuiltRequest {
     ),
   });
   return {
-    body: finalizeBody(body, mode === 'stream' ? STREAM_BODY : BLOCKING_BODY, req.providerOptions, w),
+    body: finalizeBody(
+      body,
+      { ...(mode === 'stream' ? STREAM_BODY : BLOCKING_BODY), ...conv.body },
+      req.providerOptions,
+      w,
+    ),
+    model: req.model,
     pathParams: { model: req.model },
     warnings: w.list,
   };
 }
 
+/** Opaque state in this provider's turns, and the rules for sending it back. */
+const CONTINUITY: Continuity = { provider: 'ollama', scope: 'provider', foreignThinking: 'drop', rules: [] };
 const STREAM_BODY: Record<string, unknown> = { stream: true };
 const BLOCKING_BODY: Record<string, unknown> = { stream: false };
 

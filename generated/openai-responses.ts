@@ -25,6 +25,7 @@ import type {
   BuiltRequest,
   CallMode,
   ChatRequest,
+  Continuity,
   EndpointInfo,
   ErrorFields,
   FinishReason,
@@ -257,7 +258,7 @@ export function buildRequest(req: ChatRequest, mode: CallMode): BuiltRequest {
   if (req.stop !== undefined) w.drop('stop', 'Responses has no stop sequences');
   if (req.reasoning?.budgetTokens !== undefined)
     w.drop('reasoning.budgetTokens', 'Responses sets reasoning by effort only; use reasoning.effort');
-  const conv = prepareConversation(req, 'field', '\n\n');
+  const conv = prepareConversation(req, 'field', '\n\n', CONTINUITY, w);
   const cx = new MessageContext(partTemplates, w);
   cx.useBlocks(blockTemplates(cx));
   const mapped = conv.messages.map((m, i) =>
@@ -287,12 +288,25 @@ export function buildRequest(req: ChatRequest, mode: CallMode): BuiltRequest {
     metadata: req.metadata,
   });
   return {
-    body: finalizeBody(body, mode === 'stream' ? STREAM_BODY : BLOCKING_BODY, req.providerOptions, w),
+    body: finalizeBody(
+      body,
+      { ...(mode === 'stream' ? STREAM_BODY : BLOCKING_BODY), ...conv.body },
+      req.providerOptions,
+      w,
+    ),
+    model: req.model,
     pathParams: { model: req.model },
     warnings: w.list,
   };
 }
 
+/** Opaque state in this provider's turns, and the rules for sending it back. */
+const CONTINUITY: Continuity = {
+  provider: 'openai-responses',
+  scope: 'provider',
+  foreignThinking: 'drop',
+  rules: [],
+};
 const STREAM_BODY: Record<string, unknown> = { stream: true };
 const BLOCKING_BODY: Record<string, unknown> = {};
 

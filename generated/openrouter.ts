@@ -22,6 +22,7 @@ import type {
   BuiltRequest,
   CallMode,
   ChatRequest,
+  Continuity,
   EndpointInfo,
   ErrorFields,
   FinishReason,
@@ -232,7 +233,7 @@ export function buildRequest(req: ChatRequest, mode: CallMode): BuiltRequest {
   if (req.store !== undefined) w.drop('store', 'OpenRouter stores nothing server-side');
   if (req.previousResponseId !== undefined)
     w.drop('previousResponseId', 'Chat Completions keeps no server-side conversation; send the full history');
-  const conv = prepareConversation(req, 'message', '\n\n');
+  const conv = prepareConversation(req, 'message', '\n\n', CONTINUITY, w);
   const cx = new MessageContext(partTemplates, w);
   cx.useBlocks(blockTemplates(cx));
   const mapped = conv.messages.map((m, i) =>
@@ -258,12 +259,25 @@ export function buildRequest(req: ChatRequest, mode: CallMode): BuiltRequest {
     metadata: req.metadata,
   });
   return {
-    body: finalizeBody(body, mode === 'stream' ? STREAM_BODY : BLOCKING_BODY, req.providerOptions, w),
+    body: finalizeBody(
+      body,
+      { ...(mode === 'stream' ? STREAM_BODY : BLOCKING_BODY), ...conv.body },
+      req.providerOptions,
+      w,
+    ),
+    model: req.model,
     pathParams: { model: req.model },
     warnings: w.list,
   };
 }
 
+/** Opaque state in this provider's turns, and the rules for sending it back. */
+const CONTINUITY: Continuity = {
+  provider: 'openrouter',
+  scope: 'provider',
+  foreignThinking: 'drop',
+  rules: [],
+};
 const STREAM_BODY: Record<string, unknown> = { stream: true, stream_options: { include_usage: true } };
 const BLOCKING_BODY: Record<string, unknown> = {};
 

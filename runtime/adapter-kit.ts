@@ -9,6 +9,7 @@ import type { Warnings } from './request/warnings.js';
 export { TurnAssembler, type TurnRules } from './assemble/turn-assembler.js';
 export { MessageContext, mergeConsecutive, type BlockTemplates, type PartTemplates } from './request/message-context.js';
 export { prepareConversation } from './request/prepare-conversation.js';
+export type { Continuity } from './request/apply-continuity.js';
 export { finalizeBody } from './request/finalize-body.js';
 export { compact, ifSet } from './request/compact.js';
 export { Warnings } from './request/warnings.js';

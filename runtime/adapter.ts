@@ -9,6 +9,8 @@ export type CallMode = 'stream' | 'blocking';
 
 export interface BuiltRequest {
   body: Record<string, unknown>;
+  /** The model the request asks for (after client defaults). */
+  model: string | undefined;
   /** Values for `{placeholders}` in the endpoint path. */
   pathParams: Record<string, string | undefined>;
   warnings: Warning[];

@@ -9,12 +9,18 @@ export type ContentPart =
   | { type: 'text'; text: string }
   | { type: 'image'; url?: string; data?: string; mediaType?: string };
 
-/** One block of model reasoning. `signature` / `redacted` are opaque provider data to echo back. */
+/**
+ * One block of model reasoning. Everything but `text` is opaque continuity state the provider
+ * needs back unchanged: a signature (Anthropic `signature`, Gemini `thoughtSignature`, Responses
+ * `encrypted_content`), redacted data, an item id, a format tag.
+ */
 export interface ThinkingPart {
   text: string;
   signature?: string;
   redacted?: string;
   id?: string;
+  /** The provider's format tag for this block (OpenRouter `reasoning_details[].format`). */
+  format?: string;
 }
 
 /** `arguments` is the raw JSON text, never reformatted. */
@@ -48,6 +54,12 @@ export interface AssistantMessage {
   content?: string | null;
   thinking?: ThinkingPart[];
   toolCalls?: ToolCall[];
+  /**
+   * Who produced this turn. Set on `ChatResponse.message`; opaque state (signatures, redacted
+   * reasoning, item ids) is only sent back to the provider (or model) the spec says it is valid for.
+   * A message without an origin is taken as the caller's own and sent as it is.
+   */
+  origin?: { provider: string; model?: string };
 }
 export interface ToolMessage {
   role: 'tool';

@@ -68,7 +68,7 @@ for (const [id, adapter] of PROVIDERS) {
       it(`${name}: blocking body gives the expected result`, async () => {
         const r = await replayBlocking(adapter, json);
         expect(comparable(r)).toMatchObject(rest);
-        if (message) expect(r.message).toEqual(message);
+        if (message) expect(r.message).toEqual({ ...(message as object), origin: { provider: id, model: 'test-model' } });
         expect(r.raw).toEqual(JSON.parse(json));
       });
 

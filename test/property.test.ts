@@ -33,8 +33,9 @@ function cutAt(bytes: Uint8Array, cuts: number[]): Uint8Array[] {
 }
 
 async function streamChunks(adapter: ProviderAdapter, chunks: Uint8Array[]): Promise<ChatResponse> {
-  const client = createClientFor(adapter, { apiKey: 'k-property-000', fetch: fetchReturning(chunks, 'text/event-stream'), maxRetries: 0, model: 'm-1' });
-  return client.stream({ messages: [{ role: 'user', content: 'x' }] }).final();
+  const client = createClientFor(adapter, { apiKey: 'k-property-000', fetch: fetchReturning(chunks, 'text/event-stream'), maxRetries: 0 });
+  // The same model as replayBlocking's request, so both messages have the same origin.
+  return client.stream({ model: 'test-model', messages: [{ role: 'user', content: 'x' }] }).final();
 }
 
 describe('every way of splitting a fixture stream gives the same ChatResponse', () => {

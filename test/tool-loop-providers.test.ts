@@ -34,6 +34,7 @@ import {
   isStreamingRequest,
   respondWith,
   specIds,
+  startScriptedModel,
   wireError,
   wireFamilyOf,
   type ScriptedTurn,
@@ -292,6 +293,45 @@ describe.each(specIds().map((id) => [id, wireFamilyOf(id)] as const))('%s (%s wi
       await expect(client.chat(request)).rejects.toMatchObject({ name: 'ProviderError', status: 400, providerMessage: 'wire check failed: example' });
     } finally {
       await refusing.close();
+    }
+  });
+
+  it.each(['blocking', 'stream'] as const)('%s: an error result (a tool that throws) goes back in the wire shape, marked as an error', async (mode) => {
+    const failing = {
+      ...tools,
+      get_time: defineTool({
+        parameters: timeSchema,
+        execute: (): string => {
+          throw new Error('the clock is broken');
+        },
+      }),
+    };
+    const problems: string[] = [];
+    const m = await startScriptedModel(id as ProviderId, [
+      turn1(family),
+      (req) => {
+        problems.push(
+          ...checkFollowUp(id, req.body, {
+            userText: USER,
+            assistant: turn1(family),
+            results: [{ content: RESULTS[0].content }, { content: 'the clock is broken', isError: true }],
+          }),
+        );
+        return problems.length > 0 ? wireError(family, 400, problems.join('; ')) : respondWith(id, TURN2, isStreamingRequest(id, req), MODEL);
+      },
+    ], MODEL);
+    try {
+      const client = m.client();
+      const r = mode === 'blocking' ? await runTools(client, request, { tools: failing }) : await streamTools(client, request, { tools: failing }).final();
+      expect(problems).toEqual([]);
+      expect(r.stoppedBy).toBe('answer');
+      expect(r.steps[0]!.executions.map((e) => [e.content, e.isError])).toEqual([
+        [RESULTS[0].content, false],
+        ['the clock is broken', true],
+      ]);
+      expect(r.messages[3]).toMatchObject({ role: 'tool', content: 'the clock is broken', isError: true });
+    } finally {
+      await m.close();
     }
   });
 

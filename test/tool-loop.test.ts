@@ -420,7 +420,7 @@ describe.each(MODES)('%s', (mode) => {
         ['call_a', 'result a', false],
         ['call_b', 'result b', false],
       ]);
-      expect(r.messages.slice(2).map((x) => (x.role === 'tool' ? x.toolCallId : x.role))).toEqual(['call_a', 'call_b']);
+      expect(r.messages.slice(2).map((x) => (x.role === 'tool' ? x.toolCallId : x.role))).toEqual(['call_a', 'call_b', 'assistant']);
       expect(wireMessages(m, 1).filter((x) => x.role === 'tool').map((x) => [x.tool_call_id, x.content])).toEqual([
         ['call_a', 'result a'],
         ['call_b', 'result b'],

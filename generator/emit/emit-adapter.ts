@@ -26,7 +26,7 @@ const KIT_IMPORTS = [
   'lookup', 'toolChoiceKind', 'mapFinish', 'statusIn', 'prepareConversation', 'mergeConsecutive', 'finalizeBody',
   'isEmpty', 'present',
 ];
-const KIT_TYPES = ['BlockTemplates', 'EndpointInfo', 'PartTemplates', 'BuiltRequest', 'CallMode', 'ChatRequest', 'ErrorFields', 'FinishReason', 'Message', 'ProviderAdapter', 'ToolSpec', 'Usage'];
+const KIT_TYPES = ['BlockTemplates', 'Continuity', 'EndpointInfo', 'PartTemplates', 'BuiltRequest', 'CallMode', 'ChatRequest', 'ErrorFields', 'FinishReason', 'Message', 'ProviderAdapter', 'ToolSpec', 'Usage'];
 
 export function emitAdapter(ir: SpecIR, options: EmitOptions): string {
   const types = buildWireTypes(ir);

@@ -22,8 +22,9 @@ export function emitRequest(ir: SpecIR): string {
 
   const usesCx = Object.values(blocks).some((b) => b && JSON.stringify(b).includes('"argumentsObject"'));
   out.push(`function blockTemplates(${usesCx ? 'cx' : '_cx'}: MessageContext): BlockTemplates {`, '  return {');
-  if (blocks.thinking) out.push(`    thinking: (b) => ${t(blocks.thinking, 'blocks.thinking')},`);
-  if (blocks.redactedThinking) out.push(`    redactedThinking: (b) => ${t(blocks.redactedThinking, 'blocks.redactedThinking')},`);
+  const withPosition = (node: TemplateNode) => (usesSlot(node, 'position') ? '(b, i)' : '(b)');
+  if (blocks.thinking) out.push(`    thinking: ${withPosition(blocks.thinking)} => ${t(blocks.thinking, 'blocks.thinking')},`);
+  if (blocks.redactedThinking) out.push(`    redactedThinking: ${withPosition(blocks.redactedThinking)} => ${t(blocks.redactedThinking, 'blocks.redactedThinking')},`);
   if (blocks.text) out.push(`    text: (b) => ${t(blocks.text, 'blocks.text')},`);
   if (blocks.toolCall) out.push(`    toolCall: (b) => ${t(blocks.toolCall, 'blocks.toolCall')},`);
   out.push('  };', '}', '');
@@ -91,7 +92,7 @@ export function emitRequest(ir: SpecIR): string {
   if (!rq.tools) out.push(`  if (req.tools?.length) w.drop("tools", ${lit(`${ir.name} takes no tools`)});`);
   if (!rq.toolChoice) out.push(`  if (req.toolChoice !== undefined) w.drop("toolChoice", ${lit(`${ir.name} has no tool choice`)});`);
   if (!rq.responseFormat) out.push(`  if (req.responseFormat !== undefined) w.drop("responseFormat", ${lit(`${ir.name} has no response format setting`)});`);
-  out.push(`  const conv = prepareConversation(req, ${lit(rq.system.placement)}, ${lit(rq.system.join)});`);
+  out.push(`  const conv = prepareConversation(req, ${lit(rq.system.placement)}, ${lit(rq.system.join)}, CONTINUITY, w);`);
   out.push('  const cx = new MessageContext(partTemplates, w);', '  cx.useBlocks(blockTemplates(cx));');
   out.push('  const mapped = conv.messages.map((m, i) => cx.finish(m, mapMessage(m, cx.at(conv.origins[i]!), w, cx.field())));');
   out.push(`  const messages = ${messagesExpr(ir)};`);
@@ -101,8 +102,11 @@ export function emitRequest(ir: SpecIR): string {
   // Defaults sit under providerOptions: only what the request itself sets wins over those.
   const defaults = rq.params.flatMap((p) => (p.kind === 'map' && p.default !== undefined ? [{ path: p.to, expr: defaultExpr(p), pointer: `/request/params/${p.field}/default` }] : []));
   if (defaults.length) out.push(`  const defaults = ${bodyExpr(planBody(defaults).tree, 1)};`);
-  out.push('  return {', `    body: finalizeBody(body, mode === "stream" ? STREAM_BODY : BLOCKING_BODY, req.providerOptions, w${defaults.length ? ', defaults' : ''}),`);
-  out.push(`    pathParams: { model: req.model },`, '    warnings: w.list,', '  };', '}', '');
+  out.push('  return {', `    body: finalizeBody(body, { ...(mode === "stream" ? STREAM_BODY : BLOCKING_BODY), ...conv.body }, req.providerOptions, w${defaults.length ? ', defaults' : ''}),`);
+  out.push('    model: req.model,', `    pathParams: { model: req.model },`, '    warnings: w.list,', '  };', '}', '');
+  const c = ir.continuity;
+  out.push('/** Opaque state in this provider\'s turns, and the rules for sending it back. */');
+  out.push(`const CONTINUITY: Continuity = { provider: ${lit(ir.id)}, scope: ${lit(c.scope)}, foreignThinking: ${lit(c.foreignThinking)}, rules: ${lit(c.rules.map(({ note: _n, ...r }) => r))} };`);
   out.push(`const STREAM_BODY: Record<string, unknown> = ${lit(rq.streamBody)};`);
   out.push(`const BLOCKING_BODY: Record<string, unknown> = ${lit(rq.blockingBody)};`);
   return out.join('\n');

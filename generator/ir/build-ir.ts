@@ -115,6 +115,19 @@ export function buildIR(spec: ResolvedSpec): SpecIR {
       cacheWriteTokens: pathList(us.cacheWriteTokens),
       reasoningTokens: pathList(us.reasoningTokens),
     },
+    continuity: {
+      scope: d.continuity?.scope ?? 'provider',
+      foreignThinking: d.continuity?.foreignThinking ?? 'drop',
+      state: d.continuity?.state ?? [],
+      rules: ((d.continuity?.rules ?? []) as Obj[]).map((r) => ({
+        when: r.when ?? {},
+        require: r.require ?? [],
+        omit: r.omit ?? [],
+        ensure: r.ensure ?? [],
+        body: r.body,
+        note: r.note,
+      })),
+    },
     errors: {
       message: pathList(er.message ?? ['error.message', 'message', 'error']),
       type: pathList(er.type),
@@ -201,7 +214,17 @@ function buildAction(key: (typeof ACTION_KEYS)[number], v: any): Action {
     case 'refusal':
       return { kind: 'refusal', paths: pathList(v) };
     case 'thinking':
-      return { kind: 'thinking', start: v.start === true, break: v.break, text: pathList(v.text), signature: opt(v.signature), redacted: opt(v.redacted), id: opt(v.id) };
+      return {
+        kind: 'thinking',
+        start: v.start === true,
+        break: v.break,
+        index: opt(v.index),
+        text: pathList(v.text),
+        signature: opt(v.signature),
+        redacted: opt(v.redacted),
+        id: opt(v.id),
+        format: opt(v.format),
+      };
     case 'toolCall':
       return {
         kind: 'toolCall',

@@ -37,6 +37,7 @@ export const SLOTS: Record<SlotContext, Record<string, string>> = {
     text: 'cx.assistantText(m)',
     blocks: 'cx.blocks(m)',
     toolCalls: 'cx.toolCalls(m)',
+    thinking: 'cx.thinkingBlocks(m)',
     thinkingText: 'cx.thinkingText(m)',
   },
   'roles.tool': {
@@ -50,8 +51,8 @@ export const SLOTS: Record<SlotContext, Record<string, string>> = {
   'parts.text': { text: 'p.text' },
   'parts.imageUrl': { url: 'p.url', mediaType: 'p.mediaType' },
   'parts.imageData': { data: 'p.data', mediaType: 'p.mediaType', dataUrl: '`data:${p.mediaType};base64,${p.data}`' },
-  'blocks.thinking': { text: 'b.text', signature: 'b.signature', id: 'b.id' },
-  'blocks.redactedThinking': { data: 'b.redacted', id: 'b.id' },
+  'blocks.thinking': { text: 'b.text', signature: 'b.signature', id: 'b.id', format: 'b.format', position: 'i' },
+  'blocks.redactedThinking': { data: 'b.redacted', id: 'b.id', format: 'b.format', position: 'i' },
   'blocks.text': { text: 'b' },
   'blocks.toolCall': {
     signature: 'b.signature',

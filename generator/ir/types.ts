@@ -13,7 +13,17 @@ export type Action =
   | { kind: 'meta'; id: WirePath[]; model: WirePath[] }
   | { kind: 'text'; paths: WirePath[] }
   | { kind: 'refusal'; paths: WirePath[] }
-  | { kind: 'thinking'; start: boolean; break?: string; text: WirePath[]; signature?: WirePath; redacted?: WirePath; id?: WirePath }
+  | {
+      kind: 'thinking';
+      start: boolean;
+      break?: string;
+      index?: WirePath;
+      text: WirePath[];
+      signature?: WirePath;
+      redacted?: WirePath;
+      id?: WirePath;
+      format?: WirePath;
+    }
   | {
       kind: 'toolCall';
       start: boolean;
@@ -51,6 +61,20 @@ export type Param =
 
 /** undefined: unsupported (warn); 'nothing': send nothing, say nothing. */
 export type Variant = TemplateNode | undefined;
+
+export interface ContinuityIR {
+  scope: 'provider' | 'model';
+  foreignThinking: 'drop' | 'text';
+  state: Array<{ field: string; wire: string; echo?: string }>;
+  rules: Array<{
+    when: { store?: boolean; model?: string; notModel?: string };
+    require: string[];
+    omit: string[];
+    ensure: string[];
+    body?: Record<string, unknown>;
+    note?: string;
+  }>;
+}
 
 export interface SpecIR {
   id: string;
@@ -110,6 +134,7 @@ export interface SpecIR {
     cacheWriteTokens: WirePath[];
     reasoningTokens: WirePath[];
   };
+  continuity: ContinuityIR;
   errors: {
     message: WirePath[];
     type: WirePath[];

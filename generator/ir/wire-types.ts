@@ -98,6 +98,8 @@ export function buildWireTypes(ir: SpecIR): WireTypes {
             use(a.signature, 'string', 'thinking/signature');
             use(a.redacted, 'string', 'thinking/redacted');
             use(a.id, 'string', 'thinking/id');
+            use(a.index, 'unknown', 'thinking/index');
+            use(a.format, 'string', 'thinking/format');
             break;
           case 'toolCall':
             use(a.index, 'unknown', 'toolCall/index');

@@ -59,12 +59,19 @@ export class TurnAssembler {
   private raw: unknown;
 
   private readonly redact: <T>(v: T) => T;
+  private readonly requestModel: string | undefined;
+  /** Thinking blocks the wire addresses by a key (OpenRouter `reasoning_details[].index`). */
+  private readonly thinkingByKey = new Map<unknown, ThinkingPart>();
 
-  constructor(rules: TurnRules, options: { streaming: boolean; warnings?: Warning[]; redact?: <T>(v: T) => T }) {
+  constructor(
+    rules: TurnRules,
+    options: { streaming: boolean; warnings?: Warning[]; redact?: <T>(v: T) => T; model?: string },
+  ) {
     this.rules = rules;
     this.streaming = options.streaming;
     this.warnings = options.warnings ?? [];
     this.redact = options.redact ?? ((v) => v);
+    this.requestModel = options.model;
   }
 
   setMeta(id: unknown, model: unknown): void {
@@ -91,6 +98,24 @@ export class TurnAssembler {
     this.thinking.push(part);
     this.openThinking = part;
     this.thinkingBreak = undefined;
+  }
+
+  /** Makes the block with this key the open one, creating it the first time the key is seen. */
+  selectThinking(key: unknown): void {
+    if (key === undefined || key === null) return;
+    const part = this.thinkingByKey.get(key);
+    if (part) {
+      this.openThinking = part;
+      this.thinkingBreak = undefined;
+    } else {
+      this.startThinking();
+      this.thinkingByKey.set(key, this.openThinking!);
+    }
+  }
+
+  setThinkingFormat(format: unknown): void {
+    if (typeof format !== 'string' || format === '') return;
+    (this.openThinking ?? (this.startThinking(), this.openThinking!)).format = format;
   }
 
   /** A paragraph break in the open thinking block (e.g. a new summary part). */
@@ -263,6 +288,8 @@ export class TurnAssembler {
     const thinkingText = this.thinking.map((t) => t.text).join('');
     const toolCalls = this.calls.map(finalCall);
     const message: AssistantMessage = { role: 'assistant', content: text };
+    const model = this.requestModel ?? this.model;
+    message.origin = model === undefined ? { provider: this.rules.provider } : { provider: this.rules.provider, model };
     if (this.thinking.length) message.thinking = this.thinking.map((t) => ({ ...t }));
     if (toolCalls.length) {
       message.toolCalls = this.calls.map((call, i) =>

@@ -64,7 +64,7 @@ export function createClientFor(adapter: ProviderAdapter, options: ClientOptions
           // No `cause`: JSON.parse's message quotes the body, which may echo the key.
           throw new StreamError({ provider: adapter.id, reason: text === '' ? 'empty response body' : 'response body is not JSON', excerpt: redact(text.slice(0, 120)) });
         }
-        const a = new TurnAssembler(adapter.rules, { streaming: false, warnings: built.warnings, redact });
+        const a = new TurnAssembler(adapter.rules, { streaming: false, warnings: built.warnings, redact, model: built.model });
         adapter.readResponse(a, body as never);
         a.setRaw(redact(body));
         a.closeAll();
@@ -85,7 +85,7 @@ export function createClientFor(adapter: ProviderAdapter, options: ClientOptions
 
     stream(request, call) {
       const { built, send } = prepare(request, call, true);
-      const a = new TurnAssembler(adapter.rules, { streaming: true, warnings: built.warnings, redact });
+      const a = new TurnAssembler(adapter.rules, { streaming: true, warnings: built.warnings, redact, model: built.model });
       const source = async function* () {
         const sent = await sendRequest(adapter, send);
         yield* readStream({ adapter, sent, assembler: a, warnings: built.warnings, idleTimeoutMs, signal: call?.signal, redact });

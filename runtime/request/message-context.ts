@@ -16,8 +16,9 @@ export interface PartTemplates {
 }
 
 export interface BlockTemplates {
-  thinking?: (b: ThinkingPart) => unknown;
-  redactedThinking?: (b: ThinkingPart) => unknown;
+  /** `i` is the block's position among the turn's thinking blocks. */
+  thinking?: (b: ThinkingPart, i: number) => unknown;
+  redactedThinking?: (b: ThinkingPart, i: number) => unknown;
   text?: (b: string) => unknown;
   toolCall?: (b: ToolCall) => unknown;
 }
@@ -110,15 +111,21 @@ export class MessageContext {
 
   /** Assistant content as blocks: thinking first, then text, then tool calls. */
   blocks(m: AssistantMessage): unknown[] {
-    const out: unknown[] = [];
-    for (const t of m.thinking ?? []) {
-      const template = t.redacted !== undefined ? this.blocks_.redactedThinking : this.blocks_.thinking;
-      if (template) out.push(template(t));
-    }
-    if (this.blocks_.thinking || this.blocks_.redactedThinking) this.thinkingCarried = true;
+    const out: unknown[] = this.thinkingBlocks(m) ?? [];
     if (m.content && this.blocks_.text) out.push(this.blocks_.text(m.content));
     for (const c of m.toolCalls ?? []) if (this.blocks_.toolCall) out.push(this.blocks_.toolCall(c));
     return out;
+  }
+
+  /** The turn's thinking through the thinking block templates (a wire list of reasoning entries). */
+  thinkingBlocks(m: AssistantMessage): unknown[] | undefined {
+    if (this.blocks_.thinking || this.blocks_.redactedThinking) this.thinkingCarried = true;
+    const out: unknown[] = [];
+    (m.thinking ?? []).forEach((t, i) => {
+      const template = t.redacted !== undefined ? this.blocks_.redactedThinking : this.blocks_.thinking;
+      if (template) out.push(template(t, i));
+    });
+    return out.length ? out : undefined;
   }
 
   toolCalls(m: AssistantMessage): unknown[] | undefined {

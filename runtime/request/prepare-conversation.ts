@@ -4,6 +4,8 @@
  * they answer (Gemini sends results back by name).
  */
 import type { ChatRequest, ContentPart, Message } from '../types.js';
+import { applyContinuity, type Continuity } from './apply-continuity.js';
+import type { Warnings } from './warnings.js';
 
 export interface Conversation {
   /** Joined system text when placement is `field`; undefined when there is none. */
@@ -11,9 +13,17 @@ export interface Conversation {
   messages: Message[];
   /** Position of each message in the request, for warnings. */
   origins: number[];
+  /** Fields continuity rules add to the body. */
+  body: Record<string, unknown>;
 }
 
-export function prepareConversation(req: ChatRequest, placement: 'message' | 'field', join: string): Conversation {
+export function prepareConversation(
+  req: ChatRequest,
+  placement: 'message' | 'field',
+  join: string,
+  continuity: Continuity,
+  w: Warnings,
+): Conversation {
   const systemTexts: string[] = [];
   const messages: Message[] = [];
   const origins: number[] = [];
@@ -37,7 +47,8 @@ export function prepareConversation(req: ChatRequest, placement: 'message' | 'fi
     messages.push(out);
     origins.push(i);
   });
-  return { system: systemTexts.length ? systemTexts.join(join) : undefined, messages, origins };
+  const kept = applyContinuity(messages, origins, req, continuity, w);
+  return { system: systemTexts.length ? systemTexts.join(join) : undefined, messages: kept.messages, origins, body: kept.body };
 }
 
 /** Base64 prefixes of the image formats providers accept, for data given without a mediaType. */
