@@ -166,7 +166,12 @@ function mapMessage(m: Message, cx: MessageContext, w: Warnings, field: string):
     case 'user':
       return compact({ role: 'user', content: cx.content(m.content), name: m.name });
     case 'assistant':
-      return compact({ role: 'assistant', content: cx.assistantText(m), tool_calls: cx.toolCalls(m) });
+      return compact({
+        role: 'assistant',
+        content: cx.assistantText(m),
+        tool_calls: cx.toolCalls(m),
+        reasoning_content: cx.thinkingText(m),
+      });
     case 'tool':
       // An error result has the same wire shape; its text says what went wrong.
       return compact({ role: 'tool', tool_call_id: m.toolCallId, content: cx.content(m.content) });
@@ -273,7 +278,10 @@ const CONTINUITY: Continuity = {
   provider: 'deepseek',
   scope: 'provider',
   foreignThinking: 'drop',
-  rules: [],
+  rules: [
+    { when: { model: '^deepseek-reasoner' }, require: [], omit: ['thinking'], ensure: [] },
+    { when: { notModel: '^deepseek-reasoner' }, require: [], omit: [], ensure: ['thinking'] },
+  ],
 };
 const STREAM_BODY: Record<string, unknown> = { stream: true, stream_options: { include_usage: true } };
 const BLOCKING_BODY: Record<string, unknown> = {};

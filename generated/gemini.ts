@@ -167,7 +167,7 @@ function blockTemplates(cx: MessageContext): BlockTemplates {
     toolCall: (b) =>
       compact({
         functionCall: compact({ name: b.name, args: cx.argumentsObject(b) }),
-        thoughtSignature: b.signature,
+        thoughtSignature: b.signature ?? 'skip_thought_signature_validator',
       }),
   };
 }

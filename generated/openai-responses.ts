@@ -305,7 +305,15 @@ const CONTINUITY: Continuity = {
   provider: 'openai-responses',
   scope: 'provider',
   foreignThinking: 'drop',
-  rules: [],
+  rules: [
+    {
+      when: { store: false },
+      require: ['thinking.signature'],
+      omit: [],
+      ensure: [],
+      body: { include: ['reasoning.encrypted_content'] },
+    },
+  ],
 };
 const STREAM_BODY: Record<string, unknown> = { stream: true };
 const BLOCKING_BODY: Record<string, unknown> = {};

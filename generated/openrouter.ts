@@ -48,6 +48,14 @@ export interface WireResponse {
           arguments?: string | null;
         } | null;
       }> | null;
+      reasoning_details?: Array<{
+        text?: string | null;
+        summary?: string | null;
+        signature?: string | null;
+        data?: string | null;
+        index?: unknown;
+        format?: string | null;
+      }> | null;
       reasoning?: string | null;
     } | null;
     finish_reason?: string | null;
@@ -75,6 +83,14 @@ export interface WireEvent {
           name?: string | null;
           arguments?: string | null;
         } | null;
+      }> | null;
+      reasoning_details?: Array<{
+        text?: string | null;
+        summary?: string | null;
+        signature?: string | null;
+        data?: string | null;
+        index?: unknown;
+        format?: string | null;
       }> | null;
       reasoning?: string | null;
     } | null;
@@ -154,6 +170,10 @@ const partTemplates: PartTemplates = {
 
 function blockTemplates(_cx: MessageContext): BlockTemplates {
   return {
+    thinking: (b, i) =>
+      compact({ type: 'reasoning.text', text: b.text, signature: b.signature, format: b.format, index: i }),
+    redactedThinking: (b, i) =>
+      compact({ type: 'reasoning.encrypted', data: b.redacted, format: b.format, index: i }),
     toolCall: (b) =>
       compact({ id: b.id, type: 'function', function: compact({ name: b.name, arguments: b.arguments }) }),
   };
@@ -166,7 +186,12 @@ function mapMessage(m: Message, cx: MessageContext, w: Warnings, field: string):
     case 'user':
       return compact({ role: 'user', content: cx.content(m.content), name: m.name });
     case 'assistant':
-      return compact({ role: 'assistant', content: cx.assistantText(m), tool_calls: cx.toolCalls(m) });
+      return compact({
+        role: 'assistant',
+        content: cx.assistantText(m),
+        tool_calls: cx.toolCalls(m),
+        reasoning_details: cx.thinkingBlocks(m),
+      });
     case 'tool':
       // An error result has the same wire shape; its text says what went wrong.
       return compact({ role: 'tool', tool_call_id: m.toolCallId, content: cx.content(m.content) });
@@ -272,12 +297,7 @@ export function buildRequest(req: ChatRequest, mode: CallMode): BuiltRequest {
 }
 
 /** Opaque state in this provider's turns, and the rules for sending it back. */
-const CONTINUITY: Continuity = {
-  provider: 'openrouter',
-  scope: 'provider',
-  foreignThinking: 'drop',
-  rules: [],
-};
+const CONTINUITY: Continuity = { provider: 'openrouter', scope: 'model', foreignThinking: 'drop', rules: [] };
 const STREAM_BODY: Record<string, unknown> = { stream: true, stream_options: { include_usage: true } };
 const BLOCKING_BODY: Record<string, unknown> = {};
 
@@ -297,8 +317,18 @@ export function readResponse(a: TurnAssembler, r: WireResponse): void {
   a.setFinishReason(r?.choices?.[0]?.finish_reason);
   // usage
   a.setUsage(r?.usage);
+  // details
+  for (const x of list(r?.choices?.[0]?.message?.reasoning_details)) {
+    a.selectThinking(x?.index);
+    a.setThinkingRedacted(x?.data);
+    a.appendThinking(x?.text ?? x?.summary);
+    a.setThinkingSignature(x?.signature);
+    a.setThinkingFormat(x?.format);
+  }
   // reasoning
-  a.appendThinking(r?.choices?.[0]?.message?.reasoning);
+  if (r?.choices?.[0]?.message?.reasoning_details == null) {
+    a.appendThinking(r?.choices?.[0]?.message?.reasoning);
+  }
 }
 
 /** Feeds one decoded stream event to the assembler. */
@@ -326,8 +356,18 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
   a.setFinishReason(e?.choices?.[0]?.finish_reason);
   // usage
   a.setUsage(e?.usage);
+  // details
+  for (const x of list(e?.choices?.[0]?.delta?.reasoning_details)) {
+    a.selectThinking(x?.index);
+    a.setThinkingRedacted(x?.data);
+    a.appendThinking(x?.text ?? x?.summary);
+    a.setThinkingSignature(x?.signature);
+    a.setThinkingFormat(x?.format);
+  }
   // reasoning
-  a.appendThinking(e?.choices?.[0]?.delta?.reasoning);
+  if (e?.choices?.[0]?.delta?.reasoning_details == null) {
+    a.appendThinking(e?.choices?.[0]?.delta?.reasoning);
+  }
 }
 
 /** Message, type and code of an error body. */

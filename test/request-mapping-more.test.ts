@@ -330,7 +330,8 @@ const RESPONSES: Table = [
     'previousResponseId → previous_response_id; store, metadata, user carried',
     {
       given: { model: GPT, messages: [USER_HI], previousResponseId: 'resp_123', store: false, metadata: { run: 'r1' }, user: 'u-42' },
-      want: { model: GPT, input: [R_HI], previous_response_id: 'resp_123', store: false, metadata: { run: 'r1' }, user: 'u-42' },
+      // store:false also asks for encrypted reasoning, so the next turn can send it back (continuity rule).
+      want: { model: GPT, input: [R_HI], previous_response_id: 'resp_123', store: false, metadata: { run: 'r1' }, user: 'u-42', include: ['reasoning.encrypted_content'] },
     },
   ],
   [
@@ -475,8 +476,9 @@ const GEMINI: Table = [
           {
             role: 'model',
             parts: [
-              { functionCall: { name: 'get_weather', args: { city: 'Paris' } } },
-              { functionCall: { name: 'get_time', args: { tz: 'Asia/Tokyo' } } },
+              // Calls without a signature get Google's documented "skip" sentinel (Gemini 3 requires one).
+              { functionCall: { name: 'get_weather', args: { city: 'Paris' } }, thoughtSignature: 'skip_thought_signature_validator' },
+              { functionCall: { name: 'get_time', args: { tz: 'Asia/Tokyo' } }, thoughtSignature: 'skip_thought_signature_validator' },
             ],
           },
           {
