@@ -11,21 +11,24 @@ interface Args {
   check: boolean;
   specs: string;
   out: string;
+  /** Where generated docs go; empty to skip. */
+  docs: string;
   runtimeImport?: string;
   timings: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { check: false, specs: 'specs', out: 'generated', timings: false };
+  const args: Args = { check: false, specs: 'specs', out: 'generated', docs: 'docs', timings: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--check') args.check = true;
     else if (a === '--timings') args.timings = true;
     else if (a === '--specs') args.specs = argv[++i]!;
     else if (a === '--out') args.out = argv[++i]!;
+    else if (a === '--docs') args.docs = argv[++i]!;
     else if (a === '--runtime-import') args.runtimeImport = argv[++i]!;
     else {
-      process.stderr.write(`unknown argument ${a}\nusage: gen [--check] [--specs DIR] [--out DIR] [--runtime-import SPECIFIER] [--timings]\n`);
+      process.stderr.write(`unknown argument ${a}\nusage: gen [--check] [--specs DIR] [--out DIR] [--docs DIR] [--runtime-import SPECIFIER] [--timings]\n`);
       process.exit(2);
     }
   }
@@ -50,25 +53,28 @@ async function main(): Promise<void> {
   }
   const existing = existsSync(outDir) ? readdirSync(outDir).filter((f) => f.endsWith('.ts')) : [];
   const stale = existing.filter((f) => !result.files.has(f));
+  const docsDir = args.docs ? resolve(cwd, args.docs) : undefined;
+  const outputs: Array<[string, string, string]> = [
+    ...[...result.files].map(([n, t]): [string, string, string] => [join(outDir, n), `${args.out}/${n}`, t]),
+    ...(docsDir ? [...result.docs].map(([n, t]): [string, string, string] => [join(docsDir, n), `${args.docs}/${n}`, t]) : []),
+  ];
   if (args.check) {
-    const changed = [...result.files].filter(([name, text]) => !existsSync(join(outDir, name)) || readFileSync(join(outDir, name), 'utf8') !== text).map(([n]) => n);
+    const changed = outputs.filter(([path, , text]) => !existsSync(path) || readFileSync(path, 'utf8') !== text).map(([, shown]) => shown);
     if (changed.length || stale.length) {
-      for (const n of changed) process.stderr.write(`out of date: ${args.out}/${n}\n`);
+      for (const n of changed) process.stderr.write(`out of date: ${n}\n`);
       for (const n of stale) process.stderr.write(`stale (no spec): ${args.out}/${n}\n`);
-      process.stderr.write('generated/ does not match the specs: run `pnpm gen`.\n');
+      process.stderr.write('generated/ or docs/ does not match the specs: run `pnpm gen`.\n');
       process.exit(1);
     }
     process.stdout.write(`generated/ is up to date (${result.files.size} files).\n`);
     return;
   }
   mkdirSync(outDir, { recursive: true });
+  if (docsDir) mkdirSync(docsDir, { recursive: true });
   for (const n of stale) rmSync(join(outDir, n));
-  for (const [name, text] of result.files) {
-    const path = join(outDir, name);
-    if (!existsSync(path) || readFileSync(path, 'utf8') !== text) writeFileSync(path, text);
-  }
+  for (const [path, , text] of outputs) if (!existsSync(path) || readFileSync(path, 'utf8') !== text) writeFileSync(path, text);
   const ms = Math.round(performance.now() - t0);
-  process.stdout.write(`wrote ${result.files.size} files to ${args.out}/ from ${sources.length} specs in ${ms} ms${stale.length ? `; removed ${stale.length} stale` : ''}\n`);
+  process.stdout.write(`wrote ${result.files.size} files to ${args.out}/${docsDir ? ` and ${result.docs.size} to ${args.docs}/` : ''} from ${sources.length} specs in ${ms} ms${stale.length ? `; removed ${stale.length} stale` : ''}\n`);
   if (args.timings) for (const [stage, t] of Object.entries(result.timings)) process.stdout.write(`  ${stage.padEnd(9)} ${t.toFixed(1)} ms\n`);
 }
 

@@ -4,6 +4,7 @@
  */
 import { sortDiagnostics, type Diagnostic } from './diagnostics.js';
 import { emitAdapter } from './emit/emit-adapter.js';
+import { emitDocs } from './emit/emit-docs.js';
 import { emitIndex } from './emit/emit-index.js';
 import { formatCode } from './format/format-code.js';
 import { buildIR } from './ir/build-ir.js';
@@ -26,6 +27,8 @@ export interface GenerateOptions {
 export interface GenerateResult {
   /** Output file name (relative to generated/) → contents. Empty when there are diagnostics. */
   files: Map<string, string>;
+  /** Generated docs (relative to docs/). */
+  docs: Map<string, string>;
   diagnostics: Diagnostic[];
   irs: SpecIR[];
   timings: Record<string, number>;
@@ -42,7 +45,7 @@ export async function generate(sources: SpecSource[], options: GenerateOptions =
       timings[stage] = (timings[stage] ?? 0) + performance.now() - t0;
     }
   };
-  const empty = (diagnostics: Diagnostic[]): GenerateResult => ({ files: new Map(), diagnostics: sortDiagnostics(diagnostics), irs: [], timings });
+  const empty = (diagnostics: Diagnostic[]): GenerateResult => ({ files: new Map(), docs: new Map(), diagnostics: sortDiagnostics(diagnostics), irs: [], timings });
 
   const parsed = time('parse', () => [...sources].sort((a, b) => a.file.localeCompare(b.file)).map((s) => parseSpec(s.file, s.text)));
   const diagnostics: Diagnostic[] = parsed.flatMap((p) => p.diagnostics);
@@ -99,7 +102,8 @@ export async function generate(sources: SpecSource[], options: GenerateOptions =
   const files = new Map<string, string>();
   for (const name of [...raw.keys()].sort()) files.set(name, await formatCode(raw.get(name)!));
   timings.format = performance.now() - t0;
-  return { files, diagnostics: [], irs, timings };
+  const docs = time('docs', () => emitDocs(irs));
+  return { files, docs, diagnostics: [], irs, timings };
 }
 
 function withoutNulls(v: unknown): unknown {

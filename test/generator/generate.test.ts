@@ -26,6 +26,15 @@ describe('generate()', () => {
     for (const [name, text] of files) expect(readFileSync(new URL(`generated/${name}`, ROOT), 'utf8'), name).toBe(text);
   });
 
+  it('generated docs match the committed docs/ folder', async () => {
+    const { docs } = await generate(repoSpecs());
+    expect([...docs.keys()].sort()).toEqual(['continuity.md', 'providers.md']);
+    for (const [name, text] of docs) expect(readFileSync(new URL(`docs/${name}`, ROOT), 'utf8'), name).toBe(text);
+    // Every spec appears in both tables.
+    const { irs } = await generate(repoSpecs());
+    for (const ir of irs) for (const text of docs.values()) expect(text).toContain(`\`${ir.id}\``);
+  });
+
   it('emits the small test spec as reviewed (golden file)', async () => {
     const { files, diagnostics } = await generate([MINI]);
     expect(diagnostics).toEqual([]);
