@@ -84,7 +84,11 @@ function toContent(result: unknown): string {
 }
 
 export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(abortReason(signal));
+  if (signal.aborted) {
+    // The raced promise still settles (usually rejecting with the same abort): it is handled here.
+    promise.catch(() => undefined);
+    return Promise.reject(abortReason(signal));
+  }
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(abortReason(signal));
     signal.addEventListener('abort', onAbort, { once: true });
