@@ -44,7 +44,8 @@ export class TurnAssembler {
   /** A terminal event or sentinel has been seen. */
   ended = false;
   private readonly rules: TurnRules;
-  private readonly streaming: boolean;
+  /** Queue StreamEvents as parts arrive (off for blocking bodies, and for streams only read to final()). */
+  emit: boolean;
   private readonly text: string[] = [];
   private refusal = false;
   private readonly thinking: ThinkingPart[] = [];
@@ -68,7 +69,7 @@ export class TurnAssembler {
     options: { streaming: boolean; warnings?: Warning[]; redact?: <T>(v: T) => T; model?: string },
   ) {
     this.rules = rules;
-    this.streaming = options.streaming;
+    this.emit = options.streaming;
     this.warnings = options.warnings ?? [];
     this.redact = options.redact ?? ((v) => v);
     this.requestModel = options.model;
@@ -82,7 +83,7 @@ export class TurnAssembler {
   appendText(delta: unknown): void {
     if (typeof delta !== 'string' || delta === '') return;
     this.text.push(delta);
-    if (this.streaming) this.events.push({ type: 'text-delta', delta });
+    if (this.emit) this.events.push({ type: 'text-delta', delta });
   }
 
   /** Refusal text is shown as text; the turn's finish reason can then become `refusal`. */
@@ -129,7 +130,7 @@ export class TurnAssembler {
     const text = this.thinkingBreak !== undefined && part.text !== '' ? this.thinkingBreak + delta : delta;
     this.thinkingBreak = undefined;
     part.text += text;
-    if (this.streaming) this.events.push({ type: 'thinking-delta', delta: text });
+    if (this.emit) this.events.push({ type: 'thinking-delta', delta: text });
   }
 
   /** Signatures are opaque and replace any earlier value (a later event carries the final one). */
@@ -231,14 +232,14 @@ export class TurnAssembler {
   setUsage(raw: unknown): void {
     if (!isObject(raw)) return;
     this.rawUsage = raw;
-    if (this.streaming) this.events.push({ type: 'usage', usage: this.rules.mapUsage(raw) });
+    if (this.emit) this.events.push({ type: 'usage', usage: this.rules.mapUsage(raw) });
   }
 
   /** Overwrite only the usage fields present (usage that arrives in pieces). */
   mergeUsage(raw: unknown): void {
     if (!isObject(raw)) return;
     this.rawUsage = this.rawUsage ? mergeUsage(this.rawUsage, raw) : raw;
-    if (this.streaming) this.events.push({ type: 'usage', usage: this.rules.mapUsage(this.rawUsage) });
+    if (this.emit) this.events.push({ type: 'usage', usage: this.rules.mapUsage(this.rawUsage) });
   }
 
   /** An error object in the body or stream: raise it, keeping what arrived. */
@@ -329,19 +330,19 @@ export class TurnAssembler {
     };
     this.calls.push(call);
     if (key !== undefined && key !== null) this.callsByKey.set(key, call);
-    if (this.streaming) this.events.push({ type: 'tool-call-start', index, id: call.id, name: call.name });
+    if (this.emit) this.events.push({ type: 'tool-call-start', index, id: call.id, name: call.name });
     return call;
   }
 
   private appendArgs(call: OpenCall, fragment: unknown): void {
     if (typeof fragment !== 'string' || fragment === '') return;
     call.parts.push(fragment);
-    if (this.streaming) this.events.push({ type: 'tool-call-delta', index: call.index, delta: fragment });
+    if (this.emit) this.events.push({ type: 'tool-call-delta', index: call.index, delta: fragment });
   }
 
   private closeCall(call: OpenCall): void {
     call.closed = true;
-    if (this.streaming) this.events.push({ type: 'tool-call', index: call.index, call: finalCall(call) });
+    if (this.emit) this.events.push({ type: 'tool-call', index: call.index, call: finalCall(call) });
   }
 
   private neverOpened(key: unknown, fragment: unknown): never {

@@ -86,7 +86,8 @@ export function createClientFor(adapter: ProviderAdapter, options: ClientOptions
     stream(request, call) {
       const { built, send } = prepare(request, call, true);
       const a = new TurnAssembler(adapter.rules, { streaming: true, warnings: built.warnings, redact, model: built.model });
-      const source = async function* () {
+      const source = async function* (emitEvents: boolean) {
+        a.emit = emitEvents;
         const sent = await sendRequest(adapter, send);
         yield* readStream({ adapter, sent, assembler: a, warnings: built.warnings, idleTimeoutMs, signal: call?.signal, redact });
       };

@@ -24,7 +24,8 @@ export interface StreamContext {
   redact: Redact;
 }
 
-export async function* readStream(c: StreamContext): AsyncGenerator<StreamEvent, void, undefined> {
+/** Yields the events of each network chunk as one batch (nothing per event but the events themselves). */
+export async function* readStream(c: StreamContext): AsyncGenerator<StreamEvent[], void, undefined> {
   const { adapter, assembler: a } = c;
   const body = c.sent.response.body;
   if (!body) throw new StreamError({ provider: adapter.id, reason: 'the response has no body' });
@@ -37,6 +38,7 @@ export async function* readStream(c: StreamContext): AsyncGenerator<StreamEvent,
   const queued = (): StreamEvent[] => {
     // Nothing more is delivered once the caller has aborted.
     if (c.signal?.aborted) throw abortReason(c.signal);
+    if (!a.emit) return [];
     const out = a.events.splice(0, a.events.length);
     if (!started && (out.length || a.id !== undefined)) {
       started = true;
@@ -53,14 +55,16 @@ export async function* readStream(c: StreamContext): AsyncGenerator<StreamEvent,
       framer.push(text.decode(chunk.value, { stream: true }), frames);
       if (frames.length) {
         handleFrames(c, frames, false);
-        yield* queued();
+        const batch = queued();
+        if (batch.length) yield batch;
       }
     }
     if (!a.ended) {
       framer.push(text.decode(), frames);
       const { unterminated } = framer.end(frames);
       handleFrames(c, frames, unterminated);
-      yield* queued();
+      const batch = queued();
+      if (batch.length) yield batch;
       if (!sawBytes) throw new StreamError({ provider: adapter.id, reason: 'the stream ended without sending any event' });
       const complete = a.ended || (adapter.stream.endsOnClose && a.hasFinishReason);
       if (!complete) {
@@ -69,13 +73,11 @@ export async function* readStream(c: StreamContext): AsyncGenerator<StreamEvent,
     }
     if (a.isEmpty) throw new StreamError({ provider: adapter.id, reason: 'the stream has none of the fields this spec reads (no content, no finish reason)' });
     a.closeAll();
-    if (!started) {
-      started = true;
-      yield { type: 'start', id: a.id, model: a.model, warnings: c.warnings };
-    }
-    yield* queued();
+    const last = queued();
+    if (!started && a.emit) last.unshift({ type: 'start', id: a.id, model: a.model, warnings: c.warnings });
     finished = true;
-    yield a.finishEvent();
+    if (a.emit) last.push(a.finishEvent());
+    if (last.length) yield last;
   } catch (error) {
     throw withPartial(error, a, adapter.id, c.signal);
   } finally {
