@@ -228,8 +228,11 @@ function mapResponseFormat(req: ChatRequest, w: Warnings): unknown {
 }
 
 /** Unified request → wire body, plus warnings for what the wire cannot carry. */
-export function buildRequest(req: ChatRequest, mode: CallMode): BuiltRequest {
+export function buildRequest(input: ChatRequest, mode: CallMode): BuiltRequest {
   const w = new Warnings('anthropic-messages');
+  // History first: continuity rules may take fields out of what this conversation can carry.
+  const conv = prepareConversation(input, 'field', '\n\n', CONTINUITY, w);
+  const req = conv.request;
   if (req.reasoning?.summary !== undefined)
     w.drop('reasoning.summary', 'Anthropic decides how thinking is displayed; summaries cannot be requested');
   if (req.metadata !== undefined)
@@ -240,7 +243,6 @@ export function buildRequest(req: ChatRequest, mode: CallMode): BuiltRequest {
       'previousResponseId',
       'Anthropic Messages keeps no server-side conversation; send the full history',
     );
-  const conv = prepareConversation(req, 'field', '\n\n', CONTINUITY, w);
   const cx = new MessageContext(partTemplates, w);
   cx.useBlocks(blockTemplates(cx));
   const mapped = conv.messages.map((m, i) =>
@@ -298,7 +300,15 @@ const CONTINUITY: Continuity = {
   provider: 'anthropic-messages',
   scope: 'provider',
   foreignThinking: 'drop',
-  rules: [],
+  rules: [
+    {
+      when: { reasoning: true, toolTurnWithoutThinking: true },
+      require: [],
+      omit: [],
+      ensure: [],
+      dropFields: ['reasoning.budgetTokens', 'reasoning.effort'],
+    },
+  ],
 };
 const STREAM_BODY: Record<string, unknown> = { stream: true };
 const BLOCKING_BODY: Record<string, unknown> = {};

@@ -228,8 +228,11 @@ function mapResponseFormat(req: ChatRequest, w: Warnings): unknown {
 }
 
 /** Unified request → wire body, plus warnings for what the wire cannot carry. */
-export function buildRequest(req: ChatRequest, mode: CallMode): BuiltRequest {
+export function buildRequest(input: ChatRequest, mode: CallMode): BuiltRequest {
   const w = new Warnings('deepseek');
+  // History first: continuity rules may take fields out of what this conversation can carry.
+  const conv = prepareConversation(input, 'message', '\n\n', CONTINUITY, w);
+  const req = conv.request;
   if (req.reasoning?.effort !== undefined)
     w.drop('reasoning.effort', 'DeepSeek chooses reasoning by model (deepseek-reasoner)');
   if (req.reasoning?.budgetTokens !== undefined)
@@ -241,7 +244,6 @@ export function buildRequest(req: ChatRequest, mode: CallMode): BuiltRequest {
   if (req.metadata !== undefined) w.drop('metadata', 'DeepSeek takes no request metadata');
   if (req.previousResponseId !== undefined)
     w.drop('previousResponseId', 'Chat Completions keeps no server-side conversation; send the full history');
-  const conv = prepareConversation(req, 'message', '\n\n', CONTINUITY, w);
   const cx = new MessageContext(partTemplates, w);
   cx.useBlocks(blockTemplates(cx));
   const mapped = conv.messages.map((m, i) =>
@@ -279,8 +281,8 @@ const CONTINUITY: Continuity = {
   scope: 'provider',
   foreignThinking: 'drop',
   rules: [
-    { when: { model: '^deepseek-reasoner' }, require: [], omit: ['thinking'], ensure: [] },
-    { when: { notModel: '^deepseek-reasoner' }, require: [], omit: [], ensure: ['thinking'] },
+    { when: { model: '^deepseek-reasoner' }, require: [], omit: ['thinking'], ensure: [], dropFields: [] },
+    { when: { notModel: '^deepseek-reasoner' }, require: [], omit: [], ensure: ['thinking'], dropFields: [] },
   ],
 };
 const STREAM_BODY: Record<string, unknown> = { stream: true, stream_options: { include_usage: true } };

@@ -256,8 +256,11 @@ function mapResponseFormat(req: ChatRequest, w: Warnings): unknown {
 }
 
 /** Unified request → wire body, plus warnings for what the wire cannot carry. */
-export function buildRequest(req: ChatRequest, mode: CallMode): BuiltRequest {
+export function buildRequest(input: ChatRequest, mode: CallMode): BuiltRequest {
   const w = new Warnings('gemini');
+  // History first: continuity rules may take fields out of what this conversation can carry.
+  const conv = prepareConversation(input, 'field', '\n\n', CONTINUITY, w);
+  const req = conv.request;
   if (req.parallelToolCalls !== undefined)
     w.drop('parallelToolCalls', 'Gemini has no switch for parallel function calls');
   if (req.reasoning?.effort !== undefined && req.reasoning?.budgetTokens !== undefined)
@@ -268,7 +271,6 @@ export function buildRequest(req: ChatRequest, mode: CallMode): BuiltRequest {
     w.drop('previousResponseId', 'Gemini keeps no server-side conversation; send the full history');
   if (req.metadata !== undefined)
     w.drop('metadata', 'Gemini API has no request metadata (labels are Vertex AI only)');
-  const conv = prepareConversation(req, 'field', '\n\n', CONTINUITY, w);
   const cx = new MessageContext(partTemplates, w);
   cx.useBlocks(blockTemplates(cx));
   const mapped = conv.messages.map((m, i) =>

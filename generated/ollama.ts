@@ -169,8 +169,11 @@ function mapResponseFormat(req: ChatRequest, w: Warnings): unknown {
 }
 
 /** Unified request → wire body, plus warnings for what the wire cannot carry. */
-export function buildRequest(req: ChatRequest, mode: CallMode): BuiltRequest {
+export function buildRequest(input: ChatRequest, mode: CallMode): BuiltRequest {
   const w = new Warnings('ollama');
+  // History first: continuity rules may take fields out of what this conversation can carry.
+  const conv = prepareConversation(input, 'message', '\n\n', CONTINUITY, w);
+  const req = conv.request;
   if (req.parallelToolCalls !== undefined)
     w.drop('parallelToolCalls', 'Ollama has no switch for parallel tool calls');
   if (req.reasoning?.budgetTokens !== undefined)
@@ -183,7 +186,6 @@ export function buildRequest(req: ChatRequest, mode: CallMode): BuiltRequest {
     w.drop('previousResponseId', 'Ollama keeps no server-side conversation; send the full history');
   if (req.metadata !== undefined) w.drop('metadata', 'Ollama takes no request metadata');
   if (req.toolChoice !== undefined) w.drop('toolChoice', 'Ollama has no tool choice');
-  const conv = prepareConversation(req, 'message', '\n\n', CONTINUITY, w);
   const cx = new MessageContext(partTemplates, w);
   cx.useBlocks(blockTemplates(cx));
   const mapped = conv.messages.map((m, i) =>

@@ -227,15 +227,17 @@ function mapResponseFormat(req: ChatRequest, w: Warnings): unknown {
 }
 
 /** Unified request → wire body, plus warnings for what the wire cannot carry. */
-export function buildRequest(req: ChatRequest, mode: CallMode): BuiltRequest {
+export function buildRequest(input: ChatRequest, mode: CallMode): BuiltRequest {
   const w = new Warnings('openai-compatible');
+  // History first: continuity rules may take fields out of what this conversation can carry.
+  const conv = prepareConversation(input, 'message', '\n\n', CONTINUITY, w);
+  const req = conv.request;
   if (req.reasoning?.budgetTokens !== undefined)
     w.drop('reasoning.budgetTokens', 'Chat Completions sets reasoning by effort only; use reasoning.effort');
   if (req.reasoning?.summary !== undefined)
     w.drop('reasoning.summary', 'Chat Completions returns no reasoning summaries');
   if (req.previousResponseId !== undefined)
     w.drop('previousResponseId', 'Chat Completions keeps no server-side conversation; send the full history');
-  const conv = prepareConversation(req, 'message', '\n\n', CONTINUITY, w);
   const cx = new MessageContext(partTemplates, w);
   cx.useBlocks(blockTemplates(cx));
   const mapped = conv.messages.map((m, i) =>

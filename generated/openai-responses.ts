@@ -253,12 +253,14 @@ function mapResponseFormat(req: ChatRequest, w: Warnings): unknown {
 }
 
 /** Unified request → wire body, plus warnings for what the wire cannot carry. */
-export function buildRequest(req: ChatRequest, mode: CallMode): BuiltRequest {
+export function buildRequest(input: ChatRequest, mode: CallMode): BuiltRequest {
   const w = new Warnings('openai-responses');
+  // History first: continuity rules may take fields out of what this conversation can carry.
+  const conv = prepareConversation(input, 'field', '\n\n', CONTINUITY, w);
+  const req = conv.request;
   if (req.stop !== undefined) w.drop('stop', 'Responses has no stop sequences');
   if (req.reasoning?.budgetTokens !== undefined)
     w.drop('reasoning.budgetTokens', 'Responses sets reasoning by effort only; use reasoning.effort');
-  const conv = prepareConversation(req, 'field', '\n\n', CONTINUITY, w);
   const cx = new MessageContext(partTemplates, w);
   cx.useBlocks(blockTemplates(cx));
   const mapped = conv.messages.map((m, i) =>
@@ -311,6 +313,7 @@ const CONTINUITY: Continuity = {
       require: ['thinking.signature'],
       omit: [],
       ensure: [],
+      dropFields: [],
       body: { include: ['reasoning.encrypted_content'] },
     },
   ],

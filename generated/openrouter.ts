@@ -49,12 +49,14 @@ export interface WireResponse {
         } | null;
       }> | null;
       reasoning_details?: Array<{
+        type?: string | null;
         text?: string | null;
-        summary?: string | null;
         signature?: string | null;
-        data?: string | null;
+        id?: string | null;
         index?: unknown;
         format?: string | null;
+        summary?: string | null;
+        data?: string | null;
       }> | null;
       reasoning?: string | null;
     } | null;
@@ -85,12 +87,14 @@ export interface WireEvent {
         } | null;
       }> | null;
       reasoning_details?: Array<{
+        type?: string | null;
         text?: string | null;
-        summary?: string | null;
         signature?: string | null;
-        data?: string | null;
+        id?: string | null;
         index?: unknown;
         format?: string | null;
+        summary?: string | null;
+        data?: string | null;
       }> | null;
       reasoning?: string | null;
     } | null;
@@ -171,9 +175,18 @@ const partTemplates: PartTemplates = {
 function blockTemplates(_cx: MessageContext): BlockTemplates {
   return {
     thinking: (b, i) =>
-      compact({ type: 'reasoning.text', text: b.text, signature: b.signature, format: b.format, index: i }),
+      compact({
+        type: 'reasoning.text',
+        text: b.text,
+        signature: b.signature,
+        id: b.id,
+        format: b.format,
+        index: i,
+      }),
+    summaryThinking: (b, i) =>
+      compact({ type: 'reasoning.summary', summary: b.text, id: b.id, format: b.format, index: i }),
     redactedThinking: (b, i) =>
-      compact({ type: 'reasoning.encrypted', data: b.redacted, format: b.format, index: i }),
+      compact({ type: 'reasoning.encrypted', data: b.redacted, id: b.id, format: b.format, index: i }),
     toolCall: (b) =>
       compact({ id: b.id, type: 'function', function: compact({ name: b.name, arguments: b.arguments }) }),
   };
@@ -251,14 +264,16 @@ function mapResponseFormat(req: ChatRequest, w: Warnings): unknown {
 }
 
 /** Unified request → wire body, plus warnings for what the wire cannot carry. */
-export function buildRequest(req: ChatRequest, mode: CallMode): BuiltRequest {
+export function buildRequest(input: ChatRequest, mode: CallMode): BuiltRequest {
   const w = new Warnings('openrouter');
+  // History first: continuity rules may take fields out of what this conversation can carry.
+  const conv = prepareConversation(input, 'message', '\n\n', CONTINUITY, w);
+  const req = conv.request;
   if (req.reasoning?.summary !== undefined)
     w.drop('reasoning.summary', 'Chat Completions returns no reasoning summaries');
   if (req.store !== undefined) w.drop('store', 'OpenRouter stores nothing server-side');
   if (req.previousResponseId !== undefined)
     w.drop('previousResponseId', 'Chat Completions keeps no server-side conversation; send the full history');
-  const conv = prepareConversation(req, 'message', '\n\n', CONTINUITY, w);
   const cx = new MessageContext(partTemplates, w);
   cx.useBlocks(blockTemplates(cx));
   const mapped = conv.messages.map((m, i) =>
@@ -319,11 +334,30 @@ export function readResponse(a: TurnAssembler, r: WireResponse): void {
   a.setUsage(r?.usage);
   // details
   for (const x of list(r?.choices?.[0]?.message?.reasoning_details)) {
-    a.selectThinking(x?.index);
-    a.setThinkingRedacted(x?.data);
-    a.appendThinking(x?.text ?? x?.summary);
-    a.setThinkingSignature(x?.signature);
-    a.setThinkingFormat(x?.format);
+    switch (x?.type) {
+      case 'reasoning.text':
+        // text
+        a.selectThinking(x?.index);
+        a.setThinkingId(x?.id);
+        a.appendThinking(x?.text);
+        a.setThinkingSignature(x?.signature);
+        a.setThinkingFormat(x?.format);
+        break;
+      case 'reasoning.summary':
+        // summary
+        a.selectThinking(x?.index);
+        a.setThinkingId(x?.id);
+        a.appendThinkingSummary(x?.summary);
+        a.setThinkingFormat(x?.format);
+        break;
+      case 'reasoning.encrypted':
+        // encrypted
+        a.selectThinking(x?.index);
+        a.setThinkingId(x?.id);
+        a.setThinkingRedacted(x?.data);
+        a.setThinkingFormat(x?.format);
+        break;
+    }
   }
   // reasoning
   if (r?.choices?.[0]?.message?.reasoning_details == null) {
@@ -358,11 +392,30 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
   a.setUsage(e?.usage);
   // details
   for (const x of list(e?.choices?.[0]?.delta?.reasoning_details)) {
-    a.selectThinking(x?.index);
-    a.setThinkingRedacted(x?.data);
-    a.appendThinking(x?.text ?? x?.summary);
-    a.setThinkingSignature(x?.signature);
-    a.setThinkingFormat(x?.format);
+    switch (x?.type) {
+      case 'reasoning.text':
+        // text
+        a.selectThinking(x?.index);
+        a.setThinkingId(x?.id);
+        a.appendThinking(x?.text);
+        a.setThinkingSignature(x?.signature);
+        a.setThinkingFormat(x?.format);
+        break;
+      case 'reasoning.summary':
+        // summary
+        a.selectThinking(x?.index);
+        a.setThinkingId(x?.id);
+        a.appendThinkingSummary(x?.summary);
+        a.setThinkingFormat(x?.format);
+        break;
+      case 'reasoning.encrypted':
+        // encrypted
+        a.selectThinking(x?.index);
+        a.setThinkingId(x?.id);
+        a.setThinkingRedacted(x?.data);
+        a.setThinkingFormat(x?.format);
+        break;
+    }
   }
   // reasoning
   if (e?.choices?.[0]?.delta?.reasoning_details == null) {

@@ -21,6 +21,8 @@ export interface ThinkingPart {
   id?: string;
   /** The provider's format tag for this block (OpenRouter `reasoning_details[].format`). */
   format?: string;
+  /** `text` is a summary of the reasoning, not the reasoning itself (it goes back as a summary). */
+  summary?: true;
 }
 
 /** `arguments` is the raw JSON text, never reformatted. */

@@ -73,11 +73,13 @@ function describeParam(p: Param): string {
   }
 }
 
-function describeWhen(w: { store?: boolean; model?: string; notModel?: string }): string {
+function describeWhen(w: SpecIR['continuity']['rules'][number]['when']): string {
   const parts: string[] = [];
   if (w.store !== undefined) parts.push(`store is ${w.store}`);
   if (w.model !== undefined) parts.push(`model matches \`${w.model}\``);
   if (w.notModel !== undefined) parts.push(`model does not match \`${w.notModel}\``);
+  if (w.reasoning !== undefined) parts.push(w.reasoning ? 'reasoning is asked for' : 'no reasoning is asked for');
+  if (w.toolTurnWithoutThinking) parts.push('the conversation continues a tool turn without reasoning (from another provider)');
   return parts.join(' and ') || 'always';
 }
 
@@ -86,6 +88,7 @@ function describeRule(r: SpecIR['continuity']['rules'][number]): string {
   if (r.require.length) parts.push(`reasoning without ${r.require.join(', ')} is not sent (warning)`);
   if (r.omit.length) parts.push(`${r.omit.join(', ')} is never sent back`);
   if (r.ensure.length) parts.push(`every assistant turn carries ${r.ensure.join(', ')} (empty if it had none)`);
+  if (r.dropFields.length) parts.push(`${r.dropFields.join(', ')} dropped (warning)`);
   if (r.body) parts.push(`the body gets \`${JSON.stringify(r.body)}\``);
   return parts.join('; ');
 }

@@ -93,9 +93,11 @@ function actionCode(a: Action, s: string): string[] {
       const out: string[] = [];
       if (a.index) out.push(`a.selectThinking(${p(a.index)});`);
       if (a.start) out.push(`a.startThinking(${p(a.id)});`);
+      else if (a.id) out.push(`a.setThinkingId(${p(a.id)});`);
       if (a.break !== undefined) out.push(`a.breakThinking(${lit(a.break)});`);
       if (a.redacted) out.push(`a.setThinkingRedacted(${p(a.redacted)});`);
       if (a.text.length) out.push(`a.appendThinking(${firstOf(s, a.text)});`);
+      if (a.summary) out.push(`a.appendThinkingSummary(${p(a.summary)});`);
       if (a.signature) out.push(`a.setThinkingSignature(${p(a.signature)});`);
       if (a.format) out.push(`a.setThinkingFormat(${p(a.format)});`);
       return out;

@@ -24,6 +24,7 @@ export function emitRequest(ir: SpecIR): string {
   out.push(`function blockTemplates(${usesCx ? 'cx' : '_cx'}: MessageContext): BlockTemplates {`, '  return {');
   const withPosition = (node: TemplateNode) => (usesSlot(node, 'position') ? '(b, i)' : '(b)');
   if (blocks.thinking) out.push(`    thinking: ${withPosition(blocks.thinking)} => ${t(blocks.thinking, 'blocks.thinking')},`);
+  if (blocks.summaryThinking) out.push(`    summaryThinking: ${withPosition(blocks.summaryThinking)} => ${t(blocks.summaryThinking, 'blocks.summaryThinking')},`);
   if (blocks.redactedThinking) out.push(`    redactedThinking: ${withPosition(blocks.redactedThinking)} => ${t(blocks.redactedThinking, 'blocks.redactedThinking')},`);
   if (blocks.text) out.push(`    text: (b) => ${t(blocks.text, 'blocks.text')},`);
   if (blocks.toolCall) out.push(`    toolCall: (b) => ${t(blocks.toolCall, 'blocks.toolCall')},`);
@@ -86,13 +87,15 @@ export function emitRequest(ir: SpecIR): string {
 
   // buildRequest itself.
   out.push('/** Unified request → wire body, plus warnings for what the wire cannot carry. */');
-  out.push('export function buildRequest(req: ChatRequest, mode: CallMode): BuiltRequest {');
+  out.push('export function buildRequest(input: ChatRequest, mode: CallMode): BuiltRequest {');
   out.push(`  const w = new Warnings(${lit(ir.id)});`);
+  out.push('  // History first: continuity rules may take fields out of what this conversation can carry.');
+  out.push(`  const conv = prepareConversation(input, ${lit(rq.system.placement)}, ${lit(rq.system.join)}, CONTINUITY, w);`);
+  out.push('  const req = conv.request;');
   for (const p of rq.params) out.push(...paramGuard(p));
   if (!rq.tools) out.push(`  if (req.tools?.length) w.drop("tools", ${lit(`${ir.name} takes no tools`)});`);
   if (!rq.toolChoice) out.push(`  if (req.toolChoice !== undefined) w.drop("toolChoice", ${lit(`${ir.name} has no tool choice`)});`);
   if (!rq.responseFormat) out.push(`  if (req.responseFormat !== undefined) w.drop("responseFormat", ${lit(`${ir.name} has no response format setting`)});`);
-  out.push(`  const conv = prepareConversation(req, ${lit(rq.system.placement)}, ${lit(rq.system.join)}, CONTINUITY, w);`);
   out.push('  const cx = new MessageContext(partTemplates, w);', '  cx.useBlocks(blockTemplates(cx));');
   out.push('  const mapped = conv.messages.map((m, i) => cx.finish(m, mapMessage(m, cx.at(conv.origins[i]!), w, cx.field())));');
   out.push(`  const messages = ${messagesExpr(ir)};`);

@@ -58,7 +58,7 @@ export function buildIR(spec: ResolvedSpec): SpecIR {
         mergeKey: msgs.mergeConsecutive,
         roles: templates(msgs.roles, '/request/messages/roles', ['system', 'user', 'assistant', 'tool', 'toolError']),
         parts: templates(msgs.parts, '/request/messages/parts', ['text', 'imageUrl', 'imageData']),
-        blocks: templates(msgs.blocks, '/request/messages/blocks', ['thinking', 'redactedThinking', 'text', 'toolCall']),
+        blocks: templates(msgs.blocks, '/request/messages/blocks', ['thinking', 'summaryThinking', 'redactedThinking', 'text', 'toolCall']),
       },
       tools: rq.tools
         ? {
@@ -124,6 +124,7 @@ export function buildIR(spec: ResolvedSpec): SpecIR {
         require: r.require ?? [],
         omit: r.omit ?? [],
         ensure: r.ensure ?? [],
+        dropFields: r.dropFields ?? [],
         body: r.body,
         note: r.note,
       })),
@@ -220,6 +221,7 @@ function buildAction(key: (typeof ACTION_KEYS)[number], v: any): Action {
         break: v.break,
         index: opt(v.index),
         text: pathList(v.text),
+        summary: opt(v.summary),
         signature: opt(v.signature),
         redacted: opt(v.redacted),
         id: opt(v.id),

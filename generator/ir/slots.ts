@@ -12,6 +12,7 @@ export type SlotContext =
   | 'parts.imageUrl'
   | 'parts.imageData'
   | 'blocks.thinking'
+  | 'blocks.summaryThinking'
   | 'blocks.redactedThinking'
   | 'blocks.text'
   | 'blocks.toolCall'
@@ -52,6 +53,7 @@ export const SLOTS: Record<SlotContext, Record<string, string>> = {
   'parts.imageUrl': { url: 'p.url', mediaType: 'p.mediaType' },
   'parts.imageData': { data: 'p.data', mediaType: 'p.mediaType', dataUrl: '`data:${p.mediaType};base64,${p.data}`' },
   'blocks.thinking': { text: 'b.text', signature: 'b.signature', id: 'b.id', format: 'b.format', position: 'i' },
+  'blocks.summaryThinking': { text: 'b.text', signature: 'b.signature', id: 'b.id', format: 'b.format', position: 'i' },
   'blocks.redactedThinking': { data: 'b.redacted', id: 'b.id', format: 'b.format', position: 'i' },
   'blocks.text': { text: 'b' },
   'blocks.toolCall': {

@@ -19,6 +19,7 @@ export type Action =
       break?: string;
       index?: WirePath;
       text: WirePath[];
+      summary?: WirePath;
       signature?: WirePath;
       redacted?: WirePath;
       id?: WirePath;
@@ -67,10 +68,11 @@ export interface ContinuityIR {
   foreignThinking: 'drop' | 'text';
   state: Array<{ field: string; wire: string; echo?: string }>;
   rules: Array<{
-    when: { store?: boolean; model?: string; notModel?: string };
+    when: { store?: boolean; model?: string; notModel?: string; reasoning?: boolean; toolTurnWithoutThinking?: boolean };
     require: string[];
     omit: string[];
     ensure: string[];
+    dropFields: string[];
     body?: Record<string, unknown>;
     note?: string;
   }>;
@@ -101,7 +103,7 @@ export interface SpecIR {
       mergeKey?: string;
       roles: Partial<Record<'system' | 'user' | 'assistant' | 'tool' | 'toolError', TemplateNode>>;
       parts: Partial<Record<'text' | 'imageUrl' | 'imageData', TemplateNode>>;
-      blocks: Partial<Record<'thinking' | 'redactedThinking' | 'text' | 'toolCall', TemplateNode>>;
+      blocks: Partial<Record<'thinking' | 'summaryThinking' | 'redactedThinking' | 'text' | 'toolCall', TemplateNode>>;
     };
     tools?: { to: WirePath; item: TemplateNode; wrap?: TemplateNode };
     toolChoice?: { to: WirePath; auto: Variant; none: Variant; required: Variant; named: Variant; whenUnset?: 'auto' | 'none' | 'required' };

@@ -100,6 +100,7 @@ export function buildWireTypes(ir: SpecIR): WireTypes {
             use(a.id, 'string', 'thinking/id');
             use(a.index, 'unknown', 'thinking/index');
             use(a.format, 'string', 'thinking/format');
+            use(a.summary, 'string', 'thinking/summary');
             break;
           case 'toolCall':
             use(a.index, 'unknown', 'toolCall/index');

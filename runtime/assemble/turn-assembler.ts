@@ -93,6 +93,11 @@ export class TurnAssembler {
     this.appendText(delta);
   }
 
+  setThinkingId(id: unknown): void {
+    if (typeof id !== 'string' || id === '') return;
+    (this.openThinking ?? (this.startThinking(), this.openThinking!)).id = id;
+  }
+
   startThinking(id?: unknown): void {
     const part: ThinkingPart = { text: '' };
     if (typeof id === 'string') part.id = id;
@@ -112,6 +117,13 @@ export class TurnAssembler {
       this.startThinking();
       this.thinkingByKey.set(key, this.openThinking!);
     }
+  }
+
+  /** Summary text: appended like thinking text, and the block is marked as a summary. */
+  appendThinkingSummary(delta: unknown): void {
+    if (typeof delta !== 'string') return;
+    (this.openThinking ?? (this.startThinking(), this.openThinking!)).summary = true;
+    this.appendThinking(delta);
   }
 
   setThinkingFormat(format: unknown): void {
@@ -320,8 +332,9 @@ export class TurnAssembler {
     const call: OpenCall = {
       index,
       key,
-      // Some wires (Gemini) give no id: make one that is unique within the turn.
-      id: typeof id === 'string' && id !== '' ? id : `call_${index}`,
+      // Some wires (Gemini) give no id: make one, unique within the turn and, through the
+      // response id, across the conversation (other providers reject repeated ids).
+      id: typeof id === 'string' && id !== '' ? id : this.id === undefined ? `call_${index}` : `call_${this.id}_${index}`,
       name: typeof name === 'string' ? name : '',
       parts: [],
       full: undefined,

@@ -11,10 +11,11 @@ export interface Continuity {
   scope: 'provider' | 'model';
   foreignThinking: 'drop' | 'text';
   rules: ReadonlyArray<{
-    when: { store?: boolean; model?: string; notModel?: string };
+    when: { store?: boolean; model?: string; notModel?: string; reasoning?: boolean; toolTurnWithoutThinking?: boolean };
     require: readonly string[];
     omit: readonly string[];
     ensure: readonly string[];
+    dropFields?: readonly string[];
     body?: Record<string, unknown>;
   }>;
 }
@@ -23,10 +24,12 @@ export interface ContinuityResult {
   messages: Message[];
   /** Fields the applicable rules add to the body. */
   body: Record<string, unknown>;
+  /** The request, less any field a rule says cannot go with this conversation. */
+  request: ChatRequest;
 }
 
 export function applyContinuity(messages: Message[], origins: number[], req: ChatRequest, c: Continuity, w: Warnings): ContinuityResult {
-  const rules = c.rules.filter((r) => applies(r.when, req));
+  const rules = c.rules.filter((r) => applies(r.when, req) && r.when.toolTurnWithoutThinking === undefined);
   const body = Object.assign({}, ...rules.map((r) => r.body ?? {})) as Record<string, unknown>;
   const requireSignature = rules.some((r) => r.require.includes('thinking.signature'));
   const requireId = rules.some((r) => r.require.includes('thinking.id'));
@@ -50,10 +53,42 @@ export function applyContinuity(messages: Message[], origins: number[], req: Cha
     if (ensure && !omit && !msg.thinking?.length) msg = { ...msg, thinking: [{ text: '' }] };
     return msg;
   });
-  return { messages: out, body };
+  // Rules about the conversation as it will be sent (after the clean-up above).
+  let request = req;
+  for (const r of c.rules) {
+    if (r.when.toolTurnWithoutThinking === undefined || !applies(r.when, req)) continue;
+    if (toolTurnWithoutThinking(out) !== r.when.toolTurnWithoutThinking) continue;
+    for (const field of r.dropFields ?? []) request = dropField(request, field, c, w);
+  }
+  return { messages: out, body, request };
+}
+
+/** The conversation continues a tool turn (only tool results follow it) that has no thinking. */
+function toolTurnWithoutThinking(messages: Message[]): boolean {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.role === 'tool') continue;
+    return m.role === 'assistant' && (m.toolCalls?.length ?? 0) > 0 && !m.thinking?.length;
+  }
+  return false;
+}
+
+function dropField(req: ChatRequest, field: string, c: Continuity, w: Warnings): ChatRequest {
+  const [head, tail] = field.split('.') as [keyof ChatRequest, string | undefined];
+  const value = req[head];
+  if (value === undefined) return req;
+  if (tail === undefined) {
+    w.drop(field, `${c.provider} cannot take this while continuing a tool turn that has no reasoning (it came from elsewhere)`);
+    return { ...req, [head]: undefined };
+  }
+  if (typeof value !== 'object' || value === null || (value as Record<string, unknown>)[tail] === undefined) return req;
+  w.drop(field, `${c.provider} cannot take this while continuing a tool turn that has no reasoning (it came from elsewhere)`);
+  return { ...req, [head]: { ...(value as object), [tail]: undefined } };
 }
 
 function applies(when: Continuity['rules'][number]['when'], req: ChatRequest): boolean {
+  const reasoning = req.reasoning?.budgetTokens !== undefined || req.reasoning?.effort !== undefined;
+  if (when.reasoning !== undefined && reasoning !== when.reasoning) return false;
   if (when.store !== undefined && (req.store === false) !== (when.store === false)) return false;
   if (when.model !== undefined && !new RegExp(when.model).test(req.model ?? '')) return false;
   if (when.notModel !== undefined && new RegExp(when.notModel).test(req.model ?? '')) return false;

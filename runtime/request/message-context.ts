@@ -18,6 +18,8 @@ export interface PartTemplates {
 export interface BlockTemplates {
   /** `i` is the block's position among the turn's thinking blocks. */
   thinking?: (b: ThinkingPart, i: number) => unknown;
+  /** For summary blocks; default: the thinking template. */
+  summaryThinking?: (b: ThinkingPart, i: number) => unknown;
   redactedThinking?: (b: ThinkingPart, i: number) => unknown;
   text?: (b: string) => unknown;
   toolCall?: (b: ToolCall) => unknown;
@@ -122,7 +124,12 @@ export class MessageContext {
     if (this.blocks_.thinking || this.blocks_.redactedThinking) this.thinkingCarried = true;
     const out: unknown[] = [];
     (m.thinking ?? []).forEach((t, i) => {
-      const template = t.redacted !== undefined ? this.blocks_.redactedThinking : this.blocks_.thinking;
+      const template =
+        t.redacted !== undefined
+          ? this.blocks_.redactedThinking
+          : t.summary
+            ? (this.blocks_.summaryThinking ?? this.blocks_.thinking)
+            : this.blocks_.thinking;
       if (template) out.push(template(t, i));
     });
     return out.length ? out : undefined;

@@ -15,6 +15,8 @@ export interface Conversation {
   origins: number[];
   /** Fields continuity rules add to the body. */
   body: Record<string, unknown>;
+  /** The request to build from: continuity rules may have taken fields out of it. */
+  request: ChatRequest;
 }
 
 export function prepareConversation(
@@ -28,6 +30,10 @@ export function prepareConversation(
   const messages: Message[] = [];
   const origins: number[] = [];
   const names = new Map<string, string>();
+  // Tool-call ids must be unique in a request (Anthropic rejects repeats); ids made up for wires
+  // without them (Gemini) can repeat across turns, so a repeat is renamed with its results.
+  const usedIds = new Set<string>();
+  let renamed = new Map<string, string>();
   if (req.system !== undefined && req.system !== '') {
     if (placement === 'field') systemTexts.push(req.system);
     else {
@@ -40,15 +46,31 @@ export function prepareConversation(
       systemTexts.push(m.content);
       return;
     }
-    if (m.role === 'assistant') for (const c of m.toolCalls ?? []) names.set(c.id, c.name);
     let out: Message = m;
-    if (m.role === 'tool' && m.toolName === undefined && names.has(m.toolCallId)) out = { ...m, toolName: names.get(m.toolCallId) };
+    if (m.role === 'assistant' && m.toolCalls?.length) {
+      renamed = new Map();
+      const calls = m.toolCalls.map((c) => {
+        let id = c.id;
+        for (let n = 2; usedIds.has(id); n++) id = `${c.id}_${n}`;
+        usedIds.add(id);
+        names.set(id, c.name);
+        if (id === c.id) return c;
+        renamed.set(c.id, id);
+        return { ...c, id };
+      });
+      if (renamed.size) out = { ...m, toolCalls: calls };
+    }
+    if (m.role === 'tool') {
+      const id = renamed.get(m.toolCallId) ?? m.toolCallId;
+      if (id !== m.toolCallId) out = { ...m, toolCallId: id };
+      if (m.toolName === undefined && names.has(id)) out = { ...out, toolName: names.get(id) } as Message;
+    }
     if ((m.role === 'user' || m.role === 'tool') && Array.isArray(m.content)) out = { ...out, content: m.content.map(normaliseImage) } as Message;
     messages.push(out);
     origins.push(i);
   });
   const kept = applyContinuity(messages, origins, req, continuity, w);
-  return { system: systemTexts.length ? systemTexts.join(join) : undefined, messages: kept.messages, origins, body: kept.body };
+  return { system: systemTexts.length ? systemTexts.join(join) : undefined, messages: kept.messages, origins, body: kept.body, request: kept.request };
 }
 
 /** Base64 prefixes of the image formats providers accept, for data given without a mediaType. */

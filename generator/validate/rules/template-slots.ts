@@ -18,6 +18,7 @@ function templates(ir: SpecIR): Array<[TemplateNode | undefined, SlotContext]> {
     [m.parts.imageUrl, 'parts.imageUrl'],
     [m.parts.imageData, 'parts.imageData'],
     [m.blocks.thinking, 'blocks.thinking'],
+    [m.blocks.summaryThinking, 'blocks.summaryThinking'],
     [m.blocks.redactedThinking, 'blocks.redactedThinking'],
     [m.blocks.text, 'blocks.text'],
     [m.blocks.toolCall, 'blocks.toolCall'],
