@@ -13,15 +13,16 @@ import { adapters, createClientFor } from '../runtime/index.js';
 import type { ChatResponse, ProviderAdapter } from '../runtime/index.js';
 import { TOOL_NAMES, toolSchema, type Body, type Digest, type Protocol } from './bodies.js';
 
-export type Method = 'floor' | 'esp' | 'wf-stream' | 'wf-decode' | 'sdk' | 'sdk-raw' | 'ai-doStream' | 'ai-streamText';
+export type Method = 'floor' | 'esp' | 'wf-stream' | 'wf-iter' | 'wf-decode' | 'sdk' | 'sdk-raw' | 'ai-doStream' | 'ai-streamText';
 
-export const METHODS: Method[] = ['floor', 'esp', 'wf-decode', 'wf-stream', 'sdk', 'sdk-raw', 'ai-doStream', 'ai-streamText'];
+export const METHODS: Method[] = ['floor', 'esp', 'wf-decode', 'wf-stream', 'wf-iter', 'sdk', 'sdk-raw', 'ai-doStream', 'ai-streamText'];
 
 export const METHOD_LABEL: Record<Method, string> = {
   floor: 'floor: split + JSON.parse',
   esp: 'eventsource-parser + JSON.parse',
-  'wf-decode': 'wireforge decode + assemble (no transport)',
-  'wf-stream': 'wireforge stream() → final()',
+  'wf-decode': 'wireforge decode + assemble, no transport (TextDecoder → frame decoder → JSON.parse → readEvent into a TurnAssembler that makes no events, as final() alone does)',
+  'wf-stream': 'wireforge stream() → final() over an injected fetch',
+  'wf-iter': 'wireforge stream() iterated with for await (every StreamEvent made and handed out), then final()',
   sdk: 'official SDK stream helper → final message',
   'sdk-raw': 'official SDK raw stream (create stream:true), iterated',
   'ai-doStream': 'AI SDK provider doStream, consumed',
@@ -32,10 +33,10 @@ export const METHOD_LABEL: Record<Method, string> = {
 export function methodsFor(p: Protocol): Method[] {
   switch (p) {
     case 'ollama':
-      return ['floor', 'wf-decode', 'wf-stream'];
+      return ['floor', 'wf-decode', 'wf-stream', 'wf-iter'];
     case 'gemini':
       // @google/genai has one stream path (generateContentStream), listed as its "sdk".
-      return ['floor', 'esp', 'wf-decode', 'wf-stream', 'sdk', 'ai-doStream', 'ai-streamText'];
+      return ['floor', 'esp', 'wf-decode', 'wf-stream', 'wf-iter', 'sdk', 'ai-doStream', 'ai-streamText'];
     default:
       return METHODS;
   }
@@ -110,7 +111,8 @@ export async function prepare(method: Method, body: Body, chunks: Uint8Array[]):
       return async () => wfDecode(adapter, chunks);
     }
     case 'wf-stream':
-      return prepareWfStream(p, body, chunks);
+    case 'wf-iter':
+      return prepareWfStream(p, method === 'wf-iter', chunks);
     case 'sdk':
     case 'sdk-raw':
       return prepareSdk(p, method === 'sdk-raw', body, chunks);
@@ -176,7 +178,7 @@ export function wfDecode(adapter: ProviderAdapter, chunks: Uint8Array[]): Digest
   const td = new TextDecoder();
   const framer = adapter.stream.framing === 'sse' ? new SseDecoder() : new NdjsonDecoder();
   const frames: Frame[] = [];
-  const a = new TurnAssembler(adapter.rules, { streaming: true });
+  const a = new TurnAssembler(adapter.rules, { streaming: false });
   const sentinel = adapter.stream.doneSentinel;
   const handle = () => {
     for (const f of frames) {
@@ -205,10 +207,18 @@ function wfTools() {
   return TOOL_NAMES.map((name) => ({ name, parameters: toolSchema() }));
 }
 
-function prepareWfStream(p: Protocol, _body: Body, chunks: Uint8Array[]): Run {
+function prepareWfStream(p: Protocol, iterate: boolean, chunks: Uint8Array[]): Run {
   const client = createClientFor(adapters[p] as ProviderAdapter, { apiKey: API_KEY, model: MODEL[p], baseUrl: 'http://127.0.0.1:9', fetch: fetchOver(chunks, p), maxRetries: 0 });
   const request = { messages: [{ role: 'user' as const, content: 'Go.' }], tools: wfTools() };
-  return async () => digestOf(await client.stream(request).final());
+  if (!iterate) return async () => digestOf(await client.stream(request).final());
+  return async () => {
+    const stream = client.stream(request);
+    let n = 0;
+    for await (const event of stream) if (event.type === 'text-delta') n += event.delta.length;
+    const final = await stream.final();
+    if (n !== (final.text?.length ?? 0)) throw new Error(`text-delta events add up to ${n} characters, final() has ${final.text?.length ?? 0}`);
+    return digestOf(final);
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
