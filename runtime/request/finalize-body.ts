@@ -2,9 +2,13 @@
  * The last step of every generated request builder, in layers: the spec's defaults at the
  * bottom, providerOptions over them, the mapped standard fields over those (standard fields win,
  * with a warning), and the fields this kind of call forces (e.g. `stream: true`) on top.
+ *
+ * The body was built fresh for this call, so the layers are merged into it in place.
  */
 import type { Warnings } from './warnings.js';
-import { deepMerge, sanitize } from './safe-merge.js';
+import { isPlainObject, sanitize } from './safe-merge.js';
+
+const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype']);
 
 export function finalizeBody(
   body: Record<string, unknown> | undefined,
@@ -13,14 +17,39 @@ export function finalizeBody(
   w: Warnings,
   defaults: Record<string, unknown> | undefined = undefined,
 ): Record<string, unknown> {
-  let out = body ?? {};
+  const out = body ?? {};
   if (providerOptions) {
-    const extra = sanitize(providerOptions) as Record<string, unknown>;
-    out = deepMerge(extra, out, (path) =>
+    fillMissing(out, sanitize(providerOptions) as Record<string, unknown>, '', (path) =>
       w.overridden(`providerOptions.${path}`, `a standard request field sets ${path}; the providerOptions value is ignored`),
     );
   }
   // Spec defaults (required wire fields) fill only what neither the request nor providerOptions set.
-  if (defaults) out = deepMerge(defaults, out);
-  return deepMerge(out, forced);
+  if (defaults) fillMissing(out, defaults, '');
+  overwrite(out, forced);
+  return out;
+}
+
+/** Copy what `target` lacks from `source`, recursing into objects both have; report leaves `target` keeps. */
+function fillMissing(target: Record<string, unknown>, source: Record<string, unknown>, prefix: string, onKept?: (path: string) => void): void {
+  for (const k of Object.keys(source)) {
+    const v = source[k];
+    if (v === undefined || FORBIDDEN.has(k)) continue;
+    const t = target[k];
+    if (t === undefined) target[k] = v;
+    else if (isPlainObject(t) && isPlainObject(v)) fillMissing(t, v, `${prefix}${k}.`, onKept);
+    else onKept?.(`${prefix}${k}`);
+  }
+}
+
+/** `source` wins at every leaf; objects are copied, never shared with the (constant) source. */
+function overwrite(target: Record<string, unknown>, source: Record<string, unknown>): void {
+  for (const k of Object.keys(source)) {
+    const v = source[k];
+    if (v === undefined || FORBIDDEN.has(k)) continue;
+    const t = target[k];
+    if (isPlainObject(v)) {
+      const into = isPlainObject(t) ? t : (target[k] = {});
+      overwrite(into as Record<string, unknown>, v);
+    } else target[k] = v;
+  }
 }
