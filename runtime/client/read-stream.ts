@@ -81,6 +81,7 @@ export async function* readStream(c: StreamContext): AsyncGenerator<StreamEvent[
   } catch (error) {
     throw withPartial(error, a, adapter.id, c.signal);
   } finally {
+    stopWatch(reader);
     c.sent.dispose();
     // Stopping early (break, abort, error) cancels the body: the connection is released now.
     if (!finished) await reader.cancel().catch(() => undefined);
@@ -135,28 +136,82 @@ export async function readBodyText(c: Pick<StreamContext, 'adapter' | 'sent' | '
     done = true;
     return parts.join('');
   } finally {
+    stopWatch(reader);
     if (!done) await reader.cancel().catch(() => undefined);
   }
 }
 
-/** One read, bounded by the idle timeout. */
+/**
+ * The idle timeout, kept by one timer per stream rather than one per read: each chunk only
+ * notes the time, and the timer re-arms itself for what is left until silence lasts too long.
+ */
+class IdleWatch {
+  private last = Date.now();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  error: TimeoutError | undefined;
+
+  constructor(
+    private readonly ms: number,
+    private readonly onIdle: (error: TimeoutError) => void,
+    private readonly provider: string,
+  ) {
+    this.arm(ms);
+  }
+
+  beat(): void {
+    this.last = Date.now();
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
+  }
+
+  private arm(ms: number): void {
+    this.timer = setTimeout(() => {
+      const left = this.ms - (Date.now() - this.last);
+      if (left > 0) return this.arm(left);
+      this.error = new TimeoutError(this.provider, 'idle', this.ms);
+      this.onIdle(this.error);
+    }, ms);
+  }
+}
+
+const watches = new WeakMap<ReadableStreamDefaultReader<Uint8Array>, IdleWatch>();
+
+/** One read, bounded by the idle timeout (the reader's watch is made on first use). */
 async function readWithin(
   reader: ReadableStreamDefaultReader<Uint8Array>,
   c: Pick<StreamContext, 'adapter' | 'sent' | 'idleTimeoutMs'>,
 ): Promise<ReadableStreamReadResult<Uint8Array>> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const idle = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const error = new TimeoutError(c.adapter.id, 'idle', c.idleTimeoutMs);
-      c.sent.abort(error);
-      reject(error);
-    }, c.idleTimeoutMs);
-  });
-  try {
-    return await Promise.race([reader.read(), idle]);
-  } finally {
-    clearTimeout(timer);
+  let watch = watches.get(reader);
+  if (!watch) {
+    watch = new IdleWatch(
+      c.idleTimeoutMs,
+      (error) => {
+        c.sent.abort(error);
+        // Also end a pending read when the transport ignores the abort (injected fetches).
+        reader.cancel(error).catch(() => undefined);
+      },
+      c.adapter.id,
+    );
+    watches.set(reader, watch);
   }
+  let result: ReadableStreamReadResult<Uint8Array>;
+  try {
+    result = await reader.read();
+  } catch (error) {
+    watch.stop();
+    throw watch.error ?? error;
+  }
+  if (watch.error) throw watch.error;
+  if (result.done) watch.stop();
+  else watch.beat();
+  return result;
+}
+
+/** Stop the idle timer of a reader that is done with (early exit, errors). */
+function stopWatch(reader: ReadableStreamDefaultReader<Uint8Array>): void {
+  watches.get(reader)?.stop();
 }
 
 function withPartial(error: unknown, a: TurnAssembler, provider: string, signal: AbortSignal | undefined): unknown {

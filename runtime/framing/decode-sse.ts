@@ -77,19 +77,16 @@ export class SseDecoder implements FrameDecoder {
     const first = s.charCodeAt(start);
     if (first === 58 /* : */) return;
     if (this.eventStart < 0) this.eventStart = this.base + start;
-    const colon = s.indexOf(':', start);
-    let field: string;
-    let value: string;
-    if (colon === -1 || colon > end) {
-      field = s.slice(start, end);
-      value = '';
-    } else {
-      field = s.slice(start, colon);
-      const v = s.charCodeAt(colon + 1) === 32 ? colon + 2 : colon + 1;
-      value = v >= end ? '' : s.slice(v, end);
-    }
-    if (field === 'data') this.data = this.data === undefined ? value : `${this.data}\n${value}`;
-    else if (field === 'event') this.event = value;
+    // Only `data` and `event` matter: tell them by length and a prefix compare, no slicing.
+    let colon = s.indexOf(':', start);
+    if (colon === -1 || colon > end) colon = end;
+    const length = colon - start;
+    const isData = length === 4 && s.startsWith('data', start);
+    if (!isData && !(length === 5 && s.startsWith('event', start))) return;
+    const v = colon < end && s.charCodeAt(colon + 1) === 32 ? colon + 2 : colon + 1;
+    const value = v >= end ? '' : s.slice(v, end);
+    if (isData) this.data = this.data === undefined ? value : `${this.data}\n${value}`;
+    else this.event = value;
   }
 
   private dispatch(out: Frame[]): void {
