@@ -8,6 +8,7 @@
  * entry may also be `{ type, field }` to pin the warning type.
  */
 import { describe, expect, it } from 'vitest';
+import { checkCase, JPEG_B64, PNG_B64, TIME_SCHEMA, WEATHER_SCHEMA, wire, type Case, type Table } from './helpers/request-table.js';
 import { adapter as responses } from '../generated/openai-responses.js';
 import { adapter as gemini } from '../generated/gemini.js';
 import { adapter as ollama } from '../generated/ollama.js';
@@ -20,34 +21,10 @@ import { adapter as xai } from '../generated/xai.js';
 import { adapter as together } from '../generated/together.js';
 import { adapter as openaiCompatible } from '../generated/openai-compatible.js';
 import { createClient } from '../runtime/index.js';
-import type { CallMode, ProviderAdapter } from '../runtime/adapter.js';
-import type { ChatRequest, Warning } from '../runtime/types.js';
+import type { ProviderAdapter } from '../runtime/adapter.js';
+import type { ChatRequest } from '../runtime/types.js';
 
-type ExpectedWarning = string | { type: Warning['type']; field: string };
 
-interface Case {
-  given: ChatRequest;
-  mode?: CallMode;
-  want: Record<string, unknown>;
-  warnings?: ExpectedWarning[];
-}
-
-type Table = Array<[string, Case]>;
-
-const wire = (body: unknown): unknown => JSON.parse(JSON.stringify(body));
-
-// ───────────────────────────── shared inputs ─────────────────────────────
-
-const PNG_B64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
-const JPEG_B64 = '/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAEBAQEBAQEB';
-
-const WEATHER_SCHEMA = {
-  type: 'object',
-  properties: { city: { type: 'string' } },
-  required: ['city'],
-  additionalProperties: false,
-};
-const TIME_SCHEMA = { type: 'object', properties: { tz: { type: 'string' } } };
 
 /** Tools with no `strict` flag: for wires that have no such flag (Gemini, Ollama). */
 const WEATHER_TOOL = { name: 'get_weather', description: 'Weather for a city', parameters: WEATHER_SCHEMA };
@@ -1122,32 +1099,7 @@ const OPENAI_COMPATIBLE: Table = [
 
 // ───────────────────────────── the tests ─────────────────────────────
 
-function fieldOf(e: ExpectedWarning): string {
-  return typeof e === 'string' ? e : e.field;
-}
 
-function checkCase(adapter: ProviderAdapter, { given, mode = 'blocking', want, warnings = [] }: Case): void {
-  const before = JSON.stringify(given);
-  const built = adapter.buildRequest(given, mode);
-
-  expect(wire(built.body)).toEqual(want);
-  expect(built.pathParams).toEqual({ model: given.model });
-
-  const actualFields = built.warnings.map((w) => w.field).sort();
-  expect(actualFields).toEqual(warnings.map(fieldOf).sort());
-  for (const e of warnings) {
-    if (typeof e === 'string') continue;
-    expect(built.warnings).toContainEqual(expect.objectContaining({ type: e.type, field: e.field }));
-  }
-  for (const w of built.warnings) {
-    expect(['dropped', 'overridden']).toContain(w.type);
-    expect(typeof w.message).toBe('string');
-    expect(w.message.length).toBeGreaterThan(0);
-  }
-
-  // The request is the caller's: mapping never mutates it.
-  expect(JSON.stringify(given)).toBe(before);
-}
 
 const PROVIDERS = [
   ['openai-responses', responses, RESPONSES, 12],

@@ -7,36 +7,12 @@
  * entry may also be `{ type, field }` to pin the warning type.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { checkCase, JPEG_B64, PNG_B64, TIME_SCHEMA, WEATHER_SCHEMA, wire, type Case, type Table } from './helpers/request-table.js';
 import { adapter as openai } from '../generated/openai-chat.js';
 import { adapter as anthropic } from '../generated/anthropic-messages.js';
-import type { CallMode } from '../runtime/adapter.js';
-import type { ChatRequest, Warning } from '../runtime/types.js';
+import type { ChatRequest } from '../runtime/types.js';
 
-type ExpectedWarning = string | { type: Warning['type']; field: string };
 
-interface Case {
-  given: ChatRequest;
-  mode?: CallMode;
-  want: Record<string, unknown>;
-  warnings?: ExpectedWarning[];
-}
-
-type Table = Array<[string, Case]>;
-
-const wire = (body: unknown): unknown => JSON.parse(JSON.stringify(body));
-
-// ───────────────────────────── shared inputs ─────────────────────────────
-
-const PNG_B64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
-const JPEG_B64 = '/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAEBAQEBAQEB';
-
-const WEATHER_SCHEMA = {
-  type: 'object',
-  properties: { city: { type: 'string' } },
-  required: ['city'],
-  additionalProperties: false,
-};
-const TIME_SCHEMA = { type: 'object', properties: { tz: { type: 'string' } } };
 
 const TOOLS: ChatRequest['tools'] = [
   { name: 'get_weather', description: 'Weather for a city', parameters: WEATHER_SCHEMA, strict: true },
@@ -716,32 +692,13 @@ const PROVIDERS = [
   ['anthropic-messages', anthropic, ANTHROPIC],
 ] as const;
 
-function fieldOf(e: ExpectedWarning): string {
-  return typeof e === 'string' ? e : e.field;
-}
 
 describe.each(PROVIDERS)('%s request mapping', (_id, adapter, table) => {
   it('has at least 14 request shapes', () => {
     expect(table.length).toBeGreaterThanOrEqual(14);
   });
 
-  it.each(table)('%s', (_name, { given, mode = 'blocking', want, warnings = [] }) => {
-    const before = JSON.stringify(given);
-    const built = adapter.buildRequest(given, mode);
-
-    expect(wire(built.body)).toEqual(want);
-    expect(built.pathParams).toEqual({ model: given.model });
-
-    const actualFields = built.warnings.map((w) => w.field).sort();
-    expect(actualFields).toEqual(warnings.map(fieldOf).sort());
-    for (const e of warnings) {
-      if (typeof e === 'string') continue;
-      expect(built.warnings).toContainEqual(expect.objectContaining({ type: e.type, field: e.field }));
-    }
-
-    // The request is the caller's: mapping never mutates it.
-    expect(JSON.stringify(given)).toBe(before);
-  });
+  it.each(table)('%s', (_name, c) => checkCase(adapter, c));
 
   it('every warning has string type, field and message', () => {
     let seen = 0;
