@@ -6,20 +6,28 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { adapters } from '../generated/index.js';
+import { generate } from '../generator/pipeline.js';
+import { repoSpecs } from './generator/helpers.js';
 import type { ProviderAdapter, StreamEvent } from '../runtime/index.js';
 import { ProviderError } from '../runtime/index.js';
 import { comparable, replayBlocking, replayStream } from './helpers/replay.js';
 
 const FIXTURES = new URL('./fixtures/', import.meta.url);
-const PROVIDERS: Array<[string, ProviderAdapter]> = readdirSync(FIXTURES, { withFileTypes: true })
+const folders = readdirSync(FIXTURES, { withFileTypes: true })
   .filter((d) => d.isDirectory())
-  .map((d) => d.name)
-  .sort()
-  .map((id) => {
-    const adapter = (adapters as Record<string, ProviderAdapter>)[id];
-    if (!adapter) throw new Error(`test/fixtures/${id}/ has no spec of that id`);
-    return [id, adapter];
-  });
+  .map((d) => d.name);
+for (const id of folders) if (!(id in adapters)) throw new Error(`test/fixtures/${id}/ has no spec of that id`);
+
+// Every spec is replayed: with its own fixtures, or (an overlay without any) with those of the
+// spec it extends, whose wire it speaks.
+const { irs } = await generate(repoSpecs());
+const PROVIDERS: Array<[string, ProviderAdapter, string]> = irs
+  .map((ir): [string, ProviderAdapter, string] => {
+    const folder = ir.files.map((f) => f.replace(/^specs\/(.*)\.yaml$/, '$1')).find((id) => folders.includes(id));
+    if (!folder) throw new Error(`no fixtures for ${ir.id} or the specs it extends`);
+    return [ir.id, (adapters as Record<string, ProviderAdapter>)[ir.id]!, folder];
+  })
+  .sort((a, b) => a[0].localeCompare(b[0]));
 
 function sizes(length: number): number[] {
   const out: number[] = [];
@@ -34,14 +42,14 @@ function expectedOf(expected: Record<string, unknown>) {
   return { rest, message };
 }
 
-for (const [id, adapter] of PROVIDERS) {
-  const dir = new URL(`${id}/`, FIXTURES);
+for (const [id, adapter, folder] of PROVIDERS) {
+  const dir = new URL(`${folder}/`, FIXTURES);
   const files = readdirSync(dir);
   const ext = adapter.stream.framing === 'ndjson' ? '.ndjson' : '.sse';
   const cases = files.filter((f) => f.endsWith('.expected.json')).map((f) => f.slice(0, -'.expected.json'.length)).sort();
   const errorCases = files.filter((f) => f.endsWith('.expected-error.json')).map((f) => f.slice(0, -'.expected-error.json'.length)).sort();
 
-  describe(`${id} fixtures`, () => {
+  describe(`${id} fixtures${folder === id ? '' : ` (those of ${folder})`}`, () => {
     it('has fixtures', () => expect(cases.length).toBeGreaterThanOrEqual(2));
 
     for (const name of errorCases) {

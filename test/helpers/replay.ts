@@ -23,7 +23,7 @@ export function fetchReturning(chunks: Uint8Array[], contentType: string, status
 const REQUEST = { messages: [{ role: 'user' as const, content: 'hi' }], model: 'test-model' };
 
 export async function replayStream(adapter: ProviderAdapter, bytes: Uint8Array, size: number): Promise<{ events: StreamEvent[]; final: ChatResponse }> {
-  const client = createClientFor(adapter, { apiKey: 'test-key-0000', fetch: fetchReturning(chunked(bytes, size), 'text/event-stream'), maxRetries: 0 });
+  const client = createClientFor(adapter, { apiKey: 'test-key-0000', baseUrl: 'http://127.0.0.1:9/v1', fetch: fetchReturning(chunked(bytes, size), 'text/event-stream'), maxRetries: 0 });
   const stream = client.stream(REQUEST);
   const events: StreamEvent[] = [];
   for await (const e of stream) events.push(e);
@@ -32,7 +32,7 @@ export async function replayStream(adapter: ProviderAdapter, bytes: Uint8Array, 
 
 export async function replayBlocking(adapter: ProviderAdapter, body: string): Promise<ChatResponse> {
   const bytes = new TextEncoder().encode(body);
-  const client = createClientFor(adapter, { apiKey: 'test-key-0000', fetch: fetchReturning([bytes], 'application/json'), maxRetries: 0 });
+  const client = createClientFor(adapter, { apiKey: 'test-key-0000', baseUrl: 'http://127.0.0.1:9/v1', fetch: fetchReturning([bytes], 'application/json'), maxRetries: 0 });
   return client.chat(REQUEST);
 }
 
