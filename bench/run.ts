@@ -1,5 +1,7 @@
 /**
  * `pnpm bench` [--quick] [--only openai-chat,anthropic-messages] [--no-write]
+ * `pnpm bench --report [FILE]`: re-render a saved run (default bench/results/latest.json; every run also
+ * leaves bench/.cache/last.json), measuring nothing.
  *
  * Every comparison runs in its own process (node --expose-gc over a precompiled worker):
  * warm-up, several timed runs, median. Ratios are against the floor measured in the same run.
@@ -241,16 +243,34 @@ function versions(): Record<string, string> {
   return out;
 }
 
-function report(rows: Row[], mem: MemRow[], micro: MicroRow[] | { error: string }, gen: ReturnType<typeof genTiming>, bundles: BundleRow[], seconds: number): string {
+/** Everything a report is made from: saved beside it (results/latest.json), so it can be re-rendered (--report FILE). */
+interface Results {
+  quick: boolean;
+  settings: typeof settings;
+  date: string;
+  node: string;
+  cores: number;
+  cpu: string;
+  load: [number, number];
+  seconds: number;
+  versions: Record<string, string>;
+  rows: Row[];
+  mem: MemRow[];
+  micro: MicroRow[] | { error: string };
+  gen: ReturnType<typeof genTiming>;
+  bundles: BundleRow[];
+}
+
+function report(res: Results): string {
+  const { quick, settings, rows, mem, micro, gen, bundles, seconds } = res;
   const L: string[] = [];
-  const cpu = cpus();
-  const v = versions();
+  const v = res.versions;
   L.push(`# wireforge benchmark${quick ? ' (--quick)' : ''}`);
   L.push('');
-  L.push(`\`pnpm bench${quick ? ' --quick' : ''}\` · ${new Date().toISOString().slice(0, 10)} · Node ${process.version} · ${cpu.length} × ${cpu[0]?.model.trim() ?? '?'} · ${(seconds / 60).toFixed(1)} min · load average at start / end: ${loadAtStart.toFixed(2)} / ${loadavg()[0]!.toFixed(2)}`);
-  if (Math.max(loadAtStart, loadavg()[0]!) > cpu.length * 0.75) {
+  L.push(`\`pnpm bench${quick ? ' --quick' : ''}\` · ${res.date} · Node ${res.node} · ${res.cores} × ${res.cpu} · ${(seconds / 60).toFixed(1)} min · load average at start / end: ${res.load[0].toFixed(2)} / ${res.load[1].toFixed(2)}`);
+  if (Math.max(...res.load) > res.cores * 0.75) {
     L.push('');
-    L.push(`> ⚠ The machine was busy during this run (load average above ${(cpu.length * 0.75).toFixed(1)} on ${cpu.length} cores): timings are noisy; run again on an idle machine.`);
+    L.push(`> ⚠ The machine was busy during this run (load average above ${(res.cores * 0.75).toFixed(1)} on ${res.cores} cores): timings are noisy; run again on an idle machine.`);
   }
   L.push('');
   L.push(`Peers: ${Object.entries(v).map(([k, x]) => `${k} ${x}`).join(', ')}.`);
@@ -341,9 +361,11 @@ function report(rows: Row[], mem: MemRow[], micro: MicroRow[] | { error: string 
       pairs.push(`${a.label.split(' · ')[1]}: ×2 events → peak ×${(b.r.peak / a.r.peak).toFixed(2)} (${((b.r.peak - a.r.peak) / extra).toFixed(0)} B per extra event)`);
     }
   }
+  const keep = mem.find((m) => m.label.startsWith('reference') && 'peak' in m.r);
   if (pairs.length) {
     L.push('');
-    L.push(`Same output, twice the events: ${pairs.join('; ')}. Growth that follows the output stays near ×1.`);
+    const ref = keep && 'peak' in keep.r ? ` Keeping every parsed event costs ${(keep.r.peak / keep.r.events).toFixed(0)} B per event (the reference row).` : '';
+    L.push(`Same output, twice the events: ${pairs.join('; ')}. A stream whose memory followed only the output would show ×1.00.${ref}`);
   }
   L.push('');
 
@@ -390,6 +412,13 @@ function report(rows: Row[], mem: MemRow[], micro: MicroRow[] | { error: string 
 const loadAtStart = loadavg()[0]!;
 
 async function main(): Promise<void> {
+  const reportArg = argv.indexOf('--report');
+  if (reportArg !== -1) {
+    // Re-render a saved run (results/latest.json by default) without measuring anything.
+    const file = argv[reportArg + 1] && !argv[reportArg + 1]!.startsWith('--') ? resolve(process.env.INIT_CWD ?? process.cwd(), argv[reportArg + 1]!) : join(here, 'results', 'latest.json');
+    process.stdout.write(`${report(JSON.parse(readFileSync(file, 'utf8'), (_k, x: unknown) => (x === null ? NaN : x)) as Results)}\n`);
+    return;
+  }
   const t0 = performance.now();
   if (loadAtStart > cpus().length * 0.75) log(`warning: load average ${loadAtStart.toFixed(2)} on ${cpus().length} cores; timings will be noisy`);
   log(`wireforge bench${quick ? ' --quick' : ''}: building the worker`);
@@ -405,12 +434,32 @@ async function main(): Promise<void> {
   const gen = genTiming();
   log('bundle sizes');
   const bundles = await bundleSizes();
-  const md = report(rows, mem, micro, gen, bundles, (performance.now() - t0) / 1000);
+  const cpu = cpus();
+  const results: Results = {
+    quick,
+    settings,
+    date: new Date().toISOString().slice(0, 10),
+    node: process.version,
+    cores: cpu.length,
+    cpu: cpu[0]?.model.trim() ?? '?',
+    load: [loadAtStart, loadavg()[0]!],
+    seconds: (performance.now() - t0) / 1000,
+    versions: versions(),
+    rows,
+    mem,
+    micro,
+    gen,
+    bundles,
+  };
+  const md = report(results);
   process.stdout.write(`${md}\n`);
+  const json = `${JSON.stringify(results, (_k, x: unknown) => (typeof x === 'number' && Number.isNaN(x) ? null : x))}\n`;
+  writeFileSync(join(here, '.cache', 'last.json'), json);
   if (write && !quick && !only) {
     mkdirSync(join(here, 'results'), { recursive: true });
-    writeFileSync(join(here, 'results', 'latest.md'), md);
-    log('wrote bench/results/latest.md');
+    writeFileSync(join(here, 'results', 'latest.md'), `${md}\n`);
+    writeFileSync(join(here, 'results', 'latest.json'), json);
+    log('wrote bench/results/latest.md and latest.json');
   }
 }
 
