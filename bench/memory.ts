@@ -11,7 +11,7 @@ import { makeBody, type Kind, type Protocol } from './bodies.js';
 import { API_KEY, chunk, digestOf, fetchOver, MODEL } from './methods.js';
 import { NdjsonDecoder } from '../runtime/framing/decode-ndjson.js';
 import { SseDecoder } from '../runtime/framing/decode-sse.js';
-import type { Frame } from '../runtime/framing/frame.js';
+import type { FrameSink } from '../runtime/framing/frame.js';
 import { adapters, createClientFor, type ProviderAdapter } from '../runtime/index.js';
 
 export interface MemoryJob {
@@ -64,12 +64,12 @@ export async function memory(job: MemoryJob): Promise<MemoryResult> {
     baseline = live();
     const kept: unknown[] = [];
     const td = new TextDecoder();
-    const framer = adapter.stream.framing === 'sse' ? new SseDecoder() : new NdjsonDecoder();
-    const frames: Frame[] = [];
+    const keep: FrameSink = (_event, data) => {
+      if (data !== '[DONE]') kept.push(JSON.parse(data));
+    };
+    const framer = adapter.stream.framing === 'sse' ? new SseDecoder(keep) : new NdjsonDecoder(keep);
     for (let i = 0; i < chunks.length; i++) {
-      framer.push(td.decode(chunks[i], { stream: true }), frames);
-      for (const f of frames) if (f.data !== '[DONE]') kept.push(JSON.parse(f.data));
-      frames.length = 0;
+      framer.push(td.decode(chunks[i], { stream: true }));
       if (i % job.every === 0) sample();
     }
     sample();

@@ -8,7 +8,7 @@
 import { TurnAssembler } from '../runtime/assemble/turn-assembler.js';
 import { NdjsonDecoder } from '../runtime/framing/decode-ndjson.js';
 import { SseDecoder } from '../runtime/framing/decode-sse.js';
-import type { Frame } from '../runtime/framing/frame.js';
+import type { FrameSink } from '../runtime/framing/frame.js';
 import { adapters, createClientFor } from '../runtime/index.js';
 import type { ChatResponse, ProviderAdapter } from '../runtime/index.js';
 import { TOOL_NAMES, toolSchema, type Body, type Digest, type Protocol } from './bodies.js';
@@ -176,28 +176,21 @@ async function prepareEsp(chunks: Uint8Array[]): Promise<Run> {
 /** The stream path without transport: TextDecoder → frame decoder → JSON.parse → readEvent. */
 export function wfDecode(adapter: ProviderAdapter, chunks: Uint8Array[]): Digest {
   const td = new TextDecoder();
-  const framer = adapter.stream.framing === 'sse' ? new SseDecoder() : new NdjsonDecoder();
-  const frames: Frame[] = [];
   const a = new TurnAssembler(adapter.rules, { streaming: false });
   const sentinel = adapter.stream.doneSentinel;
-  const handle = () => {
-    for (const f of frames) {
-      if (a.ended) break;
-      if (sentinel !== undefined && f.data === sentinel) a.end();
-      else adapter.readEvent(a, JSON.parse(f.data) as never, f.event);
-    }
-    frames.length = 0;
-    a.events.length = 0;
+  const sink: FrameSink = (event, data) => {
+    if (a.ended) return;
+    if (data === sentinel) a.end();
+    else adapter.readEvent(a, JSON.parse(data) as never, event);
   };
+  const framer = adapter.stream.framing === 'sse' ? new SseDecoder(sink) : new NdjsonDecoder(sink);
   for (const c of chunks) {
-    framer.push(td.decode(c, { stream: true }), frames);
-    handle();
+    framer.push(td.decode(c, { stream: true }));
     if (a.ended) break;
   }
   if (!a.ended) {
-    framer.push(td.decode(), frames);
-    framer.end(frames);
-    handle();
+    framer.push(td.decode());
+    framer.end();
   }
   a.closeAll();
   return digestOf(a.result());

@@ -2,22 +2,38 @@
 import { describe, expect, it } from 'vitest';
 import { SseDecoder } from '../runtime/framing/decode-sse.js';
 import { NdjsonDecoder } from '../runtime/framing/decode-ndjson.js';
-import type { Frame, FrameDecoder } from '../runtime/framing/frame.js';
+import type { FrameDecoder, FrameSink } from '../runtime/framing/frame.js';
 
-function decodeText(decoder: FrameDecoder, pieces: string[]): { frames: Array<Omit<Frame, 'offset'>>; unterminated: boolean } {
+interface Frame {
+  event: string | undefined;
+  data: string;
+  offset: number;
+}
+type Make = (sink: FrameSink) => FrameDecoder;
+
+/** A decoder whose frames land in `out`. */
+function collecting(make: Make): { decoder: FrameDecoder; out: Frame[] } {
   const out: Frame[] = [];
-  for (const p of pieces) decoder.push(p, out);
-  const { unterminated } = decoder.end(out);
+  return { decoder: make((event, data, offset) => out.push({ event, data, offset })), out };
+}
+
+function decodeText(make: Make, pieces: string[]): { frames: Array<Omit<Frame, 'offset'>>; unterminated: boolean } {
+  const { decoder, out } = collecting(make);
+  for (const p of pieces) decoder.push(p);
+  const { unterminated } = decoder.end();
   return { frames: out.map(({ event, data }) => ({ event, data })), unterminated };
 }
 
+const sse: Make = (sink) => new SseDecoder(sink);
+const ndjson: Make = (sink) => new NdjsonDecoder(sink);
+
 /** Split bytes at every position (two pieces), decoding with a streaming TextDecoder. */
-function everySplit(bytes: Uint8Array, make: () => FrameDecoder) {
+function everySplit(bytes: Uint8Array, make: Make) {
   const results = [];
   for (let cut = 0; cut <= bytes.length; cut++) {
     const td = new TextDecoder();
     const pieces = [td.decode(bytes.subarray(0, cut), { stream: true }), td.decode(bytes.subarray(cut), { stream: true }), td.decode()];
-    results.push({ cut, ...decodeText(make(), pieces) });
+    results.push({ cut, ...decodeText(make, pieces) });
   }
   return results;
 }
@@ -42,44 +58,43 @@ const cases: Array<[string, string, Array<{ event: string | undefined; data: str
 
 describe('SseDecoder', () => {
   it.each(cases)('%s', (_name, input, want) => {
-    expect(decodeText(new SseDecoder(), [input]).frames).toEqual(want);
+    expect(decodeText(sse, [input]).frames).toEqual(want);
   });
 
   it.each(cases)('%s: split at every byte, incl. inside UTF-8 and between CR and LF', (_name, input, want) => {
-    for (const r of everySplit(new TextEncoder().encode(input), () => new SseDecoder())) {
+    for (const r of everySplit(new TextEncoder().encode(input), sse)) {
       expect(r.frames, `cut at ${r.cut}`).toEqual(want);
     }
   });
 
   it('one character at a time', () => {
     const input = 'event: e\r\ndata: x\r\ndata: y\r\n\r\n: c\r\ndata: z\r\r';
-    expect(decodeText(new SseDecoder(), [...input]).frames).toEqual([
+    expect(decodeText(sse, [...input]).frames).toEqual([
       { event: 'e', data: 'x\ny' },
       { event: undefined, data: 'z' },
     ]);
   });
 
   it('a trailing event without its blank line is delivered and flagged', () => {
-    const r = decodeText(new SseDecoder(), ['data: a\n\ndata: [DONE]\n']);
+    const r = decodeText(sse, ['data: a\n\ndata: [DONE]\n']);
     expect(r.frames).toEqual([{ event: undefined, data: 'a' }, { event: undefined, data: '[DONE]' }]);
     expect(r.unterminated).toBe(true);
   });
 
   it('a cut inside a line is flagged as unterminated', () => {
-    const r = decodeText(new SseDecoder(), ['data: {"a":1}\n\ndata: {"b"']);
+    const r = decodeText(sse, ['data: {"a":1}\n\ndata: {"b"']);
     expect(r.unterminated).toBe(true);
     expect(r.frames.at(-1)).toEqual({ event: undefined, data: '{"b"' });
   });
 
   it('a clean end is not flagged', () => {
-    expect(decodeText(new SseDecoder(), ['data: a\n\n']).unterminated).toBe(false);
+    expect(decodeText(sse, ['data: a\n\n']).unterminated).toBe(false);
   });
 
   it('reports the offset where each event began', () => {
-    const out: Frame[] = [];
-    const d = new SseDecoder();
-    d.push('data: a\n\n: comment\ndata: b', out);
-    d.push('\n\n', out);
+    const { decoder: d, out } = collecting(sse);
+    d.push('data: a\n\n: comment\ndata: b');
+    d.push('\n\n');
     expect(out.map((f) => f.offset)).toEqual([0, 19]);
   });
 });
@@ -90,7 +105,7 @@ describe('NdjsonDecoder', () => {
     ['CRLF and blank lines', '{"a":1}\r\n\r\n{"b":2}\r\n', ['{"a":1}', '{"b":2}']],
     ['last line without newline', '{"a":1}\n{"b":2}', ['{"a":1}', '{"b":2}']],
   ])('%s', (_n, input, want) => {
-    for (const r of everySplit(new TextEncoder().encode(input), () => new NdjsonDecoder())) {
+    for (const r of everySplit(new TextEncoder().encode(input), ndjson)) {
       expect(r.frames.map((f) => f.data), `cut at ${r.cut}`).toEqual(want);
     }
   });

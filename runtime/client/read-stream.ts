@@ -8,7 +8,7 @@ import type { TurnAssembler } from '../assemble/turn-assembler.js';
 import { excerptOf, StreamError, TimeoutError, WireforgeError } from '../errors.js';
 import { NdjsonDecoder } from '../framing/decode-ndjson.js';
 import { SseDecoder } from '../framing/decode-sse.js';
-import type { Frame } from '../framing/frame.js';
+import type { FrameSink } from '../framing/frame.js';
 import type { StreamEvent, Warning } from '../types.js';
 import { abortReason } from '../transport/abort.js';
 import type { Redact } from '../transport/redact.js';
@@ -31,8 +31,8 @@ export async function* readStream(c: StreamContext): AsyncGenerator<StreamEvent[
   if (!body) throw new StreamError({ provider: adapter.id, reason: 'the response has no body' });
   const reader = body.getReader();
   const text = new TextDecoder();
-  const framer = adapter.stream.framing === 'sse' ? new SseDecoder() : new NdjsonDecoder();
-  const frames: Frame[] = [];
+  const onFrame = frameHandler(c);
+  const framer = adapter.stream.framing === 'sse' ? new SseDecoder(onFrame) : new NdjsonDecoder(onFrame);
   let started = false;
   let finished = false;
   const queued = (): StreamEvent[] => {
@@ -52,17 +52,13 @@ export async function* readStream(c: StreamContext): AsyncGenerator<StreamEvent[
       const chunk = await readWithin(reader, c);
       if (chunk.done) break;
       sawBytes ||= chunk.value.byteLength > 0;
-      framer.push(text.decode(chunk.value, { stream: true }), frames);
-      if (frames.length) {
-        handleFrames(c, frames, false);
-        const batch = queued();
-        if (batch.length) yield batch;
-      }
+      framer.push(text.decode(chunk.value, { stream: true }));
+      if (a.events.length) yield queued();
+      else if (c.signal?.aborted) throw abortReason(c.signal);
     }
     if (!a.ended) {
-      framer.push(text.decode(), frames);
-      const { unterminated } = framer.end(frames);
-      handleFrames(c, frames, unterminated);
+      framer.push(text.decode());
+      const { unterminated } = framer.end();
       const batch = queued();
       if (batch.length) yield batch;
       if (!sawBytes) throw new StreamError({ provider: adapter.id, reason: 'the stream ended without sending any event' });
@@ -88,34 +84,31 @@ export async function* readStream(c: StreamContext): AsyncGenerator<StreamEvent[
   }
 }
 
-function handleFrames(c: StreamContext, frames: Frame[], lastUnterminated: boolean): void {
+/** Each framed event: the done sentinel, or JSON into the generated readEvent. */
+function frameHandler(c: StreamContext): FrameSink {
   const { adapter, assembler: a } = c;
   const sentinel = adapter.stream.doneSentinel;
-  for (let i = 0; i < frames.length; i++) {
-    const f = frames[i]!;
-    if (a.ended) break;
-    if (sentinel !== undefined && f.data === sentinel) {
+  return (event, data, offset, unterminated) => {
+    if (a.ended) return;
+    if (data === sentinel) {
       a.end();
-      continue;
+      return;
     }
     let payload: unknown;
     try {
-      payload = JSON.parse(f.data);
+      payload = JSON.parse(data);
     } catch {
-      const truncated = lastUnterminated && i === frames.length - 1;
-      frames.length = 0;
       throw new StreamError({
         provider: adapter.id,
-        reason: truncated ? 'the stream ended inside an event' : 'malformed JSON in an event',
-        event: f.event,
-        offset: f.offset,
-        excerpt: c.redact(excerptOf(f.data, 120)),
+        reason: unterminated ? 'the stream ended inside an event' : 'malformed JSON in an event',
+        event,
+        offset,
+        excerpt: c.redact(excerptOf(data, 120)),
         // No `cause`: JSON.parse's message quotes the payload, which may echo the key.
       });
     }
-    adapter.readEvent(a, payload as never, f.event);
-  }
-  frames.length = 0;
+    adapter.readEvent(a, payload as never, event);
+  };
 }
 
 /** A whole body as text, each read bounded by the idle timeout (a stalled blocking body fails too). */

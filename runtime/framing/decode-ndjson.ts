@@ -1,33 +1,36 @@
 /** Newline-delimited JSON: one payload per line; blank lines skipped; CRLF tolerated. */
-import type { Frame, FrameDecoder } from './frame.js';
+import type { FrameDecoder, FrameSink } from './frame.js';
 
 export class NdjsonDecoder implements FrameDecoder {
   private rest = '';
   private base = 0;
 
-  push(text: string, out: Frame[]): void {
+  constructor(private readonly sink: FrameSink) {}
+
+  push(text: string): void {
     const s = this.rest === '' ? text : this.rest + text;
     let pos = 0;
     for (let lf = s.indexOf('\n'); lf !== -1; lf = s.indexOf('\n', pos)) {
-      this.emit(s, pos, lf, out);
+      this.emit(s, pos, lf, false);
       pos = lf + 1;
     }
     this.base += pos;
     this.rest = pos === 0 ? s : s.slice(pos);
   }
 
-  end(out: Frame[]): { unterminated: boolean } {
+  end(): { unterminated: boolean } {
     const unterminated = this.rest.trim() !== '';
-    if (unterminated) this.emit(this.rest, 0, this.rest.length, out);
-    this.base += this.rest.length;
+    const rest = this.rest;
     this.rest = '';
+    if (unterminated) this.emit(rest, 0, rest.length, true);
+    this.base += rest.length;
     return { unterminated };
   }
 
-  private emit(s: string, start: number, end: number, out: Frame[]): void {
+  private emit(s: string, start: number, end: number, unterminated: boolean): void {
     if (end > start && s.charCodeAt(end - 1) === 13) end--;
     const line = s.slice(start, end);
     if (line.trim() === '') return;
-    out.push({ event: undefined, data: line, offset: this.base + start });
+    this.sink(undefined, line, this.base + start, unterminated);
   }
 }

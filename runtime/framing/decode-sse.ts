@@ -4,7 +4,7 @@
  * "\n"; comments (`:`) and `id:`/`retry:` are skipped; a BOM at the start is dropped. Index
  * scans only, no regex, one pass per chunk.
  */
-import type { Frame, FrameDecoder } from './frame.js';
+import type { FrameDecoder, FrameSink } from './frame.js';
 
 export class SseDecoder implements FrameDecoder {
   private rest = '';
@@ -15,8 +15,12 @@ export class SseDecoder implements FrameDecoder {
   private data: string | undefined;
   private event: string | undefined;
   private eventStart = -1;
+  /** Set while end() flushes what the stream cut short. */
+  private ending = false;
 
-  push(text: string, out: Frame[]): void {
+  constructor(private readonly sink: FrameSink) {}
+
+  push(text: string): void {
     if (!this.started && text.length) {
       this.started = true;
       if (text.charCodeAt(0) === 0xfeff) {
@@ -47,31 +51,32 @@ export class SseDecoder implements FrameDecoder {
         end = lf;
         next = lf + 1;
       } else break;
-      this.line(s, pos, end, out);
+      this.line(s, pos, end);
       pos = next;
     }
     this.base += pos;
     this.rest = pos === 0 ? s : s.slice(pos);
   }
 
-  end(out: Frame[]): { unterminated: boolean } {
+  end(): { unterminated: boolean } {
     let unterminated = false;
+    this.ending = true;
     if (this.rest !== '') {
       unterminated = true;
-      this.line(this.rest, 0, this.rest.length, out);
+      this.line(this.rest, 0, this.rest.length);
       this.base += this.rest.length;
       this.rest = '';
     }
     if (this.data !== undefined) {
       unterminated = true;
-      this.dispatch(out);
+      this.dispatch();
     }
     return { unterminated };
   }
 
-  private line(s: string, start: number, end: number, out: Frame[]): void {
+  private line(s: string, start: number, end: number): void {
     if (start === end) {
-      this.dispatch(out);
+      this.dispatch();
       return;
     }
     const first = s.charCodeAt(start);
@@ -89,9 +94,12 @@ export class SseDecoder implements FrameDecoder {
     else this.event = value;
   }
 
-  private dispatch(out: Frame[]): void {
-    if (this.data !== undefined) out.push({ event: this.event, data: this.data, offset: this.eventStart });
-    this.data = undefined;
+  private dispatch(): void {
+    const data = this.data;
+    if (data !== undefined) {
+      this.data = undefined;
+      this.sink(this.event, data, this.eventStart, this.ending);
+    }
     this.event = undefined;
     this.eventStart = -1;
   }

@@ -1,15 +1,16 @@
-/** One framed event, before JSON parsing: SSE `event:`/`data:` or one NDJSON line. */
-export interface Frame {
-  /** SSE event name; undefined when the event had no `event:` line (and for NDJSON). */
-  event: string | undefined;
-  data: string;
-  /** Character offset in the decoded stream where the event began. */
-  offset: number;
-}
+/** What a framing decoder hands on for each event, before JSON parsing. */
+
+/**
+ * Called once per framed event (an SSE event with data, or one NDJSON line). `event` is the SSE
+ * event name (undefined without an `event:` line, and for NDJSON); `offset` is where the event
+ * began in the decoded text; `unterminated` marks a last event the stream cut before its end.
+ * Handing events to a callback, rather than collecting objects, keeps the hot path allocation-free.
+ */
+export type FrameSink = (event: string | undefined, data: string, offset: number, unterminated: boolean) => void;
 
 export interface FrameDecoder {
-  /** Feed decoded text; complete frames are appended to `out`. */
-  push(text: string, out: Frame[]): void;
-  /** End of input: a trailing frame without its terminator is appended and reported. */
-  end(out: Frame[]): { unterminated: boolean };
+  /** Feed decoded text; each complete event goes to the sink. */
+  push(text: string): void;
+  /** End of input: a trailing event without its terminator goes to the sink, flagged. */
+  end(): { unterminated: boolean };
 }
