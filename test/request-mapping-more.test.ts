@@ -8,7 +8,7 @@
  * entry may also be `{ type, field }` to pin the warning type.
  */
 import { describe, expect, it } from 'vitest';
-import { checkCase, JPEG_B64, PNG_B64, TIME_SCHEMA, WEATHER_SCHEMA, wire, type Case, type Table } from './helpers/request-table.js';
+import { checkCase, JPEG_B64, PNG_B64, TIME_SCHEMA, TOOL_HISTORY, USER_HI, WEATHER_SCHEMA, wire, type Case, type Table } from './helpers/request-table.js';
 import { adapter as responses } from '../generated/openai-responses.js';
 import { adapter as gemini } from '../generated/gemini.js';
 import { adapter as ollama } from '../generated/ollama.js';
@@ -31,23 +31,6 @@ const WEATHER_TOOL = { name: 'get_weather', description: 'Weather for a city', p
 const TIME_TOOL = { name: 'get_time', parameters: TIME_SCHEMA };
 const STRICT_WEATHER_TOOL = { ...WEATHER_TOOL, strict: true };
 
-const USER_HI = { role: 'user', content: 'Hi' } as const;
-
-/** A tool round: user asks, assistant calls two tools, both results come back (one failed), user follows up. */
-const TOOL_HISTORY: ChatRequest['messages'] = [
-  { role: 'user', content: 'Weather in Paris and the time in Tokyo?' },
-  {
-    role: 'assistant',
-    content: null,
-    toolCalls: [
-      { id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
-      { id: 'call_2', name: 'get_time', arguments: '{"tz":"Asia/Tokyo"}' },
-    ],
-  },
-  { role: 'tool', toolCallId: 'call_1', toolName: 'get_weather', content: '{"temp_c":18}' },
-  { role: 'tool', toolCallId: 'call_2', content: 'tz database unavailable', isError: true },
-  { role: 'user', content: 'Thanks, and tomorrow?' },
-];
 
 /** The same round with both results succeeding (for wires with no error flag on a result). */
 const TOOL_HISTORY_OK: ChatRequest['messages'] = TOOL_HISTORY.map((m) =>

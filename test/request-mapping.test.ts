@@ -7,7 +7,7 @@
  * entry may also be `{ type, field }` to pin the warning type.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkCase, JPEG_B64, PNG_B64, TIME_SCHEMA, WEATHER_SCHEMA, wire, type Case, type Table } from './helpers/request-table.js';
+import { checkCase, JPEG_B64, PNG_B64, TIME_SCHEMA, TOOL_HISTORY, USER_HI, WEATHER_SCHEMA, wire, type Case, type Table } from './helpers/request-table.js';
 import { adapter as openai } from '../generated/openai-chat.js';
 import { adapter as anthropic } from '../generated/anthropic-messages.js';
 import type { ChatRequest } from '../runtime/types.js';
@@ -19,23 +19,6 @@ const TOOLS: ChatRequest['tools'] = [
   { name: 'get_time', parameters: TIME_SCHEMA },
 ];
 
-const USER_HI = { role: 'user', content: 'Hi' } as const;
-
-/** A tool round: user asks, assistant calls two tools, both results come back (one failed), user follows up. */
-const TOOL_HISTORY: ChatRequest['messages'] = [
-  { role: 'user', content: 'Weather in Paris and the time in Tokyo?' },
-  {
-    role: 'assistant',
-    content: null,
-    toolCalls: [
-      { id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
-      { id: 'call_2', name: 'get_time', arguments: '{"tz":"Asia/Tokyo"}' },
-    ],
-  },
-  { role: 'tool', toolCallId: 'call_1', toolName: 'get_weather', content: '{"temp_c":18}' },
-  { role: 'tool', toolCallId: 'call_2', content: 'tz database unavailable', isError: true },
-  { role: 'user', content: 'Thanks, and tomorrow?' },
-];
 
 const SCHEMA_FORMAT = {
   type: 'json_schema',

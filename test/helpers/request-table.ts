@@ -31,6 +31,24 @@ export const WEATHER_SCHEMA = {
 };
 export const TIME_SCHEMA = { type: 'object', properties: { tz: { type: 'string' } } };
 
+export const USER_HI = { role: 'user', content: 'Hi' } as const;
+
+/** A tool round: user asks, assistant calls two tools, both results come back (one failed), user follows up. */
+export const TOOL_HISTORY: ChatRequest['messages'] = [
+  { role: 'user', content: 'Weather in Paris and the time in Tokyo?' },
+  {
+    role: 'assistant',
+    content: null,
+    toolCalls: [
+      { id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
+      { id: 'call_2', name: 'get_time', arguments: '{"tz":"Asia/Tokyo"}' },
+    ],
+  },
+  { role: 'tool', toolCallId: 'call_1', toolName: 'get_weather', content: '{"temp_c":18}' },
+  { role: 'tool', toolCallId: 'call_2', content: 'tz database unavailable', isError: true },
+  { role: 'user', content: 'Thanks, and tomorrow?' },
+];
+
 function fieldOf(e: ExpectedWarning): string {
   return typeof e === 'string' ? e : e.field;
 }
