@@ -15,6 +15,8 @@ export interface MicroJob {
   rounds: number;
   /** Calls per round. */
   calls: number;
+  /** One protocol per process, so the shared runtime code sees one adapter's shapes, as in an application using one provider. */
+  only?: Protocol;
 }
 
 export interface MicroRow {
@@ -195,6 +197,7 @@ async function perCallAsync(job: MicroJob, f: () => Promise<unknown>, calls: num
 export async function micro(job: MicroJob): Promise<MicroRow[]> {
   const rows: MicroRow[] = [];
   for (const p of PROTOCOLS) {
+    if (job.only !== undefined && p !== job.only) continue;
     const adapter = adapters[p] as ProviderAdapter;
     const request: ChatRequest = { ...TYPICAL_REQUEST, model: MODEL[p] };
     const text = JSON.stringify(TYPICAL_RESPONSE[p]);

@@ -173,6 +173,17 @@ interface BundleRow {
   error?: string;
 }
 
+/** One process per protocol, as for the streaming cells: the shared runtime code sees one adapter's shapes. */
+function microAll(worker: string): MicroRow[] | { error: string } {
+  const rows: MicroRow[] = [];
+  for (const only of protocols) {
+    const res = runJob<MicroRow[]>(worker, { mode: 'micro', rounds: settings.microRounds, calls: settings.microCalls, only } satisfies MicroJob);
+    if (!Array.isArray(res)) return { error: `${only}: ${res.error}` };
+    rows.push(...res);
+  }
+  return rows;
+}
+
 async function bundleSizes(): Promise<BundleRow[]> {
   const oneAdapter: esbuild.Plugin = {
     name: 'one-adapter-registry',
@@ -374,7 +385,7 @@ function report(res: Results): string {
   L.push('');
   if ('error' in micro) L.push(`✗ ${micro.error}`);
   else {
-    L.push('Typical call: system prompt, 4 messages (one assistant tool call and its result), 2 tools, maxTokens, temperature; the response is a sentence and one tool call with usage. build = `adapter.buildRequest` + `JSON.stringify` of the body; parse = `JSON.parse` + `readResponse` into a TurnAssembler + `result()`. `chat()` (for context) is the whole client call over an injected fetch: Response, body reading, timers, redaction. Median of rounds.');
+    L.push('Typical call: system prompt, 4 messages (one assistant tool call and its result), 2 tools, maxTokens, temperature; the response is a sentence and one tool call with usage. build = `adapter.buildRequest` + `JSON.stringify` of the body; parse = `JSON.parse` + `readResponse` into a TurnAssembler + `result()`. `chat()` (for context) is the whole client call over an injected fetch: Response, body reading, timers, redaction. One process per protocol; median of rounds.');
     L.push('');
     L.push('| protocol | build | of which JSON.stringify | parse | of which JSON.parse | **build + parse** (< 10 µs) | client.chat() |');
     L.push('|---|---:|---:|---:|---:|---:|---:|');
@@ -428,8 +439,7 @@ async function main(): Promise<void> {
   log('memory');
   const mem = memoryAll(worker);
   log('build / parse µs');
-  const microRes = runJob<MicroRow[]>(worker, { mode: 'micro', rounds: settings.microRounds, calls: settings.microCalls } satisfies MicroJob);
-  const micro = Array.isArray(microRes) ? microRes : { error: microRes.error };
+  const micro = microAll(worker);
   log('pnpm gen');
   const gen = genTiming();
   log('bundle sizes');

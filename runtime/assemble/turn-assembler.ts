@@ -71,7 +71,7 @@ export class TurnAssembler {
     this.rules = rules;
     this.emit = options.streaming;
     this.warnings = options.warnings ?? [];
-    this.redact = options.redact ?? ((v) => v);
+    this.redact = options.redact ?? identity;
     this.requestModel = options.model;
   }
 
@@ -391,4 +391,8 @@ function finalCall(call: OpenCall): ToolCall {
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function identity<T>(v: T): T {
+  return v;
 }

@@ -29,6 +29,10 @@ export interface ContinuityResult {
 }
 
 export function applyContinuity(messages: Message[], origins: number[], req: ChatRequest, c: Continuity, w: Warnings): ContinuityResult {
+  // The common case, a conversation with no state from elsewhere and a spec without rules.
+  if (c.rules.length === 0 && !messages.some((m) => m.role === 'assistant' && m.origin !== undefined && isForeign(m, req, c))) {
+    return { messages, body: {}, request: req };
+  }
   const rules = c.rules.filter((r) => applies(r.when, req) && r.when.toolTurnWithoutThinking === undefined);
   const body = Object.assign({}, ...rules.map((r) => r.body ?? {})) as Record<string, unknown>;
   const requireSignature = rules.some((r) => r.require.includes('thinking.signature'));
@@ -90,9 +94,17 @@ function applies(when: Continuity['rules'][number]['when'], req: ChatRequest): b
   const reasoning = req.reasoning?.budgetTokens !== undefined || req.reasoning?.effort !== undefined;
   if (when.reasoning !== undefined && reasoning !== when.reasoning) return false;
   if (when.store !== undefined && (req.store === false) !== (when.store === false)) return false;
-  if (when.model !== undefined && !new RegExp(when.model).test(req.model ?? '')) return false;
-  if (when.notModel !== undefined && new RegExp(when.notModel).test(req.model ?? '')) return false;
+  if (when.model !== undefined && !pattern(when.model).test(req.model ?? '')) return false;
+  if (when.notModel !== undefined && pattern(when.notModel).test(req.model ?? '')) return false;
   return true;
+}
+
+/** Model patterns come from specs (a few per provider): compiled once. */
+const patterns = new Map<string, RegExp>();
+function pattern(source: string): RegExp {
+  let re = patterns.get(source);
+  if (re === undefined) patterns.set(source, (re = new RegExp(source)));
+  return re;
 }
 
 function isForeign(m: AssistantMessage, req: ChatRequest, c: Continuity): boolean {

@@ -53,14 +53,16 @@ export class MessageContext {
   at(index: number): this {
     this.index = index;
     this.thinkingCarried = false;
-    this.pendingImages.clear();
+    if (this.pendingImages.size) this.pendingImages.clear();
     return this;
   }
 
   /** After each message: report what its templates had no place for. Returns the wire message. */
   finish<T>(m: { role: string; thinking?: unknown[] }, wire: T): T {
-    for (const [j, message] of this.pendingImages) this.w.drop(`${this.where()}.content[${j}]`, message);
-    this.pendingImages.clear();
+    if (this.pendingImages.size) {
+      for (const [j, message] of this.pendingImages) this.w.drop(`${this.where()}.content[${j}]`, message);
+      this.pendingImages.clear();
+    }
     if (m.role === 'assistant' && m.thinking?.length && !this.thinkingCarried) {
       this.w.drop(`${this.where()}.thinking`, 'this provider cannot take reasoning back; it was not sent');
     }
