@@ -13,12 +13,13 @@ import { adapters, createClientFor } from '../runtime/index.js';
 import type { ChatResponse, ProviderAdapter } from '../runtime/index.js';
 import { TOOL_NAMES, toolSchema, type Body, type Digest, type Protocol } from './bodies.js';
 
-export type Method = 'floor' | 'esp' | 'wf-stream' | 'wf-iter' | 'wf-decode' | 'sdk' | 'sdk-raw' | 'ai-doStream' | 'ai-streamText';
+export type Method = 'floor' | 'floor-args' | 'esp' | 'wf-stream' | 'wf-iter' | 'wf-decode' | 'sdk' | 'sdk-raw' | 'ai-doStream' | 'ai-streamText';
 
 export const METHODS: Method[] = ['floor', 'esp', 'wf-decode', 'wf-stream', 'wf-iter', 'sdk', 'sdk-raw', 'ai-doStream', 'ai-streamText'];
 
 export const METHOD_LABEL: Record<Method, string> = {
   floor: 'floor: split + JSON.parse',
+  'floor-args': 'output floor (whole-call tool bodies): the floor plus JSON.stringify of every argument object, kept — the least work that gives the `arguments` text the unified ToolCall carries',
   esp: 'eventsource-parser + JSON.parse',
   'wf-decode': 'wireforge decode + assemble, no transport (TextDecoder → frame decoder → JSON.parse → readEvent into a TurnAssembler that makes no events, as final() alone does)',
   'wf-stream': 'wireforge stream() → final() over an injected fetch',
@@ -104,6 +105,8 @@ export async function prepare(method: Method, body: Body, chunks: Uint8Array[]):
   switch (method) {
     case 'floor':
       return async () => floor(p, chunks);
+    case 'floor-args':
+      return async () => floor(p, chunks, OBJECT_ARGUMENTS[p]);
     case 'esp':
       return prepareEsp(chunks);
     case 'wf-decode': {
@@ -125,11 +128,18 @@ export async function prepare(method: Method, body: Body, chunks: Uint8Array[]):
 // ---------------------------------------------------------------------------------------------
 // The floor: decode each chunk, cut complete events with indexOf, JSON.parse each payload.
 
-function floor(p: Protocol, chunks: Uint8Array[]): Digest {
+/** Where whole-call bodies carry tool arguments as objects, per wire (the unified ToolCall needs their JSON text). */
+export const OBJECT_ARGUMENTS: Partial<Record<Protocol, (event: any) => unknown[]>> = {
+  gemini: (e) => (e.candidates?.[0]?.content?.parts ?? []).filter((x: any) => x.functionCall).map((x: any) => x.functionCall.args),
+  ollama: (e) => (e.message?.tool_calls ?? []).map((c: any) => c.function.arguments),
+};
+
+function floor(p: Protocol, chunks: Uint8Array[], objectArgs?: (event: unknown) => unknown[]): Digest {
   const td = new TextDecoder();
   const sep = p === 'ollama' ? '\n' : p === 'gemini' ? '\r\n\r\n' : '\n\n';
   let rest = '';
   let parsed = 0;
+  const texts: string[] = [];
   const take = (event: string) => {
     let data = event;
     if (p !== 'ollama') {
@@ -139,7 +149,9 @@ function floor(p: Protocol, chunks: Uint8Array[]): Digest {
       data = eol === -1 ? event.slice(start) : event.slice(start, eol);
       if (data === '[DONE]') return;
     }
-    if (typeof JSON.parse(data) === 'object') parsed++;
+    const parsedEvent: unknown = JSON.parse(data);
+    if (typeof parsedEvent === 'object') parsed++;
+    if (objectArgs) for (const a of objectArgs(parsedEvent)) texts.push(JSON.stringify(a));
   };
   for (let i = 0; i <= chunks.length; i++) {
     const s = rest + (i < chunks.length ? td.decode(chunks[i], { stream: true }) : td.decode());
@@ -150,7 +162,9 @@ function floor(p: Protocol, chunks: Uint8Array[]): Digest {
     }
     rest = s.slice(pos);
   }
-  return { ...emptyDigest(), parsed };
+  let args = 0;
+  for (const t of texts) args += t.length;
+  return { ...emptyDigest(), parsed, calls: texts.length, args };
 }
 
 // eventsource-parser (the SSE parser the AI SDK uses), then JSON.parse each payload.

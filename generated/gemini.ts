@@ -17,6 +17,7 @@ import {
   num,
   optNum,
   prepareConversation,
+  present,
   statusIn,
   toolChoiceKind,
 } from '../runtime/adapter-kit.js';
@@ -276,11 +277,8 @@ export function buildRequest(input: ChatRequest, mode: CallMode): BuiltRequest {
   const mapped = conv.messages.map((m, i) =>
     cx.finish(m, mapMessage(m, cx.at(conv.origins[i]!), w, cx.field())),
   );
-  const messages = mergeConsecutive(
-    mapped.filter((m) => m !== undefined),
-    'role',
-    'parts',
-    (text: string) => partTemplates.text!({ type: 'text', text }),
+  const messages = mergeConsecutive(present(mapped), 'role', 'parts', (text: string) =>
+    partTemplates.text!({ type: 'text', text }),
   );
   const body = compact({
     systemInstruction: ifSet(conv.system, mapSystem),

@@ -14,6 +14,7 @@ import {
   num,
   optNum,
   prepareConversation,
+  present,
   statusIn,
   toolChoiceKind,
 } from '../runtime/adapter-kit.js';
@@ -243,7 +244,7 @@ export function buildRequest(input: ChatRequest, mode: CallMode): BuiltRequest {
   const mapped = conv.messages.map((m, i) =>
     cx.finish(m, mapMessage(m, cx.at(conv.origins[i]!), w, cx.field())),
   );
-  const messages = mapped.filter((m) => m !== undefined);
+  const messages = present(mapped);
   const body = compact({
     model: req.model,
     messages: messages,

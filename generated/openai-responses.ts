@@ -17,6 +17,7 @@ import {
   optNum,
   prepareConversation,
   present,
+  spreadItems,
   statusIn,
   toolChoiceKind,
 } from '../runtime/adapter-kit.js';
@@ -266,7 +267,7 @@ export function buildRequest(input: ChatRequest, mode: CallMode): BuiltRequest {
   const mapped = conv.messages.map((m, i) =>
     cx.finish(m, mapMessage(m, cx.at(conv.origins[i]!), w, cx.field())),
   );
-  const messages = mapped.flatMap((m) => (m === undefined ? [] : Array.isArray(m) ? m : [m]));
+  const messages = spreadItems(mapped);
   const body = compact({
     model: req.model,
     instructions: conv.system,

@@ -83,5 +83,21 @@ export function isEmpty(v: unknown): boolean {
 
 /** An array without the items that vanished. */
 export function present<T>(items: Array<T | undefined>): T[] {
-  return items.filter((i): i is T => i !== undefined);
+  const out: T[] = [];
+  for (const i of items) if (i !== undefined) out.push(i);
+  return out;
+}
+
+/**
+ * Wire messages in order, where one message may have become several top-level items (a role
+ * written as a bare `$blocks`, as Responses `input` items) and some none. A loop, not flatMap:
+ * this runs on every request and flatMap costs about a microsecond here.
+ */
+export function spreadItems(mapped: unknown[]): unknown[] {
+  const out: unknown[] = [];
+  for (const m of mapped) {
+    if (Array.isArray(m)) for (const item of m) out.push(item);
+    else if (m !== undefined) out.push(m);
+  }
+  return out;
 }

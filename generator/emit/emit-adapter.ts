@@ -24,7 +24,7 @@ export function banner(files: string[]): string {
 const KIT_IMPORTS = [
   'TurnAssembler', 'MessageContext', 'Warnings', 'compact', 'ifSet', 'list', 'firstString', 'num', 'optNum',
   'lookup', 'toolChoiceKind', 'mapFinish', 'statusIn', 'prepareConversation', 'mergeConsecutive', 'finalizeBody',
-  'isEmpty', 'present',
+  'isEmpty', 'present', 'spreadItems',
 ];
 const KIT_TYPES = ['BlockTemplates', 'Continuity', 'EndpointInfo', 'PartTemplates', 'BuiltRequest', 'CallMode', 'ChatRequest', 'ErrorFields', 'FinishReason', 'Message', 'ProviderAdapter', 'ToolSpec', 'Usage'];
 

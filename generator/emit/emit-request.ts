@@ -123,7 +123,7 @@ function messagesExpr(ir: SpecIR): string {
   const { roles, mergeKey, parts } = ir.request.messages;
   // A role written as a bare `$blocks` expands into several top-level items.
   const spreads = roles.assistant?.kind === 'slot';
-  let expr = spreads ? 'mapped.flatMap((m) => (m === undefined ? [] : Array.isArray(m) ? m : [m]))' : 'mapped.filter((m) => m !== undefined)';
+  let expr = spreads ? 'spreadItems(mapped)' : 'present(mapped)';
   if (mergeKey) {
     const textPart = parts.text ? '(text: string) => partTemplates.text!({ type: "text", text })' : '(text: string) => text';
     const by = roleKey([roles.user, roles.assistant, roles.tool, roles.toolError]) ?? 'role';
