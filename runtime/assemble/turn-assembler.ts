@@ -14,6 +14,7 @@ import type {
   Usage,
   Warning,
 } from '../types.js';
+import { TextBuffer } from './text-buffer.js';
 import { mergeUsage } from './merge-usage.js';
 
 /** What the assembler needs from a provider's spec. */
@@ -29,7 +30,7 @@ interface OpenCall {
   id: string;
   name: string;
   /** Argument fragments, joined once when the call closes. */
-  parts: string[];
+  parts: TextBuffer;
   /** Set when the wire gave the arguments whole (object or final string). */
   full: string | undefined;
   signature: string | undefined;
@@ -46,10 +47,13 @@ export class TurnAssembler {
   private readonly rules: TurnRules;
   /** Queue StreamEvents as parts arrive (off for blocking bodies, and for streams only read to final()). */
   emit: boolean;
-  private readonly text: string[] = [];
+  private readonly text = new TextBuffer();
   private refusal = false;
   private readonly thinking: ThinkingPart[] = [];
+  /** The text of each thinking block, by position in `thinking`; set on the parts when read. */
+  private readonly thinkingText: TextBuffer[] = [];
   private openThinking: ThinkingPart | undefined;
+  private openThinkingText: TextBuffer | undefined;
   /** Separator owed before the next thinking text, if the open block already has text. */
   private thinkingBreak: string | undefined;
   private readonly calls: OpenCall[] = [];
@@ -102,6 +106,7 @@ export class TurnAssembler {
     const part: ThinkingPart = { text: '' };
     if (typeof id === 'string') part.id = id;
     this.thinking.push(part);
+    this.thinkingText.push((this.openThinkingText = new TextBuffer()));
     this.openThinking = part;
     this.thinkingBreak = undefined;
   }
@@ -112,6 +117,7 @@ export class TurnAssembler {
     const part = this.thinkingByKey.get(key);
     if (part) {
       this.openThinking = part;
+      this.openThinkingText = this.thinkingText[this.thinking.indexOf(part)];
       this.thinkingBreak = undefined;
     } else {
       this.startThinking();
@@ -138,10 +144,11 @@ export class TurnAssembler {
 
   appendThinking(delta: unknown): void {
     if (typeof delta !== 'string' || delta === '') return;
-    const part = this.openThinking ?? (this.startThinking(), this.openThinking!);
-    const text = this.thinkingBreak !== undefined && part.text !== '' ? this.thinkingBreak + delta : delta;
+    if (this.openThinking === undefined) this.startThinking();
+    const buffer = this.openThinkingText!;
+    const text = this.thinkingBreak !== undefined && !buffer.empty ? this.thinkingBreak + delta : delta;
     this.thinkingBreak = undefined;
-    part.text += text;
+    buffer.push(text);
     if (this.emit) this.events.push({ type: 'thinking-delta', delta: text });
   }
 
@@ -278,7 +285,7 @@ export class TurnAssembler {
 
   /** Nothing a turn is made of arrived: no text, reasoning, tool call or finish reason. */
   get isEmpty(): boolean {
-    return this.text.length === 0 && this.thinking.length === 0 && this.calls.length === 0 && this.rawFinish === null;
+    return this.text.empty && this.thinking.length === 0 && this.calls.length === 0 && this.rawFinish === null;
   }
 
   setRaw(raw: unknown): void {
@@ -297,13 +304,15 @@ export class TurnAssembler {
 
   /** The response so far; complete once the turn has ended. */
   result(): ChatResponse {
-    const text = this.text.length ? this.text.join('') : null;
-    const thinkingText = this.thinking.map((t) => t.text).join('');
+    const joined = this.text.toString();
+    const text = joined === '' ? null : joined;
+    const thinking = this.thinking.map((t, i) => ({ ...t, text: this.thinkingText[i]!.toString() }));
+    const thinkingText = thinking.map((t) => t.text).join('');
     const toolCalls = this.calls.map(finalCall);
     const message: AssistantMessage = { role: 'assistant', content: text };
     const model = this.requestModel ?? this.model;
     message.origin = model === undefined ? { provider: this.rules.provider } : { provider: this.rules.provider, model };
-    if (this.thinking.length) message.thinking = this.thinking.map((t) => ({ ...t }));
+    if (thinking.length) message.thinking = thinking;
     if (toolCalls.length) {
       message.toolCalls = this.calls.map((call, i) =>
         call.signature === undefined ? { ...toolCalls[i]! } : { ...toolCalls[i]!, signature: call.signature },
@@ -336,7 +345,7 @@ export class TurnAssembler {
       // response id, across the conversation (other providers reject repeated ids).
       id: typeof id === 'string' && id !== '' ? id : this.id === undefined ? `call_${index}` : `call_${this.id}_${index}`,
       name: typeof name === 'string' ? name : '',
-      parts: [],
+      parts: new TextBuffer(),
       full: undefined,
       signature: undefined,
       closed: false,
@@ -375,7 +384,7 @@ export class TurnAssembler {
 }
 
 function finalCall(call: OpenCall): ToolCall {
-  const joined = call.full ?? call.parts.join('');
+  const joined = call.full ?? call.parts.toString();
   // A call with no argument text at all has no arguments: "{}" (DESIGN §2).
   const args = joined === '' ? '{}' : joined;
   const out: ToolCall = { id: call.id, name: call.name, arguments: args };

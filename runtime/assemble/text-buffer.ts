@@ -1,0 +1,29 @@
+/**
+ * Text that arrives in many small pieces (one per stream event), joined once when read. Every
+ * FOLD pieces are folded into one string, so what a long stream keeps follows the length of its
+ * text, not the number of its events (each kept piece would cost an array slot and a string
+ * header until the end).
+ */
+const FOLD = 256;
+
+export class TextBuffer {
+  private folded = '';
+  private readonly pieces: string[] = [];
+
+  push(piece: string): void {
+    const pieces = this.pieces;
+    pieces.push(piece);
+    if (pieces.length === FOLD) {
+      this.folded += pieces.join('');
+      pieces.length = 0;
+    }
+  }
+
+  get empty(): boolean {
+    return this.folded === '' && this.pieces.length === 0;
+  }
+
+  toString(): string {
+    return this.pieces.length === 0 ? this.folded : this.folded + this.pieces.join('');
+  }
+}

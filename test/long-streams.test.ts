@@ -1,0 +1,73 @@
+/**
+ * Streams far longer than a fixture: text, thinking and argument fragments are folded as they
+ * arrive (runtime/assemble/text-buffer.ts), and what comes out must still be every piece, in
+ * order, byte for byte — across fold boundaries, with thinking paragraph breaks and blocks that
+ * a wire addresses by key.
+ */
+import { describe, expect, it } from 'vitest';
+import { adapters } from '../generated/index.js';
+import { TextBuffer } from '../runtime/assemble/text-buffer.js';
+import { TurnAssembler } from '../runtime/adapter-kit.js';
+import type { ProviderAdapter } from '../runtime/index.js';
+
+/** Pieces of varied length, some multi-byte, some one character. */
+function pieces(n: number, tag: string): string[] {
+  return Array.from({ length: n }, (_, i) => (i % 7 === 0 ? `${tag}·${i}→` : i % 5 === 0 ? 'x' : `${tag}${i} `));
+}
+
+describe('TextBuffer', () => {
+  it.each([0, 1, 255, 256, 257, 511, 512, 513, 2000])('gives back %i pieces joined, in order', (n) => {
+    const b = new TextBuffer();
+    const input = pieces(n, 'p');
+    for (const p of input) b.push(p);
+    expect(b.empty).toBe(n === 0);
+    expect(b.toString()).toBe(input.join(''));
+    // Reading does not consume: a second read, and reading after more pieces, are whole too.
+    expect(b.toString()).toBe(input.join(''));
+    b.push('tail');
+    expect(b.toString()).toBe(`${input.join('')}tail`);
+  });
+});
+
+describe('a long turn through the assembler', () => {
+  const chat = adapters['openai-chat'] as ProviderAdapter;
+  const openrouter = adapters.openrouter as ProviderAdapter;
+
+  it('keeps 3,000 text deltas and 1,000 argument fragments of two interleaved calls exactly', () => {
+    const a = new TurnAssembler(chat.rules, { streaming: false });
+    const text = pieces(3000, 't');
+    const args0 = ['{"path":"', ...pieces(1000, 'a'), '"}'];
+    const args1 = ['{"q":"', ...pieces(700, 'b'), '"}'];
+    a.toolCallDelta(0, 'call_0', 'write', args0[0]);
+    a.toolCallDelta(1, 'call_1', 'search', args1[0]);
+    for (let i = 0; i < text.length; i++) {
+      a.appendText(text[i]);
+      if (i + 1 < args0.length) a.toolCallDelta(0, undefined, undefined, args0[i + 1]);
+      if (i + 1 < args1.length) a.toolCallDelta(1, undefined, undefined, args1[i + 1]);
+    }
+    a.closeAll();
+    const r = a.result();
+    expect(r.text).toBe(text.join(''));
+    expect(r.toolCalls.map((c) => c.arguments)).toEqual([args0.join(''), args1.join('')]);
+    expect(r.toolCalls.every((c) => c.argumentsError === undefined)).toBe(true);
+  });
+
+  it('keeps long thinking blocks addressed by key, with paragraph breaks, apart and exact', () => {
+    const a = new TurnAssembler(openrouter.rules, { streaming: false });
+    const first = pieces(900, 'f');
+    const second = pieces(600, 's');
+    for (let i = 0; i < first.length; i++) {
+      a.selectThinking(0);
+      if (i === 400) a.breakThinking('\n\n');
+      a.appendThinking(first[i]);
+      if (i < second.length) {
+        a.selectThinking(1);
+        a.appendThinking(second[i]);
+      }
+    }
+    const r = a.result();
+    const expectedFirst = [...first.slice(0, 400), '\n\n', ...first.slice(400)].join('');
+    expect(r.message.thinking?.map((t) => t.text)).toEqual([expectedFirst, second.join('')]);
+    expect(r.thinking).toBe(expectedFirst + second.join(''));
+  });
+});
