@@ -264,6 +264,8 @@ interface Results {
   cores: number;
   cpu: string;
   load: [number, number];
+  /** CPU time other processes used during the run, as a share of one core (undefined where /proc is missing). */
+  othersCpu?: number;
   seconds: number;
   versions: Record<string, string>;
   rows: Row[];
@@ -280,9 +282,12 @@ function report(res: Results): string {
   L.push(`# wireforge benchmark${quick ? ' (--quick)' : ''}`);
   L.push('');
   L.push(`\`pnpm bench${quick ? ' --quick' : ''}\` · ${res.date} · Node ${res.node} · ${res.cores} × ${res.cpu} · ${(seconds / 60).toFixed(1)} min · load average at start / end: ${res.load[0].toFixed(2)} / ${res.load[1].toFixed(2)}`);
-  if (Math.max(...res.load) > res.cores * 0.75) {
+  // The bench's own worker and its GC threads raise the load average, so it is no measure of
+  // noise; what other processes took from the CPU during the run is.
+  if (res.othersCpu !== undefined) {
     L.push('');
-    L.push(`> ⚠ The machine was busy during this run (load average above ${(res.cores * 0.75).toFixed(1)} on ${res.cores} cores): timings are noisy; run again on an idle machine.`);
+    L.push(`Other processes used ${(res.othersCpu * 100).toFixed(0)}% of one core during the run.`);
+    if (res.othersCpu > 0.25) L.push('', '> ⚠ The machine was busy during this run: timings are noisy; run again on an idle machine.');
   }
   L.push('');
   L.push(`Peers: ${Object.entries(v).map(([k, x]) => `${k} ${x}`).join(', ')}.`);
@@ -427,6 +432,19 @@ function report(res: Results): string {
 
 const loadAtStart = loadavg()[0]!;
 
+/** Busy CPU seconds of the whole machine, and of this process and its finished children (Linux). */
+function cpuSeconds(): { machine: number; ours: number } | undefined {
+  try {
+    const machine = cpus().reduce((sum, c) => sum + c.times.user + c.times.nice + c.times.sys + c.times.irq, 0) / 1000;
+    // /proc/self/stat fields 14–17: utime, stime, cutime, cstime in clock ticks (100 per second).
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
+    const ours = fields.slice(11, 15).reduce((sum, f) => sum + Number(f), 0) / 100;
+    return { machine, ours };
+  } catch {
+    return undefined;
+  }
+}
+
 async function main(): Promise<void> {
   const reportArg = argv.indexOf('--report');
   if (reportArg !== -1) {
@@ -436,6 +454,7 @@ async function main(): Promise<void> {
     return;
   }
   const t0 = performance.now();
+  const cpuAtStart = cpuSeconds();
   if (loadAtStart > cpus().length * 0.75) log(`warning: load average ${loadAtStart.toFixed(2)} on ${cpus().length} cores; timings will be noisy`);
   log(`wireforge bench${quick ? ' --quick' : ''}: building the worker`);
   const worker = await buildWorker();
@@ -450,6 +469,9 @@ async function main(): Promise<void> {
   log('bundle sizes');
   const bundles = await bundleSizes();
   const cpu = cpus();
+  const cpuAtEnd = cpuSeconds();
+  const wall = (performance.now() - t0) / 1000;
+  const othersCpu = cpuAtStart && cpuAtEnd ? Math.max(0, cpuAtEnd.machine - cpuAtStart.machine - (cpuAtEnd.ours - cpuAtStart.ours)) / wall : undefined;
   const results: Results = {
     quick,
     settings,
@@ -458,6 +480,7 @@ async function main(): Promise<void> {
     cores: cpu.length,
     cpu: cpu[0]?.model.trim() ?? '?',
     load: [loadAtStart, loadavg()[0]!],
+    othersCpu,
     seconds: (performance.now() - t0) / 1000,
     versions: versions(),
     rows,
