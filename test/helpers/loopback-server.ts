@@ -87,12 +87,15 @@ export async function startLoopbackServer(responders: Responder | Responder[]): 
     let closed = socket.destroyed;
     const socketClosed = closed
       ? Promise.resolve()
-      : new Promise<void>((resolve) =>
-          socket.once('close', () => {
+      : new Promise<void>((resolve) => {
+          const onClose = () => {
             closed = true;
             resolve();
-          }),
-        );
+          };
+          socket.once('close', onClose);
+          // Keep-alive sockets serve many requests: let go of this one's listener when it is done.
+          res.once('close', () => socket.off('close', onClose));
+        });
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const rawBody = Buffer.concat(chunks).toString('utf8');
