@@ -27,6 +27,13 @@ describe('TextBuffer', () => {
     b.push('tail');
     expect(b.toString()).toBe(`${input.join('')}tail`);
   });
+
+  it('ignores empty pieces: a buffer of empty strings is empty', () => {
+    const b = new TextBuffer();
+    for (let i = 0; i < 300; i++) b.push('');
+    expect(b.empty).toBe(true);
+    expect(b.toString()).toBe('');
+  });
 });
 
 describe('a long turn through the assembler', () => {
@@ -69,5 +76,24 @@ describe('a long turn through the assembler', () => {
     const expectedFirst = [...first.slice(0, 400), '\n\n', ...first.slice(400)].join('');
     expect(r.message.thinking?.map((t) => t.text)).toEqual([expectedFirst, second.join('')]);
     expect(r.thinking).toBe(expectedFirst + second.join(''));
+  });
+
+  it('keeps a block\'s other fields, and hands out every piece as an event when streaming', () => {
+    const a = new TurnAssembler(openrouter.rules, { streaming: true });
+    const texts = pieces(700, 'r');
+    const deltas: string[] = [];
+    a.selectThinking(0);
+    a.setThinkingId('rs_1');
+    a.setThinkingFormat('anthropic-claude-v1');
+    for (const t of texts) a.appendThinking(t);
+    a.setThinkingSignature('sig==');
+    for (const t of pieces(600, 'x')) a.appendText(t);
+    for (const e of a.events) if (e.type === 'thinking-delta') deltas.push(e.delta);
+    const r = a.result();
+    expect(deltas.join('')).toBe(texts.join(''));
+    expect(r.message.thinking).toEqual([{ text: texts.join(''), id: 'rs_1', format: 'anthropic-claude-v1', signature: 'sig==' }]);
+    expect(r.text).toBe(pieces(600, 'x').join(''));
+    // A second read (finish event, then final()) gives the same response.
+    expect(a.result()).toEqual(r);
   });
 });

@@ -11,6 +11,7 @@ export class TextBuffer {
   private readonly pieces: string[] = [];
 
   push(piece: string): void {
+    if (piece === '') return;
     const pieces = this.pieces;
     pieces.push(piece);
     if (pieces.length === FOLD) {

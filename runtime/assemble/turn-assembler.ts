@@ -65,8 +65,8 @@ export class TurnAssembler {
 
   private readonly redact: <T>(v: T) => T;
   private readonly requestModel: string | undefined;
-  /** Thinking blocks the wire addresses by a key (OpenRouter `reasoning_details[].index`). */
-  private readonly thinkingByKey = new Map<unknown, ThinkingPart>();
+  /** Thinking blocks the wire addresses by a key (OpenRouter `reasoning_details[].index`), by position in `thinking`. */
+  private readonly thinkingByKey = new Map<unknown, number>();
 
   constructor(
     rules: TurnRules,
@@ -114,14 +114,14 @@ export class TurnAssembler {
   /** Makes the block with this key the open one, creating it the first time the key is seen. */
   selectThinking(key: unknown): void {
     if (key === undefined || key === null) return;
-    const part = this.thinkingByKey.get(key);
-    if (part) {
-      this.openThinking = part;
-      this.openThinkingText = this.thinkingText[this.thinking.indexOf(part)];
+    const at = this.thinkingByKey.get(key);
+    if (at !== undefined) {
+      this.openThinking = this.thinking[at];
+      this.openThinkingText = this.thinkingText[at];
       this.thinkingBreak = undefined;
     } else {
       this.startThinking();
-      this.thinkingByKey.set(key, this.openThinking!);
+      this.thinkingByKey.set(key, this.thinking.length - 1);
     }
   }
 

@@ -72,6 +72,25 @@ export async function startLoopbackServer(responders: Responder | Responder[]): 
   const sockets = new Set<Socket>();
   const timers = new Set<ReturnType<typeof setTimeout>>();
   let closing = false;
+  // One close watcher per socket, shared by the requests a keep-alive socket serves (a listener
+  // per request would pile up on the socket).
+  const closes = new WeakMap<Socket, { closed: boolean; promise: Promise<void> }>();
+  const closeOf = (socket: Socket) => {
+    let c = closes.get(socket);
+    if (!c) {
+      const entry = { closed: socket.destroyed, promise: Promise.resolve() };
+      if (!entry.closed) {
+        entry.promise = new Promise<void>((resolve) =>
+          socket.once('close', () => {
+            entry.closed = true;
+            resolve();
+          }),
+        );
+      }
+      closes.set(socket, (c = entry));
+    }
+    return c;
+  };
 
   const pause = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -83,19 +102,7 @@ export async function startLoopbackServer(responders: Responder | Responder[]): 
     });
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const socket = req.socket;
-    let closed = socket.destroyed;
-    const socketClosed = closed
-      ? Promise.resolve()
-      : new Promise<void>((resolve) => {
-          const onClose = () => {
-            closed = true;
-            resolve();
-          };
-          socket.once('close', onClose);
-          // Keep-alive sockets serve many requests: let go of this one's listener when it is done.
-          res.once('close', () => socket.off('close', onClose));
-        });
+    const socketWatch = closeOf(req.socket);
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const rawBody = Buffer.concat(chunks).toString('utf8');
@@ -112,9 +119,9 @@ export async function startLoopbackServer(responders: Responder | Responder[]): 
       rawBody,
       body,
       receivedAt: performance.now(),
-      socketClosed,
+      socketClosed: socketWatch.promise,
       get isSocketClosed() {
-        return closed;
+        return socketWatch.closed;
       },
     };
     const index = requests.push(recorded) - 1;
@@ -156,6 +163,7 @@ export async function startLoopbackServer(responders: Responder | Responder[]): 
   });
   server.on('connection', (socket) => {
     sockets.add(socket);
+    closeOf(socket);
     socket.once('close', () => sockets.delete(socket));
   });
   await new Promise<void>((resolve, reject) => {
