@@ -91,9 +91,12 @@ function timeAll(worker: string): Row[] {
   for (const protocol of protocols) {
     for (const kind of KINDS[protocol]) {
       const row: Row = { protocol, kind, events: 0, bytes: 0, cells: {} };
-      // The floor runs first and again last; the lower median is kept (less exposed to a noisy moment).
+      // Every method is measured twice, in two processes, in the order A..Z then Z..A, and the
+      // lower median is kept: a process that lands on a slow moment (or a worse JIT decision)
+      // does not decide a cell, and every method, the floor included, gets the same treatment.
       const extra: Method[] = kind === 'tools' && OBJECT_ARGUMENTS[protocol] ? ['floor-args'] : [];
-      for (const method of [...methodsFor(protocol), ...extra, 'floor' as const]) {
+      const once = [...methodsFor(protocol), ...extra];
+      for (const method of [...once, ...[...once].reverse()]) {
         const job: TimeJob = { mode: 'time', protocol, kind, method, events: settings.events, warmup: settings.warmup, runs: settings.runs, minRuns: settings.minRuns, budgetMs: settings.budgetMs };
         const t0 = performance.now();
         const r = runJob<TimeResult>(worker, job);
@@ -101,7 +104,8 @@ function timeAll(worker: string): Row[] {
         const cell: Cell = { ms: res.times?.length ? median(res.times) : NaN, ok: res.ok, runs: res.times?.length ?? 0, error: res.error };
         if (!res.ok && !res.error && res.digest) cell.error = `incomplete parse: got ${JSON.stringify(res.digest)} want ${JSON.stringify(res.expect)}`;
         const prev = row.cells[method];
-        if (!prev || !(prev.ms <= cell.ms)) row.cells[method] = cell;
+        // A failed measurement never replaces a good one; between good ones the lower median wins.
+        if (!prev || (cell.ok && (!prev.ok || cell.ms < prev.ms))) row.cells[method] = cell;
         if (res.events) row.events = res.events;
         if (res.bytes) row.bytes = res.bytes;
         log(`  ${protocol}/${kind} ${method}: ${Number.isNaN(cell.ms) ? 'failed' : `${cell.ms.toFixed(2)} ms`} ×${cell.runs}${cell.ok ? '' : ` ✗ ${cell.error ?? ''}`} (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
@@ -306,7 +310,7 @@ function report(res: Results): string {
   L.push('');
   L.push(`## Streaming: median time relative to the floor`);
   L.push('');
-  L.push(`Each cell is one process: ${settings.warmup} warm-up run(s) (1 for methods slower than 250 ms a run), then ${settings.runs} timed runs (at least ${settings.minRuns}, fewer past ${settings.budgetMs / 1000} s), median; before each timed run a young-generation GC clears the previous run's short-lived garbage (not a full GC, which would also discard the hidden classes and optimized code of the previous run's events and make every run a cold start). Bodies are generated in memory, ~${settings.events.toLocaleString('en')} events each (whole-call tool bodies of Gemini and Ollama: a quarter as many, larger events) and fed in 16 KB chunks. The floor decodes each chunk, cuts events with indexOf and JSON.parses every payload; it runs first and last for each body and the lower median is kept. Lower is better; — = no such library for the protocol; ✗ = failed or did not return the whole body's content.`);
+  L.push(`Each cell is measured in two processes (the row's methods in order, then in reverse order), and the lower of the two medians is kept, for every method alike. In each process: ${settings.warmup} warm-up run(s) (1 for methods slower than 250 ms a run), then ${settings.runs} timed runs (at least ${settings.minRuns}, fewer past ${settings.budgetMs / 1000} s), median; before each timed run a young-generation GC clears the previous run's short-lived garbage (not a full GC, which would also discard the hidden classes and optimized code of the previous run's events and make every run a cold start). Bodies are generated in memory, ~${settings.events.toLocaleString('en')} events each (whole-call tool bodies of Gemini and Ollama: a quarter as many, larger events) and fed in 16 KB chunks. The floor decodes each chunk, cuts events with indexOf and JSON.parses every payload. Lower is better; — = no such library for the protocol; ✗ = failed or did not return the whole body's content.`);
   L.push('');
   const methods: Method[] = ['floor-args', 'esp', 'wf-decode', 'wf-stream', 'wf-iter', 'sdk', 'sdk-raw', 'ai-doStream', 'ai-streamText'];
   const head = ['body', 'events', 'size', 'floor', 'output floor', 'eventsource-parser', 'wf decode', '**wf stream → final()**', 'wf iterated', 'SDK helper', 'SDK raw', 'AI doStream', 'AI streamText'];
