@@ -9,8 +9,8 @@ import { TurnAssembler } from '../runtime/assemble/turn-assembler.js';
 import { NdjsonDecoder } from '../runtime/framing/decode-ndjson.js';
 import { SseDecoder } from '../runtime/framing/decode-sse.js';
 import type { FrameSink } from '../runtime/framing/frame.js';
-import { adapters, createClientFor } from '../runtime/index.js';
-import type { ChatResponse, ProviderAdapter } from '../runtime/index.js';
+import { adapters, createClientFor } from '../generated/index.js';
+import type { ChatResponse, ProviderAdapter } from '../generated/index.js';
 import { TOOL_NAMES, toolSchema, type Body, type Digest, type Protocol } from './bodies.js';
 
 export type Method = 'floor' | 'floor-args' | 'esp' | 'wf-stream' | 'wf-iter' | 'wf-decode' | 'sdk' | 'sdk-raw' | 'ai-doStream' | 'ai-streamText';

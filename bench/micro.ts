@@ -5,7 +5,7 @@
  * injected fetch is shown too, for context: it adds Response, body reading, timers and redaction.
  */
 import { TurnAssembler } from '../runtime/assemble/turn-assembler.js';
-import { adapters, createClientFor, type ChatRequest, type ProviderAdapter } from '../runtime/index.js';
+import { adapters, createClientFor, type ChatRequest, type ProviderAdapter } from '../generated/index.js';
 import { PROTOCOLS, type Protocol } from './bodies.js';
 import { API_KEY, MODEL } from './methods.js';
 

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createClient, type ChatRequest, type ProviderId } from '../runtime/index.js';
+import { createClient, type ChatRequest, type ProviderId } from '../generated/index.js';
 
 const fixture = (id: string, name: string, ext: string) => readFileSync(new URL(`../test/fixtures/${id}/${name}.${ext}`, import.meta.url), 'utf8');
 

@@ -4,6 +4,7 @@
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { formatDiagnostic } from './diagnostics.js';
 import { generate } from './pipeline.js';
 
@@ -45,7 +46,10 @@ async function main(): Promise<void> {
     .sort()
     .map((f) => ({ file: relative(cwd, join(specDir, f)).split('\\').join('/'), text: readFileSync(join(specDir, f), 'utf8') }));
   const t0 = performance.now();
-  const result = await generate(sources, { runtimeImport: args.runtimeImport });
+  // By default generated code imports the runtime this generator ships with, from wherever it is written.
+  const kit = fileURLToPath(new URL('../runtime/adapter-kit.js', import.meta.url));
+  const runtimeImport = args.runtimeImport ?? relative(outDir, kit).split('\\').join('/');
+  const result = await generate(sources, { runtimeImport: runtimeImport.startsWith('.') || runtimeImport.startsWith('/') ? runtimeImport : `./${runtimeImport}`, typeCheckAt: outDir });
   if (result.diagnostics.length) {
     for (const d of result.diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
     process.stderr.write(`\n${result.diagnostics.length} problem(s); nothing written.\n`);

@@ -19,7 +19,8 @@ export type DiagnosticCode =
   | 'fidelity-missing'
   | 'unknown-field'
   | 'unknown-slot'
-  | 'write-conflict';
+  | 'write-conflict'
+  | 'generated-type-error';
 
 export interface Diagnostic {
   code: DiagnosticCode;

@@ -3,9 +3,11 @@
  * extends → IR → emit → format → file map. Nothing here touches the disk; the CLI does.
  */
 import { sortDiagnostics, type Diagnostic } from './diagnostics.js';
-import { emitAdapter } from './emit/emit-adapter.js';
 import { emitDocs } from './emit/emit-docs.js';
 import { emitIndex } from './emit/emit-index.js';
+import { emitModule } from './emit/emit-module.js';
+import { kitNames } from './emit/kit-names.js';
+import { typeCheck } from './check/type-check.js';
 import { formatCode } from './format/format-code.js';
 import { buildIR } from './ir/build-ir.js';
 import type { SpecIR } from './ir/types.js';
@@ -22,6 +24,11 @@ export interface SpecSource {
 
 export interface GenerateOptions {
   runtimeImport?: string;
+  /**
+   * Type-check the emitted files in memory as if written to this folder (absolute), against the
+   * runtime they import; problems are reported as generator errors naming the spec.
+   */
+  typeCheckAt?: string;
 }
 
 export interface GenerateResult {
@@ -94,14 +101,19 @@ export async function generate(sources: SpecSource[], options: GenerateOptions =
 
   const raw = time('emit', () => {
     const out = new Map<string, string>();
-    for (const ir of irs) out.set(`${ir.id}.ts`, emitAdapter(ir, { runtimeImport }));
-    out.set('index.ts', emitIndex(irs, runtimeImport.replace(/adapter-kit\.js$/, 'adapter.js')));
+    const byId = new Map(irs.map((ir) => [ir.id, ir]));
+    for (const ir of irs) out.set(`${ir.id}.ts`, emitModule(ir, ir.base ? byId.get(ir.base) : undefined, { runtimeImport, kitNames: kitNames() }));
+    out.set('index.ts', emitIndex(irs, runtimeImport.replace(/adapter-kit\.js$/, 'index.js'), runtimeImport));
     return out;
   });
   const t0 = performance.now();
   const files = new Map<string, string>();
   for (const name of [...raw.keys()].sort()) files.set(name, await formatCode(raw.get(name)!));
   timings.format = performance.now() - t0;
+  if (options.typeCheckAt) {
+    const problems = time('typecheck', () => typeCheck(files, options.typeCheckAt!, irs));
+    if (problems.length) return empty(problems);
+  }
   const docs = time('docs', () => emitDocs(irs));
   return { files, docs, diagnostics: [], irs, timings };
 }

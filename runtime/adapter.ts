@@ -1,34 +1,19 @@
 /**
- * The contract between generated adapters and the runtime. A generated module exports one
- * `ProviderAdapter`; the client, transport and stream code work only through it.
+ * The contract between generated modules and the runtime. A generated module declares a
+ * profile (data) and a codec (compiled templates and readers); `defineAdapter` joins them into
+ * the `ProviderAdapter` that the client, transport and stream code work through.
  */
 import type { TurnAssembler, TurnRules } from './assemble/turn-assembler.js';
-import type { ChatRequest, Warning } from './types.js';
+import { finishMapper } from './assemble/map-finish.js';
+import { usageMapper } from './assemble/map-usage.js';
+import type { Codec } from './codec.js';
+import type { EndpointInfo, Profile, StreamProfile } from './profile.js';
+import { requestBuilder, type BuiltRequest } from './request/build-request.js';
+import type { ChatRequest } from './types.js';
+import { firstStringAt } from './wire/read-path.js';
 
 export type CallMode = 'stream' | 'blocking';
-
-export interface BuiltRequest {
-  body: Record<string, unknown>;
-  /** The model the request asks for (after client defaults). */
-  model: string | undefined;
-  /** Values for `{placeholders}` in the endpoint path. */
-  pathParams: Record<string, string | undefined>;
-  warnings: Warning[];
-}
-
-export interface EndpointInfo {
-  baseUrl: string | undefined;
-  /** The user must supply baseUrl (generic compatible servers). */
-  baseUrlRequired: boolean;
-  path: string;
-  streamPath: string | undefined;
-  streamQuery: Readonly<Record<string, string>>;
-  authHeader: string;
-  authScheme: string | undefined;
-  apiKeyEnv: string | undefined;
-  apiKeyOptional: boolean;
-  headers: Readonly<Record<string, string>>;
-}
+export type { BuiltRequest, EndpointInfo };
 
 export interface ErrorFields {
   message: string | undefined;
@@ -37,21 +22,39 @@ export interface ErrorFields {
 }
 
 export interface ProviderAdapter {
-  id: string;
-  name: string;
-  endpoint: EndpointInfo;
-  stream: {
-    framing: 'sse' | 'ndjson';
-    /** A data payload that ends the stream, e.g. `[DONE]`. */
-    doneSentinel: string | undefined;
-    /** The connection closing after a finish reason is a normal end (no terminal event). */
-    endsOnClose: boolean;
-  };
-  rules: TurnRules;
+  readonly id: string;
+  readonly name: string;
+  readonly profile: Profile;
+  readonly codec: Codec;
+  readonly endpoint: EndpointInfo;
+  readonly stream: StreamProfile;
+  readonly rules: TurnRules;
   buildRequest(req: ChatRequest, mode: CallMode): BuiltRequest;
   readResponse(a: TurnAssembler, body: never): void;
   readEvent(a: TurnAssembler, data: never, event: string | undefined): void;
   readError(body: unknown): ErrorFields;
-  isRetryableStatus(status: number): boolean;
-  requestIdHeader: string | undefined;
+  /** Whether an HTTP error with these fields may be retried (status table, then the spec's exceptions). */
+  isRetryable(status: number, fields: ErrorFields): boolean;
+  readonly requestIdHeader: string | undefined;
+}
+
+export function defineAdapter(profile: Profile, codec: Codec): ProviderAdapter {
+  const e = profile.errors;
+  return {
+    id: profile.id,
+    name: profile.name,
+    profile,
+    codec,
+    endpoint: profile.endpoint,
+    stream: profile.stream,
+    rules: { provider: profile.id, mapFinishReason: finishMapper(profile.finish), mapUsage: usageMapper(profile.usage) },
+    buildRequest: requestBuilder(profile, codec),
+    readResponse: codec.readResponse,
+    readEvent: codec.readEvent,
+    readError: (body) => ({ message: firstStringAt(body, e.message), type: firstStringAt(body, e.type), code: firstStringAt(body, e.code) }),
+    isRetryable: (status, fields) =>
+      (e.retryable.codes.includes(status) || e.retryable.ranges.some(([lo, hi]) => status >= lo && status <= hi)) &&
+      !e.noRetry.some((x) => (x.type === undefined || x.type === fields.type) && (x.code === undefined || x.code === fields.code)),
+    requestIdHeader: e.requestIdHeader,
+  };
 }

@@ -56,6 +56,61 @@ export class ProviderError extends WireforgeError {
   }
 }
 
+/*
+ * One subclass per HTTP status a caller may want to catch by class (as openai-node does);
+ * `providerErrorFor` picks it. `name` comes from the subclass (WireforgeError sets it).
+ */
+export class BadRequestError extends ProviderError {
+  declare readonly status: 400;
+}
+export class AuthenticationError extends ProviderError {
+  declare readonly status: 401;
+}
+export class PermissionError extends ProviderError {
+  declare readonly status: 403;
+}
+export class NotFoundError extends ProviderError {
+  declare readonly status: 404;
+}
+export class ConflictError extends ProviderError {
+  declare readonly status: 409;
+}
+export class UnprocessableEntityError extends ProviderError {
+  declare readonly status: 422;
+}
+export class RateLimitError extends ProviderError {
+  declare readonly status: 429;
+}
+/** Any status from 500 up. */
+export class InternalServerError extends ProviderError {
+  declare readonly status: number;
+}
+
+/** The ProviderError subclass for `init.status`; in-stream errors and other statuses stay ProviderError. */
+export function providerErrorFor(init: ProviderErrorInit): ProviderError {
+  const status = init.status;
+  if (status === undefined) return new ProviderError(init);
+  if (status >= 500) return new InternalServerError(init);
+  switch (status) {
+    case 400:
+      return new BadRequestError(init);
+    case 401:
+      return new AuthenticationError(init);
+    case 403:
+      return new PermissionError(init);
+    case 404:
+      return new NotFoundError(init);
+    case 409:
+      return new ConflictError(init);
+    case 422:
+      return new UnprocessableEntityError(init);
+    case 429:
+      return new RateLimitError(init);
+    default:
+      return new ProviderError(init);
+  }
+}
+
 export interface StreamErrorInit {
   provider: string;
   /** What went wrong, in a few words. */

@@ -1,9 +1,28 @@
-/** wireforge: one request shape, one response shape, one event stream for every provider spec. */
-export { createClient, adapters, type ProviderId } from './client.js';
+/**
+ * The runtime's public surface. The package entry (generated/index.ts) re-exports it beside the
+ * registry of built-in adapters and `createClient`, so the runtime never imports generated code.
+ */
 export { createClientFor, type Client } from './client/create-client.js';
+export { createRegistry, type Registry } from './client/registry.js';
+export { defineAdapter } from './adapter.js';
 export { ChatStream } from './client/chat-stream.js';
 export { ProviderError, RequestError, StreamError, TimeoutError, WireforgeError } from './errors.js';
-export type { ProviderAdapter, BuiltRequest, CallMode } from './adapter.js';
+export {
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  InternalServerError,
+  NotFoundError,
+  PermissionError,
+  providerErrorFor,
+  RateLimitError,
+  UnprocessableEntityError,
+  type ProviderErrorInit,
+} from './errors.js';
+export type { ProviderAdapter, BuiltRequest, CallMode, ErrorFields } from './adapter.js';
+export type { Codec } from './codec.js';
+export type * from './profile.js';
+export { PARAM_FIELDS } from './profile.js';
 export type * from './types.js';
 export { runTools, streamTools, ToolStream, type RunToolsOptions, type RunToolsResult, type ToolLoopEvent, type ToolStep } from './tools/tool-loop.js';
 export { defineTool, type ReturnBehaviour, type ToolContext, type ToolDefinition, type ToolSet } from './tools/define-tool.js';

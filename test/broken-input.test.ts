@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { adapters } from '../generated/index.js';
-import { ProviderError, StreamError, type ProviderAdapter } from '../runtime/index.js';
+import { ProviderError, StreamError, type ProviderAdapter } from '../generated/index.js';
 import { replayBlocking, replayStream } from './helpers/replay.js';
 
 const enc = (s: string) => new TextEncoder().encode(s);

@@ -27,7 +27,7 @@ import {
   type ThinkingPart,
   type ToolCall,
   type ToolSpec,
-} from '../runtime/index.js';
+} from '../generated/index.js';
 import {
   Issued,
   SKIP_SIGNATURE,

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from '../generator/pipeline.js';
 import type { SpecIR } from '../generator/ir/types.js';
-import { adapters, createClient, type ProviderId } from '../runtime/index.js';
+import { adapters, createClient, type ProviderId } from '../generated/index.js';
 import { startLoopbackServer, type LoopbackServer } from './helpers/loopback-server.js';
 import { comparable } from './helpers/replay.js';
 import { repoSpecs } from './generator/helpers.js';
@@ -20,7 +20,7 @@ function fixtureFor(ir: SpecIR): { dir: URL; name: string; ext: string } {
   for (const file of ir.files) {
     const id = file.replace(/^specs\/(.*)\.yaml$/, '$1');
     const dir = new URL(`./fixtures/${id}/`, import.meta.url);
-    const ext = ir.stream.framing === 'ndjson' ? 'ndjson' : 'sse';
+    const ext = ir.profile.stream.framing === 'ndjson' ? 'ndjson' : 'sse';
     for (const name of ['text', 'reasoning', 'tool-call']) if (existsSync(new URL(`${name}.${ext}`, dir))) return { dir, name, ext };
   }
   throw new Error(`no fixture for ${ir.id}`);
@@ -56,10 +56,10 @@ describe.each(irs.map((ir) => [ir.id, ir] as const))('%s', (id, ir) => {
     expect(final.text ?? final.toolCalls[0]?.name).toBeTruthy();
 
     const [b, s] = server.requests.filter((r) => r.url.startsWith(`/${id}/`)).slice(-2);
-    const path = ir.endpoint.path.replace('{model}', 'm-1');
+    const path = ir.profile.endpoint.path.replace('{model}', 'm-1');
     expect(b!.url).toBe(`/${id}/blocking/v9${path}`);
-    expect(s!.url.startsWith(`/${id}/stream/v9${(ir.endpoint.streamPath ?? ir.endpoint.path).replace('{model}', 'm-1')}`)).toBe(true);
-    const auth = b!.headers[ir.endpoint.authHeader.toLowerCase()];
-    expect(auth).toBe(ir.endpoint.authScheme ? `${ir.endpoint.authScheme} ${KEY}` : KEY);
+    expect(s!.url.startsWith(`/${id}/stream/v9${(ir.profile.endpoint.streamPath ?? ir.profile.endpoint.path).replace('{model}', 'm-1')}`)).toBe(true);
+    const auth = b!.headers[ir.profile.endpoint.authHeader.toLowerCase()];
+    expect(auth).toBe(ir.profile.endpoint.authScheme ? `${ir.profile.endpoint.authScheme} ${KEY}` : KEY);
   });
 });

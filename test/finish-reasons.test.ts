@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { adapters } from '../generated/index.js';
 import { generate } from '../generator/pipeline.js';
 import { TurnAssembler } from '../runtime/adapter-kit.js';
-import type { ChatResponse, ProviderAdapter } from '../runtime/index.js';
+import type { ChatResponse, ProviderAdapter } from '../generated/index.js';
 import { repoSpecs } from './generator/helpers.js';
 
 /** A minimal blocking body of one wire family, with this finish reason (and a tool call when asked). */
@@ -96,7 +96,7 @@ for (const ir of irs) {
   const family = ir.files.at(-1)!.replace(/^specs\/(.*)\.yaml$/, '$1');
   const c = FAMILIES[family]!;
   const adapter = (adapters as Record<string, ProviderAdapter>)[ir.id]!;
-  const table = ir.finish.map;
+  const table = Object.entries(ir.profile.finish.map);
 
   describe(`${ir.id} finish reasons`, () => {
     it('has a body factory for its wire family', () => expect(c, family).toBeDefined());

@@ -8,8 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { adapters } from '../generated/index.js';
 import { generate } from '../generator/pipeline.js';
 import { repoSpecs } from './generator/helpers.js';
-import type { ProviderAdapter, StreamEvent } from '../runtime/index.js';
-import { ProviderError } from '../runtime/index.js';
+import type { ProviderAdapter, StreamEvent } from '../generated/index.js';
+import { ProviderError } from '../generated/index.js';
 import { comparable, replayBlocking, replayStream } from './helpers/replay.js';
 
 const FIXTURES = new URL('./fixtures/', import.meta.url);

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createClient, ProviderError, StreamError, TimeoutError, type ChatRequest, type ChatResponse, type ClientOptions, type StreamEvent } from '../runtime/index.js';
+import { createClient, ProviderError, StreamError, TimeoutError, type ChatRequest, type ChatResponse, type ClientOptions, type StreamEvent } from '../generated/index.js';
 import {
   jsonResponse,
   sseResponse,

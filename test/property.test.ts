@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { adapters } from '../generated/index.js';
-import { createClientFor, type ChatResponse, type ProviderAdapter } from '../runtime/index.js';
+import { createClientFor, type ChatResponse, type ProviderAdapter } from '../generated/index.js';
 import { comparable, fetchReturning, replayBlocking } from './helpers/replay.js';
 import { buildTurn, expectedArguments, specIds, wireFamilyOf, type ScriptedTurn } from './helpers/scripted-turns.js';
 

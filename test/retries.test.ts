@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { adapters } from '../generated/index.js';
-import { createClientFor, StreamError, WireforgeError, type ProviderAdapter } from '../runtime/index.js';
+import { createClientFor, StreamError, WireforgeError, type ProviderAdapter } from '../generated/index.js';
 import { backoff } from '../runtime/transport/send-request.js';
 
 const openai = adapters['openai-chat'] as ProviderAdapter;

@@ -14,6 +14,7 @@ import {
   adapters,
   createClient,
   defineTool,
+  ProviderError,
   runTools,
   streamTools,
   type ChatRequest,
@@ -21,7 +22,7 @@ import {
   type RunToolsResult,
   type ToolLoopEvent,
   type Usage,
-} from '../runtime/index.js';
+} from '../generated/index.js';
 import { startLoopbackServer, type LoopbackServer } from './helpers/loopback-server.js';
 import { comparable } from './helpers/replay.js';
 import {
@@ -290,7 +291,10 @@ describe.each(specIds().map((id) => [id, wireFamilyOf(id)] as const))('%s (%s wi
     const refusing = await startLoopbackServer(wireError(family, 400, 'wire check failed: example'));
     try {
       const client = createClient(id as ProviderId, { apiKey: KEY, model: MODEL, baseUrl: refusing.url, maxRetries: 0 });
-      await expect(client.chat(request)).rejects.toMatchObject({ name: 'ProviderError', status: 400, providerMessage: 'wire check failed: example' });
+      const error = await client.chat(request).then(() => undefined, (e: unknown) => e);
+      // A 400 is the BadRequestError subclass (runtime/errors.ts providerErrorFor).
+      expect(error).toBeInstanceOf(ProviderError);
+      expect(error).toMatchObject({ name: 'BadRequestError', status: 400, providerMessage: 'wire check failed: example' });
     } finally {
       await refusing.close();
     }

@@ -1,22 +1,31 @@
-/** generated/index.ts: the registry the runtime's createClient reads, one entry per spec id. */
+/**
+ * generated/index.ts: the package entry. The runtime's public surface, the registry of every
+ * adapter by id, and `createClient` typed over those ids.
+ */
 import type { SpecIR } from '../ir/types.js';
-import { banner } from './emit-adapter.js';
+import { banner, moduleIdent } from './emit-module.js';
 import { lit } from './code.js';
 
-export function emitIndex(irs: SpecIR[], runtimeImport: string): string {
+export function emitIndex(irs: SpecIR[], runtimeEntry: string, kitImport: string): string {
   const sorted = [...irs].sort((a, b) => a.id.localeCompare(b.id));
-  const ident = (id: string) => id.replace(/-([a-z0-9])/g, (_m, c: string) => c.toUpperCase()).replace(/^([0-9])/, '_$1');
   return [
     banner(['specs/*.yaml']),
-    `import type { ProviderAdapter } from ${lit(runtimeImport)};`,
-    ...sorted.map((ir) => `import { adapter as ${ident(ir.id)} } from ${lit(`./${ir.id}.js`)};`),
+    `import { createRegistry } from ${lit(kitImport)};`,
+    ...sorted.map((ir) => `import { adapter as ${moduleIdent(ir.id)} } from ${lit(`./${ir.id}.js`)};`),
+    '',
+    `export * from ${lit(runtimeEntry)};`,
     '',
     '/** Every provider spec, by id. */',
     'export const adapters = {',
-    ...sorted.map((ir) => `  ${lit(ir.id)}: ${ident(ir.id)},`),
-    '} as const satisfies Record<string, ProviderAdapter>;',
+    ...sorted.map((ir) => `  ${lit(ir.id)}: ${moduleIdent(ir.id)},`),
+    '} as const;',
     '',
     'export type ProviderId = keyof typeof adapters;',
+    '',
+    'const registry = createRegistry(adapters);',
+    '',
+    '/** A client for one of these specs; the key defaults to the env var the spec names. */',
+    'export const createClient = registry.createClient;',
     '',
   ].join('\n');
 }

@@ -5,15 +5,13 @@
 import type { Action, Condition, Rule, SpecIR } from '../ir/types.js';
 import { access, commentText, firstOf, lit } from './code.js';
 
+/** The statements of `readResponse(a, r)`. */
 export function emitReadResponse(ir: SpecIR): string {
-  return [
-    '/** Feeds a blocking response body to the assembler. */',
-    'export function readResponse(a: TurnAssembler, r: WireResponse): void {',
-    ...indent(rulesCode(ir.response, 'r', 0)),
-    '}',
-  ].join('\n');
+  const lines = rulesCode(ir.response, 'r', 0);
+  return (lines.length ? lines : ['void a;', 'void r;']).join('\n');
 }
 
+/** The statements of `readEvent(a, e, event)`. */
 export function emitReadEvent(ir: SpecIR): string {
   const lines: string[] = [];
   const { stream } = ir;
@@ -30,12 +28,7 @@ export function emitReadEvent(ir: SpecIR): string {
     if (stream.ignore.length) lines.push('    break;');
     lines.push('  default:', '    // Events this spec does not name carry nothing it needs.', '    break;', '}');
   }
-  return [
-    '/** Feeds one decoded stream event to the assembler. */',
-    `export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefined): void {`,
-    ...indent(lines.length ? lines : ['void a;', 'void e;', 'void event;']),
-    '}',
-  ].join('\n');
+  return (lines.length ? lines : ['void a;', 'void e;', 'void event;']).join('\n');
 }
 
 function indent(lines: string[], n = 2): string[] {
@@ -136,6 +129,6 @@ function actionCode(a: Action, s: string): string[] {
 }
 
 /** The first string among several paths, or `undefined` when the spec names none. */
-export function strings(scope: string, paths: Parameters<typeof access>[1][]): string {
+function strings(scope: string, paths: Parameters<typeof access>[1][]): string {
   return paths.length ? `firstString(${paths.map((p) => access(scope, p)).join(', ')})` : 'undefined';
 }

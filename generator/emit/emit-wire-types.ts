@@ -1,9 +1,18 @@
 /** Wire shapes (from ir/wire-types) → TypeScript interfaces. Every field is optional: wire data may omit it. */
+import { StructureKind, type InterfaceDeclarationStructure, type TypeAliasDeclarationStructure } from 'ts-morph';
 import type { TypeNode } from '../ir/wire-types.js';
 import { key } from './code.js';
 
-export function emitInterface(name: string, doc: string, node: TypeNode): string {
-  return `/** ${doc} */\nexport interface ${name} ${objectType(node, 0)}`;
+export function emitInterface(name: string, doc: string, node: TypeNode): InterfaceDeclarationStructure {
+  const props = node.kind === 'object' ? [...node.props] : [];
+  return {
+    kind: StructureKind.Interface,
+    name,
+    isExported: true,
+    docs: [doc],
+    properties: props.map(([k, v]) => ({ kind: StructureKind.PropertySignature, name: key(k), hasQuestionToken: true, type: typeOf(v, 1) })),
+    ...(props.length ? {} : { indexSignatures: [{ kind: StructureKind.IndexSignature, keyName: 'key', keyType: 'string', returnType: 'unknown' }] }),
+  };
 }
 
 function objectType(node: TypeNode, depth: number): string {
@@ -23,4 +32,29 @@ function typeOf(node: TypeNode, depth: number): string {
       if (node.leaf === 'usage') return 'WireUsage | null';
       return node.leaf === 'unknown' ? 'unknown' : `${node.leaf} | null`;
   }
+}
+
+/**
+ * An overlay's wire type: its base's, with only the fields the overlay's own rules add
+ * (`openaiChat.WireEvent & { x_groq?: … }`), or the base's itself when it adds none.
+ */
+export function emitWireTypeOver(name: string, doc: string, node: TypeNode, base: TypeNode, baseRef: string): TypeAliasDeclarationStructure {
+  const extra = fieldsBeyond(node, base);
+  const type = extra ? `${baseRef}.${name} & ${objectType(extra, 0)}` : `${baseRef}.${name}`;
+  return { kind: StructureKind.TypeAlias, name, isExported: true, docs: [doc], type };
+}
+
+function fieldsBeyond(node: TypeNode, base: TypeNode): TypeNode | undefined {
+  if (node.kind === 'array' && base.kind === 'array') {
+    const element = fieldsBeyond(node.element, base.element);
+    return element ? { ...node, element } : undefined;
+  }
+  if (node.kind !== 'object' || base.kind !== 'object') return undefined;
+  const props = new Map<string, TypeNode>();
+  for (const [k, v] of node.props) {
+    const b = base.props.get(k);
+    const extra = b === undefined ? v : fieldsBeyond(v, b);
+    if (extra) props.set(k, extra);
+  }
+  return props.size ? { ...node, props } : undefined;
 }

@@ -4,9 +4,10 @@
  */
 import type { ResolvedSpec } from '../resolve/resolve-extends.js';
 import { parsePath, pathList } from './paths.js';
-import type { ParamField } from './slots.js';
-import { parseTemplate, type TemplateNode } from './templates.js';
-import type { Action, Condition, Param, Rule, SpecIR, Variant } from './types.js';
+import { PARAM_FIELDS, type ParamField, type ParamRule, type Profile, type Scalar } from '../../runtime/profile.js';
+import type { FinishReason } from '../../runtime/types.js';
+import { parseTemplate, slotsOf, type TemplateNode } from './templates.js';
+import { BLOCK_KEYS, FORMAT_KEYS, PART_KEYS, ROLE_KEYS, TOOL_CHOICE_KEYS, type Action, type Condition, type Rule, type SpecIR, type TemplatesIR, type ToolChoiceKey } from './types.js';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -14,6 +15,60 @@ const ACTION_KEYS = ['meta', 'text', 'refusal', 'thinking', 'toolCall', 'finish'
 
 export function buildIR(spec: ResolvedSpec): SpecIR {
   const d = spec.doc as Obj;
+  const rq: Obj = d.request ?? {};
+  const msgs: Obj = rq.messages ?? {};
+  const st: Obj = d.stream ?? {};
+  const tpl = (v: unknown, ptr: string): TemplateNode | undefined => (v === undefined ? undefined : parseTemplate(v, ptr));
+  const templates = <K extends string>(o: Obj | undefined, base: string, keys: readonly K[]) => {
+    const out: Partial<Record<K, TemplateNode>> = {};
+    for (const k of keys) if (o?.[k] !== undefined) out[k] = parseTemplate(o[k], `${base}/${k}`);
+    return out;
+  };
+  const roles = templates(msgs.roles, '/request/messages/roles', ROLE_KEYS);
+  const tc: Obj | undefined = rq.toolChoice;
+  const toolChoice = templates(tc, '/request/toolChoice', TOOL_CHOICE_KEYS);
+  // `whenUnset: <form>`: that form, when parallel calls are switched off and no choice is given.
+  if (tc?.whenUnset !== undefined && toolChoice[tc.whenUnset as ToolChoiceKey]) {
+    const form = toolChoice[tc.whenUnset as ToolChoiceKey]!;
+    toolChoice.unset = form.kind === 'object' ? { ...form, when: { kind: 'slot', name: 'noParallel', pointer: '/request/toolChoice/whenUnset' } } : form;
+  }
+  const paramTemplates: TemplatesIR['params'] = {};
+  for (const [field, v] of Object.entries((rq.params ?? {}) as Obj)) {
+    if (v && typeof v === 'object' && v.template !== undefined) paramTemplates[field as ParamField] = parseTemplate(v.template, `/request/params/${escape(field)}/template`);
+  }
+  const t: TemplatesIR = {
+    roles,
+    parts: templates(msgs.parts, '/request/messages/parts', PART_KEYS),
+    blocks: templates(msgs.blocks, '/request/messages/blocks', BLOCK_KEYS),
+    system: tpl(rq.system?.template, '/request/system/template'),
+    tools: rq.tools ? { item: parseTemplate(rq.tools.item, '/request/tools/item'), wrap: tpl(rq.tools.wrap, '/request/tools/wrap') } : undefined,
+    toolChoice,
+    responseFormat: templates(rq.responseFormat, '/request/responseFormat', FORMAT_KEYS),
+    params: paramTemplates,
+  };
+  const profile = buildProfile(spec.id, d, t);
+  return {
+    id: spec.id,
+    files: spec.chain.map((c) => c.file),
+    base: spec.chain.length > 1 ? String((spec.chain[1]!.doc as Obj).id) : undefined,
+    profile,
+    templates: t,
+    continuityState: d.continuity?.state ?? [],
+    writes: bodyWrites(rq),
+    response: buildRules(d.response ?? {}, '/response'),
+    stream: {
+      eventKey: st.eventKey ? parsePath(st.eventKey) : undefined,
+      ignore: st.ignore ?? [],
+      all: buildRules(st.on?.['*'] ?? {}, '/stream/on/*'),
+      events: Object.entries((st.on ?? {}) as Obj)
+        .filter(([name]) => name !== '*')
+        .map(([name, rules]) => ({ name, rules: buildRules(rules ?? {}, `/stream/on/${escape(name)}`) })),
+    },
+  };
+}
+
+/** The data half of a spec, in the runtime's own types. */
+function buildProfile(id: string, d: Obj, t: TemplatesIR): Profile {
   const ep: Obj = d.endpoint ?? {};
   const rq: Obj = d.request ?? {};
   const msgs: Obj = rq.messages ?? {};
@@ -21,142 +76,135 @@ export function buildIR(spec: ResolvedSpec): SpecIR {
   const fr: Obj = d.finishReasons ?? {};
   const us: Obj = d.usage ?? {};
   const er: Obj = d.errors ?? {};
-  const tpl = (v: unknown, ptr: string): TemplateNode | undefined => (v === undefined ? undefined : parseTemplate(v, ptr));
-  const templates = <K extends string>(o: Obj | undefined, base: string, keys: readonly K[]) => {
-    const out: Partial<Record<K, TemplateNode>> = {};
-    for (const k of keys) if (o?.[k] !== undefined) out[k] = parseTemplate(o[k], `${base}/${k}`);
-    return out;
-  };
-  const variant = (o: Obj, key: string, base: string): Variant => tpl(o[key], `${base}/${key}`);
-
+  const segs = (v: unknown) => pathList(v).map((p) => p.segments);
+  const slotsUsed = (node: TemplateNode | undefined) => (node ? slotsOf(node).map((s) => s.name) : []);
+  const params: Partial<Record<ParamField, ParamRule>> = {};
+  for (const field of PARAM_FIELDS) {
+    const v = (rq.params ?? {})[field];
+    if (v !== undefined) params[field] = buildParam(field, v);
+  }
+  const retryable = ((er.retryable ?? [408, 409, 429, '5xx']) as Array<number | string>);
   return {
-    id: spec.id,
-    name: typeof d.name === 'string' ? d.name : spec.id,
-    files: spec.chain.map((c) => c.file),
+    id,
+    name: typeof d.name === 'string' ? d.name : id,
     endpoint: {
-      baseUrl: ep.baseUrl,
+      baseUrl: ep.baseUrl ?? undefined,
       baseUrlRequired: ep.baseUrlRequired === true,
       path: ep.path ?? '',
       streamPath: ep.streamPath,
       streamQuery: ep.streamQuery ?? {},
-      authHeader: ep.auth?.header ?? 'authorization',
+      authHeader: String(ep.auth?.header ?? 'authorization').toLowerCase(),
       authScheme: ep.auth?.scheme,
       apiKeyEnv: ep.apiKeyEnv,
       apiKeyOptional: ep.apiKeyOptional === true,
       headers: ep.headers ?? {},
     },
     request: {
-      model: { to: rq.model?.to ? parsePath(rq.model.to) : undefined, inPath: rq.model?.inPath === true },
+      ...(rq.model?.to && rq.model.inPath !== true ? { model: parsePath(rq.model.to).segments } : {}),
       system: {
         placement: rq.system?.placement ?? 'message',
-        to: rq.system?.to ? parsePath(rq.system.to) : undefined,
+        ...(rq.system?.to ? { to: parsePath(rq.system.to).segments } : {}),
         join: rq.system?.join ?? '\n\n',
-        template: tpl(rq.system?.template, '/request/system/template'),
       },
       messages: {
-        to: parsePath(msgs.to ?? 'messages'),
-        mergeKey: msgs.mergeConsecutive,
-        roles: templates(msgs.roles, '/request/messages/roles', ['system', 'user', 'assistant', 'tool', 'toolError']),
-        parts: templates(msgs.parts, '/request/messages/parts', ['text', 'imageUrl', 'imageData']),
-        blocks: templates(msgs.blocks, '/request/messages/blocks', ['thinking', 'summaryThinking', 'redactedThinking', 'text', 'toolCall']),
+        to: parsePath(msgs.to ?? 'messages').segments,
+        spread: t.roles.assistant?.kind === 'slot',
+        ...(typeof msgs.mergeConsecutive === 'string' ? { merge: { field: msgs.mergeConsecutive } } : {}),
+        ...(typeof msgs.mergeConsecutive === 'object' ? { merge: msgs.mergeConsecutive } : {}),
       },
-      tools: rq.tools
-        ? {
-            to: parsePath(rq.tools.to),
-            item: parseTemplate(rq.tools.item, '/request/tools/item'),
-            wrap: tpl(rq.tools.wrap, '/request/tools/wrap'),
-          }
-        : undefined,
-      toolChoice: rq.toolChoice
-        ? {
-            to: parsePath(rq.toolChoice.to),
-            auto: variant(rq.toolChoice, 'auto', '/request/toolChoice'),
-            none: variant(rq.toolChoice, 'none', '/request/toolChoice'),
-            required: variant(rq.toolChoice, 'required', '/request/toolChoice'),
-            named: variant(rq.toolChoice, 'named', '/request/toolChoice'),
-            whenUnset: rq.toolChoice.whenUnset,
-          }
-        : undefined,
-      responseFormat: rq.responseFormat
-        ? {
-            to: parsePath(rq.responseFormat.into ?? rq.responseFormat.to),
-            into: rq.responseFormat.into !== undefined,
-            text: variant(rq.responseFormat, 'text', '/request/responseFormat'),
-            json: variant(rq.responseFormat, 'json', '/request/responseFormat'),
-            jsonSchema: variant(rq.responseFormat, 'jsonSchema', '/request/responseFormat'),
-          }
-        : undefined,
-      params: Object.entries((rq.params ?? {}) as Obj).map(([field, v]) => buildParam(field as ParamField, v)),
+      ...(rq.tools ? { tools: { to: parsePath(rq.tools.to).segments } } : {}),
+      ...(rq.toolChoice ? { toolChoice: { to: parsePath(rq.toolChoice.to).segments } } : {}),
+      ...(rq.responseFormat ? { responseFormat: { to: parsePath(rq.responseFormat.into ?? rq.responseFormat.to).segments } } : {}),
+      params,
+      carries: {
+        userName: slotsUsed(t.roles.user).includes('name'),
+        toolError: t.roles.toolError !== undefined || slotsUsed(t.roles.tool).includes('isError'),
+        toolStrict: slotsUsed(t.tools?.item).includes('strict'),
+      },
       streamBody: rq.stream?.body ?? {},
       blockingBody: rq.blocking?.body ?? {},
     },
-    response: buildRules(d.response ?? {}, '/response'),
-    stream: {
-      framing: st.framing ?? 'sse',
-      eventKey: st.eventKey ? parsePath(st.eventKey) : undefined,
-      doneSentinel: st.doneSentinel,
-      endsOnClose: st.endsOnClose === true,
-      ignore: st.ignore ?? [],
-      all: buildRules(st.on?.['*'] ?? {}, '/stream/on/*'),
-      events: Object.entries((st.on ?? {}) as Obj)
-        .filter(([name]) => name !== '*')
-        .map(([name, rules]) => ({ name, rules: buildRules(rules ?? {}, `/stream/on/${escape(name)}`) })),
-    },
+    stream: { framing: st.framing ?? 'sse', doneSentinel: st.doneSentinel, endsOnClose: st.endsOnClose === true },
     finish: {
-      map: Object.entries((fr.map ?? {}) as Record<string, string>),
+      map: (fr.map ?? {}) as Record<string, FinishReason>,
       other: fr.other ?? 'other',
       upgrades: fr.upgrades ?? [],
     },
     usage: {
-      inputTokens: pathList(us.inputTokens),
-      outputTokens: pathList(us.outputTokens),
-      totalTokens: pathList(us.totalTokens),
-      cachedInputTokens: pathList(us.cachedInputTokens),
-      cacheWriteTokens: pathList(us.cacheWriteTokens),
-      reasoningTokens: pathList(us.reasoningTokens),
+      inputTokens: segs(us.inputTokens),
+      outputTokens: segs(us.outputTokens),
+      totalTokens: segs(us.totalTokens),
+      cachedInputTokens: segs(us.cachedInputTokens),
+      cacheWriteTokens: segs(us.cacheWriteTokens),
+      reasoningTokens: segs(us.reasoningTokens),
+    },
+    errors: {
+      message: segs(er.message ?? ['error.message', 'message', 'error']),
+      type: segs(er.type),
+      code: segs(er.code),
+      requestIdHeader: er.requestIdHeader?.toLowerCase(),
+      retryable: {
+        codes: retryable.filter((s): s is number => typeof s === 'number'),
+        ranges: retryable.filter((s): s is string => typeof s === 'string').map((s) => [Number(s[0]) * 100, Number(s[0]) * 100 + 99] as const),
+      },
+      noRetry: er.noRetry ?? [],
     },
     continuity: {
       scope: d.continuity?.scope ?? 'provider',
       foreignThinking: d.continuity?.foreignThinking ?? 'drop',
-      state: d.continuity?.state ?? [],
       rules: ((d.continuity?.rules ?? []) as Obj[]).map((r) => ({
         when: r.when ?? {},
         require: r.require ?? [],
         omit: r.omit ?? [],
         ensure: r.ensure ?? [],
-        dropFields: r.dropFields ?? [],
-        body: r.body,
-        note: r.note,
+        ...(r.dropFields ? { dropFields: r.dropFields } : {}),
+        ...(r.body ? { body: r.body } : {}),
       })),
-    },
-    errors: {
-      message: pathList(er.message ?? ['error.message', 'message', 'error']),
-      type: pathList(er.type),
-      code: pathList(er.code),
-      requestIdHeader: er.requestIdHeader,
-      retryable: ((er.retryable ?? [408, 409, 429, '5xx']) as Array<number | string>).map((s) =>
-        typeof s === 'number' ? s : ([Number(s[0]) * 100, Number(s[0]) * 100 + 99] as [number, number]),
-      ),
     },
   };
 }
 
-function buildParam(field: ParamField, v: unknown): Param {
-  if (typeof v === 'string') return { field, kind: 'map', to: parsePath(v) };
+function buildParam(field: ParamField, v: unknown): ParamRule {
+  if (typeof v === 'string') return { to: parsePath(v).segments };
   const o = v as Obj;
-  if (o.drop !== undefined) return { field, kind: 'drop', reason: o.drop };
-  if (o.reject !== undefined) return { field, kind: 'reject', reason: o.reject };
-  if (o.via !== undefined) return { field, kind: 'via', via: o.via };
+  if (o.drop !== undefined) return { drop: o.drop };
+  if (o.reject !== undefined) return { reject: o.reject };
+  if (o.via !== undefined) return { carriedBy: o.via };
+  const values: Record<string, Scalar> = {};
+  const silent: string[] = [];
+  // `$nothing` is resolved here: such a value sends nothing, and no sentinel reaches the runtime.
+  for (const [k, x] of Object.entries((o.values ?? {}) as Record<string, Scalar>)) {
+    if (x === '$nothing') silent.push(k);
+    else values[k] = x;
+  }
   return {
-    field,
-    kind: 'map',
-    to: parsePath(o.to ?? field),
-    default: o.default,
-    defaultAdds: o.defaultAdds,
-    droppedWhen: o.droppedWhen,
-    values: o.values,
-    template: o.template === undefined ? undefined : parseTemplate(o.template, `/request/params/${field}/template`),
+    to: parsePath(o.to ?? field).segments,
+    ...(o.values ? { values } : {}),
+    ...(silent.length ? { silent } : {}),
+    ...(o.template !== undefined ? { template: true as const } : {}),
+    ...(o.default !== undefined ? { default: o.defaultAdds ? { sum: [o.default, o.defaultAdds] } : o.default } : {}),
+    ...(o.droppedWhen ? { when: { [o.droppedWhen]: { exists: false } } } : {}),
   };
+}
+
+/** Every place the request writes in the body, for the write-conflict check. */
+function bodyWrites(rq: Obj): SpecIR['writes'] {
+  const writes: SpecIR['writes'] = [];
+  const add = (path: unknown, pointer: string, merge = false) => {
+    if (typeof path === 'string') writes.push({ path: parsePath(path), pointer, merge });
+  };
+  if (rq.model?.inPath !== true) add(rq.model?.to, '/request/model/to');
+  if (rq.system?.placement === 'field') add(rq.system.to, '/request/system/to');
+  add(rq.messages?.to ?? 'messages', '/request/messages/to');
+  add(rq.tools?.to, '/request/tools/to');
+  add(rq.toolChoice?.to, '/request/toolChoice/to');
+  if (rq.responseFormat?.into) add(rq.responseFormat.into, '/request/responseFormat/into', true);
+  else add(rq.responseFormat?.to, '/request/responseFormat/to');
+  for (const [field, v] of Object.entries((rq.params ?? {}) as Obj)) {
+    if (typeof v === 'string') add(v, `/request/params/${escape(field)}`);
+    else if (v && typeof v === 'object' && v.drop === undefined && v.reject === undefined && v.via === undefined) add(v.to ?? field, `/request/params/${escape(field)}`);
+  }
+  return writes;
 }
 
 function escape(s: string): string {

@@ -1,7 +1,7 @@
 /** The intermediate representation: one normalised, defaults-filled object per spec. */
 import type { WirePath } from './paths.js';
 import type { TemplateNode } from './templates.js';
-import type { ParamField } from './slots.js';
+import type { ParamField, Profile } from '../../runtime/profile.js';
 
 export type Condition =
   | { path: WirePath; op: 'eq'; value: string | number | boolean | null }
@@ -54,94 +54,50 @@ export interface Rule {
     | { kind: 'group'; rules: Rule[] };
 }
 
-export type Param =
-  | { field: ParamField; kind: 'map'; to: WirePath; default?: unknown; defaultAdds?: ParamField; droppedWhen?: ParamField; values?: Record<string, unknown>; template?: TemplateNode }
-  | { field: ParamField; kind: 'drop'; reason: string }
-  | { field: ParamField; kind: 'reject'; reason: string }
-  | { field: ParamField; kind: 'via'; via: 'toolChoice' };
-
-/** undefined: unsupported (warn); 'nothing': send nothing, say nothing. */
-export type Variant = TemplateNode | undefined;
-
-export interface ContinuityIR {
-  scope: 'provider' | 'model';
-  foreignThinking: 'drop' | 'text';
-  state: Array<{ field: string; wire: string; echo?: string }>;
-  rules: Array<{
-    when: { store?: boolean; model?: string; notModel?: string; reasoning?: boolean; toolTurnWithoutThinking?: boolean };
-    require: string[];
-    omit: string[];
-    ensure: string[];
-    dropFields: string[];
-    body?: Record<string, unknown>;
-    note?: string;
-  }>;
+/** The compiled half of a spec: templates that write the wire, keyed as the codec is. */
+export interface TemplatesIR {
+  roles: Partial<Record<RoleKey, TemplateNode>>;
+  parts: Partial<Record<PartKey, TemplateNode>>;
+  blocks: Partial<Record<BlockKey, TemplateNode>>;
+  system?: TemplateNode;
+  tools?: { item: TemplateNode; wrap?: TemplateNode };
+  toolChoice: Partial<Record<ToolChoiceKey, TemplateNode>>;
+  responseFormat: Partial<Record<FormatKey, TemplateNode>>;
+  params: Partial<Record<ParamField, TemplateNode>>;
 }
 
+export const ROLE_KEYS = ['system', 'user', 'assistant', 'tool', 'toolError'] as const;
+export const PART_KEYS = ['text', 'imageUrl', 'imageData'] as const;
+export const BLOCK_KEYS = ['thinking', 'summaryThinking', 'redactedThinking', 'text', 'toolCall'] as const;
+export const TOOL_CHOICE_KEYS = ['auto', 'none', 'required', 'named', 'unset'] as const;
+export const FORMAT_KEYS = ['text', 'json', 'jsonSchema'] as const;
+export type RoleKey = (typeof ROLE_KEYS)[number];
+export type PartKey = (typeof PART_KEYS)[number];
+export type BlockKey = (typeof BLOCK_KEYS)[number];
+export type ToolChoiceKey = (typeof TOOL_CHOICE_KEYS)[number];
+export type FormatKey = (typeof FORMAT_KEYS)[number];
+
+/**
+ * One spec after extends: its profile (data the runtime applies, in the runtime's own types),
+ * its templates and its reader rules. Nothing here is TypeScript source; emit/ builds that.
+ */
 export interface SpecIR {
   id: string;
-  name: string;
   /** Spec files this was built from: the spec first, then its bases. */
   files: string[];
-  endpoint: {
-    baseUrl?: string;
-    baseUrlRequired: boolean;
-    path: string;
-    streamPath?: string;
-    streamQuery: Record<string, string>;
-    authHeader: string;
-    authScheme?: string;
-    apiKeyEnv?: string;
-    apiKeyOptional: boolean;
-    headers: Record<string, string>;
-  };
-  request: {
-    model: { to?: WirePath; inPath: boolean };
-    system: { placement: 'message' | 'field'; to?: WirePath; join: string; template?: TemplateNode };
-    messages: {
-      to: WirePath;
-      mergeKey?: string;
-      roles: Partial<Record<'system' | 'user' | 'assistant' | 'tool' | 'toolError', TemplateNode>>;
-      parts: Partial<Record<'text' | 'imageUrl' | 'imageData', TemplateNode>>;
-      blocks: Partial<Record<'thinking' | 'summaryThinking' | 'redactedThinking' | 'text' | 'toolCall', TemplateNode>>;
-    };
-    tools?: { to: WirePath; item: TemplateNode; wrap?: TemplateNode };
-    toolChoice?: { to: WirePath; auto: Variant; none: Variant; required: Variant; named: Variant; whenUnset?: 'auto' | 'none' | 'required' };
-    /** `to`: the form is one field; `into`: its fields merge into an object other params also write. */
-    responseFormat?: { to: WirePath; into: boolean; text: Variant; json: Variant; jsonSchema: Variant };
-    params: Param[];
-    streamBody: Record<string, unknown>;
-    blockingBody: Record<string, unknown>;
-  };
+  /** The id of the spec this one extends directly, if any. */
+  base?: string;
+  profile: Profile;
+  templates: TemplatesIR;
+  /** What each piece of continuity state is on the wire, for the generated docs. */
+  continuityState: Array<{ field: string; wire: string; echo?: string }>;
+  /** Where each body write comes from, for the write-conflict check. */
+  writes: Array<{ path: WirePath; pointer: string; merge: boolean }>;
   response: Rule[];
   stream: {
-    framing: 'sse' | 'ndjson';
     eventKey?: WirePath;
-    doneSentinel?: string;
-    endsOnClose: boolean;
     ignore: string[];
     all: Rule[];
     events: Array<{ name: string; rules: Rule[] }>;
-  };
-  finish: {
-    map: Array<[string, string]>;
-    other: string;
-    upgrades: Array<{ from: string; when: 'toolCalls' | 'refusal'; to: string }>;
-  };
-  usage: {
-    inputTokens: WirePath[];
-    outputTokens: WirePath[];
-    totalTokens: WirePath[];
-    cachedInputTokens: WirePath[];
-    cacheWriteTokens: WirePath[];
-    reasoningTokens: WirePath[];
-  };
-  continuity: ContinuityIR;
-  errors: {
-    message: WirePath[];
-    type: WirePath[];
-    code: WirePath[];
-    requestIdHeader?: string;
-    retryable: Array<number | [number, number]>;
   };
 }

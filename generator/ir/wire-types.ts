@@ -133,8 +133,8 @@ export function buildWireTypes(ir: SpecIR): WireTypes {
   walk(ir.stream.all, event);
   for (const e of ir.stream.events) walk(e.rules, event);
   if (ir.stream.eventKey) add(event, ir.stream.eventKey.segments, 'string', '/stream/eventKey', ir.stream.eventKey.text);
-  for (const [field, paths] of Object.entries(ir.usage)) {
-    for (const p of paths) add(usage, p.segments, 'number', `/usage/${field}`, p.text);
+  for (const [field, paths] of Object.entries(ir.profile.usage)) {
+    for (const p of paths as Segment[][]) add(usage, p, 'number', `/usage/${field}`, p.join('.'));
   }
   return { response, event, usage, conflicts };
 }

@@ -6,9 +6,7 @@
  * The body was built fresh for this call, so the layers are merged into it in place.
  */
 import type { Warnings } from './warnings.js';
-import { isPlainObject, sanitize } from './safe-merge.js';
-
-const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype']);
+import { FORBIDDEN_KEYS, isPlainObject, sanitize } from './safe-merge.js';
 
 export function finalizeBody(
   body: Record<string, unknown> | undefined,
@@ -33,7 +31,7 @@ export function finalizeBody(
 function fillMissing(target: Record<string, unknown>, source: Record<string, unknown>, prefix: string, onKept?: (path: string) => void): void {
   for (const k of Object.keys(source)) {
     const v = source[k];
-    if (v === undefined || FORBIDDEN.has(k)) continue;
+    if (v === undefined || FORBIDDEN_KEYS.has(k)) continue;
     const t = target[k];
     if (t === undefined) target[k] = v;
     else if (isPlainObject(t) && isPlainObject(v)) fillMissing(t, v, `${prefix}${k}.`, onKept);
@@ -45,7 +43,7 @@ function fillMissing(target: Record<string, unknown>, source: Record<string, unk
 function overwrite(target: Record<string, unknown>, source: Record<string, unknown>): void {
   for (const k of Object.keys(source)) {
     const v = source[k];
-    if (v === undefined || FORBIDDEN.has(k)) continue;
+    if (v === undefined || FORBIDDEN_KEYS.has(k)) continue;
     const t = target[k];
     if (isPlainObject(v)) {
       const into = isPlainObject(t) ? t : (target[k] = {});

@@ -17,29 +17,23 @@ export interface PartTemplates {
 
 export interface BlockTemplates {
   /** `i` is the block's position among the turn's thinking blocks. */
-  thinking?: (b: ThinkingPart, i: number) => unknown;
+  thinking?: (b: ThinkingPart, cx: MessageContext, i: number) => unknown;
   /** For summary blocks; default: the thinking template. */
-  summaryThinking?: (b: ThinkingPart, i: number) => unknown;
-  redactedThinking?: (b: ThinkingPart, i: number) => unknown;
-  text?: (b: string) => unknown;
-  toolCall?: (b: ToolCall) => unknown;
+  summaryThinking?: (b: ThinkingPart, cx: MessageContext, i: number) => unknown;
+  redactedThinking?: (b: ThinkingPart, cx: MessageContext, i: number) => unknown;
+  text?: (b: string, cx: MessageContext) => unknown;
+  toolCall?: (b: ToolCall, cx: MessageContext) => unknown;
 }
 
 export class MessageContext {
   private index = 0;
   private thinkingCarried = false;
 
-  private blocks_: BlockTemplates = {};
-
   constructor(
     private readonly parts_: PartTemplates,
+    private readonly blocks_: BlockTemplates,
     private readonly w: Warnings,
   ) {}
-
-  /** Block templates are made after the context, since they call back into it. */
-  useBlocks(blocks: BlockTemplates): void {
-    this.blocks_ = blocks;
-  }
 
   /** The current message, as named in warnings. */
   field(): string {
@@ -116,8 +110,8 @@ export class MessageContext {
   /** Assistant content as blocks: thinking first, then text, then tool calls. */
   blocks(m: AssistantMessage): unknown[] {
     const out: unknown[] = this.thinkingBlocks(m) ?? [];
-    if (m.content && this.blocks_.text) out.push(this.blocks_.text(m.content));
-    for (const c of m.toolCalls ?? []) if (this.blocks_.toolCall) out.push(this.blocks_.toolCall(c));
+    if (m.content && this.blocks_.text) out.push(this.blocks_.text(m.content, this));
+    for (const c of m.toolCalls ?? []) if (this.blocks_.toolCall) out.push(this.blocks_.toolCall(c, this));
     return out;
   }
 
@@ -132,14 +126,14 @@ export class MessageContext {
           : t.summary
             ? (this.blocks_.summaryThinking ?? this.blocks_.thinking)
             : this.blocks_.thinking;
-      if (template) out.push(template(t, i));
+      if (template) out.push(template(t, this, i));
     });
     return out.length ? out : undefined;
   }
 
   toolCalls(m: AssistantMessage): unknown[] | undefined {
     if (!m.toolCalls?.length || !this.blocks_.toolCall) return undefined;
-    return m.toolCalls.map((c) => this.blocks_.toolCall!(c));
+    return m.toolCalls.map((c) => this.blocks_.toolCall!(c, this));
   }
 
   /** All thinking text of a turn, for wires that echo reasoning as one string field. */
@@ -185,27 +179,52 @@ export class MessageContext {
 }
 
 /**
- * Wires with strict role alternation: adjacent messages with the same `roleKey` value become
- * one, their `key` arrays concatenated (string content is first turned into a text part).
+ * Wires that want one message per run of a role: consecutive wire messages become one, by
+ * `field`: arrays concatenated, strings joined with `join` when the spec gives one (else made
+ * text parts, as is a string beside an array). Only messages that both carry the field and agree on everything else (the
+ * role among it) are joined, so nothing is lost: two tool results whose wire role is "user"
+ * stay two results when each result sits outside that field.
  */
 export function mergeConsecutive(
-  messages: unknown[],
-  roleKey: string,
-  key: string,
-  textPart: (text: string) => unknown,
+  mapped: unknown[],
+  field: string,
+  join: string | undefined,
+  textPart: ((p: TextPart) => unknown) | undefined,
 ): unknown[] {
-  const out: Record<string, unknown>[] = [];
-  for (const m of messages as Record<string, unknown>[]) {
-    const prev = out[out.length - 1];
-    if (prev && prev[roleKey] === m[roleKey] && prev[roleKey] !== undefined) {
-      out[out.length - 1] = { ...prev, [key]: [...asList(prev[key], textPart), ...asList(m[key], textPart)] };
+  const out: unknown[] = [];
+  for (let i = 0; i < mapped.length; i++) {
+    const m = mapped[i];
+    if (m === undefined) continue;
+    const prev = out[out.length - 1] as Record<string, unknown> | undefined;
+    const cur = m as Record<string, unknown>;
+    if (prev && isRecord(prev) && isRecord(cur) && sameBesides(prev, cur, field)) {
+      const a = prev[field];
+      const b = cur[field];
+      const joined = join !== undefined && typeof a === 'string' && typeof b === 'string' ? a + join + b : [...asList(a, textPart), ...asList(b, textPart)];
+      out[out.length - 1] = { ...prev, [field]: joined };
     } else out.push(m);
   }
   return out;
 }
 
-function asList(v: unknown, textPart: (text: string) => unknown): unknown[] {
+/** Both carry `field`, and everything else they say is the same (nothing is lost by joining them). */
+function sameBesides(a: Record<string, unknown>, b: Record<string, unknown>, field: string): boolean {
+  if (a[field] === undefined || b[field] === undefined) return false;
+  for (const k in a) if (k !== field && a[k] !== undefined && !same(a[k], b[k])) return false;
+  for (const k in b) if (k !== field && b[k] !== undefined && a[k] === undefined) return false;
+  return true;
+}
+
+function same(x: unknown, y: unknown): boolean {
+  return x === y || (typeof x === 'object' && typeof y === 'object' && JSON.stringify(x) === JSON.stringify(y));
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function asList(v: unknown, textPart: ((p: TextPart) => unknown) | undefined): unknown[] {
   if (Array.isArray(v)) return v;
-  if (typeof v === 'string') return [textPart(v)];
-  return v === undefined ? [] : [v];
+  if (typeof v === 'string') return [textPart ? textPart({ type: 'text', text: v }) : v];
+  return [v];
 }

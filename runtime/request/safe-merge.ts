@@ -3,7 +3,8 @@
  * prototype are never copied, and every result is a fresh plain object.
  */
 
-const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype']);
+/** Keys never copied from user or wire objects (they could reach a prototype): import this set, do not repeat it. */
+export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
@@ -16,7 +17,7 @@ export function sanitize(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sanitize);
   if (!isPlainObject(v)) return v;
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(v)) if (!FORBIDDEN.has(k)) out[k] = sanitize(v[k]);
+  for (const k of Object.keys(v)) if (!FORBIDDEN_KEYS.has(k)) out[k] = sanitize(v[k]);
   return out;
 }
 
@@ -31,9 +32,9 @@ export function deepMerge(
   prefix = '',
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(base)) if (!FORBIDDEN.has(k)) out[k] = base[k];
+  for (const k of Object.keys(base)) if (!FORBIDDEN_KEYS.has(k)) out[k] = base[k];
   for (const k of Object.keys(top)) {
-    if (FORBIDDEN.has(k)) continue;
+    if (FORBIDDEN_KEYS.has(k)) continue;
     const t = top[k];
     if (t === undefined) continue;
     const b = out[k];

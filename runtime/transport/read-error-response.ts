@@ -1,6 +1,6 @@
 /** A non-2xx response → ProviderError: the provider's message, type and code, the body, never the key. */
 import type { ProviderAdapter } from '../adapter.js';
-import { excerptOf, ProviderError } from '../errors.js';
+import { excerptOf, providerErrorFor, type ProviderError } from '../errors.js';
 import type { Redact } from './redact.js';
 
 export async function readErrorResponse(adapter: ProviderAdapter, response: Response, redact: Redact): Promise<ProviderError> {
@@ -19,10 +19,8 @@ export async function readErrorResponse(adapter: ProviderAdapter, response: Resp
   const fields = typeof body === 'object' && body !== null ? adapter.readError(body) : { message: undefined, type: undefined, code: undefined };
   const fallback = text.trim() === '' ? response.statusText || 'no error body' : `non-JSON error body: ${excerptOf(text.trim(), 200)}`;
   const shouldRetry = response.headers.get('x-should-retry');
-  const quota = fields.code === 'insufficient_quota' || fields.type === 'insufficient_quota';
-  const retryable =
-    shouldRetry === 'true' ? true : shouldRetry === 'false' ? false : adapter.isRetryableStatus(response.status) && !quota;
-  return new ProviderError({
+  const retryable = shouldRetry === 'true' ? true : shouldRetry === 'false' ? false : adapter.isRetryable(response.status, fields);
+  return providerErrorFor({
     provider: adapter.id,
     status: response.status,
     message: redact(fields.message ?? fallback),

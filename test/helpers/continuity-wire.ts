@@ -10,7 +10,7 @@
  * Everything here is written by hand; nothing is a recording.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { createClient, type Client, type ClientOptions, type ProviderId } from '../../runtime/index.js';
+import { createClient, type Client, type ClientOptions, type ProviderId } from '../../generated/index.js';
 import { jsonResponse, splitInto, startLoopbackServer, type LoopbackServer, type RecordedRequest, type ScriptedResponse } from './loopback-server.js';
 import { buildTurn, isStreamingRequest, pieces, type WireBodies } from './scripted-turns.js';
 

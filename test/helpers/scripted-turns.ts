@@ -11,7 +11,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { parse } from 'yaml';
-import { createClient, type Client, type ClientOptions, type ProviderId } from '../../runtime/index.js';
+import { createClient, type Client, type ClientOptions, type ProviderId } from '../../generated/index.js';
 import {
   jsonResponse,
   splitInto,

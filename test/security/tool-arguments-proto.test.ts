@@ -1,7 +1,7 @@
 /** Tool arguments with __proto__ / constructor / prototype keys cannot pollute prototypes. */
 import { describe, expect, it } from 'vitest';
 import { adapters } from '../../generated/index.js';
-import { createClientFor, runTools, type ProviderAdapter } from '../../runtime/index.js';
+import { createClientFor, runTools, type ProviderAdapter } from '../../generated/index.js';
 
 const openai = adapters['openai-chat'] as ProviderAdapter;
 const ARGS = '{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted2":true}},"city":"Paris"}';

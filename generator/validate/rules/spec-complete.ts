@@ -1,5 +1,4 @@
 /** A resolved spec (after extends) must say everything an adapter needs. */
-import { roleKey } from '../../ir/role-key.js';
 import type { SemanticRule } from './rule.js';
 
 const REQUIRED: Array<[string, (d: any) => unknown]> = [
@@ -19,7 +18,7 @@ const REQUIRED: Array<[string, (d: any) => unknown]> = [
 
 export const specComplete: SemanticRule = {
   name: 'spec-complete',
-  check(spec, ir) {
+  check(spec) {
     const findings = REQUIRED.filter(([, get]) => get(spec.doc) === undefined).map(([pointer]) => ({
       code: 'incomplete-spec' as const,
       pointer: pointer.slice(0, pointer.lastIndexOf('/')),
@@ -34,12 +33,6 @@ export const specComplete: SemanticRule = {
     }
     if (d.request?.system?.placement === 'message' && d.request?.messages?.roles?.system === undefined) {
       findings.push({ code: 'incomplete-spec', pointer: '/request/messages/roles', message: 'system placement "message" needs a roles.system template' } as never);
-    }
-    if (ir.request.messages.mergeKey !== undefined) {
-      const r = ir.request.messages.roles;
-      if (roleKey([r.user, r.assistant, r.tool, r.toolError]) === undefined) {
-        findings.push({ code: 'incomplete-spec', pointer: '/request/messages/mergeConsecutive', message: 'mergeConsecutive needs a role field: a key every role template sets to a literal string' } as never);
-      }
     }
     return findings;
   },

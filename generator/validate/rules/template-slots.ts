@@ -2,37 +2,25 @@
 import { didYouMean } from '../../diagnostics.js';
 import { SLOTS, type SlotContext } from '../../ir/slots.js';
 import { slotsOf, type TemplateNode } from '../../ir/templates.js';
-import type { SpecIR } from '../../ir/types.js';
+import { BLOCK_KEYS, FORMAT_KEYS, PART_KEYS, TOOL_CHOICE_KEYS, type SpecIR } from '../../ir/types.js';
 import type { Finding, SemanticRule } from './rule.js';
 
 function templates(ir: SpecIR): Array<[TemplateNode | undefined, SlotContext]> {
-  const rq = ir.request;
-  const m = rq.messages;
+  const t = ir.templates;
   return [
-    [m.roles.system, 'roles.system'],
-    [m.roles.user, 'roles.user'],
-    [m.roles.assistant, 'roles.assistant'],
-    [m.roles.tool, 'roles.tool'],
-    [m.roles.toolError, 'roles.tool'],
-    [m.parts.text, 'parts.text'],
-    [m.parts.imageUrl, 'parts.imageUrl'],
-    [m.parts.imageData, 'parts.imageData'],
-    [m.blocks.thinking, 'blocks.thinking'],
-    [m.blocks.summaryThinking, 'blocks.summaryThinking'],
-    [m.blocks.redactedThinking, 'blocks.redactedThinking'],
-    [m.blocks.text, 'blocks.text'],
-    [m.blocks.toolCall, 'blocks.toolCall'],
-    [rq.system.template, 'system.template'],
-    [rq.tools?.item, 'tools.item'],
-    [rq.tools?.wrap, 'tools.wrap'],
-    [rq.toolChoice?.auto, 'toolChoice'],
-    [rq.toolChoice?.none, 'toolChoice'],
-    [rq.toolChoice?.required, 'toolChoice'],
-    [rq.toolChoice?.named, 'toolChoice'],
-    [rq.responseFormat?.text, 'responseFormat'],
-    [rq.responseFormat?.json, 'responseFormat'],
-    [rq.responseFormat?.jsonSchema, 'responseFormat'],
-    ...rq.params.map((p): [TemplateNode | undefined, SlotContext] => [p.kind === 'map' ? p.template : undefined, 'param.template']),
+    [t.roles.system, 'roles.system'],
+    [t.roles.user, 'roles.user'],
+    [t.roles.assistant, 'roles.assistant'],
+    [t.roles.tool, 'roles.tool'],
+    [t.roles.toolError, 'roles.tool'],
+    ...PART_KEYS.map((k): [TemplateNode | undefined, SlotContext] => [t.parts[k], `parts.${k}`]),
+    ...BLOCK_KEYS.map((k): [TemplateNode | undefined, SlotContext] => [t.blocks[k], `blocks.${k}`]),
+    [t.system, 'system.template'],
+    [t.tools?.item, 'tools.item'],
+    [t.tools?.wrap, 'tools.wrap'],
+    ...TOOL_CHOICE_KEYS.map((k): [TemplateNode | undefined, SlotContext] => [t.toolChoice[k], 'toolChoice']),
+    ...FORMAT_KEYS.map((k): [TemplateNode | undefined, SlotContext] => [t.responseFormat[k], 'responseFormat']),
+    ...Object.values(t.params).map((n): [TemplateNode | undefined, SlotContext] => [n, 'param.template']),
   ];
 }
 
@@ -42,7 +30,7 @@ export const templateSlots: SemanticRule = {
     const out: Finding[] = [];
     for (const [node, ctx] of templates(ir)) {
       if (!node) continue;
-      const offered = Object.keys(SLOTS[ctx]);
+      const offered = SLOTS[ctx];
       for (const slot of slotsOf(node)) {
         if (offered.includes(slot.name)) continue;
         out.push({

@@ -1,0 +1,45 @@
+/**
+ * The emitted files, type-checked in memory against the runtime they import, before anything
+ * is written: a spec whose code does not type-check is a generator error naming the spec, not
+ * something `tsc` finds later.
+ */
+import { join } from 'node:path';
+import { Project, ts } from 'ts-morph';
+import type { Diagnostic } from '../diagnostics.js';
+import type { SpecIR } from '../ir/types.js';
+
+const OPTIONS: ts.CompilerOptions = {
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
+  strict: true,
+  noUncheckedIndexedAccess: true,
+  skipLibCheck: true,
+  noEmit: true,
+  types: [],
+};
+
+export function typeCheck(files: Map<string, string>, outDir: string, irs: SpecIR[]): Diagnostic[] {
+  const project = new Project({ compilerOptions: OPTIONS, skipAddingFilesFromTsConfig: true });
+  const sources = [...files].map(([name, text]) => project.createSourceFile(join(outDir, name), text, { overwrite: true }));
+  const program = project.getProgram().compilerObject;
+  const out: Diagnostic[] = [];
+  for (const sf of sources) {
+    const name = sf.getBaseName();
+    const ir = irs.find((i) => `${i.id}.ts` === name);
+    for (const d of [...program.getSyntacticDiagnostics(sf.compilerNode), ...program.getSemanticDiagnostics(sf.compilerNode)]) {
+      const pos = d.start === undefined ? undefined : sf.compilerNode.getLineAndCharacterOfPosition(d.start);
+      out.push({
+        code: 'generated-type-error',
+        file: ir?.files[0] ?? name,
+        line: 1,
+        col: 1,
+        pointer: '',
+        message: `the code generated for ${name} does not type-check: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}${pos ? ` (generated ${name}:${pos.line + 1}:${pos.character + 1})` : ''}`,
+        hint: 'a generator bug or a template the runtime cannot take; report it with the spec',
+      });
+    }
+  }
+  return out;
+}

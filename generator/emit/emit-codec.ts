@@ -1,0 +1,81 @@
+/**
+ * The compiled half of a module: each template as an arrow function (keyed as the runtime's
+ * `Codec` is), and the two readers. Members are source text so an overlay can tell which of
+ * its members equal its base's and reference those instead of repeating them.
+ */
+import type { SlotContext } from '../ir/slots.js';
+import { slotsOf, type TemplateNode } from '../ir/templates.js';
+import { BLOCK_KEYS, FORMAT_KEYS, PART_KEYS, ROLE_KEYS, TOOL_CHOICE_KEYS, type SpecIR } from '../ir/types.js';
+import { PARAM_FIELDS } from '../ir/slots.js';
+import { emitReadEvent, emitReadResponse } from './emit-readers.js';
+import { SLOT_EXPRS } from './slot-exprs.js';
+import { templateExpr } from './emit-template.js';
+
+/** Group → member → arrow-function source. Groups with one function use the member key ''. */
+export type CodecMembers = Map<string, Map<string, string>>;
+
+export interface CodecSource {
+  members: CodecMembers;
+  readResponse: string;
+  readEvent: string;
+}
+
+const ROLE_CONTEXT: Record<string, SlotContext> = {
+  system: 'roles.system',
+  user: 'roles.user',
+  assistant: 'roles.assistant',
+  tool: 'roles.tool',
+  toolError: 'roles.tool',
+};
+
+export function emitCodec(ir: SpecIR): CodecSource {
+  const t = ir.templates;
+  const members: CodecMembers = new Map();
+  const group = (name: string) => {
+    let g = members.get(name);
+    if (!g) members.set(name, (g = new Map()));
+    return g;
+  };
+  group('parts');
+  group('blocks');
+  group('roles');
+  group('toolChoice');
+  group('responseFormat');
+  group('params');
+  for (const k of PART_KEYS) if (t.parts[k]) group('parts').set(k, arrow(['p'], t.parts[k]!, `parts.${k}` as SlotContext));
+  for (const k of BLOCK_KEYS) {
+    const node = t.blocks[k];
+    if (!node) continue;
+    const ctx = `blocks.${k}` as SlotContext;
+    const used = slotsOf(node).map((s) => s.name);
+    const params = used.includes('position') ? ['b', used.includes('argumentsObject') ? 'cx' : '_cx', 'i'] : used.includes('argumentsObject') ? ['b', 'cx'] : ['b'];
+    group('blocks').set(k, arrow(params, node, ctx));
+  }
+  for (const k of ROLE_KEYS) {
+    const node = t.roles[k];
+    if (!node) continue;
+    // An error result with the same wire shape as a plain one needs no template of its own.
+    if (k === 'toolError' && t.roles.tool && templateExpr(node, SLOT_EXPRS['roles.tool']) === templateExpr(t.roles.tool, SLOT_EXPRS['roles.tool'])) continue;
+    const expr = templateExpr(node, SLOT_EXPRS[ROLE_CONTEXT[k]!]);
+    group('roles').set(k, `(${/\bcx\b/.test(expr) ? 'm, cx' : 'm'}) => ${expr}`);
+  }
+  if (t.system) group('system').set('', arrow(['v'], t.system, 'system.template'));
+  if (t.tools) {
+    group('tools').set('item', arrow(['t'], t.tools.item, 'tools.item'));
+    if (t.tools.wrap) group('tools').set('wrap', arrow(['v'], t.tools.wrap, 'tools.wrap'));
+  }
+  for (const k of TOOL_CHOICE_KEYS) if (t.toolChoice[k]) group('toolChoice').set(k, arrow(['c'], t.toolChoice[k]!, 'toolChoice'));
+  for (const k of FORMAT_KEYS) if (t.responseFormat[k]) group('responseFormat').set(k, arrow(['f'], t.responseFormat[k]!, 'responseFormat'));
+  for (const f of PARAM_FIELDS) if (t.params[f]) group('params').set(f, arrow(['v'], t.params[f]!, 'param.template'));
+  return { members, readResponse: emitReadResponse(ir), readEvent: emitReadEvent(ir) };
+}
+
+/** `(p) => <template>`, leaving out parameters the body does not read. */
+function arrow(params: string[], node: TemplateNode, ctx: SlotContext): string {
+  const body = templateExpr(node, SLOT_EXPRS[ctx]);
+  const used = params.filter((p) => p.startsWith('_') || new RegExp(`\\b${p}\\b`).test(body));
+  // Keep positional parameters before a used one.
+  const last = params.reduce((n, p, i) => (used.includes(p) && !p.startsWith('_') ? i + 1 : n), 0);
+  const list = params.slice(0, last).map((p) => (used.includes(p) ? p : `_${p.replace(/^_/, '')}`));
+  return `(${list.join(', ')}) => ${body.startsWith('{') ? `(${body})` : body}`;
+}

@@ -1,0 +1,54 @@
+/**
+ * What each `$slot` reads, as a TypeScript expression over the template's parameters: `m` and
+ * `cx` for roles, `p` for parts, `b`, `cx` and `i` for blocks, `t` for tools, `c` for tool
+ * choices, `f` for response formats, `v` for a single value.
+ */
+import type { SlotContext } from '../ir/slots.js';
+
+export const SLOT_EXPRS: Record<SlotContext, Record<string, string>> = {
+  'roles.system': { text: 'm.content' },
+  'roles.user': {
+    content: 'cx.content(m.content)',
+    parts: 'cx.parts(m.content)',
+    text: 'cx.text(m.content)',
+    images: 'cx.imageData(m.content)',
+    name: 'm.name',
+  },
+  'roles.assistant': {
+    text: 'cx.assistantText(m)',
+    blocks: 'cx.blocks(m)',
+    toolCalls: 'cx.toolCalls(m)',
+    thinking: 'cx.thinkingBlocks(m)',
+    thinkingText: 'cx.thinkingText(m)',
+  },
+  'roles.tool': {
+    toolCallId: 'm.toolCallId',
+    toolName: 'm.toolName',
+    content: 'cx.content(m.content)',
+    parts: 'cx.parts(m.content)',
+    text: 'cx.text(m.content)',
+    isError: '(m.isError || undefined)',
+  },
+  'parts.text': { text: 'p.text' },
+  'parts.imageUrl': { url: 'p.url', mediaType: 'p.mediaType' },
+  'parts.imageData': { data: 'p.data', mediaType: 'p.mediaType', dataUrl: '`data:${p.mediaType};base64,${p.data}`' },
+  'blocks.thinking': { text: 'b.text', signature: 'b.signature', id: 'b.id', format: 'b.format', position: 'i' },
+  'blocks.summaryThinking': { text: 'b.text', signature: 'b.signature', id: 'b.id', format: 'b.format', position: 'i' },
+  'blocks.redactedThinking': { data: 'b.redacted', id: 'b.id', format: 'b.format', position: 'i' },
+  'blocks.text': { text: 'b' },
+  'blocks.toolCall': {
+    signature: 'b.signature',
+    id: 'b.id',
+    name: 'b.name',
+    arguments: 'b.arguments',
+    argumentsObject: 'cx.argumentsObject(b)',
+  },
+  'system.template': { text: 'v' },
+  'tools.item': { name: 't.name', description: 't.description', parameters: 't.parameters', strict: 't.strict' },
+  'tools.wrap': { items: 'v' },
+  toolChoice: { name: 'c.name', noParallel: 'c.noParallel' },
+  responseFormat: { name: 'f.name', schema: 'f.schema', strict: 'f.strict' },
+  'param.template': { value: 'v' },
+  body: {},
+};
+

@@ -1,0 +1,33 @@
+/**
+ * Wire usage → unified usage from the profile's table: input includes cached tokens, output
+ * includes reasoning tokens (each spec lists the wire fields that add up to each count).
+ */
+import type { UsageMap, WirePath } from '../profile.js';
+import type { Usage } from '../types.js';
+import { readPath } from '../wire/read-path.js';
+
+export function usageMapper(map: UsageMap): (raw: Record<string, unknown>) => Usage {
+  const { inputTokens, outputTokens, totalTokens, cachedInputTokens, cacheWriteTokens, reasoningTokens } = map;
+  return (raw) => {
+    const input = sum(raw, inputTokens) ?? 0;
+    const output = sum(raw, outputTokens) ?? 0;
+    const usage: Usage = { inputTokens: input, outputTokens: output, totalTokens: sum(raw, totalTokens) ?? input + output };
+    const cached = sum(raw, cachedInputTokens);
+    if (cached !== undefined) usage.cachedInputTokens = cached;
+    const written = sum(raw, cacheWriteTokens);
+    if (written !== undefined) usage.cacheWriteTokens = written;
+    const reasoning = sum(raw, reasoningTokens);
+    if (reasoning !== undefined) usage.reasoningTokens = reasoning;
+    return usage;
+  };
+}
+
+/** The sum of the numbers present at these paths; undefined when none is. */
+function sum(raw: unknown, paths: readonly WirePath[]): number | undefined {
+  let total: number | undefined;
+  for (let i = 0; i < paths.length; i++) {
+    const v = readPath(raw, paths[i]!);
+    if (typeof v === 'number' && Number.isFinite(v)) total = (total ?? 0) + v;
+  }
+  return total;
+}

@@ -1,0 +1,26 @@
+/**
+ * A set of adapters by id, with `createClient(id)` typed over those ids. The generator emits
+ * one for the built-in specs (and one for a user's own specs beside them); the runtime never
+ * imports generated code.
+ */
+import type { ProviderAdapter } from '../adapter.js';
+import { RequestError } from '../errors.js';
+import type { ClientOptions } from '../types.js';
+import { createClientFor, type Client } from './create-client.js';
+
+export interface Registry<Id extends string> {
+  readonly adapters: Readonly<Record<Id, ProviderAdapter>>;
+  createClient(id: Id, options?: ClientOptions): Client;
+}
+
+export function createRegistry<const A extends Record<string, ProviderAdapter>>(adapters: A): Registry<keyof A & string> {
+  return {
+    adapters,
+    createClient(id, options = {}) {
+      if (!Object.prototype.hasOwnProperty.call(adapters, id)) {
+        throw new RequestError(String(id), 'id', `unknown provider spec ${JSON.stringify(id)}; known: ${Object.keys(adapters).join(', ')}`);
+      }
+      return createClientFor(adapters[id]!, options);
+    },
+  };
+}

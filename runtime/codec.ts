@@ -1,0 +1,59 @@
+/**
+ * A provider's codec: the parts of its wire worth compiling. Templates that write messages,
+ * parts, blocks, tools and forms, and the readers that feed a response or a stream event to the
+ * assembler (straight-line code, no interpretation per event). An overlay's codec spreads its
+ * base's and replaces only what differs.
+ */
+import type { TurnAssembler } from './assemble/turn-assembler.js';
+import type { BlockTemplates, MessageContext, PartTemplates } from './request/message-context.js';
+import type { ParamField } from './profile.js';
+import type { AssistantMessage, ResponseFormat, SystemMessage, ToolMessage, ToolSpec, UserMessage } from './types.js';
+
+export interface RoleTemplates {
+  system?: (m: SystemMessage, cx: MessageContext) => unknown;
+  user?: (m: UserMessage, cx: MessageContext) => unknown;
+  assistant?: (m: AssistantMessage, cx: MessageContext) => unknown;
+  tool?: (m: ToolMessage, cx: MessageContext) => unknown;
+  /** A tool result marked as an error, where its wire shape differs. */
+  toolError?: (m: ToolMessage, cx: MessageContext) => unknown;
+}
+
+/** Values a tool-choice form can use. */
+export interface ToolChoiceSlots {
+  name: string | undefined;
+  /** `parallelToolCalls: false`, for wires that say it inside the tool choice. */
+  noParallel: true | undefined;
+}
+
+/** A form the spec leaves out is unsupported (dropped with a warning). */
+export interface ToolChoiceForms {
+  auto?: (c: ToolChoiceSlots) => unknown;
+  none?: (c: ToolChoiceSlots) => unknown;
+  required?: (c: ToolChoiceSlots) => unknown;
+  named?: (c: ToolChoiceSlots) => unknown;
+  /** Tools are declared and the request gives no choice. */
+  unset?: (c: ToolChoiceSlots) => unknown;
+}
+
+type JsonSchemaFormat = Extract<ResponseFormat, { type: 'json_schema' }>;
+
+export interface ResponseFormatForms {
+  text?: (f: ResponseFormat) => unknown;
+  json?: (f: ResponseFormat) => unknown;
+  jsonSchema?: (f: JsonSchemaFormat) => unknown;
+}
+
+export interface Codec {
+  parts: PartTemplates;
+  blocks: BlockTemplates;
+  roles: RoleTemplates;
+  /** The system field's shape, when it is not the joined text itself. */
+  system?: (text: string) => unknown;
+  tools?: { item: (t: ToolSpec) => unknown; wrap?: (items: unknown[]) => unknown };
+  toolChoice: ToolChoiceForms;
+  responseFormat: ResponseFormatForms;
+  /** Templates for param values (`{ type: enabled, budget_tokens: $value }`). */
+  params: Partial<Record<ParamField, (v: never) => unknown>>;
+  readResponse(a: TurnAssembler, body: never): void;
+  readEvent(a: TurnAssembler, data: never, event: string | undefined): void;
+}

@@ -1,0 +1,158 @@
+/**
+ * A provider's profile: everything about its wire that is data rather than code (endpoint,
+ * where each request field goes, value tables, defaults, finish and usage tables, error fields,
+ * retry rules, continuity). Generated modules declare one as an `as const` object; the runtime
+ * applies it with code written once. The generator builds these same types from a spec, so
+ * there is one definition of each (docs/architecture.md).
+ */
+import type { Continuity } from './request/apply-continuity.js';
+import type { FinishReason } from './types.js';
+
+/** A wire path as segments: `choices.0.delta` is `['choices', 0, 'delta']`; `[]` is the payload itself. */
+export type WirePath = readonly (string | number)[];
+
+/** The unified request fields every spec gives a disposition (mapped, dropped or rejected). */
+export const PARAM_FIELDS = [
+  'maxTokens',
+  'temperature',
+  'topP',
+  'stop',
+  'parallelToolCalls',
+  'reasoning.effort',
+  'reasoning.budgetTokens',
+  'reasoning.summary',
+  'user',
+  'store',
+  'previousResponseId',
+  'metadata',
+] as const;
+
+export type ParamField = (typeof PARAM_FIELDS)[number];
+
+export type Scalar = string | number | boolean | null;
+
+/** One test of the condition vocabulary (`when:`), shared by params, templates, rules and continuity. */
+export type Test =
+  | { readonly eq: Scalar }
+  | { readonly in: readonly Scalar[] }
+  | { readonly exists: boolean }
+  | { readonly matches: string }
+  | { readonly not: Test };
+
+/** Every subject's test must hold. Subjects are unified request fields or continuity facts. */
+export type Condition = Readonly<Record<string, Test>>;
+
+/** A default that adds request values to a base number (a required maximum that must exceed a budget). */
+export type DefaultValue = Scalar | readonly Scalar[] | { readonly sum: readonly (number | ParamField)[] };
+
+/** Where one unified field goes, or why it does not. */
+export type ParamRule =
+  | {
+      readonly to: WirePath;
+      /** Unified value → wire value; a value not listed is dropped with a warning. */
+      readonly values?: Readonly<Record<string, Scalar>>;
+      /** Values that send nothing and say nothing. */
+      readonly silent?: readonly string[];
+      /** The codec has a template for this field (`codec.params[field]`). */
+      readonly template?: true;
+      /** Written when neither the request nor providerOptions set it (a required wire field). */
+      readonly default?: DefaultValue;
+      /** Sent only while this holds; otherwise dropped with a warning. */
+      readonly when?: Condition;
+    }
+  | { readonly drop: string }
+  | { readonly reject: string }
+  /** A template of the codec reads this field (Anthropic's parallelToolCalls inside tool_choice). */
+  | { readonly carriedBy: string };
+
+export interface EndpointInfo {
+  readonly baseUrl?: string;
+  /** The user must supply baseUrl (generic compatible servers). */
+  readonly baseUrlRequired: boolean;
+  readonly path: string;
+  readonly streamPath?: string;
+  readonly streamQuery: Readonly<Record<string, string>>;
+  readonly authHeader: string;
+  readonly authScheme?: string;
+  readonly apiKeyEnv?: string;
+  readonly apiKeyOptional: boolean;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+export interface RequestProfile {
+  /** Body path of the model; absent when the model travels only in the URL path. */
+  readonly model?: WirePath;
+  readonly system: { readonly placement: 'message' | 'field'; readonly to?: WirePath; readonly join: string };
+  readonly messages: {
+    readonly to: WirePath;
+    /** An assistant turn becomes several top-level items (Responses `input`). */
+    readonly spread: boolean;
+    /**
+     * Consecutive wire messages that agree on everything but this field are joined into one:
+     * arrays concatenated, strings joined with `join` if given (else made text parts).
+     */
+    readonly merge?: { readonly field: string; readonly join?: string };
+  };
+  readonly tools?: { readonly to: WirePath };
+  readonly toolChoice?: { readonly to: WirePath };
+  readonly responseFormat?: { readonly to: WirePath };
+  readonly params: Readonly<Partial<Record<ParamField, ParamRule>>>;
+  /** What the templates can carry, so the runtime can warn about what they cannot. */
+  readonly carries: {
+    readonly userName: boolean;
+    readonly toolError: boolean;
+    readonly toolStrict: boolean;
+  };
+  /** Fields forced into the body for each kind of call (`stream: true`). */
+  readonly streamBody: Readonly<Record<string, unknown>>;
+  readonly blockingBody: Readonly<Record<string, unknown>>;
+}
+
+export interface FinishTable {
+  readonly map: Readonly<Record<string, FinishReason>>;
+  /** Unknown non-null wire values. */
+  readonly other: FinishReason;
+  readonly upgrades: ReadonlyArray<{ readonly from: FinishReason; readonly when: 'toolCalls' | 'refusal'; readonly to: FinishReason }>;
+}
+
+/** Which wire fields (summed when several) make up each unified count. */
+export interface UsageMap {
+  readonly inputTokens: readonly WirePath[];
+  readonly outputTokens: readonly WirePath[];
+  readonly totalTokens: readonly WirePath[];
+  readonly cachedInputTokens: readonly WirePath[];
+  readonly cacheWriteTokens: readonly WirePath[];
+  readonly reasoningTokens: readonly WirePath[];
+}
+
+export interface ErrorProfile {
+  /** Candidate paths, first string wins. */
+  readonly message: readonly WirePath[];
+  readonly type: readonly WirePath[];
+  readonly code: readonly WirePath[];
+  readonly requestIdHeader?: string;
+  readonly retryable: { readonly codes: readonly number[]; readonly ranges: ReadonlyArray<readonly [number, number]> };
+  /** Errors never retried whatever their status (OpenAI's `insufficient_quota` 429). */
+  readonly noRetry: ReadonlyArray<{ readonly type?: string; readonly code?: string }>;
+}
+
+export interface StreamProfile {
+  readonly framing: 'sse' | 'ndjson';
+  /** A data payload that ends the stream, e.g. `[DONE]`. */
+  readonly doneSentinel?: string;
+  /** The connection closing after a finish reason is a normal end (no terminal event). */
+  readonly endsOnClose: boolean;
+}
+
+export interface Profile {
+  readonly id: string;
+  readonly name: string;
+  readonly endpoint: EndpointInfo;
+  readonly request: RequestProfile;
+  readonly stream: StreamProfile;
+  readonly finish: FinishTable;
+  readonly usage: UsageMap;
+  readonly errors: ErrorProfile;
+  /** The provider id is the profile's own. */
+  readonly continuity: Omit<Continuity, 'provider'>;
+}

@@ -1,0 +1,27 @@
+/**
+ * Writes a value at a wire path, making the objects on the way. Where an object is already
+ * there and the value is an object too, their fields merge (a response-format form and the
+ * params that share `generationConfig`); the generator has checked that no two writes collide.
+ */
+import type { WirePath } from '../profile.js';
+
+export function setPath(target: Record<string, unknown>, path: WirePath, value: unknown): void {
+  // Nothing to write makes no objects on the way.
+  if (value === undefined) return;
+  let node = target;
+  const last = path.length - 1;
+  for (let i = 0; i < last; i++) {
+    const k = path[i] as string;
+    let next = node[k];
+    if (typeof next !== 'object' || next === null) node[k] = next = {};
+    node = next as Record<string, unknown>;
+  }
+  const k = path[last] as string;
+  const existing = node[k];
+  if (isObject(existing) && isObject(value)) Object.assign(existing, value);
+  else node[k] = value;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

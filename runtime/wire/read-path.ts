@@ -1,0 +1,21 @@
+/** Reads a wire path from untrusted data: anything missing or of the wrong kind is undefined. */
+import type { WirePath } from '../profile.js';
+
+export function readPath(data: unknown, path: WirePath): unknown {
+  let v = data;
+  for (let i = 0; i < path.length; i++) {
+    if (typeof v !== 'object' || v === null) return undefined;
+    v = (v as Record<string | number, unknown>)[path[i]!];
+  }
+  return v;
+}
+
+/** The first string (or number, as text) among candidate paths. */
+export function firstStringAt(data: unknown, paths: readonly WirePath[]): string | undefined {
+  for (const p of paths) {
+    const v = readPath(data, p);
+    if (typeof v === 'string') return v;
+    if (typeof v === 'number') return String(v);
+  }
+  return undefined;
+}
