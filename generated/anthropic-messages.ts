@@ -210,7 +210,7 @@ export const codec = {
 } satisfies Codec;
 
 /** Feeds a blocking response body to the assembler. */
-function readResponse(a: TurnAssembler, r: WireResponse): void {
+export function readResponse(a: TurnAssembler, r: WireResponse): void {
   // meta
   a.setMeta(r?.id, r?.model);
   // blocks
@@ -244,7 +244,7 @@ function readResponse(a: TurnAssembler, r: WireResponse): void {
 }
 
 /** Feeds one decoded stream event to the assembler. */
-function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefined): void {
+export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefined): void {
   switch (e?.type ?? event) {
     case 'message_start': {
       // meta

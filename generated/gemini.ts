@@ -217,7 +217,7 @@ export const codec = {
 } satisfies Codec;
 
 /** Feeds a blocking response body to the assembler. */
-function readResponse(a: TurnAssembler, r: WireResponse): void {
+export function readResponse(a: TurnAssembler, r: WireResponse): void {
   // meta
   a.setMeta(r?.responseId, r?.modelVersion);
   // parts
@@ -249,7 +249,7 @@ function readResponse(a: TurnAssembler, r: WireResponse): void {
 }
 
 /** Feeds one decoded stream event to the assembler. */
-function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefined): void {
+export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefined): void {
   // error
   if (e?.error != null) {
     a.fail(firstString(e?.error?.message), firstString(e?.error?.status), firstString(e?.error?.code), e);

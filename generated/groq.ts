@@ -54,27 +54,14 @@ export const profile = {
 export const codec = { ...openaiChat.codec, readResponse, readEvent } satisfies Codec;
 
 /** Feeds a blocking response body to the assembler. */
-function readResponse(a: TurnAssembler, r: WireResponse): void {
-  // meta
-  a.setMeta(r?.id, r?.model);
-  // text
-  a.appendText(r?.choices?.[0]?.message?.content);
-  // refusal
-  a.appendRefusal(r?.choices?.[0]?.message?.refusal);
-  // toolCalls
-  for (const x of list(r?.choices?.[0]?.message?.tool_calls)) {
-    a.addToolCall(x?.id, x?.function?.name, x?.function?.arguments);
-  }
-  // finish
-  a.setFinishReason(r?.choices?.[0]?.finish_reason);
-  // usage
-  a.setUsage(r?.usage);
+export function readResponse(a: TurnAssembler, r: WireResponse): void {
+  openaiChat.readResponse(a, r);
   // reasoning
   a.appendThinking(r?.choices?.[0]?.message?.reasoning);
 }
 
 /** Feeds one decoded stream event to the assembler. */
-function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefined): void {
+export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefined): void {
   // error
   if (e?.error != null) {
     a.fail(

@@ -194,7 +194,7 @@ export const codec = {
 } satisfies Codec;
 
 /** Feeds a blocking response body to the assembler. */
-function readResponse(a: TurnAssembler, r: WireResponse): void {
+export function readResponse(a: TurnAssembler, r: WireResponse): void {
   // meta
   a.setMeta(r?.id, r?.model);
   // text
@@ -212,7 +212,7 @@ function readResponse(a: TurnAssembler, r: WireResponse): void {
 }
 
 /** Feeds one decoded stream event to the assembler. */
-function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefined): void {
+export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefined): void {
   // error
   if (e?.error != null) {
     a.fail(

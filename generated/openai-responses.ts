@@ -222,7 +222,7 @@ export const codec = {
 } satisfies Codec;
 
 /** Feeds a blocking response body to the assembler. */
-function readResponse(a: TurnAssembler, r: WireResponse): void {
+export function readResponse(a: TurnAssembler, r: WireResponse): void {
   // meta
   a.setMeta(r?.id, r?.model);
   // output
@@ -270,7 +270,7 @@ function readResponse(a: TurnAssembler, r: WireResponse): void {
 }
 
 /** Feeds one decoded stream event to the assembler. */
-function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefined): void {
+export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefined): void {
   switch (e?.type ?? event) {
     case 'response.created': {
       // meta

@@ -3,7 +3,7 @@
  * Do not edit: change the spec and run `pnpm gen`.
  */
 import * as openaiChat from './openai-chat.js';
-import { defineAdapter, firstString, list } from '../runtime/adapter-kit.js';
+import { defineAdapter } from '../runtime/adapter-kit.js';
 import type { Codec, Profile, TurnAssembler } from '../runtime/adapter-kit.js';
 
 /** A blocking Together AI response body, as far as this adapter reads it. */
@@ -56,50 +56,15 @@ export const profile = {
 export const codec = { ...openaiChat.codec, readResponse, readEvent } satisfies Codec;
 
 /** Feeds a blocking response body to the assembler. */
-function readResponse(a: TurnAssembler, r: WireResponse): void {
-  // meta
-  a.setMeta(r?.id, r?.model);
-  // text
-  a.appendText(r?.choices?.[0]?.message?.content);
-  // refusal
-  a.appendRefusal(r?.choices?.[0]?.message?.refusal);
-  // toolCalls
-  for (const x of list(r?.choices?.[0]?.message?.tool_calls)) {
-    a.addToolCall(x?.id, x?.function?.name, x?.function?.arguments);
-  }
-  // finish
-  a.setFinishReason(r?.choices?.[0]?.finish_reason);
-  // usage
-  a.setUsage(r?.usage);
+export function readResponse(a: TurnAssembler, r: WireResponse): void {
+  openaiChat.readResponse(a, r);
   // reasoning
   a.appendThinking(r?.choices?.[0]?.message?.reasoning ?? r?.choices?.[0]?.message?.reasoning_content);
 }
 
 /** Feeds one decoded stream event to the assembler. */
-function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefined): void {
-  // error
-  if (e?.error != null) {
-    a.fail(
-      firstString(e?.error?.message, e?.error),
-      firstString(e?.error?.type),
-      firstString(e?.error?.code),
-      e,
-    );
-  }
-  // meta
-  a.setMeta(e?.id, e?.model);
-  // text
-  a.appendText(e?.choices?.[0]?.delta?.content);
-  // refusal
-  a.appendRefusal(e?.choices?.[0]?.delta?.refusal);
-  // toolCalls
-  for (const x of list(e?.choices?.[0]?.delta?.tool_calls)) {
-    a.toolCallDelta(x?.index, x?.id, x?.function?.name, x?.function?.arguments);
-  }
-  // finish
-  a.setFinishReason(e?.choices?.[0]?.finish_reason);
-  // usage
-  a.setUsage(e?.usage);
+export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefined): void {
+  openaiChat.readEvent(a, e, event);
   // reasoning
   a.appendThinking(e?.choices?.[0]?.delta?.reasoning ?? e?.choices?.[0]?.delta?.reasoning_content);
 }

@@ -17,6 +17,7 @@ import { buildWireTypes } from '../ir/wire-types.js';
 import type { SpecIR } from '../ir/types.js';
 import { commentText, lit } from './code.js';
 import { emitCodec, type CodecSource } from './emit-codec.js';
+import { emitReadersOver } from './emit-readers.js';
 import { diffExpr, member, valueExpr } from './emit-value.js';
 import { emitInterface, emitWireTypeOver } from './emit-wire-types.js';
 
@@ -68,8 +69,10 @@ export function emitModule(ir: SpecIR, base: SpecIR | undefined, options: EmitOp
   statements.push(constant('profile', `${profile} as const satisfies Profile`, 'What this wire is, as data: applied by the runtime.'));
   statements.push(constant('codec', `${codecExpr(codec, baseCodec, baseRef, sameReaders)} satisfies Codec`, 'The compiled parts: templates that write the wire, readers that read it.'));
   if (!sameReaders) {
+    const over = base ? emitReadersOver(ir, base, baseRef!) : {};
     statements.push({
       kind: StructureKind.Function,
+      isExported: true,
       name: 'readResponse',
       docs: ['Feeds a blocking response body to the assembler.'],
       parameters: [
@@ -77,10 +80,11 @@ export function emitModule(ir: SpecIR, base: SpecIR | undefined, options: EmitOp
         { name: 'r', type: 'WireResponse' },
       ],
       returnType: 'void',
-      statements: codec.readResponse,
+      statements: over.readResponse ?? codec.readResponse,
     });
     statements.push({
       kind: StructureKind.Function,
+      isExported: true,
       name: 'readEvent',
       docs: ['Feeds one decoded stream event to the assembler.'],
       parameters: [
@@ -89,7 +93,7 @@ export function emitModule(ir: SpecIR, base: SpecIR | undefined, options: EmitOp
         { name: 'event', type: 'string | undefined' },
       ],
       returnType: 'void',
-      statements: codec.readEvent,
+      statements: over.readEvent ?? codec.readEvent,
     });
   }
   statements.push(constant('adapter', 'defineAdapter(profile, codec)'));

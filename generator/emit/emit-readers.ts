@@ -31,6 +31,47 @@ export function emitReadEvent(ir: SpecIR): string {
   return (lines.length ? lines : ['void a;', 'void e;', 'void event;']).join('\n');
 }
 
+/**
+ * An overlay's readers as its base's plus the rules it adds, when it only adds: the base's
+ * rules come first in every section, unchanged. Undefined when it replaces or removes one (or
+ * when adding to `*` would run after the base's event rules instead of before them).
+ */
+export function emitReadersOver(ir: SpecIR, base: SpecIR, baseRef: string): { readResponse?: string; readEvent?: string } {
+  const out: { readResponse?: string; readEvent?: string } = {};
+  const extraResponse = extraRules(base.response, ir.response, 'r');
+  if (extraResponse) out.readResponse = [`${baseRef}.readResponse(a, r);`, ...rulesCode(extraResponse, 'r', 0)].join('\n');
+  const b = base.stream;
+  const o = ir.stream;
+  const extraAll = extraRules(b.all, o.all, 'e');
+  const sameFrame = lit(b.ignore) === lit(o.ignore) && b.eventKey?.text === o.eventKey?.text;
+  const extraEvents = o.events.map((ev) => {
+    const was = b.events.find((x) => x.name === ev.name);
+    return { name: ev.name, rules: was ? extraRules(was.rules, ev.rules, 'e') : ev.rules };
+  });
+  const removed = b.events.some((ev) => !o.events.some((x) => x.name === ev.name));
+  if (extraAll && sameFrame && !removed && extraEvents.every((e) => e.rules) && (b.events.length === 0 || extraAll.length === 0)) {
+    const lines = [`${baseRef}.readEvent(a, e, event);`, ...rulesCode(extraAll, 'e', 0)];
+    const cases = extraEvents.filter((e) => e.rules!.length);
+    if (cases.length) {
+      const on = o.eventKey ? `${access('e', o.eventKey)} ?? event` : 'event';
+      lines.push(`switch (${on}) {`);
+      for (const ev of cases) lines.push(`  case ${lit(ev.name)}: {`, ...indent(rulesCode(ev.rules!, 'e', 0), 4), '    break;', '  }');
+      lines.push('}');
+    }
+    out.readEvent = lines.join('\n');
+  }
+  return out;
+}
+
+/** The rules after the base's, if the base's come first unchanged; undefined otherwise. */
+function extraRules(base: Rule[], cur: Rule[], scope: string): Rule[] | undefined {
+  if (cur.length < base.length) return undefined;
+  for (let i = 0; i < base.length; i++) {
+    if (base[i]!.name !== cur[i]!.name || ruleCode(base[i]!, scope, 0).join('\n') !== ruleCode(cur[i]!, scope, 0).join('\n')) return undefined;
+  }
+  return cur.slice(base.length);
+}
+
 function indent(lines: string[], n = 2): string[] {
   const pad = ' '.repeat(n);
   return lines.map((l) => (l ? pad + l : l));
