@@ -148,11 +148,10 @@ export const profile = {
     foreignThinking: 'drop',
     rules: [
       {
-        when: { reasoning: true, toolTurnWithoutThinking: true },
+        when: { reasoning: { eq: true }, toolTurnWithoutThinking: { eq: true } },
         require: [],
-        omit: [],
+        drop: ['reasoning.budgetTokens', 'reasoning.effort'],
         ensure: [],
-        dropFields: ['reasoning.budgetTokens', 'reasoning.effort'],
       },
     ],
   },
@@ -194,7 +193,7 @@ export const codec = {
     required: (c) => compact({ type: 'any', disable_parallel_tool_use: c.noParallel }),
     named: (c) => compact({ type: 'tool', name: c.name, disable_parallel_tool_use: c.noParallel }),
     unset: (c) =>
-      isEmpty(c.noParallel) ? undefined : compact({ type: 'auto', disable_parallel_tool_use: c.noParallel }),
+      !isEmpty(c.noParallel) ? compact({ type: 'auto', disable_parallel_tool_use: c.noParallel }) : undefined,
   },
   responseFormat: {
     text: () => undefined,
@@ -211,35 +210,28 @@ export const codec = {
 
 /** Feeds a blocking response body to the assembler. */
 export function readResponse(a: TurnAssembler, r: WireResponse): void {
-  // meta
   a.setMeta(r?.id, r?.model);
   // blocks
   for (const x of list(r?.content)) {
     switch (x?.type) {
       case 'text':
-        // text
         a.appendText(x?.text);
         break;
       case 'thinking':
-        // thinking
         a.startThinking(undefined);
         a.appendThinking(x?.thinking);
         a.setThinkingSignature(x?.signature);
         break;
       case 'redacted_thinking':
-        // redacted
         a.startThinking(undefined);
         a.setThinkingRedacted(x?.data);
         break;
       case 'tool_use':
-        // call
         a.addToolCall(x?.id, x?.name, x?.input);
         break;
     }
   }
-  // finish
   a.setFinishReason(r?.stop_reason);
-  // usage
   a.setUsage(r?.usage);
 }
 
@@ -247,9 +239,7 @@ export function readResponse(a: TurnAssembler, r: WireResponse): void {
 export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefined): void {
   switch (e?.type ?? event) {
     case 'message_start': {
-      // meta
       a.setMeta(e?.message?.id, e?.message?.model);
-      // usage
       a.mergeUsage(e?.message?.usage);
       break;
     }
@@ -257,22 +247,18 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
       // block
       switch (e?.content_block?.type) {
         case 'text':
-          // text
           a.appendText(e?.content_block?.text);
           break;
         case 'thinking':
-          // thinking
           a.startThinking(undefined);
           a.appendThinking(e?.content_block?.thinking);
           a.setThinkingSignature(e?.content_block?.signature);
           break;
         case 'redacted_thinking':
-          // redacted
           a.startThinking(undefined);
           a.setThinkingRedacted(e?.content_block?.data);
           break;
         case 'tool_use':
-          // call
           a.openToolCall(e?.index, e?.content_block?.id, e?.content_block?.name);
           break;
       }
@@ -282,43 +268,34 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
       // delta
       switch (e?.delta?.type) {
         case 'text_delta':
-          // text
           a.appendText(e?.delta?.text);
           break;
         case 'thinking_delta':
-          // thinking
           a.appendThinking(e?.delta?.thinking);
           break;
         case 'signature_delta':
-          // signature
           a.setThinkingSignature(e?.delta?.signature);
           break;
         case 'input_json_delta':
-          // args
           a.toolCallDelta(e?.index, undefined, undefined, e?.delta?.partial_json);
           break;
       }
       break;
     }
     case 'content_block_stop': {
-      // close
       a.closeToolCall(e?.index);
       break;
     }
     case 'message_delta': {
-      // finish
       a.setFinishReason(e?.delta?.stop_reason);
-      // usage
       a.mergeUsage(e?.usage);
       break;
     }
     case 'message_stop': {
-      // end
       a.end();
       break;
     }
     case 'error': {
-      // error
       if (e?.error != null) {
         a.fail(firstString(e?.error?.message), firstString(e?.error?.type), undefined, e);
       }

@@ -55,8 +55,13 @@ export const profile = {
   continuity: {
     ...openaiChat.profile.continuity,
     rules: [
-      { when: { model: '^deepseek-reasoner' }, require: [], omit: ['thinking'], ensure: [] },
-      { when: { notModel: '^deepseek-reasoner' }, require: [], omit: [], ensure: ['thinking'] },
+      { when: { model: { matches: '^deepseek-reasoner' } }, require: [], drop: ['thinking'], ensure: [] },
+      {
+        when: { model: { not: { matches: '^deepseek-reasoner' } } },
+        require: [],
+        drop: [],
+        ensure: ['thinking'],
+      },
     ],
   },
 } as const satisfies Profile;

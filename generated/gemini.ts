@@ -218,7 +218,6 @@ export const codec = {
 
 /** Feeds a blocking response body to the assembler. */
 export function readResponse(a: TurnAssembler, r: WireResponse): void {
-  // meta
   a.setMeta(r?.responseId, r?.modelVersion);
   // parts
   for (const x of list(r?.candidates?.[0]?.content?.parts)) {
@@ -237,24 +236,19 @@ export function readResponse(a: TurnAssembler, r: WireResponse): void {
       a.appendThinking(x?.text);
       a.setThinkingSignature(x?.thoughtSignature);
     }
-    // text
     if (x?.thought !== true) {
       a.appendText(x?.text);
     }
   }
-  // finish
   a.setFinishReason(r?.candidates?.[0]?.finishReason ?? r?.promptFeedback?.blockReason);
-  // usage
   a.setUsage(r?.usageMetadata);
 }
 
 /** Feeds one decoded stream event to the assembler. */
 export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefined): void {
-  // error
   if (e?.error != null) {
     a.fail(firstString(e?.error?.message), firstString(e?.error?.status), firstString(e?.error?.code), e);
   }
-  // meta
   a.setMeta(e?.responseId, e?.modelVersion);
   // parts
   for (const x of list(e?.candidates?.[0]?.content?.parts)) {
@@ -273,14 +267,11 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
       a.appendThinking(x?.text);
       a.setThinkingSignature(x?.thoughtSignature);
     }
-    // text
     if (x?.thought !== true) {
       a.appendText(x?.text);
     }
   }
-  // finish
   a.setFinishReason(e?.candidates?.[0]?.finishReason ?? e?.promptFeedback?.blockReason);
-  // usage
   a.setUsage(e?.usageMetadata);
 }
 

@@ -62,7 +62,6 @@ export function readResponse(a: TurnAssembler, r: WireResponse): void {
 
 /** Feeds one decoded stream event to the assembler. */
 export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefined): void {
-  // error
   if (e?.error != null) {
     a.fail(
       firstString(e?.error?.message, e?.error),
@@ -71,19 +70,14 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
       e,
     );
   }
-  // meta
   a.setMeta(e?.id, e?.model);
-  // text
   a.appendText(e?.choices?.[0]?.delta?.content);
-  // refusal
   a.appendRefusal(e?.choices?.[0]?.delta?.refusal);
   // toolCalls
   for (const x of list(e?.choices?.[0]?.delta?.tool_calls)) {
     a.toolCallDelta(x?.index, x?.id, x?.function?.name, x?.function?.arguments);
   }
-  // finish
   a.setFinishReason(e?.choices?.[0]?.finish_reason);
-  // usage
   a.setUsage(e?.usage ?? e?.x_groq?.usage);
   // reasoning
   a.appendThinking(e?.choices?.[0]?.delta?.reasoning);

@@ -155,19 +155,14 @@ export const codec = {
 
 /** Feeds a blocking response body to the assembler. */
 export function readResponse(a: TurnAssembler, r: WireResponse): void {
-  // meta
   a.setMeta(undefined, r?.model);
-  // text
   a.appendText(r?.message?.content);
-  // thinking
   a.appendThinking(r?.message?.thinking);
   // calls
   for (const x of list(r?.message?.tool_calls)) {
     a.addToolCall(x?.id, x?.function?.name, x?.function?.arguments);
   }
-  // finish
   a.setFinishReason(r?.done_reason);
-  // usage
   if (r?.done === true) {
     a.setUsage(r);
   }
@@ -175,27 +170,20 @@ export function readResponse(a: TurnAssembler, r: WireResponse): void {
 
 /** Feeds one decoded stream event to the assembler. */
 export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefined): void {
-  // error
   if (e?.error != null) {
     a.fail(firstString(e?.error), undefined, undefined, e);
   }
-  // meta
   a.setMeta(undefined, e?.model);
-  // text
   a.appendText(e?.message?.content);
-  // thinking
   a.appendThinking(e?.message?.thinking);
   // calls
   for (const x of list(e?.message?.tool_calls)) {
     a.addToolCall(x?.id, x?.function?.name, x?.function?.arguments);
   }
-  // finish
   a.setFinishReason(e?.done_reason);
-  // usage
   if (e?.done === true) {
     a.setUsage(e);
   }
-  // end
   if (e?.done === true) {
     a.end();
   }

@@ -195,25 +195,19 @@ export const codec = {
 
 /** Feeds a blocking response body to the assembler. */
 export function readResponse(a: TurnAssembler, r: WireResponse): void {
-  // meta
   a.setMeta(r?.id, r?.model);
-  // text
   a.appendText(r?.choices?.[0]?.message?.content);
-  // refusal
   a.appendRefusal(r?.choices?.[0]?.message?.refusal);
   // toolCalls
   for (const x of list(r?.choices?.[0]?.message?.tool_calls)) {
     a.addToolCall(x?.id, x?.function?.name, x?.function?.arguments);
   }
-  // finish
   a.setFinishReason(r?.choices?.[0]?.finish_reason);
-  // usage
   a.setUsage(r?.usage);
 }
 
 /** Feeds one decoded stream event to the assembler. */
 export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefined): void {
-  // error
   if (e?.error != null) {
     a.fail(
       firstString(e?.error?.message, e?.error),
@@ -222,19 +216,14 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
       e,
     );
   }
-  // meta
   a.setMeta(e?.id, e?.model);
-  // text
   a.appendText(e?.choices?.[0]?.delta?.content);
-  // refusal
   a.appendRefusal(e?.choices?.[0]?.delta?.refusal);
   // toolCalls
   for (const x of list(e?.choices?.[0]?.delta?.tool_calls)) {
     a.toolCallDelta(x?.index, x?.id, x?.function?.name, x?.function?.arguments);
   }
-  // finish
   a.setFinishReason(e?.choices?.[0]?.finish_reason);
-  // usage
   a.setUsage(e?.usage);
 }
 

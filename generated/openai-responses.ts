@@ -160,9 +160,9 @@ export const profile = {
     foreignThinking: 'drop',
     rules: [
       {
-        when: { store: false },
+        when: { store: { eq: false } },
         require: ['thinking.signature'],
-        omit: [],
+        drop: [],
         ensure: [],
         body: { include: ['reasoning.encrypted_content'] },
       },
@@ -182,7 +182,7 @@ export const codec = {
       compact({
         type: 'reasoning',
         id: b.id,
-        summary: present([isEmpty(b.text) ? undefined : compact({ type: 'summary_text', text: b.text })]),
+        summary: present([!isEmpty(b.text) ? compact({ type: 'summary_text', text: b.text }) : undefined]),
         encrypted_content: b.signature,
       }),
     text: (b) =>
@@ -223,7 +223,6 @@ export const codec = {
 
 /** Feeds a blocking response body to the assembler. */
 export function readResponse(a: TurnAssembler, r: WireResponse): void {
-  // meta
   a.setMeta(r?.id, r?.model);
   // output
   for (const x of list(r?.output)) {
@@ -233,18 +232,15 @@ export function readResponse(a: TurnAssembler, r: WireResponse): void {
         for (const x2 of list(x?.content)) {
           switch (x2?.type) {
             case 'output_text':
-              // text
               a.appendText(x2?.text);
               break;
             case 'refusal':
-              // refusal
               a.appendRefusal(x2?.refusal);
               break;
           }
         }
         break;
       case 'reasoning':
-        // open
         a.startThinking(x?.id);
         a.setThinkingSignature(x?.encrypted_content);
         // summary
@@ -254,16 +250,12 @@ export function readResponse(a: TurnAssembler, r: WireResponse): void {
         }
         break;
       case 'function_call':
-        // call
         a.addToolCall(x?.call_id, x?.name, x?.arguments);
         break;
     }
   }
-  // finish
   a.setFinishReason(r?.incomplete_details?.reason ?? r?.status);
-  // usage
   a.setUsage(r?.usage);
-  // failed
   if (r?.error != null) {
     a.fail(firstString(r?.error?.message), undefined, firstString(r?.error?.code), r);
   }
@@ -273,7 +265,6 @@ export function readResponse(a: TurnAssembler, r: WireResponse): void {
 export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefined): void {
   switch (e?.type ?? event) {
     case 'response.created': {
-      // meta
       a.setMeta(e?.response?.id, e?.response?.model);
       break;
     }
@@ -281,11 +272,9 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
       // item
       switch (e?.item?.type) {
         case 'function_call':
-          // call
           a.openToolCall(e?.output_index, e?.item?.call_id, e?.item?.name);
           break;
         case 'reasoning':
-          // reasoning
           a.startThinking(e?.item?.id);
           a.setThinkingSignature(e?.item?.encrypted_content);
           break;
@@ -293,32 +282,26 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
       break;
     }
     case 'response.output_text.delta': {
-      // text
       a.appendText(e?.delta);
       break;
     }
     case 'response.refusal.delta': {
-      // refusal
       a.appendRefusal(e?.delta);
       break;
     }
     case 'response.function_call_arguments.delta': {
-      // args
       a.toolCallDelta(e?.output_index, undefined, undefined, e?.delta);
       break;
     }
     case 'response.reasoning_summary_part.added': {
-      // paragraph
       a.breakThinking('\n\n');
       break;
     }
     case 'response.reasoning_summary_text.delta': {
-      // text
       a.appendThinking(e?.delta);
       break;
     }
     case 'response.reasoning_text.delta': {
-      // text
       a.appendThinking(e?.delta);
       break;
     }
@@ -326,50 +309,37 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
       // item
       switch (e?.item?.type) {
         case 'function_call':
-          // call
           a.setToolArguments(e?.output_index, e?.item?.arguments);
           a.closeToolCall(e?.output_index);
           break;
         case 'reasoning':
-          // reasoning
           a.setThinkingSignature(e?.item?.encrypted_content);
           break;
       }
       break;
     }
     case 'response.completed': {
-      // finish
       a.setFinishReason(e?.response?.incomplete_details?.reason ?? e?.response?.status);
-      // usage
       a.setUsage(e?.response?.usage);
-      // end
       a.end();
       break;
     }
     case 'response.incomplete': {
-      // finish
       a.setFinishReason(e?.response?.incomplete_details?.reason ?? e?.response?.status);
-      // usage
       a.setUsage(e?.response?.usage);
-      // end
       a.end();
       break;
     }
     case 'response.failed': {
-      // error
       if (e?.response?.error != null) {
         a.fail(firstString(e?.response?.error?.message), undefined, firstString(e?.response?.error?.code), e);
       }
-      // finish
       a.setFinishReason(e?.response?.status);
-      // usage
       a.setUsage(e?.response?.usage);
-      // end
       a.end();
       break;
     }
     case 'error': {
-      // error
       a.fail(
         firstString(e?.error?.message, e?.message),
         firstString(e?.error?.type),

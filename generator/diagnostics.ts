@@ -20,7 +20,8 @@ export type DiagnosticCode =
   | 'unknown-field'
   | 'unknown-slot'
   | 'write-conflict'
-  | 'generated-type-error';
+  | 'generated-type-error'
+  | 'bad-template';
 
 export interface Diagnostic {
   code: DiagnosticCode;

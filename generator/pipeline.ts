@@ -11,6 +11,7 @@ import { typeCheck } from './check/type-check.js';
 import { formatCode } from './format/format-code.js';
 import { buildIR } from './ir/build-ir.js';
 import type { SpecIR } from './ir/types.js';
+import { expandShorthand } from './load/expand-shorthand.js';
 import { parseSpec, positionOf } from './load/parse-spec.js';
 import { locate, resolveAll } from './resolve/resolve-extends.js';
 import { checkSchema } from './validate/check-schema.js';
@@ -56,6 +57,9 @@ export async function generate(sources: SpecSource[], options: GenerateOptions =
 
   const parsed = time('parse', () => [...sources].sort((a, b) => a.file.localeCompare(b.file)).map((s) => parseSpec(s.file, s.text)));
   const diagnostics: Diagnostic[] = parsed.flatMap((p) => p.diagnostics);
+  time('parse', () => {
+    for (const p of parsed) if (p.doc !== undefined) diagnostics.push(...expandShorthand(p));
+  });
   time('validate', () => {
     for (const p of parsed) {
       if (p.doc === undefined) continue;

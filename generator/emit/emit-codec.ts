@@ -48,7 +48,7 @@ export function emitCodec(ir: SpecIR): CodecSource {
     if (!node) continue;
     const ctx = `blocks.${k}` as SlotContext;
     const used = slotsOf(node).map((s) => s.name);
-    const params = used.includes('position') ? ['b', used.includes('argumentsObject') ? 'cx' : '_cx', 'i'] : used.includes('argumentsObject') ? ['b', 'cx'] : ['b'];
+    const params = used.includes('index') ? ['b', used.includes('argumentsObject') ? 'cx' : '_cx', 'i'] : used.includes('argumentsObject') ? ['b', 'cx'] : ['b'];
     group('blocks').set(k, arrow(params, node, ctx));
   }
   for (const k of ROLE_KEYS) {

@@ -1,7 +1,7 @@
 /** Generated docs (handlebars): the provider table with every request field's fate, and continuity state. */
 import Handlebars from 'handlebars';
 import { readFileSync } from 'node:fs';
-import type { ParamRule } from '../../runtime/profile.js';
+import type { Condition, ParamRule, Test } from '../../runtime/profile.js';
 import type { SpecIR } from '../ir/types.js';
 
 const hbs = Handlebars.create();
@@ -77,22 +77,39 @@ function describeParam(p: ParamRule): string {
   return `mapped: \`${path(p.to)}\`${def}${p.values ? ' (by table)' : ''}`;
 }
 
-function describeWhen(w: SpecIR['profile']['continuity']['rules'][number]['when']): string {
-  const parts: string[] = [];
-  if (w.store !== undefined) parts.push(`store is ${w.store}`);
-  if (w.model !== undefined) parts.push(`model matches \`${w.model}\``);
-  if (w.notModel !== undefined) parts.push(`model does not match \`${w.notModel}\``);
-  if (w.reasoning !== undefined) parts.push(w.reasoning ? 'reasoning is asked for' : 'no reasoning is asked for');
-  if (w.toolTurnWithoutThinking) parts.push('the conversation continues a tool turn without reasoning (from another provider)');
+const FACTS: Record<string, string> = {
+  store: 'store',
+  model: 'the model',
+  reasoning: 'reasoning is asked for',
+  toolTurnWithoutThinking: 'the conversation continues a tool turn without reasoning (from another provider)',
+};
+
+function describeWhen(w: Condition): string {
+  const parts = Object.entries(w).map(([fact, t]) => {
+    // Boolean facts read as statements: "reasoning is asked for", or "not: …".
+    if ('eq' in t && typeof t.eq === 'boolean' && fact !== 'store') return t.eq ? FACTS[fact]! : `not: ${FACTS[fact]}`;
+    return `${FACTS[fact] ?? fact} ${describeTest(t)}`;
+  });
   return parts.join(' and ') || 'always';
+}
+
+function describeTest(t: Test): string {
+  if ('eq' in t) return `is ${JSON.stringify(t.eq)}`;
+  if ('in' in t) return `is one of ${t.in.map((v) => JSON.stringify(v)).join(', ')}`;
+  if ('exists' in t) return t.exists ? 'is set' : 'is not set';
+  if ('matches' in t) return `matches \`${t.matches}\``;
+  if ('matches' in t.not) return `does not match \`${t.not.matches}\``;
+  return `not (${describeTest(t.not)})`;
 }
 
 function describeRule(r: SpecIR['profile']['continuity']['rules'][number]): string {
   const parts: string[] = [];
+  const thinking = r.drop.filter((f) => f === 'thinking');
+  const fields = r.drop.filter((f) => f !== 'thinking');
   if (r.require.length) parts.push(`reasoning without ${r.require.join(', ')} is not sent (warning)`);
-  if (r.omit.length) parts.push(`${r.omit.join(', ')} is never sent back`);
+  if (thinking.length) parts.push('thinking is never sent back');
   if (r.ensure.length) parts.push(`every assistant turn carries ${r.ensure.join(', ')} (empty if it had none)`);
-  if (r.dropFields?.length) parts.push(`${r.dropFields.join(', ')} dropped (warning)`);
+  if (fields.length) parts.push(`${fields.join(', ')} dropped (warning)`);
   if (r.body) parts.push(`the body gets \`${JSON.stringify(r.body)}\``);
   return parts.join('; ');
 }

@@ -4,6 +4,7 @@
  */
 import type { Action, Condition, Rule, SpecIR } from '../ir/types.js';
 import { access, commentText, firstOf, lit } from './code.js';
+import { testCode } from './emit-test.js';
 
 /** The statements of `readResponse(a, r)`. */
 export function emitReadResponse(ir: SpecIR): string {
@@ -96,22 +97,14 @@ function ruleCode(r: Rule, scope: string, depth: number): string[] {
   } else body = actionCode(r.body.action, inner);
   if (r.each) body = [`for (const ${elementVar} of list(${access(scope, r.each)})) {`, ...indent(body), '}'];
   if (r.when.length) body = [`if (${r.when.map((c) => conditionCode(c, scope)).join(' && ')}) {`, ...indent(body), '}'];
+  // A rule named after its own action needs no comment; other names are the spec's words for it.
+  if (r.body.kind === 'action' && r.body.action.kind === r.name) return body;
   // Rule names come from the spec: a comment line may not end early or hide code.
   return [`// ${commentText(r.name)}`, ...body];
 }
 
 function conditionCode(c: Condition, scope: string): string {
-  const v = access(scope, c.path);
-  switch (c.op) {
-    case 'eq':
-      return `${v} === ${lit(c.value)}`;
-    case 'ne':
-      return `${v} !== ${lit(c.value)}`;
-    case 'in':
-      return `(${lit(c.values)} as unknown[]).includes(${v})`;
-    case 'exists':
-      return c.exists ? `${v} != null` : `${v} == null`;
-  }
+  return testCode(c.test, access(scope, c.path));
 }
 
 function actionCode(a: Action, s: string): string[] {

@@ -1,19 +1,28 @@
 /** Template tree → TypeScript expression, with `$slots` replaced by their context expressions. */
 import type { TemplateNode } from '../ir/templates.js';
 import { key, lit } from './code.js';
+import { testCode } from './emit-test.js';
 
 export function templateExpr(node: TemplateNode, slots: Record<string, string>): string {
+  const slot = (name: string) => {
+    const expr = slots[name];
+    // Unknown slots and malformed strings are reported before emit; never reached on valid specs.
+    if (expr === undefined) throw new Error(`unknown slot $${name}`);
+    return expr;
+  };
   switch (node.kind) {
-    case 'slot': {
-      const expr = slots[node.name];
-      // Unknown slots are reported by the unknown-slot rule before emit; never reached on valid specs.
-      if (expr === undefined) throw new Error(`unknown slot $${node.name}`);
-      return node.fallback === undefined ? expr : `(${expr} ?? ${lit(node.fallback)})`;
-    }
+    case 'slot':
+      return node.fallback === undefined ? slot(node.name) : `(${slot(node.name)} ?? ${lit(node.fallback)})`;
     case 'nothing':
       return 'undefined';
     case 'literal':
       return lit(node.value);
+    case 'concat': {
+      // Undefined when any slot is: a half-built string is never sent.
+      const values = node.parts.filter((p) => typeof p !== 'string').map((p) => slot((p as { slot: string }).slot));
+      const text = node.parts.map((p) => (typeof p === 'string' ? lit(p) : `String(${slot(p.slot)})`)).join(' + ');
+      return values.length ? `(${values.map((v) => `${v} === undefined`).join(' || ')} ? undefined : ${text})` : text;
+    }
     case 'array': {
       const items = `[${node.items.map((i) => templateExpr(i, slots)).join(', ')}]`;
       // Items that can vanish (`$when`) are filtered out.
@@ -23,13 +32,20 @@ export function templateExpr(node: TemplateNode, slots: Record<string, string>):
       const body = node.entries.map(([k, v]) => `${key(k)}: ${templateExpr(v, slots)}`).join(', ');
       // Slots may be undefined; compact() leaves their keys out of the wire object.
       const obj = hasSlot(node) ? `compact({ ${body} })` : `{ ${body} }`;
-      return node.when ? `(isEmpty(${templateExpr(node.when, slots)}) ? undefined : ${obj})` : obj;
+      if (!node.when) return obj;
+      const holds =
+        node.when.kind === 'set'
+          ? `!isEmpty(${templateExpr(node.when.slot, slots)})`
+          : node.when.tests.map((t) => testCode(t.test, slot(t.slot))).join(' && ');
+      return `(${holds} ? ${obj} : undefined)`;
     }
+    case 'bad':
+      throw new Error(`malformed template at ${node.pointer}`);
   }
 }
 
 function hasSlot(node: TemplateNode): boolean {
-  if (node.kind === 'slot' || node.kind === 'nothing') return true;
+  if (node.kind === 'slot' || node.kind === 'nothing' || node.kind === 'concat') return true;
   if (node.kind === 'object') return node.entries.some(([, v]) => hasSlot(v));
   if (node.kind === 'array') return node.items.some(hasSlot);
   return false;

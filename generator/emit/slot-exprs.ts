@@ -32,9 +32,9 @@ export const SLOT_EXPRS: Record<SlotContext, Record<string, string>> = {
   'parts.text': { text: 'p.text' },
   'parts.imageUrl': { url: 'p.url', mediaType: 'p.mediaType' },
   'parts.imageData': { data: 'p.data', mediaType: 'p.mediaType', dataUrl: '`data:${p.mediaType};base64,${p.data}`' },
-  'blocks.thinking': { text: 'b.text', signature: 'b.signature', id: 'b.id', format: 'b.format', position: 'i' },
-  'blocks.summaryThinking': { text: 'b.text', signature: 'b.signature', id: 'b.id', format: 'b.format', position: 'i' },
-  'blocks.redactedThinking': { data: 'b.redacted', id: 'b.id', format: 'b.format', position: 'i' },
+  'blocks.thinking': { text: 'b.text', signature: 'b.signature', id: 'b.id', format: 'b.format', index: 'i' },
+  'blocks.summaryThinking': { text: 'b.text', signature: 'b.signature', id: 'b.id', format: 'b.format', index: 'i' },
+  'blocks.redactedThinking': { data: 'b.redacted', id: 'b.id', format: 'b.format', index: 'i' },
   'blocks.text': { text: 'b' },
   'blocks.toolCall': {
     signature: 'b.signature',

@@ -6,12 +6,13 @@ import type { ResolvedSpec } from '../resolve/resolve-extends.js';
 import { parsePath, pathList } from './paths.js';
 import { PARAM_FIELDS, type ParamField, type ParamRule, type Profile, type Scalar } from '../../runtime/profile.js';
 import type { FinishReason } from '../../runtime/types.js';
-import { parseTemplate, slotsOf, type TemplateNode } from './templates.js';
-import { BLOCK_KEYS, FORMAT_KEYS, PART_KEYS, ROLE_KEYS, TOOL_CHOICE_KEYS, type Action, type Condition, type Rule, type SpecIR, type TemplatesIR, type ToolChoiceKey } from './types.js';
+import { ACTIONS, type ActionKey } from './actions.js';
+import { SLOT_FIELDS } from './slots.js';
+import { parseTemplate, slotsOf, toTest, type TemplateNode } from './templates.js';
+import { BLOCK_KEYS, FORMAT_KEYS, PART_KEYS, ROLE_KEYS, TOOL_CHOICE_KEYS, type Action, type Condition, type Rule, type SpecIR, type TemplatesIR } from './types.js';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const ACTION_KEYS = ['meta', 'text', 'refusal', 'thinking', 'toolCall', 'finish', 'usage', 'error', 'end'] as const;
 
 export function buildIR(spec: ResolvedSpec): SpecIR {
   const d = spec.doc as Obj;
@@ -25,13 +26,7 @@ export function buildIR(spec: ResolvedSpec): SpecIR {
     return out;
   };
   const roles = templates(msgs.roles, '/request/messages/roles', ROLE_KEYS);
-  const tc: Obj | undefined = rq.toolChoice;
-  const toolChoice = templates(tc, '/request/toolChoice', TOOL_CHOICE_KEYS);
-  // `whenUnset: <form>`: that form, when parallel calls are switched off and no choice is given.
-  if (tc?.whenUnset !== undefined && toolChoice[tc.whenUnset as ToolChoiceKey]) {
-    const form = toolChoice[tc.whenUnset as ToolChoiceKey]!;
-    toolChoice.unset = form.kind === 'object' ? { ...form, when: { kind: 'slot', name: 'noParallel', pointer: '/request/toolChoice/whenUnset' } } : form;
-  }
+  const toolChoice = templates(rq.toolChoice, '/request/toolChoice', TOOL_CHOICE_KEYS);
   const paramTemplates: TemplatesIR['params'] = {};
   for (const [field, v] of Object.entries((rq.params ?? {}) as Obj)) {
     if (v && typeof v === 'object' && v.template !== undefined) paramTemplates[field as ParamField] = parseTemplate(v.template, `/request/params/${escape(field)}/template`);
@@ -46,7 +41,8 @@ export function buildIR(spec: ResolvedSpec): SpecIR {
     responseFormat: templates(rq.responseFormat, '/request/responseFormat', FORMAT_KEYS),
     params: paramTemplates,
   };
-  const profile = buildProfile(spec.id, d, t);
+  const writes = bodyWrites(rq);
+  const profile = buildProfile(spec.id, d, t, writes);
   return {
     id: spec.id,
     files: spec.chain.map((c) => c.file),
@@ -54,7 +50,7 @@ export function buildIR(spec: ResolvedSpec): SpecIR {
     profile,
     templates: t,
     continuityState: d.continuity?.state ?? [],
-    writes: bodyWrites(rq),
+    writes,
     response: buildRules(d.response ?? {}, '/response'),
     stream: {
       eventKey: st.eventKey ? parsePath(st.eventKey) : undefined,
@@ -68,7 +64,7 @@ export function buildIR(spec: ResolvedSpec): SpecIR {
 }
 
 /** The data half of a spec, in the runtime's own types. */
-function buildProfile(id: string, d: Obj, t: TemplatesIR): Profile {
+function buildProfile(id: string, d: Obj, t: TemplatesIR, writes: SpecIR['writes']): Profile {
   const ep: Obj = d.endpoint ?? {};
   const rq: Obj = d.request ?? {};
   const msgs: Obj = rq.messages ?? {};
@@ -82,6 +78,11 @@ function buildProfile(id: string, d: Obj, t: TemplatesIR): Profile {
   for (const field of PARAM_FIELDS) {
     const v = (rq.params ?? {})[field];
     if (v !== undefined) params[field] = buildParam(field, v);
+    // A field a template reads through a slot is carried there and needs no entry of its own.
+    else {
+      const reader = templateReading(t, field);
+      if (reader) params[field] = { carriedBy: reader };
+    }
   }
   const retryable = ((er.retryable ?? [408, 409, 429, '5xx']) as Array<number | string>);
   return {
@@ -100,7 +101,7 @@ function buildProfile(id: string, d: Obj, t: TemplatesIR): Profile {
       headers: ep.headers ?? {},
     },
     request: {
-      ...(rq.model?.to && rq.model.inPath !== true ? { model: parsePath(rq.model.to).segments } : {}),
+      ...(typeof rq.model === 'string' ? { model: parsePath(rq.model).segments } : {}),
       system: {
         placement: rq.system?.placement ?? 'message',
         ...(rq.system?.to ? { to: parsePath(rq.system.to).segments } : {}),
@@ -114,7 +115,7 @@ function buildProfile(id: string, d: Obj, t: TemplatesIR): Profile {
       },
       ...(rq.tools ? { tools: { to: parsePath(rq.tools.to).segments } } : {}),
       ...(rq.toolChoice ? { toolChoice: { to: parsePath(rq.toolChoice.to).segments } } : {}),
-      ...(rq.responseFormat ? { responseFormat: { to: parsePath(rq.responseFormat.into ?? rq.responseFormat.to).segments } } : {}),
+      ...(rq.responseFormat ? { responseFormat: { to: parsePath(rq.responseFormat.to).segments } } : {}),
       params,
       carries: {
         userName: slotsUsed(t.roles.user).includes('name'),
@@ -153,11 +154,10 @@ function buildProfile(id: string, d: Obj, t: TemplatesIR): Profile {
       scope: d.continuity?.scope ?? 'provider',
       foreignThinking: d.continuity?.foreignThinking ?? 'drop',
       rules: ((d.continuity?.rules ?? []) as Obj[]).map((r) => ({
-        when: r.when ?? {},
+        when: Object.fromEntries(Object.entries((r.when ?? {}) as Obj).map(([k, v]) => [k, toTest(v)])),
         require: r.require ?? [],
-        omit: r.omit ?? [],
+        drop: r.drop ?? [],
         ensure: r.ensure ?? [],
-        ...(r.dropFields ? { dropFields: r.dropFields } : {}),
         ...(r.body ? { body: r.body } : {}),
       })),
     },
@@ -169,7 +169,6 @@ function buildParam(field: ParamField, v: unknown): ParamRule {
   const o = v as Obj;
   if (o.drop !== undefined) return { drop: o.drop };
   if (o.reject !== undefined) return { reject: o.reject };
-  if (o.via !== undefined) return { carriedBy: o.via };
   const values: Record<string, Scalar> = {};
   const silent: string[] = [];
   // `$nothing` is resolved here: such a value sends nothing, and no sentinel reaches the runtime.
@@ -182,9 +181,17 @@ function buildParam(field: ParamField, v: unknown): ParamRule {
     ...(o.values ? { values } : {}),
     ...(silent.length ? { silent } : {}),
     ...(o.template !== undefined ? { template: true as const } : {}),
-    ...(o.default !== undefined ? { default: o.defaultAdds ? { sum: [o.default, o.defaultAdds] } : o.default } : {}),
-    ...(o.droppedWhen ? { when: { [o.droppedWhen]: { exists: false } } } : {}),
+    ...(o.default !== undefined ? { default: o.default } : {}),
+    ...(o.when ? { when: Object.fromEntries(Object.entries(o.when as Obj).map(([k, x]) => [k, toTest(x)])) } : {}),
   };
+}
+
+/** The section whose templates read this unified field through a slot, if any. */
+function templateReading(t: TemplatesIR, field: ParamField): string | undefined {
+  for (const [section, forms] of [['toolChoice', t.toolChoice]] as const) {
+    for (const node of Object.values(forms)) if (node && slotsOf(node).some((s) => SLOT_FIELDS[s.name] === field)) return section;
+  }
+  return undefined;
 }
 
 /** Every place the request writes in the body, for the write-conflict check. */
@@ -193,16 +200,19 @@ function bodyWrites(rq: Obj): SpecIR['writes'] {
   const add = (path: unknown, pointer: string, merge = false) => {
     if (typeof path === 'string') writes.push({ path: parsePath(path), pointer, merge });
   };
-  if (rq.model?.inPath !== true) add(rq.model?.to, '/request/model/to');
+  add(rq.model, '/request/model');
   if (rq.system?.placement === 'field') add(rq.system.to, '/request/system/to');
   add(rq.messages?.to ?? 'messages', '/request/messages/to');
   add(rq.tools?.to, '/request/tools/to');
   add(rq.toolChoice?.to, '/request/toolChoice/to');
-  if (rq.responseFormat?.into) add(rq.responseFormat.into, '/request/responseFormat/into', true);
-  else add(rq.responseFormat?.to, '/request/responseFormat/to');
+  add(rq.responseFormat?.to, '/request/responseFormat/to');
   for (const [field, v] of Object.entries((rq.params ?? {}) as Obj)) {
     if (typeof v === 'string') add(v, `/request/params/${escape(field)}`);
-    else if (v && typeof v === 'object' && v.drop === undefined && v.reject === undefined && v.via === undefined) add(v.to ?? field, `/request/params/${escape(field)}`);
+    else if (v && typeof v === 'object' && v.drop === undefined && v.reject === undefined) add(v.to ?? field, `/request/params/${escape(field)}`);
+  }
+  // A response-format form whose object other writes go inside shares that object (Gemini's generationConfig).
+  for (const w of writes) {
+    if (w.pointer === '/request/responseFormat/to') w.merge = writes.some((o) => o !== w && o.path.text.startsWith(`${w.path.text}.`));
   }
   return writes;
 }
@@ -237,23 +247,15 @@ function buildRule(name: string, r: Obj, pointer: string): Rule {
     };
   }
   if (r.rules !== undefined) return { name, pointer, when, each, body: { kind: 'group', rules: buildRules(r.rules, `${pointer}/rules`) } };
-  const key = ACTION_KEYS.find((k) => r[k] !== undefined) ?? 'end';
+  const key = ACTIONS.find((k) => r[k] !== undefined) ?? 'end';
   return { name, pointer, when, each, body: { kind: 'action', action: buildAction(key, r[key]) } };
 }
 
 function buildConditions(w: Obj): Condition[] {
-  return Object.entries(w).map(([p, v]): Condition => {
-    const path = parsePath(p);
-    if (v !== null && typeof v === 'object') {
-      if ('exists' in v) return { path, op: 'exists', exists: v.exists };
-      if ('not' in v) return { path, op: 'ne', value: v.not };
-      if ('in' in v) return { path, op: 'in', values: v.in };
-    }
-    return { path, op: 'eq', value: v as string | number | boolean | null };
-  });
+  return Object.entries(w).map(([p, v]): Condition => ({ path: parsePath(p), test: toTest(v) }));
 }
 
-function buildAction(key: (typeof ACTION_KEYS)[number], v: any): Action {
+function buildAction(key: ActionKey, v: any): Action {
   const opt = (p: unknown) => (typeof p === 'string' ? parsePath(p) : undefined);
   switch (key) {
     case 'meta':

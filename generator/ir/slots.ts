@@ -33,9 +33,9 @@ export const SLOTS: Record<SlotContext, readonly string[]> = {
   'parts.text': ['text'],
   'parts.imageUrl': ['url', 'mediaType'],
   'parts.imageData': ['data', 'mediaType', 'dataUrl'],
-  'blocks.thinking': ['text', 'signature', 'id', 'format', 'position'],
-  'blocks.summaryThinking': ['text', 'signature', 'id', 'format', 'position'],
-  'blocks.redactedThinking': ['data', 'id', 'format', 'position'],
+  'blocks.thinking': ['text', 'signature', 'id', 'format', 'index'],
+  'blocks.summaryThinking': ['text', 'signature', 'id', 'format', 'index'],
+  'blocks.redactedThinking': ['data', 'id', 'format', 'index'],
   'blocks.text': ['text'],
   'blocks.toolCall': ['signature', 'id', 'name', 'arguments', 'argumentsObject'],
   'system.template': ['text'],
@@ -46,6 +46,9 @@ export const SLOTS: Record<SlotContext, readonly string[]> = {
   'param.template': ['value'],
   body: [],
 };
+
+/** Slots that read a unified request field, so a template using one carries that field. */
+export const SLOT_FIELDS: Record<string, string> = { noParallel: 'parallelToolCalls' };
 
 /** The unified request fields a spec must give a disposition in `request.params` (the runtime's list). */
 export { PARAM_FIELDS, type ParamField } from '../../runtime/profile.js';

@@ -1,28 +1,33 @@
 /**
  * Templates: a JSON value in the spec that is written to the wire, with `$slot` strings standing
- * for values of the request. Parsed once into a small tree the emitter walks.
+ * for values of the request and `${slot}` interpolated into strings (`$${` is a literal `${`). Parsed once into a small
+ * tree the emitter walks; a malformed string becomes a `bad` node the template-syntax rule
+ * reports with its location.
  */
+import type { Test } from '../../runtime/profile.js';
 
 export type TemplateNode =
   /** `$name`, or `$name|<JSON default>` used when the value is undefined or null. */
   | { kind: 'slot'; name: string; pointer: string; fallback?: string | number | boolean | null }
+  /** `$nothing`: send nothing (resolved here, never a value at run time). */
   | { kind: 'nothing' }
   | { kind: 'literal'; value: string | number | boolean | null }
-  /** `$when: $slot` makes the whole object disappear when that value is empty (undefined, '', []). */
-  | { kind: 'object'; entries: Array<[string, TemplateNode]>; when?: TemplateNode }
-  | { kind: 'array'; items: TemplateNode[] };
+  /** `"only:${name}"`: literal text and slots; undefined when any slot is. */
+  | { kind: 'concat'; parts: Array<string | { slot: string; pointer: string }> }
+  /**
+   * `$when` makes the whole object disappear unless it holds: `$when: $slot` (the value is set
+   * and not empty) or `$when: { slot: <test> }` in the condition vocabulary.
+   */
+  | { kind: 'object'; entries: Array<[string, TemplateNode]>; when?: TemplateWhen }
+  | { kind: 'array'; items: TemplateNode[] }
+  | { kind: 'bad'; pointer: string; message: string; hint?: string };
+
+export type TemplateWhen = { kind: 'set'; slot: TemplateNode } | { kind: 'tests'; tests: Array<{ slot: string; test: Test; pointer: string }> };
+
+const SLOT = /^[A-Za-z_][A-Za-z0-9_.]*$/;
 
 export function parseTemplate(value: unknown, pointer: string): TemplateNode {
-  if (typeof value === 'string') {
-    if (value === '$nothing') return { kind: 'nothing' };
-    if (value.startsWith('$$')) return { kind: 'literal', value: value.slice(1) };
-    if (value.startsWith('$')) {
-      const bar = value.indexOf('|');
-      if (bar < 0) return { kind: 'slot', name: value.slice(1), pointer };
-      return { kind: 'slot', name: value.slice(1, bar), pointer, fallback: JSON.parse(value.slice(bar + 1)) as string | number | boolean | null };
-    }
-    return { kind: 'literal', value };
-  }
+  if (typeof value === 'string') return parseString(value, pointer);
   if (Array.isArray(value)) return { kind: 'array', items: value.map((v, i) => parseTemplate(v, `${pointer}/${i}`)) };
   if (value !== null && typeof value === 'object') {
     const esc = (k: string) => `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`;
@@ -31,20 +36,113 @@ export function parseTemplate(value: unknown, pointer: string): TemplateNode {
     return {
       kind: 'object',
       entries: entries.map(([k, v]) => [k, parseTemplate(v, esc(k))]),
-      ...(when === undefined ? {} : { when: parseTemplate(when, esc('$when')) }),
+      ...(when === undefined ? {} : { when: parseWhen(when, esc('$when')) }),
     };
   }
   return { kind: 'literal', value: value as string | number | boolean | null };
+}
+
+function parseString(value: string, pointer: string): TemplateNode {
+  if (value === '$nothing') return { kind: 'nothing' };
+  if (value.startsWith('$$')) return { kind: 'literal', value: value.slice(1) };
+  if (value.includes('${')) return parseConcat(value, pointer);
+  if (!value.startsWith('$')) return { kind: 'literal', value };
+  const bar = value.indexOf('|');
+  const name = value.slice(1, bar < 0 ? undefined : bar);
+  if (!SLOT.test(name)) return { kind: 'bad', pointer, message: `${JSON.stringify(value)} is not a slot`, hint: 'a slot is $name, $name|<JSON default>, or ${name} inside a string; write $$ for a literal $' };
+  if (bar < 0) return { kind: 'slot', name, pointer };
+  const text = value.slice(bar + 1);
+  let fallback: unknown;
+  try {
+    fallback = JSON.parse(text);
+  } catch {
+    return { kind: 'bad', pointer, message: `the default of ${JSON.stringify(value)} is not a JSON value`, hint: 'write $name|"text", $name|0, $name|true or $name|null' };
+  }
+  if (typeof fallback === 'object' && fallback !== null) return { kind: 'bad', pointer, message: `the default of ${JSON.stringify(value)} must be a string, number, boolean or null` };
+  return { kind: 'slot', name, pointer, fallback: fallback as string | number | boolean | null };
+}
+
+function parseConcat(value: string, pointer: string): TemplateNode {
+  const parts: Array<string | { slot: string; pointer: string }> = [];
+  let rest = value;
+  const text = (t: string) => {
+    if (!t) return;
+    const last = parts[parts.length - 1];
+    if (typeof last === 'string') parts[parts.length - 1] = last + t;
+    else parts.push(t);
+  };
+  while (rest.length) {
+    const at = rest.indexOf('${');
+    if (at < 0) {
+      text(rest);
+      break;
+    }
+    // `$${` is a literal `${`.
+    if (at > 0 && rest[at - 1] === '$') {
+      text(rest.slice(0, at - 1) + '${');
+      rest = rest.slice(at + 2);
+      continue;
+    }
+    text(rest.slice(0, at));
+    const end = rest.indexOf('}', at);
+    const name = end < 0 ? '' : rest.slice(at + 2, end);
+    if (!SLOT.test(name)) return { kind: 'bad', pointer, message: `${JSON.stringify(value)} has an unclosed or empty \${…}`, hint: 'interpolate a slot as ${name}' };
+    parts.push({ slot: name, pointer });
+    rest = rest.slice(end + 1);
+  }
+  if (parts.every((p) => typeof p === 'string')) return { kind: 'literal', value: parts.join('') };
+  return { kind: 'concat', parts };
+}
+
+function parseWhen(v: unknown, pointer: string): TemplateWhen {
+  if (typeof v === 'string') return { kind: 'set', slot: parseString(v, pointer) };
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) {
+    return { kind: 'set', slot: { kind: 'bad', pointer, message: '$when takes a $slot or a condition { slot: <test> }' } };
+  }
+  return {
+    kind: 'tests',
+    tests: Object.entries(v).map(([slot, t]) => ({ slot, test: toTest(t), pointer: `${pointer}/${slot}` })),
+  };
+}
+
+/** A condition value in the shared vocabulary: a literal is equality. */
+export function toTest(t: unknown): Test {
+  if (t !== null && typeof t === 'object' && !Array.isArray(t)) {
+    const o = t as Record<string, unknown>;
+    if ('exists' in o) return { exists: o.exists === true };
+    if ('in' in o) return { in: o.in as Test extends { in: infer I } ? I : never };
+    if ('matches' in o) return { matches: String(o.matches) };
+    if ('not' in o) return { not: toTest(o.not) };
+  }
+  return { eq: t as string | number | boolean | null };
 }
 
 export function slotsOf(node: TemplateNode): Array<{ name: string; pointer: string }> {
   switch (node.kind) {
     case 'slot':
       return [{ name: node.name, pointer: node.pointer }];
-    case 'object':
-      return [...(node.when ? slotsOf(node.when) : []), ...node.entries.flatMap(([, v]) => slotsOf(v))];
+    case 'concat':
+      return node.parts.flatMap((p) => (typeof p === 'string' ? [] : [{ name: p.slot, pointer: p.pointer }]));
+    case 'object': {
+      const when = node.when ? (node.when.kind === 'set' ? slotsOf(node.when.slot) : node.when.tests.map((t) => ({ name: t.slot, pointer: t.pointer }))) : [];
+      return [...when, ...node.entries.flatMap(([, v]) => slotsOf(v))];
+    }
     case 'array':
       return node.items.flatMap(slotsOf);
+    default:
+      return [];
+  }
+}
+
+/** Every malformed string in a template. */
+export function badNodes(node: TemplateNode): Array<Extract<TemplateNode, { kind: 'bad' }>> {
+  switch (node.kind) {
+    case 'bad':
+      return [node];
+    case 'object':
+      return [...(node.when?.kind === 'set' ? badNodes(node.when.slot) : []), ...node.entries.flatMap(([, v]) => badNodes(v))];
+    case 'array':
+      return node.items.flatMap(badNodes);
     default:
       return [];
   }

@@ -1,13 +1,13 @@
 /** The intermediate representation: one normalised, defaults-filled object per spec. */
 import type { WirePath } from './paths.js';
 import type { TemplateNode } from './templates.js';
-import type { ParamField, Profile } from '../../runtime/profile.js';
+import type { ParamField, Profile, Test } from '../../runtime/profile.js';
 
-export type Condition =
-  | { path: WirePath; op: 'eq'; value: string | number | boolean | null }
-  | { path: WirePath; op: 'ne'; value: string | number | boolean | null }
-  | { path: WirePath; op: 'in'; values: Array<string | number | boolean | null> }
-  | { path: WirePath; op: 'exists'; exists: boolean };
+/** A `when:` entry of a reader rule: a payload path and a test of the shared vocabulary. */
+export interface Condition {
+  path: WirePath;
+  test: Test;
+}
 
 export type Action =
   | { kind: 'meta'; id: WirePath[]; model: WirePath[] }

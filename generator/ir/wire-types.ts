@@ -4,6 +4,7 @@
  * (a field read as text in one rule and as an object in another cannot exist).
  */
 import type { Segment, WirePath } from './paths.js';
+import type { Test } from '../../runtime/profile.js';
 import type { Rule, SpecIR } from './types.js';
 
 export type Leaf = 'string' | 'number' | 'boolean' | 'unknown' | 'usage';
@@ -69,7 +70,7 @@ export function buildWireTypes(ir: SpecIR): WireTypes {
   const walk = (rules: Rule[], scope: TypeNode): void => {
     for (const r of rules) {
       for (const c of r.when) {
-        const leaf: Leaf = c.op === 'exists' ? 'unknown' : literalLeaf(c.op === 'in' ? c.values[0] : c.value);
+        const leaf: Leaf = literalLeaf(sample(c.test));
         add(scope, c.path.segments, leaf, `${r.pointer}/when`, c.path.text);
       }
       let inner = scope;
@@ -163,6 +164,15 @@ function unify(node: TypeNode, kind: Leaf | 'array' | 'object', pointer: string,
     conflicts.push({ pointer, message: `path "${text}" uses the field as ${kind === 'array' ? 'an array' : 'an object'}, but ${node.firstPointer} uses it as ${node.kind === 'array' ? 'an array' : 'an object'}` });
   }
   return node;
+}
+
+/** A value the test compares with, for the field's type (none for exists and matches). */
+function sample(t: Test): unknown {
+  if ('eq' in t) return t.eq;
+  if ('in' in t) return t.in[0];
+  if ('matches' in t) return '';
+  if ('not' in t) return sample(t.not);
+  return undefined;
 }
 
 function literalLeaf(v: unknown): Leaf {

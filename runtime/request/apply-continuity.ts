@@ -3,21 +3,34 @@
  * to the provider (or model) that produced it, and under the conditions its spec declares.
  * Everything removed here is reported, except what a rule says the wire must not get.
  */
+import type { Condition } from '../profile.js';
 import type { AssistantMessage, ChatRequest, Message, ThinkingPart } from '../types.js';
+import { holds } from './conditions.js';
 import type { Warnings } from './warnings.js';
+
+/**
+ * Facts a continuity rule's `when` can test: `store` and `model` (the request's), `reasoning`
+ * (the request asks for reasoning), `toolTurnWithoutThinking` (the conversation continues a
+ * tool turn that carries no reasoning; judged after foreign state is cleaned up).
+ */
+export type ContinuityFact = 'store' | 'model' | 'reasoning' | 'toolTurnWithoutThinking';
+
+export interface ContinuityRule {
+  readonly when: Condition;
+  /** Thinking blocks lacking this are not sent, with a warning. */
+  readonly require: readonly string[];
+  /** `thinking`: history reasoning is never sent back (the wire rejects it); request fields: dropped with a warning. */
+  readonly drop: readonly string[];
+  /** `thinking`: every assistant turn carries reasoning, empty if it had none. */
+  readonly ensure: readonly string[];
+  readonly body?: Readonly<Record<string, unknown>>;
+}
 
 export interface Continuity {
   provider: string;
   scope: 'provider' | 'model';
   foreignThinking: 'drop' | 'text';
-  rules: ReadonlyArray<{
-    when: { store?: boolean; model?: string; notModel?: string; reasoning?: boolean; toolTurnWithoutThinking?: boolean };
-    require: readonly string[];
-    omit: readonly string[];
-    ensure: readonly string[];
-    dropFields?: readonly string[];
-    body?: Record<string, unknown>;
-  }>;
+  rules: readonly ContinuityRule[];
 }
 
 export interface ContinuityResult {
@@ -33,11 +46,11 @@ export function applyContinuity(messages: Message[], origins: number[], req: Cha
   if (c.rules.length === 0 && !messages.some((m) => m.role === 'assistant' && m.origin !== undefined && isForeign(m, req, c))) {
     return { messages, body: {}, request: req };
   }
-  const rules = c.rules.filter((r) => applies(r.when, req) && r.when.toolTurnWithoutThinking === undefined);
+  const rules = c.rules.filter((r) => !('toolTurnWithoutThinking' in r.when) && applies(r.when, req));
   const body = Object.assign({}, ...rules.map((r) => r.body ?? {})) as Record<string, unknown>;
   const requireSignature = rules.some((r) => r.require.includes('thinking.signature'));
   const requireId = rules.some((r) => r.require.includes('thinking.id'));
-  const omit = rules.some((r) => r.omit.includes('thinking'));
+  const omit = rules.some((r) => r.drop.includes('thinking'));
   const ensure = rules.some((r) => r.ensure.includes('thinking'));
 
   const out = messages.map((m, i) => {
@@ -57,12 +70,13 @@ export function applyContinuity(messages: Message[], origins: number[], req: Cha
     if (ensure && !omit && !msg.thinking?.length) msg = { ...msg, thinking: [{ text: '' }] };
     return msg;
   });
-  // Rules about the conversation as it will be sent (after the clean-up above).
   let request = req;
+  for (const r of rules) for (const field of r.drop) if (field !== 'thinking') request = dropField(request, field, c, 'under this request\'s settings', w);
+  // Rules about the conversation as it will be sent (after the clean-up above).
+  const continues = toolTurnWithoutThinking(out);
   for (const r of c.rules) {
-    if (r.when.toolTurnWithoutThinking === undefined || !applies(r.when, req)) continue;
-    if (toolTurnWithoutThinking(out) !== r.when.toolTurnWithoutThinking) continue;
-    for (const field of r.dropFields ?? []) request = dropField(request, field, c, w);
+    if (!('toolTurnWithoutThinking' in r.when) || !applies(r.when, req, continues)) continue;
+    for (const field of r.drop) if (field !== 'thinking') request = dropField(request, field, c, 'while continuing a tool turn that has no reasoning (it came from elsewhere)', w);
   }
   return { messages: out, body, request };
 }
@@ -77,34 +91,34 @@ function toolTurnWithoutThinking(messages: Message[]): boolean {
   return false;
 }
 
-function dropField(req: ChatRequest, field: string, c: Continuity, w: Warnings): ChatRequest {
+function dropField(req: ChatRequest, field: string, c: Continuity, why: string, w: Warnings): ChatRequest {
   const [head, tail] = field.split('.') as [keyof ChatRequest, string | undefined];
   const value = req[head];
   if (value === undefined) return req;
   if (tail === undefined) {
-    w.drop(field, `${c.provider} cannot take this while continuing a tool turn that has no reasoning (it came from elsewhere)`);
+    w.drop(field, `${c.provider} cannot take this ${why}`);
     return { ...req, [head]: undefined };
   }
   if (typeof value !== 'object' || value === null || (value as Record<string, unknown>)[tail] === undefined) return req;
-  w.drop(field, `${c.provider} cannot take this while continuing a tool turn that has no reasoning (it came from elsewhere)`);
+  w.drop(field, `${c.provider} cannot take this ${why}`);
   return { ...req, [head]: { ...(value as object), [tail]: undefined } };
 }
 
-function applies(when: Continuity['rules'][number]['when'], req: ChatRequest): boolean {
-  const reasoning = req.reasoning?.budgetTokens !== undefined || req.reasoning?.effort !== undefined;
-  if (when.reasoning !== undefined && reasoning !== when.reasoning) return false;
-  if (when.store !== undefined && (req.store === false) !== (when.store === false)) return false;
-  if (when.model !== undefined && !pattern(when.model).test(req.model ?? '')) return false;
-  if (when.notModel !== undefined && pattern(when.notModel).test(req.model ?? '')) return false;
-  return true;
-}
-
-/** Model patterns come from specs (a few per provider): compiled once. */
-const patterns = new Map<string, RegExp>();
-function pattern(source: string): RegExp {
-  let re = patterns.get(source);
-  if (re === undefined) patterns.set(source, (re = new RegExp(source)));
-  return re;
+function applies(when: Condition, req: ChatRequest, continues = false): boolean {
+  return holds(when, (fact) => {
+    switch (fact as ContinuityFact) {
+      case 'store':
+        return req.store;
+      case 'model':
+        return req.model ?? '';
+      case 'reasoning':
+        return req.reasoning?.budgetTokens !== undefined || req.reasoning?.effort !== undefined;
+      case 'toolTurnWithoutThinking':
+        return continues;
+      default:
+        return undefined;
+    }
+  });
 }
 
 function isForeign(m: AssistantMessage, req: ChatRequest, c: Continuity): boolean {

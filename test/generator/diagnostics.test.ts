@@ -102,18 +102,18 @@ describe('spec diagnostics', () => {
   });
 
   it('a stream rule on a path that cannot exist (text field read as an object)', async () => {
-    const l = lineOf('      finish: { finish: stop }');
-    expect(await diagnose(edit(l, '      finish: { finish: delta.body.reason }'))).toEqual([
-      `${F}:${l}:25 path-conflict path "delta.body.reason" reads into delta.body, which /stream/on/*/text/text reads as a string (at /stream/on/*/finish/finish)`,
+    const l = lineOf('      finish: stop');
+    expect(await diagnose(edit(l, '      finish: delta.body.reason'))).toEqual([
+      `${F}:${l}:15 path-conflict path "delta.body.reason" reads into delta.body, which /stream/on/*/text/text reads as a string (at /stream/on/*/finish/finish)`,
     ]);
   });
 
   it('a rule under a switch case that can never run', async () => {
     const text = MINI.text.replace(
-      '      text: { text: delta.body }',
+      '      text: delta.body',
       '      byKind: { switch: delta.kind, cases: { a: { t: { when: { delta.kind: b }, text: delta.body } } } }',
     );
-    const l = lineOf('      text: { text: delta.body }');
+    const l = lineOf('      text: delta.body');
     expect(await diagnose({ file: F, text })).toEqual([
       `${F}:${l}:62 dead-rule rule "t" needs delta.kind = "b" inside the case "a" of a switch on delta.kind: it can never run (at /stream/on/*/byKind/cases/a/t/when)`,
     ]);

@@ -31,12 +31,13 @@ const spec = {
     headers: { 'x-h': EVIL },
   },
   request: {
-    model: { to: PATH },
+    model: PATH,
     system: { placement: 'field', to: `sys.${PATH}`, join: EVIL },
     messages: {
       to: 'msgs',
       roles: {
-        user: { [KEY]: EVIL, who: 'u', body: '$text' },
+        // In a template `${` interpolates; `$${` is how a spec writes it literally.
+        user: { [KEY]: EVIL.replace(/\$\{/g, () => '$${'), who: 'u', body: '$text' },
         assistant: { who: 'a', body: '$text', calls: '$toolCalls' },
         tool: { who: 't', ref: '$toolCallId', body: '$text' },
       },

@@ -5,7 +5,7 @@ import type { Finding, SemanticRule } from './rule.js';
 
 export const fidelity: SemanticRule = {
   name: 'fidelity',
-  check(spec) {
+  check(spec, ir) {
     const params: Record<string, unknown> = (spec.doc as any).request?.params ?? {};
     const out: Finding[] = [];
     for (const field of Object.keys(params)) {
@@ -18,17 +18,22 @@ export const fidelity: SemanticRule = {
         atKey: true,
       });
     }
+    // Fields named inside a param: its condition's subjects and the terms of a summed default.
     for (const [field, v] of Object.entries(params)) {
-      for (const option of ['defaultAdds', 'droppedWhen'] as const) {
-        const other = (v as Record<string, unknown> | null)?.[option];
-        if (typeof other === 'string' && !(PARAM_FIELDS as readonly string[]).includes(other)) {
-          out.push({ code: 'unknown-field', pointer: `/request/params/${field}/${option}`, message: `"${other}" is not a unified request field`, hint: didYouMean(other, PARAM_FIELDS) });
-        }
+      const o = (v ?? {}) as { when?: Record<string, unknown>; default?: { sum?: unknown[] } };
+      const named = [
+        ...Object.keys(o.when ?? {}).map((f) => [f, `/request/params/${field}/when/${f}`] as const),
+        ...(Array.isArray(o.default?.sum) ? o.default.sum : []).flatMap((t, i) => (typeof t === 'string' ? [[t, `/request/params/${field}/default/sum/${i}`] as const] : [])),
+      ];
+      for (const [other, pointer] of named) {
+        if ((PARAM_FIELDS as readonly string[]).includes(other)) continue;
+        out.push({ code: 'unknown-field', pointer, message: `"${other}" is not a unified request field`, hint: didYouMean(other, PARAM_FIELDS) ?? `fields: ${PARAM_FIELDS.join(', ')}` });
       }
     }
     if (!(spec.doc as any).request) return out;
     for (const field of PARAM_FIELDS) {
-      if (field in params) continue;
+      // A field a template reads through a slot is carried there (the IR says where).
+      if (field in params || ir.profile.request.params[field] !== undefined) continue;
       out.push({
         code: 'fidelity-missing',
         pointer: '/request/params',

@@ -7,5 +7,6 @@ import { ruleShape } from './rule-shape.js';
 import { specComplete } from './spec-complete.js';
 import { streamPaths } from './stream-paths.js';
 import { templateSlots } from './template-slots.js';
+import { templateSyntax } from './template-syntax.js';
 
-export const SEMANTIC_RULES: SemanticRule[] = [specComplete, finishTable, fidelity, templateSlots, ruleShape, streamPaths, bodyWriteConflicts];
+export const SEMANTIC_RULES: SemanticRule[] = [specComplete, finishTable, fidelity, templateSyntax, templateSlots, ruleShape, streamPaths, bodyWriteConflicts];

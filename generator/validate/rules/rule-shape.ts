@@ -1,7 +1,7 @@
 /** Each rule does exactly one thing, and tool-call rules can address the call they touch. */
+import { ACTIONS } from '../../ir/actions.js';
 import type { Finding, SemanticRule } from './rule.js';
 
-const ACTIONS = ['meta', 'text', 'refusal', 'thinking', 'toolCall', 'finish', 'usage', 'error', 'end'];
 const STRUCTURE = ['switch', 'rules'];
 
 export const ruleShape: SemanticRule = {

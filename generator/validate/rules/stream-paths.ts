@@ -14,11 +14,11 @@ export const streamPaths: SemanticRule = {
       for (const r of rules) {
         for (const c of r.when) {
           const s = switched.find((x) => x.path === c.path.text);
-          if (s && c.op === 'eq' && String(c.value) !== s.value) {
+          if (s && 'eq' in c.test && String(c.test.eq) !== s.value) {
             out.push({
               code: 'dead-rule',
               pointer: `${r.pointer}/when`,
-              message: `rule "${r.name}" needs ${c.path.text} = ${JSON.stringify(c.value)} inside the case ${JSON.stringify(s.value)} of a switch on ${c.path.text}: it can never run`,
+              message: `rule "${r.name}" needs ${c.path.text} = ${JSON.stringify(c.test.eq)} inside the case ${JSON.stringify(s.value)} of a switch on ${c.path.text}: it can never run`,
             });
           }
         }

@@ -5,7 +5,7 @@ import { slotsOf, type TemplateNode } from '../../ir/templates.js';
 import { BLOCK_KEYS, FORMAT_KEYS, PART_KEYS, TOOL_CHOICE_KEYS, type SpecIR } from '../../ir/types.js';
 import type { Finding, SemanticRule } from './rule.js';
 
-function templates(ir: SpecIR): Array<[TemplateNode | undefined, SlotContext]> {
+export function templatesOf(ir: SpecIR): Array<[TemplateNode | undefined, SlotContext]> {
   const t = ir.templates;
   return [
     [t.roles.system, 'roles.system'],
@@ -28,7 +28,7 @@ export const templateSlots: SemanticRule = {
   name: 'template-slots',
   check(_spec, ir) {
     const out: Finding[] = [];
-    for (const [node, ctx] of templates(ir)) {
+    for (const [node, ctx] of templatesOf(ir)) {
       if (!node) continue;
       const offered = SLOTS[ctx];
       for (const slot of slotsOf(node)) {

@@ -1,0 +1,12 @@
+/** One test of the condition vocabulary as a TypeScript expression over `v`. */
+import type { Test } from '../../runtime/profile.js';
+import { lit } from './code.js';
+
+export function testCode(t: Test, v: string): string {
+  if ('eq' in t) return `${v} === ${lit(t.eq)}`;
+  if ('in' in t) return `(${lit(t.in)} as unknown[]).includes(${v})`;
+  if ('exists' in t) return t.exists ? `${v} != null` : `${v} == null`;
+  if ('matches' in t) return `(typeof ${v} === "string" && new RegExp(${lit(t.matches)}).test(${v}))`;
+  if ('eq' in t.not) return `${v} !== ${lit(t.not.eq)}`;
+  return `!(${testCode(t.not, v)})`;
+}
