@@ -14,7 +14,7 @@ import type { SpecIR } from './ir/types.js';
 import { expandShorthand } from './load/expand-shorthand.js';
 import { parseSpec, positionOf } from './load/parse-spec.js';
 import { locate, resolveAll } from './resolve/resolve-extends.js';
-import { checkSchema } from './validate/check-schema.js';
+import { checkSchema, specSchema } from './validate/check-schema.js';
 import { SEMANTIC_RULES } from './validate/rules/index.js';
 
 export interface SpecSource {
@@ -118,7 +118,7 @@ export async function generate(sources: SpecSource[], options: GenerateOptions =
     const problems = time('typecheck', () => typeCheck(files, options.typeCheckAt!, irs));
     if (problems.length) return empty(problems);
   }
-  const docs = time('docs', () => emitDocs(irs));
+  const docs = time('docs', () => emitDocs(irs, specSchema()));
   return { files, docs, diagnostics: [], irs, timings };
 }
 

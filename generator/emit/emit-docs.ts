@@ -2,6 +2,9 @@
 import Handlebars from 'handlebars';
 import { readFileSync } from 'node:fs';
 import type { Condition, ParamRule, Test } from '../../runtime/profile.js';
+import { ACTION_DOCS } from '../ir/action-docs.js';
+import { ACTIONS } from '../ir/actions.js';
+import { SLOT_FIELDS, SLOTS } from '../ir/slots.js';
 import type { SpecIR } from '../ir/types.js';
 
 const hbs = Handlebars.create();
@@ -11,7 +14,7 @@ hbs.registerHelper('cell', (v: unknown) => new Handlebars.SafeString(String(v ??
 const template = (name: string) =>
   hbs.compile(readFileSync(new URL(`./templates/${name}.hbs`, import.meta.url), 'utf8'), { noEscape: true, strict: true });
 
-export function emitDocs(irs: SpecIR[]): Map<string, string> {
+export function emitDocs(irs: SpecIR[], schema: JsonSchema): Map<string, string> {
   const sorted = [...irs].sort((a, b) => a.id.localeCompare(b.id));
   const providers = sorted.map((ir) => {
     const p = ir.profile;
@@ -32,6 +35,7 @@ export function emitDocs(irs: SpecIR[]): Map<string, string> {
   return new Map([
     ['continuity.md', template('continuity.md')({ providers })],
     ['providers.md', template('providers.md')({ providers })],
+    ['spec-language.md', template('spec-language.md')(specLanguage(schema))],
   ]);
 }
 
@@ -112,4 +116,70 @@ function describeRule(r: SpecIR['profile']['continuity']['rules'][number]): stri
   if (fields.length) parts.push(`${fields.join(', ')} dropped (warning)`);
   if (r.body) parts.push(`the body gets \`${JSON.stringify(r.body)}\``);
   return parts.join('; ');
+}
+
+export type JsonSchema = { [key: string]: unknown };
+
+/** The reference's data: every key of the schema (refs followed, each definition listed once), slots, actions. */
+function specLanguage(schema: JsonSchema) {
+  const defs = (schema.definitions ?? {}) as Record<string, JsonSchema>;
+  const keys: Array<{ path: string; type: string; description: string }> = [];
+  const expanded = new Set<string>();
+  const visit = (node: JsonSchema, path: string, depth: number): void => {
+    const ref = typeof node.$ref === 'string' ? node.$ref.replace('#/definitions/', '') : undefined;
+    const target = ref ? (defs[ref] ?? {}) : node;
+    const props = target.properties as Record<string, JsonSchema> | undefined;
+    // Rules and templates are described in their own sections; a definition is expanded once.
+    if (ref && (ref === 'rules' || ref === 'rule' || expanded.has(ref))) return;
+    if (ref) expanded.add(ref);
+    if (!props || depth > 6) return;
+    for (const [k, v] of Object.entries(props)) {
+      if (k === '$schema') continue;
+      const p = path ? `${path}.${k}` : k;
+      keys.push({ path: p, type: typeOf(v, defs), description: describe(v, defs) });
+      visit(v, p, depth + 1);
+      const extra = v.additionalProperties as JsonSchema | undefined;
+      if (extra && typeof extra === 'object' && (extra.properties || extra.$ref)) visit(extra, `${p}.<name>`, depth + 1);
+      const items = v.items as JsonSchema | undefined;
+      if (items && typeof items === 'object') visit(items, `${p}[]`, depth + 1);
+    }
+  };
+  visit(schema, '', 0);
+  return {
+    keys,
+    facts: ['store', 'model', 'reasoning', 'toolTurnWithoutThinking'],
+    slots: Object.entries(SLOTS)
+      .filter(([, names]) => names.length)
+      .map(([context, names]) => ({ context, names })),
+    slotFields: Object.entries(SLOT_FIELDS).map(([slot, field]) => ({ slot, field })),
+    actions: ACTIONS.map((name) => ({ name, ...ACTION_DOCS[name] })),
+  };
+}
+
+/** Shared definitions are explained once, in their own section; a key says only what it is for. */
+const SHARED: Record<string, string> = {
+  template: 'A template (see Templates and slots).',
+  templateOrNull: 'A template; `$nothing` sends nothing for this form, a form left out is unsupported (dropped with a warning).',
+  path: 'A payload path: dot-separated keys, a number indexes an array (`choices.0.delta`); `$` is the payload itself.',
+  paths: 'A path, or a list of paths (the first present wins; summed where counts are).',
+  condition: 'A condition (see Conditions).',
+  test: 'A test (see Conditions).',
+  rules: 'Reader rules (see Reader rules and actions).',
+};
+
+function describe(v: JsonSchema, defs: Record<string, JsonSchema>): string {
+  if (typeof v.description === 'string') return v.description;
+  const ref = typeof v.$ref === 'string' ? v.$ref.replace('#/definitions/', '') : undefined;
+  if (ref && SHARED[ref]) return SHARED[ref]!;
+  return String((ref ? defs[ref]?.description : undefined) ?? '');
+}
+
+function typeOf(node: JsonSchema, defs: Record<string, JsonSchema>): string {
+  const ref = typeof node.$ref === 'string' ? node.$ref.replace('#/definitions/', '') : undefined;
+  if (ref) return ref === 'path' ? 'path' : ref === 'paths' ? 'path or paths' : ref.startsWith('template') ? 'template' : ref === 'rules' ? 'rules' : ref === 'condition' ? 'condition' : ref === 'test' ? 'test' : typeOf(defs[ref] ?? {}, defs);
+  if (Array.isArray(node.enum)) return node.enum.map((e) => JSON.stringify(e)).join(' or ');
+  if (Array.isArray(node.type)) return node.type.join(' or ');
+  if (typeof node.type === 'string') return node.type === 'array' && (node.items as JsonSchema | undefined)?.type ? `${(node.items as JsonSchema).type}[]` : node.type;
+  if (node.anyOf) return (node.anyOf as JsonSchema[]).map((n) => typeOf(n, defs)).join(' or ');
+  return 'any';
 }

@@ -13,10 +13,17 @@ export function specSchemaPath(): URL {
   return new URL('../../specs/spec.schema.json', import.meta.url);
 }
 
+let schema: Record<string, unknown> | undefined;
+
+/** The spec-language schema, read once. */
+export function specSchema(): Record<string, unknown> {
+  return (schema ??= JSON.parse(readFileSync(specSchemaPath(), 'utf8')) as Record<string, unknown>);
+}
+
 function validator(): ValidateFunction {
   if (!compiled) {
     const ajv = new Ajv({ allErrors: true, verbose: true, strict: false });
-    compiled = ajv.compile(JSON.parse(readFileSync(specSchemaPath(), 'utf8')));
+    compiled = ajv.compile(specSchema());
   }
   return compiled;
 }

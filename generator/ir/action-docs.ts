@@ -1,0 +1,31 @@
+/**
+ * What each reader action does to the turn, with a short example: the source of the action
+ * section of the generated spec-language reference (docs/spec-language.md).
+ */
+import type { ActionKey } from './actions.js';
+
+export const ACTION_DOCS: Record<ActionKey, { does: string; example: string }> = {
+  meta: { does: 'Sets the response id and model (the first value seen wins).', example: 'meta: { id: id, model: model }' },
+  text: { does: 'Appends text to the turn (the first present of several paths); a `text-delta` event.', example: 'text: choices.0.delta.content' },
+  refusal: { does: 'Appends refusal text: shown as text, and a `stop` finish becomes `refusal`.', example: 'refusal: choices.0.delta.refusal' },
+  thinking: {
+    does:
+      'Adds to the open thinking block: `text` appends (`thinking-delta`), `summary` appends and marks it a summary, `signature`, `redacted`, `id` and `format` attach opaque state. `start: true` opens a new block first (a block sealed by its own events); `index` selects the block with that key (opening it the first time); `break` puts a separator before the next text.',
+    example: 'thinking: { start: true, text: content_block.thinking, signature: content_block.signature }',
+  },
+  toolCall: {
+    does:
+      'Client tool calls. `complete: true`: the call arrives whole (`arguments` text or `argumentsObject`), opened and completed at once. Otherwise by `index`: `start: true` opens a call (`tool-call-start`), `arguments` appends fragments (`tool-call-delta`; the first fragment for a new index opens the call), `argumentsFull` replaces them, `end: true` completes it (`tool-call`). `signature` attaches opaque state to the call.',
+    example: 'toolCall: { index: index, id: id, name: function.name, arguments: function.arguments }',
+  },
+  finish: { does: 'Sets the raw finish reason; the finish table maps it at the end of the turn.', example: 'finish: choices.0.finish_reason' },
+  usage: {
+    does: 'Replaces the usage snapshot (`usage: path`), or merges the fields present into it (`{ at: path, merge: true }`: usage in pieces); a `usage` event each time. The usage table maps it.',
+    example: 'usage: { at: message.usage, merge: true }',
+  },
+  error: {
+    does: 'An error in the body or stream: raises a `ProviderError` with what arrived as `partial`. With `at`, only when that path is present.',
+    example: 'error: { at: error, message: error.message, type: error.type }',
+  },
+  end: { does: 'Marks the turn complete (a terminal event); the stream may end here.', example: 'end: true' },
+};
