@@ -15,7 +15,7 @@ import { expandShorthand } from './load/expand-shorthand.js';
 import { parseSpec, positionOf } from './load/parse-spec.js';
 import { locate, resolveAll } from './resolve/resolve-extends.js';
 import { checkSchema, specSchema } from './validate/check-schema.js';
-import { SEMANTIC_RULES } from './validate/rules/index.js';
+import { SEMANTIC_RULES } from './check/rules/index.js';
 
 export interface SpecSource {
   /** Path as shown in diagnostics and banners, e.g. specs/anthropic-messages.yaml. */
@@ -94,7 +94,7 @@ export async function generate(sources: SpecSource[], options: GenerateOptions =
     for (const spec of resolved) {
       const ir = buildIR(spec);
       for (const rule of SEMANTIC_RULES) {
-        for (const f of rule.check(spec, ir)) {
+        for (const f of rule.check(ir)) {
           diagnostics.push({ code: f.code, message: f.message, hint: f.hint, pointer: f.pointer, ...locate(spec, f.pointer, f.atKey) });
         }
       }

@@ -1,26 +1,25 @@
 /**
  * Stage 4: a resolved spec document → SpecIR. Only shape work happens here (defaults filled,
- * paths and templates parsed); every judgement about validity lives in validate/rules.
+ * paths and templates parsed); every judgement about validity lives in the semantic rules.
  */
+import type { ConditionValue, MessagesDocument, ParamDocument, RequestDocument, RuleDocument, RulesDocument, SpecDocument, StreamDocument } from '../load/spec-document.js';
 import type { ResolvedSpec } from '../resolve/resolve-extends.js';
 import { parsePath, pathList } from './paths.js';
-import { PARAM_FIELDS, type ParamField, type ParamRule, type Profile, type Scalar } from '../../runtime/profile.js';
+import { PARAM_FIELDS, type DefaultValue, type ParamField, type ParamRule, type Profile, type Scalar } from '../../runtime/profile.js';
 import type { FinishReason } from '../../runtime/types.js';
 import { ACTIONS, type ActionKey } from './actions.js';
 import { SLOT_FIELDS } from './slots.js';
 import { parseTemplate, slotsOf, toTest, type TemplateNode } from './templates.js';
 import { BLOCK_KEYS, FORMAT_KEYS, PART_KEYS, ROLE_KEYS, TOOL_CHOICE_KEYS, type Action, type Condition, type Rule, type SpecIR, type TemplatesIR } from './types.js';
 
-type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-
 export function buildIR(spec: ResolvedSpec): SpecIR {
-  const d = spec.doc as Obj;
-  const rq: Obj = d.request ?? {};
-  const msgs: Obj = rq.messages ?? {};
-  const st: Obj = d.stream ?? {};
+  // The schema has checked the document: it is a SpecDocument from here on.
+  const d = spec.doc as unknown as SpecDocument;
+  const rq: RequestDocument = d.request ?? {};
+  const msgs: Partial<MessagesDocument> = rq.messages ?? {};
+  const st: StreamDocument = d.stream ?? {};
   const tpl = (v: unknown, ptr: string): TemplateNode | undefined => (v === undefined ? undefined : parseTemplate(v, ptr));
-  const templates = <K extends string>(o: Obj | undefined, base: string, keys: readonly K[]) => {
+  const templates = <K extends string>(o: Partial<Record<K, unknown>> | undefined, base: string, keys: readonly K[]) => {
     const out: Partial<Record<K, TemplateNode>> = {};
     for (const k of keys) if (o?.[k] !== undefined) out[k] = parseTemplate(o[k], `${base}/${k}`);
     return out;
@@ -28,8 +27,8 @@ export function buildIR(spec: ResolvedSpec): SpecIR {
   const roles = templates(msgs.roles, '/request/messages/roles', ROLE_KEYS);
   const toolChoice = templates(rq.toolChoice, '/request/toolChoice', TOOL_CHOICE_KEYS);
   const paramTemplates: TemplatesIR['params'] = {};
-  for (const [field, v] of Object.entries((rq.params ?? {}) as Obj)) {
-    if (v && typeof v === 'object' && v.template !== undefined) paramTemplates[field as ParamField] = parseTemplate(v.template, `/request/params/${escape(field)}/template`);
+  for (const [field, v] of Object.entries(rq.params ?? {})) {
+    if (typeof v === 'object' && v.template !== undefined) paramTemplates[field as ParamField] = parseTemplate(v.template, `/request/params/${escape(field)}/template`);
   }
   const t: TemplatesIR = {
     roles,
@@ -42,11 +41,12 @@ export function buildIR(spec: ResolvedSpec): SpecIR {
     params: paramTemplates,
   };
   const writes = bodyWrites(rq);
-  const profile = buildProfile(spec.id, d, t, writes);
+  const profile = buildProfile(spec.id, d, t);
   return {
     id: spec.id,
     files: spec.chain.map((c) => c.file),
-    base: spec.chain.length > 1 ? String((spec.chain[1]!.doc as Obj).id) : undefined,
+    base: spec.chain.length > 1 ? String((spec.chain[1]!.doc as { id?: unknown }).id) : undefined,
+    doc: d,
     profile,
     templates: t,
     continuityState: d.continuity?.state ?? [],
@@ -56,7 +56,7 @@ export function buildIR(spec: ResolvedSpec): SpecIR {
       eventKey: st.eventKey ? parsePath(st.eventKey) : undefined,
       ignore: st.ignore ?? [],
       all: buildRules(st.on?.['*'] ?? {}, '/stream/on/*'),
-      events: Object.entries((st.on ?? {}) as Obj)
+      events: Object.entries(st.on ?? {})
         .filter(([name]) => name !== '*')
         .map(([name, rules]) => ({ name, rules: buildRules(rules ?? {}, `/stream/on/${escape(name)}`) })),
     },
@@ -64,19 +64,19 @@ export function buildIR(spec: ResolvedSpec): SpecIR {
 }
 
 /** The data half of a spec, in the runtime's own types. */
-function buildProfile(id: string, d: Obj, t: TemplatesIR, writes: SpecIR['writes']): Profile {
-  const ep: Obj = d.endpoint ?? {};
-  const rq: Obj = d.request ?? {};
-  const msgs: Obj = rq.messages ?? {};
-  const st: Obj = d.stream ?? {};
-  const fr: Obj = d.finishReasons ?? {};
-  const us: Obj = d.usage ?? {};
-  const er: Obj = d.errors ?? {};
+function buildProfile(id: string, d: SpecDocument, t: TemplatesIR): Profile {
+  const ep = d.endpoint ?? {};
+  const rq = d.request ?? {};
+  const msgs: Partial<MessagesDocument> = rq.messages ?? {};
+  const st = d.stream ?? {};
+  const fr = d.finishReasons ?? {};
+  const us = d.usage ?? {};
+  const er = d.errors ?? {};
   const segs = (v: unknown) => pathList(v).map((p) => p.segments);
   const slotsUsed = (node: TemplateNode | undefined) => (node ? slotsOf(node).map((s) => s.name) : []);
   const params: Partial<Record<ParamField, ParamRule>> = {};
   for (const field of PARAM_FIELDS) {
-    const v = (rq.params ?? {})[field];
+    const v = rq.params?.[field];
     if (v !== undefined) params[field] = buildParam(field, v);
     // A field a template reads through a slot is carried there and needs no entry of its own.
     else {
@@ -84,7 +84,7 @@ function buildProfile(id: string, d: Obj, t: TemplatesIR, writes: SpecIR['writes
       if (reader) params[field] = { carriedBy: reader };
     }
   }
-  const retryable = ((er.retryable ?? [408, 409, 429, '5xx']) as Array<number | string>);
+  const retryable = er.retryable ?? [408, 409, 429, '5xx'];
   return {
     id,
     name: typeof d.name === 'string' ? d.name : id,
@@ -115,7 +115,7 @@ function buildProfile(id: string, d: Obj, t: TemplatesIR, writes: SpecIR['writes
       },
       ...(rq.tools ? { tools: { to: parsePath(rq.tools.to).segments } } : {}),
       ...(rq.toolChoice ? { toolChoice: { to: parsePath(rq.toolChoice.to).segments } } : {}),
-      ...(rq.responseFormat ? { responseFormat: { to: parsePath(rq.responseFormat.to).segments } } : {}),
+      ...(rq.responseFormat?.to ? { responseFormat: { to: parsePath(rq.responseFormat.to).segments } } : {}),
       params,
       carries: {
         userName: slotsUsed(t.roles.user).includes('name'),
@@ -128,8 +128,9 @@ function buildProfile(id: string, d: Obj, t: TemplatesIR, writes: SpecIR['writes
     stream: { framing: st.framing ?? 'sse', doneSentinel: st.doneSentinel, endsOnClose: st.endsOnClose === true },
     finish: {
       map: (fr.map ?? {}) as Record<string, FinishReason>,
-      other: fr.other ?? 'other',
-      upgrades: fr.upgrades ?? [],
+      // Unified values on the right are checked by the finish-table rule.
+      other: (fr.other ?? 'other') as FinishReason,
+      upgrades: (fr.upgrades ?? []) as Profile['finish']['upgrades'],
     },
     usage: {
       inputTokens: segs(us.inputTokens),
@@ -153,8 +154,8 @@ function buildProfile(id: string, d: Obj, t: TemplatesIR, writes: SpecIR['writes
     continuity: {
       scope: d.continuity?.scope ?? 'provider',
       foreignThinking: d.continuity?.foreignThinking ?? 'drop',
-      rules: ((d.continuity?.rules ?? []) as Obj[]).map((r) => ({
-        when: Object.fromEntries(Object.entries((r.when ?? {}) as Obj).map(([k, v]) => [k, toTest(v)])),
+      rules: (d.continuity?.rules ?? []).map((r) => ({
+        when: Object.fromEntries(Object.entries(r.when).map(([k, v]) => [k, toTest(v)])),
         require: r.require ?? [],
         drop: r.drop ?? [],
         ensure: r.ensure ?? [],
@@ -164,15 +165,15 @@ function buildProfile(id: string, d: Obj, t: TemplatesIR, writes: SpecIR['writes
   };
 }
 
-function buildParam(field: ParamField, v: unknown): ParamRule {
+function buildParam(field: ParamField, v: ParamDocument): ParamRule {
   if (typeof v === 'string') return { to: parsePath(v).segments };
-  const o = v as Obj;
+  const o = v;
   if (o.drop !== undefined) return { drop: o.drop };
   if (o.reject !== undefined) return { reject: o.reject };
   const values: Record<string, Scalar> = {};
   const silent: string[] = [];
   // `$nothing` is resolved here: such a value sends nothing, and no sentinel reaches the runtime.
-  for (const [k, x] of Object.entries((o.values ?? {}) as Record<string, Scalar>)) {
+  for (const [k, x] of Object.entries(o.values ?? {})) {
     if (x === '$nothing') silent.push(k);
     else values[k] = x;
   }
@@ -181,8 +182,9 @@ function buildParam(field: ParamField, v: unknown): ParamRule {
     ...(o.values ? { values } : {}),
     ...(silent.length ? { silent } : {}),
     ...(o.template !== undefined ? { template: true as const } : {}),
-    ...(o.default !== undefined ? { default: o.default } : {}),
-    ...(o.when ? { when: Object.fromEntries(Object.entries(o.when as Obj).map(([k, x]) => [k, toTest(x)])) } : {}),
+    // Summed terms that are not unified fields are reported by the fidelity rule.
+    ...(o.default !== undefined ? { default: o.default as DefaultValue } : {}),
+    ...(o.when ? { when: Object.fromEntries(Object.entries(o.when).map(([k, x]) => [k, toTest(x)])) } : {}),
   };
 }
 
@@ -195,7 +197,7 @@ function templateReading(t: TemplatesIR, field: ParamField): string | undefined 
 }
 
 /** Every place the request writes in the body, for the write-conflict check. */
-function bodyWrites(rq: Obj): SpecIR['writes'] {
+function bodyWrites(rq: RequestDocument): SpecIR['writes'] {
   const writes: SpecIR['writes'] = [];
   const add = (path: unknown, pointer: string, merge = false) => {
     if (typeof path === 'string') writes.push({ path: parsePath(path), pointer, merge });
@@ -206,9 +208,9 @@ function bodyWrites(rq: Obj): SpecIR['writes'] {
   add(rq.tools?.to, '/request/tools/to');
   add(rq.toolChoice?.to, '/request/toolChoice/to');
   add(rq.responseFormat?.to, '/request/responseFormat/to');
-  for (const [field, v] of Object.entries((rq.params ?? {}) as Obj)) {
+  for (const [field, v] of Object.entries(rq.params ?? {})) {
     if (typeof v === 'string') add(v, `/request/params/${escape(field)}`);
-    else if (v && typeof v === 'object' && v.drop === undefined && v.reject === undefined) add(v.to ?? field, `/request/params/${escape(field)}`);
+    else if (v.drop === undefined && v.reject === undefined) add(v.to ?? field, `/request/params/${escape(field)}`);
   }
   // A response-format form whose object other writes go inside shares that object (Gemini's generationConfig).
   for (const w of writes) {
@@ -221,13 +223,13 @@ function escape(s: string): string {
   return s.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
-export function buildRules(rules: Obj, pointer: string): Rule[] {
+export function buildRules(rules: RulesDocument, pointer: string): Rule[] {
   return Object.entries(rules)
-    .filter(([, r]) => r !== null && r !== undefined)
-    .map(([name, r]) => buildRule(name, r as Obj, `${pointer}/${escape(name)}`));
+    .filter((e): e is [string, RuleDocument] => e[1] !== null && e[1] !== undefined)
+    .map(([name, r]) => buildRule(name, r, `${pointer}/${escape(name)}`));
 }
 
-function buildRule(name: string, r: Obj, pointer: string): Rule {
+function buildRule(name: string, r: RuleDocument, pointer: string): Rule {
   const when = buildConditions(r.when ?? {});
   const each = r.each ? parsePath(r.each) : undefined;
   if (r.switch !== undefined) {
@@ -239,7 +241,7 @@ function buildRule(name: string, r: Obj, pointer: string): Rule {
       body: {
         kind: 'switch',
         on: parsePath(r.switch),
-        cases: Object.entries((r.cases ?? {}) as Obj).map(([value, rules]) => ({
+        cases: Object.entries(r.cases ?? {}).map(([value, rules]) => ({
           value,
           rules: buildRules(rules ?? {}, `${pointer}/cases/${escape(value)}`),
         })),
@@ -251,13 +253,15 @@ function buildRule(name: string, r: Obj, pointer: string): Rule {
   return { name, pointer, when, each, body: { kind: 'action', action: buildAction(key, r[key]) } };
 }
 
-function buildConditions(w: Obj): Condition[] {
+function buildConditions(w: ConditionValue): Condition[] {
   return Object.entries(w).map(([p, v]): Condition => ({ path: parsePath(p), test: toTest(v) }));
 }
 
-function buildAction(key: ActionKey, v: any): Action {
+function buildAction<K extends ActionKey>(key: K, value: RuleDocument[K]): Action {
   const opt = (p: unknown) => (typeof p === 'string' ? parsePath(p) : undefined);
-  switch (key) {
+  // Each action's arguments, as the schema gives them for that action.
+  const v = value as NonNullable<RuleDocument[ActionKey]> & Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  switch (key as ActionKey) {
     case 'meta':
       return { kind: 'meta', id: pathList(v.id), model: pathList(v.model) };
     case 'text':

@@ -2,6 +2,7 @@
 import type { WirePath } from './paths.js';
 import type { TemplateNode } from './templates.js';
 import type { ParamField, Profile, Test } from '../../runtime/profile.js';
+import type { SpecDocument } from '../load/spec-document.js';
 
 /** A `when:` entry of a reader rule: a payload path and a test of the shared vocabulary. */
 export interface Condition {
@@ -87,6 +88,8 @@ export interface SpecIR {
   files: string[];
   /** The id of the spec this one extends directly, if any. */
   base?: string;
+  /** The resolved document this was built from, typed (for rules about what the author wrote). */
+  doc: SpecDocument;
   profile: Profile;
   templates: TemplatesIR;
   /** What each piece of continuity state is on the wire, for the generated docs. */

@@ -46,12 +46,11 @@ export function paramValue(req: ChatRequest, field: string): unknown {
   return get ? get(req) : (req as unknown as Record<string, unknown>)[field];
 }
 
-type Step =
-  | { kind: 'warn'; get: (r: ChatRequest) => unknown; field: ParamField; reason: string; reject: boolean }
-  | { kind: 'write'; get: (r: ChatRequest) => unknown; field: ParamField; to: WirePath; transform?: (v: unknown, w: Warnings) => unknown; when?: Condition };
-
 interface Plan {
-  steps: Step[];
+  /** Fields dropped or rejected with a reason. */
+  warns: Array<{ get: (r: ChatRequest) => unknown; field: ParamField; reason: string; reject: boolean }>;
+  /** Fields written to the body. */
+  writes: Array<{ get: (r: ChatRequest) => unknown; field: ParamField; to: WirePath; transform?: (v: unknown, w: Warnings) => unknown; when?: Condition }>;
   defaults: Array<{ to: WirePath; value: DefaultValue }>;
 }
 
@@ -68,11 +67,10 @@ export function requestBuilder(profile: Profile, codec: Codec): (input: ChatRequ
     // History first: continuity rules may take fields out of what this conversation can carry.
     const conv = prepareConversation(input, rq.system.placement, rq.system.join, continuity, w);
     const req = conv.request;
-    for (const s of plan.steps) {
-      if (s.kind === 'warn' && s.get(req) !== undefined) {
-        if (s.reject) w.reject(s.field, s.reason);
-        w.drop(s.field, s.reason);
-      }
+    for (const s of plan.warns) {
+      if (s.get(req) === undefined) continue;
+      if (s.reject) w.reject(s.field, s.reason);
+      w.drop(s.field, s.reason);
     }
     if (!codec.tools && req.tools?.length) w.drop('tools', noTools);
     if (!rq.toolChoice && req.toolChoice !== undefined) w.drop('toolChoice', `${profile.name} has no tool choice`);
@@ -106,8 +104,7 @@ export function requestBuilder(profile: Profile, codec: Codec): (input: ChatRequ
     }
     if (rq.toolChoice) setPath(body, rq.toolChoice.to, toolChoice(req, profile, codec, w, carriesParallel));
     if (rq.responseFormat && req.responseFormat !== undefined) setPath(body, rq.responseFormat.to, responseFormat(req, profile, codec, w));
-    for (const s of plan.steps) {
-      if (s.kind !== 'write') continue;
+    for (const s of plan.writes) {
       let v = s.get(req);
       if (v === undefined) continue;
       if (s.when && !holds(s.when, (f) => paramValue(req, f))) {
@@ -132,14 +129,15 @@ export function requestBuilder(profile: Profile, codec: Codec): (input: ChatRequ
 }
 
 function planParams(profile: Profile, codec: Codec): Plan {
-  const steps: Step[] = [];
+  const warns: Plan['warns'] = [];
+  const writes: Plan['writes'] = [];
   const defaults: Plan['defaults'] = [];
   for (const field of PARAM_FIELDS) {
     const rule = profile.request.params[field];
     const get = PARAM_GET[field];
     if (rule === undefined || 'carriedBy' in rule) continue;
-    if ('drop' in rule) steps.push({ kind: 'warn', get, field, reason: rule.drop, reject: false });
-    else if ('reject' in rule) steps.push({ kind: 'warn', get, field, reason: rule.reject, reject: true });
+    if ('drop' in rule) warns.push({ get, field, reason: rule.drop, reject: false });
+    else if ('reject' in rule) warns.push({ get, field, reason: rule.reject, reject: true });
     else {
       const template = rule.template ? (codec.params[field] as ((v: unknown) => unknown) | undefined) : undefined;
       const table = rule.values;
@@ -154,11 +152,11 @@ function planParams(profile: Profile, codec: Codec): Plan {
           return template ? template(out) : out;
         };
       } else if (template) transform = (v) => template(v);
-      steps.push({ kind: 'write', get, field, to: rule.to, transform, when: rule.when });
+      writes.push({ get, field, to: rule.to, transform, when: rule.when });
       if (rule.default !== undefined) defaults.push({ to: rule.to, value: rule.default });
     }
   }
-  return { steps, defaults };
+  return { warns, writes, defaults };
 }
 
 /** The body fields this kind of call forces, with those continuity rules add (usually none). */
@@ -184,27 +182,31 @@ function describeUnmet(when: Condition, req: ChatRequest): string {
 }
 
 function mapMessage(m: Message, p: Profile, c: Codec, cx: MessageContext, w: Warnings): unknown {
-  const field = cx.field();
-  const missing = () => w.drop(field, `${p.name} has no template for this role; the message was not sent`);
+  // No closures here: this runs once per message of every request.
   switch (m.role) {
     case 'system':
       // With placement `field`, prepareConversation took system messages out already.
-      return c.roles.system ? c.roles.system(m, cx) : missing();
+      return c.roles.system ? c.roles.system(m, cx) : noTemplate(p, cx, w);
     case 'user':
-      if (m.name !== undefined && !p.request.carries.userName) w.drop(`${field}.name`, `${p.name} has no field for a participant name`);
-      return c.roles.user ? c.roles.user(m, cx) : missing();
+      if (m.name !== undefined && !p.request.carries.userName) w.drop(`${cx.field()}.name`, `${p.name} has no field for a participant name`);
+      return c.roles.user ? c.roles.user(m, cx) : noTemplate(p, cx, w);
     case 'assistant':
-      return c.roles.assistant ? c.roles.assistant(m, cx) : missing();
+      return c.roles.assistant ? c.roles.assistant(m, cx) : noTemplate(p, cx, w);
     case 'tool':
       if (m.isError && c.roles.toolError) return c.roles.toolError(m, cx);
       if (m.isError && !p.request.carries.toolError) {
-        w.drop(`${field}.isError`, `${p.name} cannot mark a tool result as an error; the result was sent as a plain result`);
+        w.drop(`${cx.field()}.isError`, `${p.name} cannot mark a tool result as an error; the result was sent as a plain result`);
       }
-      return c.roles.tool ? c.roles.tool(m, cx) : missing();
+      return c.roles.tool ? c.roles.tool(m, cx) : noTemplate(p, cx, w);
   }
 }
 
+function noTemplate(p: Profile, cx: MessageContext, w: Warnings): undefined {
+  return w.drop(cx.field(), `${p.name} has no template for this role; the message was not sent`);
+}
+
 function toolChoice(req: ChatRequest, p: Profile, c: Codec, w: Warnings, carriesParallel: boolean): unknown {
+  if (req.toolChoice === undefined && (!c.toolChoice.unset || !req.tools?.length)) return undefined;
   const slots: ToolChoiceSlots = {
     name: typeof req.toolChoice === 'object' ? req.toolChoice.name : undefined,
     noParallel: carriesParallel && req.parallelToolCalls === false ? true : undefined,

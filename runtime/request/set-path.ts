@@ -8,6 +8,11 @@ import type { WirePath } from '../profile.js';
 export function setPath(target: Record<string, unknown>, path: WirePath, value: unknown): void {
   // Nothing to write makes no objects on the way.
   if (value === undefined) return;
+  // Most writes are one key deep.
+  if (path.length === 1 && !isObject(value)) {
+    target[path[0] as string] = value;
+    return;
+  }
   let node = target;
   const last = path.length - 1;
   for (let i = 0; i < last; i++) {

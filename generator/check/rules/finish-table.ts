@@ -5,8 +5,8 @@ import type { Finding, SemanticRule } from './rule.js';
 
 export const finishTable: SemanticRule = {
   name: 'finish-table',
-  check(spec) {
-    const fr = (spec.doc as any).finishReasons;
+  check(ir) {
+    const fr = ir.doc.finishReasons;
     if (!fr) return [];
     const out: Finding[] = [];
     if (fr.other === undefined) {
@@ -29,7 +29,7 @@ export const finishTable: SemanticRule = {
     };
     for (const [wire, unified] of Object.entries(fr.map ?? {})) check(unified, `/finishReasons/map/${wire.replace(/~/g, '~0').replace(/\//g, '~1')}`);
     if (fr.other !== undefined) check(fr.other, '/finishReasons/other');
-    (fr.upgrades ?? []).forEach((u: any, i: number) => {
+    (fr.upgrades ?? []).forEach((u, i) => {
       check(u.from, `/finishReasons/upgrades/${i}/from`);
       check(u.to, `/finishReasons/upgrades/${i}/to`);
     });

@@ -1,7 +1,6 @@
-/** A semantic rule: one check over a resolved spec and its IR, returning located problems. */
+/** A semantic rule: one check over a spec's IR (and the typed document it came from), returning located problems. */
 import type { DiagnosticCode } from '../../diagnostics.js';
 import type { SpecIR } from '../../ir/types.js';
-import type { ResolvedSpec } from '../../resolve/resolve-extends.js';
 
 export interface Finding {
   code: DiagnosticCode;
@@ -14,5 +13,5 @@ export interface Finding {
 
 export interface SemanticRule {
   name: string;
-  check(spec: ResolvedSpec, ir: SpecIR): Finding[];
+  check(ir: SpecIR): Finding[];
 }

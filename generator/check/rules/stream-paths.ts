@@ -8,7 +8,7 @@ import type { Finding, SemanticRule } from './rule.js';
 
 export const streamPaths: SemanticRule = {
   name: 'stream-paths',
-  check(_spec, ir) {
+  check(ir) {
     const out: Finding[] = buildWireTypes(ir).conflicts.map((c) => ({ code: 'path-conflict' as const, pointer: c.pointer, message: c.message }));
     const dead = (rules: Rule[], switched: Array<{ path: string; value: string }>) => {
       for (const r of rules) {

@@ -5,7 +5,7 @@ import { templatesOf } from './template-slots.js';
 
 export const templateSyntax: SemanticRule = {
   name: 'template-syntax',
-  check(_spec, ir) {
+  check(ir) {
     const out: Finding[] = [];
     for (const [node] of templatesOf(ir)) {
       if (!node) continue;

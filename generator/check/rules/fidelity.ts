@@ -5,8 +5,8 @@ import type { Finding, SemanticRule } from './rule.js';
 
 export const fidelity: SemanticRule = {
   name: 'fidelity',
-  check(spec, ir) {
-    const params: Record<string, unknown> = (spec.doc as any).request?.params ?? {};
+  check(ir) {
+    const params: Record<string, unknown> = ir.doc.request?.params ?? {};
     const out: Finding[] = [];
     for (const field of Object.keys(params)) {
       if ((PARAM_FIELDS as readonly string[]).includes(field)) continue;
@@ -30,7 +30,7 @@ export const fidelity: SemanticRule = {
         out.push({ code: 'unknown-field', pointer, message: `"${other}" is not a unified request field`, hint: didYouMean(other, PARAM_FIELDS) ?? `fields: ${PARAM_FIELDS.join(', ')}` });
       }
     }
-    if (!(spec.doc as any).request) return out;
+    if (!ir.doc.request) return out;
     for (const field of PARAM_FIELDS) {
       // A field a template reads through a slot is carried there (the IR says where).
       if (field in params || ir.profile.request.params[field] !== undefined) continue;

@@ -1,17 +1,18 @@
 /** Each rule does exactly one thing, and tool-call rules can address the call they touch. */
 import { ACTIONS } from '../../ir/actions.js';
+import type { RuleDocument, RulesDocument } from '../../load/spec-document.js';
 import type { Finding, SemanticRule } from './rule.js';
 
-const STRUCTURE = ['switch', 'rules'];
+const STRUCTURE = ['switch', 'rules'] as const;
 
 export const ruleShape: SemanticRule = {
   name: 'rule-shape',
-  check(spec) {
+  check(ir) {
     const out: Finding[] = [];
-    const visitRules = (rules: Record<string, any> | null | undefined, pointer: string) => {
+    const visitRules = (rules: RulesDocument | null | undefined, pointer: string) => {
       for (const [name, r] of Object.entries(rules ?? {})) if (r) visit(r, `${pointer}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`);
     };
-    const visit = (r: Record<string, any>, pointer: string) => {
+    const visit = (r: RuleDocument, pointer: string) => {
       const kinds = [...ACTIONS, ...STRUCTURE].filter((k) => r[k] !== undefined);
       if (kinds.length !== 1) {
         out.push({
@@ -34,11 +35,11 @@ export const ruleShape: SemanticRule = {
         });
       }
       if (r.rules) visitRules(r.rules, `${pointer}/rules`);
-      for (const [value, rules] of Object.entries(r.cases ?? {})) visitRules(rules as Record<string, any>, `${pointer}/cases/${value}`);
+      for (const [value, rules] of Object.entries(r.cases ?? {})) visitRules(rules, `${pointer}/cases/${value}`);
     };
-    const d = spec.doc as any;
+    const d = ir.doc;
     visitRules(d.response, '/response');
-    for (const [event, rules] of Object.entries(d.stream?.on ?? {})) visitRules(rules as Record<string, any>, `/stream/on/${event}`);
+    for (const [event, rules] of Object.entries(d.stream?.on ?? {})) visitRules(rules, `/stream/on/${event}`);
     return out;
   },
 };

@@ -1,7 +1,8 @@
 /** A resolved spec (after extends) must say everything an adapter needs. */
+import type { SpecDocument } from '../../load/spec-document.js';
 import type { SemanticRule } from './rule.js';
 
-const REQUIRED: Array<[string, (d: any) => unknown]> = [
+const REQUIRED: Array<[string, (d: SpecDocument) => unknown]> = [
   ['/endpoint/path', (d) => d.endpoint?.path],
   ['/endpoint/auth', (d) => d.endpoint?.auth ?? d.endpoint?.apiKeyOptional],
   ['/request/messages', (d) => d.request?.messages],
@@ -18,13 +19,13 @@ const REQUIRED: Array<[string, (d: any) => unknown]> = [
 
 export const specComplete: SemanticRule = {
   name: 'spec-complete',
-  check(spec) {
-    const findings = REQUIRED.filter(([, get]) => get(spec.doc) === undefined).map(([pointer]) => ({
+  check(ir) {
+    const findings = REQUIRED.filter(([, get]) => get(ir.doc) === undefined).map(([pointer]) => ({
       code: 'incomplete-spec' as const,
       pointer: pointer.slice(0, pointer.lastIndexOf('/')),
       message: `Missing ${pointer}: every spec (with what it extends) must say this`,
     }));
-    const d = spec.doc as any;
+    const d = ir.doc;
     if (d.endpoint && d.endpoint.baseUrl === undefined && d.endpoint.baseUrlRequired !== true) {
       findings.push({ code: 'incomplete-spec', pointer: '/endpoint', message: 'Missing /endpoint/baseUrl', hint: 'give a baseUrl, or set baseUrlRequired: true so users must supply one' } as never);
     }

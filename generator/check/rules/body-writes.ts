@@ -4,7 +4,7 @@ import type { SemanticRule } from './rule.js';
 
 export const bodyWriteConflicts: SemanticRule = {
   name: 'body-writes',
-  check(_spec, ir) {
+  check(ir) {
     return planBody(ir.writes).map((c) => ({ code: 'write-conflict' as const, pointer: c.pointer, message: c.message }));
   },
 };

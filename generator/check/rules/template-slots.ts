@@ -26,7 +26,7 @@ export function templatesOf(ir: SpecIR): Array<[TemplateNode | undefined, SlotCo
 
 export const templateSlots: SemanticRule = {
   name: 'template-slots',
-  check(_spec, ir) {
+  check(ir) {
     const out: Finding[] = [];
     for (const [node, ctx] of templatesOf(ir)) {
       if (!node) continue;

@@ -1,0 +1,155 @@
+/**
+ * A spec document as the schema (specs/spec.schema.json) describes it, after rule shorthand is
+ * expanded: the type the IR builder and the semantic rules read. test/generator/spec-document
+ * checks that every key here is in the schema and every schema key is here.
+ */
+
+/** A payload path: `choices.0.delta.content`; `$` is the payload itself. */
+export type PathText = string;
+export type PathsText = PathText | PathText[];
+/** A template: a JSON value with `$slot` strings (see the spec-language reference). */
+export type TemplateValue = unknown;
+export type ScalarValue = string | number | boolean | null;
+export type TestValue = ScalarValue | { exists?: boolean; in?: ScalarValue[]; matches?: string; not?: TestValue };
+export type ConditionValue = Record<string, TestValue>;
+
+export interface SpecDocument {
+  $schema?: string;
+  id: string;
+  name?: string;
+  extends?: string;
+  endpoint?: EndpointDocument;
+  request?: RequestDocument;
+  response?: RulesDocument;
+  stream?: StreamDocument;
+  finishReasons?: FinishReasonsDocument;
+  usage?: UsageDocument;
+  errors?: ErrorsDocument;
+  continuity?: ContinuityDocument;
+}
+
+export interface EndpointDocument {
+  baseUrl?: string | null;
+  baseUrlRequired?: boolean;
+  path?: string;
+  streamPath?: string;
+  streamQuery?: Record<string, string>;
+  method?: 'POST';
+  auth?: { header?: string; scheme?: string };
+  apiKeyEnv?: string;
+  apiKeyOptional?: boolean;
+  headers?: Record<string, string>;
+}
+
+export interface RequestDocument {
+  model?: PathText;
+  system?: { placement?: 'message' | 'field'; to?: PathText; join?: string; template?: TemplateValue };
+  messages?: MessagesDocument;
+  tools?: { to: PathText; item: TemplateValue; wrap?: TemplateValue };
+  toolChoice?: { to: PathText; auto?: TemplateValue; none?: TemplateValue; required?: TemplateValue; named?: TemplateValue; unset?: TemplateValue };
+  responseFormat?: { to?: PathText; text?: TemplateValue; json?: TemplateValue; jsonSchema?: TemplateValue };
+  params?: Record<string, ParamDocument>;
+  stream?: { body?: Record<string, unknown> };
+  blocking?: { body?: Record<string, unknown> };
+}
+
+export interface MessagesDocument {
+  to: PathText;
+  mergeConsecutive?: string | { field: string; join?: string };
+  roles: Partial<Record<'system' | 'user' | 'assistant' | 'tool' | 'toolError', TemplateValue>>;
+  parts?: Partial<Record<'text' | 'imageUrl' | 'imageData', TemplateValue>>;
+  blocks?: Partial<Record<'thinking' | 'summaryThinking' | 'redactedThinking' | 'text' | 'toolCall', TemplateValue>>;
+}
+
+export type ParamDocument =
+  | PathText
+  | {
+      to?: PathText;
+      default?: ScalarValue | ScalarValue[] | { sum: Array<number | string> };
+      values?: Record<string, ScalarValue>;
+      template?: TemplateValue;
+      drop?: string;
+      reject?: string;
+      when?: ConditionValue;
+    };
+
+/** Named rules; `null` removes a base's rule in an overlay. */
+export type RulesDocument = Record<string, RuleDocument | null>;
+
+export interface RuleDocument {
+  when?: ConditionValue;
+  each?: PathText;
+  switch?: PathText;
+  cases?: Record<string, RulesDocument>;
+  rules?: RulesDocument;
+  meta?: { id?: PathsText; model?: PathsText };
+  text?: PathsText;
+  refusal?: PathsText;
+  thinking?: {
+    start?: boolean;
+    break?: string;
+    index?: PathText;
+    summary?: PathText;
+    format?: PathText;
+    text?: PathsText;
+    signature?: PathText;
+    redacted?: PathText;
+    id?: PathText;
+  };
+  toolCall?: {
+    start?: boolean;
+    complete?: boolean;
+    end?: boolean;
+    index?: PathText;
+    id?: PathText;
+    name?: PathText;
+    arguments?: PathText;
+    argumentsFull?: PathText;
+    argumentsObject?: PathText;
+    signature?: PathText;
+  };
+  finish?: PathsText;
+  usage?: PathsText | { at: PathsText; merge?: boolean };
+  error?: { at?: PathText; message?: PathsText; type?: PathsText; code?: PathsText };
+  end?: boolean;
+}
+
+export interface StreamDocument {
+  framing?: 'sse' | 'ndjson';
+  eventKey?: PathText;
+  doneSentinel?: string;
+  endsOnClose?: boolean;
+  ignore?: string[];
+  on?: Record<string, RulesDocument | null>;
+}
+
+export interface FinishReasonsDocument {
+  map?: Record<string, string>;
+  other?: string;
+  upgrades?: Array<{ from: string; when: 'toolCalls' | 'refusal'; to: string }>;
+}
+
+export type UsageDocument = Partial<Record<'inputTokens' | 'outputTokens' | 'totalTokens' | 'cachedInputTokens' | 'cacheWriteTokens' | 'reasoningTokens', PathsText>>;
+
+export interface ErrorsDocument {
+  message?: PathsText;
+  type?: PathsText;
+  code?: PathsText;
+  requestIdHeader?: string;
+  retryable?: Array<number | string>;
+  noRetry?: Array<{ type?: string; code?: string }>;
+}
+
+export interface ContinuityDocument {
+  scope?: 'provider' | 'model';
+  foreignThinking?: 'drop' | 'text';
+  state?: Array<{ field: string; wire: string; echo?: string }>;
+  rules?: Array<{
+    when: Partial<Record<'store' | 'model' | 'reasoning' | 'toolTurnWithoutThinking', TestValue>>;
+    require?: string[];
+    drop?: string[];
+    ensure?: string[];
+    body?: Record<string, unknown>;
+    note?: string;
+  }>;
+}
