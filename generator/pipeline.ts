@@ -57,8 +57,16 @@ export async function generate(sources: SpecSource[], options: GenerateOptions =
 
   const parsed = time('parse', () => [...sources].sort((a, b) => a.file.localeCompare(b.file)).map((s) => parseSpec(s.file, s.text)));
   const diagnostics: Diagnostic[] = parsed.flatMap((p) => p.diagnostics);
+  // Every problem in one run: a spec whose shape is wrong still resolves and gets the semantic
+  // checks where its document can be read; only what depends on a broken spot is left out.
+  const schemaBroken = new Set<string>();
   time('parse', () => {
-    for (const p of parsed) if (p.doc !== undefined) diagnostics.push(...expandShorthand(p));
+    for (const p of parsed) {
+      if (p.doc === undefined) continue;
+      const found = expandShorthand(p);
+      if (found.length) schemaBroken.add(p.file);
+      diagnostics.push(...found);
+    }
   });
   time('validate', () => {
     for (const p of parsed) {
@@ -67,7 +75,9 @@ export async function generate(sources: SpecSource[], options: GenerateOptions =
       // In an overlay, null removes what the base says, so nulls are not values to check.
       const overlay = typeof (p.doc as { extends?: unknown }).extends === 'string';
       const checked = overlay ? { ...p, doc: withoutNulls(p.doc) } : p;
-      diagnostics.push(...checkSchema(checked).filter((d) => !(overlay && d.code === 'missing-field')));
+      const found = checkSchema(checked).filter((d) => !(overlay && d.code === 'missing-field'));
+      if (found.length) schemaBroken.add(p.file);
+      diagnostics.push(...found);
       const id = (p.doc as { id?: unknown }).id;
       const base = p.file.replace(/^.*[\\/]/, '').replace(/\.ya?ml$/, '');
       if (typeof id === 'string' && id !== base) {
@@ -75,26 +85,45 @@ export async function generate(sources: SpecSource[], options: GenerateOptions =
       }
     }
   });
-  if (diagnostics.length) return empty(diagnostics);
 
-  const { resolved, diagnostics: extendDiagnostics } = time('resolve', () => resolveAll(parsed));
-  if (extendDiagnostics.length) return empty(extendDiagnostics);
+  const readable = parsed.filter((p) => p.doc !== undefined && typeof (p.doc as { id?: unknown }).id === 'string');
+  const { resolved, diagnostics: extendDiagnostics } = time('resolve', () => resolveAll(readable));
+  diagnostics.push(...extendDiagnostics);
 
   time('validate', () => {
     for (const spec of resolved) {
-      if (spec.chain.length === 1) continue;
+      if (spec.chain.length === 1 || spec.chain.some((c) => schemaBroken.has(c.file))) continue;
       const merged = { file: spec.chain[0]!.file, doc: spec.doc, positions: new Map(), diagnostics: [] };
-      for (const d of checkSchema(merged)) diagnostics.push({ ...d, ...locate(spec, d.pointer) });
+      const found = checkSchema(merged);
+      if (found.length) schemaBroken.add(spec.chain[0]!.file);
+      for (const d of found) diagnostics.push({ ...d, ...locate(spec, d.pointer) });
     }
   });
-  if (diagnostics.length) return empty(diagnostics);
 
   const irs: SpecIR[] = [];
   time('semantic', () => {
     for (const spec of resolved) {
-      const ir = buildIR(spec);
+      const broken = spec.chain.some((c) => schemaBroken.has(c.file));
+      // Schema problems already said where a broken document is wrong: findings inside the object
+      // that holds one would only echo it (a misspelt `parms` makes every param look missing).
+      const brokenAt = diagnostics.filter((d) => spec.chain.some((c) => c.file === d.file)).map((d) => d.pointer.slice(0, Math.max(0, d.pointer.lastIndexOf('/'))));
+      let ir: SpecIR;
+      try {
+        ir = buildIR(spec);
+      } catch (error) {
+        if (broken) continue;
+        throw error;
+      }
       for (const rule of SEMANTIC_RULES) {
-        for (const f of rule.check(ir)) {
+        let findings;
+        try {
+          findings = rule.check(ir);
+        } catch (error) {
+          if (broken) continue;
+          throw error;
+        }
+        for (const f of findings) {
+          if (broken && brokenAt.some((b) => b === '' || f.pointer === b || f.pointer.startsWith(`${b}/`) || b.startsWith(`${f.pointer}/`))) continue;
           diagnostics.push({ code: f.code, message: f.message, hint: f.hint, pointer: f.pointer, ...locate(spec, f.pointer, f.atKey) });
         }
       }

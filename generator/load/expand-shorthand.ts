@@ -32,6 +32,8 @@ export function expandShorthand(spec: ParsedSpec): Diagnostic[] {
             message: `"${name}" is not an action, so its rule needs an object (an action key, switch/cases, or rules)`,
             hint: `${hint ? `${hint} ` : ''}actions: ${ACTIONS.join(', ')}`,
           });
+          // Reported here; the schema would only say the same again.
+          delete map[name];
         }
         continue;
       }

@@ -31,36 +31,114 @@ describe('spec diagnostics', () => {
     expect((await generate([MINI])).diagnostics).toEqual([]);
   });
 
-  it('unknown key, with did-you-mean', async () => {
-    const l = lineOf('    maxTokens: { to: limits.output');
-    expect(await diagnose(edit(lineOf('  params:'), '  parms:'))).toEqual([
-      `${F}:${l - 1}:3 unknown-key Unknown key "parms" (at /request/parms); did you mean "params"?`,
-    ]);
-  });
+  // One line of mini.yaml replaced → exactly these located, coded lines. `l` is the edited line.
+  const EDITS: Array<[string, { line: string; replace: string | string[]; want: (l: number) => string[] }]> = [
+    [
+      'unknown key, with did-you-mean',
+      { line: '  params:', replace: '  parms:', want: (l) => [`${F}:${l}:3 unknown-key Unknown key "parms" (at /request/parms); did you mean "params"?`] },
+    ],
+    [
+      'unknown unified field in params, with did-you-mean',
+      {
+        line: '    temperature: sampling.temperature',
+        replace: '    temprature: sampling.temperature',
+        want: (l) => [
+          `${F}:${lineOf('  params:')}:3 fidelity-missing No disposition for the unified field "temperature" (at /request/params); map it (\`temperature: wire.path\`), or say \`temperature: { drop: <reason> }\` or \`{ reject: <reason> }\``,
+          `${F}:${l}:5 unknown-field "temprature" is not a unified request field (at /request/params/temprature); did you mean "temperature"?`,
+        ],
+      },
+    ],
+    ['wrong type', { line: '  framing: ndjson', replace: '  framing: [sse]', want: (l) => [`${F}:${l}:12 wrong-type Expected string, got array (at /stream/framing)`] }],
+    [
+      'bad enum value, with did-you-mean',
+      { line: '  framing: ndjson', replace: '  framing: nd-json', want: (l) => [`${F}:${l}:12 bad-value "nd-json" is not allowed at /stream/framing (at /stream/framing); did you mean "ndjson"?`] },
+    ],
+    ['missing required field', { line: '    to: functions', replace: [], want: (l) => [`${F}:${l}:5 missing-field Missing required field "to" (at /request/tools)`] }],
+    [
+      'finish-reason table without a fallback',
+      {
+        line: '  other: other',
+        replace: [],
+        want: (l) => [`${F}:${l - 2}:1 finish-no-fallback The finish-reason table has no fallback for values it does not list (at /finishReasons); add \`other: other\` so unknown non-null values map to "other"`],
+      },
+    ],
+    [
+      'finish-reason table with an unknown unified value',
+      {
+        line: '  map: { done: stop, cut: length }',
+        replace: '  map: { done: stop, cut: lenght }',
+        want: (l) => [`${F}:${l}:27 finish-unknown-value "lenght" is not a unified finish reason (at /finishReasons/map/cut); did you mean "length"?`],
+      },
+    ],
+    [
+      'a stream rule on a path that cannot exist (text field read as an object)',
+      {
+        line: '      finish: stop',
+        replace: '      finish: delta.body.reason',
+        want: (l) => [`${F}:${l}:15 path-conflict path "delta.body.reason" reads into delta.body, which /stream/on/*/text/text reads as a string (at /stream/on/*/finish/finish)`],
+      },
+    ],
+    [
+      'a rule under a switch case that can never run',
+      {
+        line: '      text: delta.body',
+        replace: '      byKind: { switch: delta.kind, cases: { a: { t: { when: { delta.kind: b }, text: delta.body } } } }',
+        want: (l) => [`${F}:${l}:62 dead-rule rule "t" needs delta.kind = "b" inside the case "a" of a switch on delta.kind: it can never run (at /stream/on/*/byKind/cases/a/t/when)`],
+      },
+    ],
+    [
+      'an unknown template slot',
+      {
+        line: '      user: { speaker: human, items: $parts }',
+        replace: '      user: { speaker: human, items: $prts }',
+        want: (l) => [`${F}:${l}:38 unknown-slot $prts is not a slot of roles.user (at /request/messages/roles/user/items); did you mean "$parts"?`],
+      },
+    ],
+    [
+      'two mappings writing one place',
+      {
+        line: '    temperature: sampling.temperature',
+        replace: '    temperature: limits.output',
+        want: (l) => [`${F}:${l}:18 write-conflict writes limits.output, which /request/params/maxTokens also writes (at /request/params/temperature)`],
+      },
+    ],
+    [
+      'a slot default that is not JSON (was a raw SyntaxError)',
+      {
+        line: '      tool: { speaker: human, items: [{ kind: result, ref: $toolCallId, output: $text }] }',
+        replace: "      tool: { speaker: human, items: [{ kind: result, ref: $toolCallId, output: '$text|$nothing' }] }",
+        want: (l) => [`${F}:${l}:81 bad-template the default of "$text|$nothing" is not a JSON value (at /request/messages/roles/tool/items/0/output); write $name|"text", $name|0, $name|true or $name|null`],
+      },
+    ],
+    [
+      'an unclosed interpolation',
+      {
+        line: '      text: { kind: text, body: $text }',
+        replace: '      text: { kind: text, body: "#${text" }',
+        want: (l) => [`${F}:${l}:33 bad-template "#\${text" has an unclosed or empty \${…} (at /request/messages/parts/text/body); interpolate a slot as \${name}`],
+      },
+    ],
+    [
+      'a rule that is not an action, with did-you-mean and the allowed forms',
+      {
+        line: '      text: delta.body',
+        replace: '      txt: delta.body',
+        want: (l) => [`${F}:${l}:7 rule-shape "txt" is not an action, so its rule needs an object (an action key, switch/cases, or rules) (at /stream/on/*/txt); did you mean "text"? actions: meta, text, refusal, thinking, toolCall, finish, usage, error, end`],
+      },
+    ],
+    [
+      'an unknown key in a rule, with did-you-mean and the allowed forms',
+      {
+        line: '      call: { when: { delta.call: { exists: true } }, toolCall:',
+        replace: MINI.text.split('\n').find((x) => x.startsWith('      call: { when:'))!.replace('toolCall:', 'toolCal:'),
+        want: (l) => [`${F}:${l}:55 unknown-key "toolCal" is not an action or a rule key (at /stream/on/*/call/toolCal); did you mean "toolCall"? actions: meta, text, refusal, thinking, toolCall, finish, usage, error, end; rule keys: when, each, switch, cases, rules`],
+      },
+    ],
+  ];
 
-  it('unknown unified field in params, with did-you-mean', async () => {
-    const l = lineOf('    temperature: sampling.temperature');
-    expect(await diagnose(edit(l, ['    temprature: sampling.temperature']))).toEqual([
-      `${F}:${lineOf('  params:')}:3 fidelity-missing No disposition for the unified field "temperature" (at /request/params); map it (\`temperature: wire.path\`), or say \`temperature: { drop: <reason> }\` or \`{ reject: <reason> }\``,
-      `${F}:${l}:5 unknown-field "temprature" is not a unified request field (at /request/params/temprature); did you mean "temperature"?`,
-    ]);
-  });
-
-  it('wrong type', async () => {
-    const l = lineOf('  framing: ndjson');
-    expect(await diagnose(edit(l, '  framing: [sse]'))).toEqual([`${F}:${l}:12 wrong-type Expected string, got array (at /stream/framing)`]);
-  });
-
-  it('bad enum value, with did-you-mean', async () => {
-    const l = lineOf('  framing: ndjson');
-    expect(await diagnose(edit(l, '  framing: nd-json'))).toEqual([
-      `${F}:${l}:12 bad-value "nd-json" is not allowed at /stream/framing (at /stream/framing); did you mean "ndjson"?`,
-    ]);
-  });
-
-  it('missing required field', async () => {
-    const l = lineOf('    to: functions');
-    expect(await diagnose(edit(l, []))).toEqual([`${F}:${l}:5 missing-field Missing required field "to" (at /request/tools)`]);
+  it.each(EDITS)('%s', async (_name, { line, replace, want }) => {
+    const l = lineOf(line);
+    expect(await diagnose(edit(l, replace))).toEqual(want(l));
   });
 
   it('bad extends target', async () => {
@@ -84,52 +162,6 @@ describe('spec diagnostics', () => {
     const overlay = { file: 'specs/mini-plus.yaml', text: 'id: mini-plus\nextends: mini\nfinishReasons:\n  map: { halted: stopped }\n' };
     expect(await diagnose(MINI, overlay)).toEqual([
       `specs/mini-plus.yaml:4:18 finish-unknown-value "stopped" is not a unified finish reason (at /finishReasons/map/halted); one of: stop, length, tool_calls, content_filter, refusal, error, other`,
-    ]);
-  });
-
-  it('finish-reason table without a fallback', async () => {
-    const l = lineOf('  other: other');
-    expect(await diagnose(edit(l, []))).toEqual([
-      `${F}:${l - 2}:1 finish-no-fallback The finish-reason table has no fallback for values it does not list (at /finishReasons); add \`other: other\` so unknown non-null values map to "other"`,
-    ]);
-  });
-
-  it('finish-reason table with an unknown unified value', async () => {
-    const l = lineOf('  map: { done: stop, cut: length }');
-    expect(await diagnose(edit(l, '  map: { done: stop, cut: lenght }'))).toEqual([
-      `${F}:${l}:27 finish-unknown-value "lenght" is not a unified finish reason (at /finishReasons/map/cut); did you mean "length"?`,
-    ]);
-  });
-
-  it('a stream rule on a path that cannot exist (text field read as an object)', async () => {
-    const l = lineOf('      finish: stop');
-    expect(await diagnose(edit(l, '      finish: delta.body.reason'))).toEqual([
-      `${F}:${l}:15 path-conflict path "delta.body.reason" reads into delta.body, which /stream/on/*/text/text reads as a string (at /stream/on/*/finish/finish)`,
-    ]);
-  });
-
-  it('a rule under a switch case that can never run', async () => {
-    const text = MINI.text.replace(
-      '      text: delta.body',
-      '      byKind: { switch: delta.kind, cases: { a: { t: { when: { delta.kind: b }, text: delta.body } } } }',
-    );
-    const l = lineOf('      text: delta.body');
-    expect(await diagnose({ file: F, text })).toEqual([
-      `${F}:${l}:62 dead-rule rule "t" needs delta.kind = "b" inside the case "a" of a switch on delta.kind: it can never run (at /stream/on/*/byKind/cases/a/t/when)`,
-    ]);
-  });
-
-  it('an unknown template slot', async () => {
-    const l = lineOf('      user: { speaker: human, items: $parts }');
-    expect(await diagnose(edit(l, '      user: { speaker: human, items: $prts }'))).toEqual([
-      `${F}:${l}:38 unknown-slot $prts is not a slot of roles.user (at /request/messages/roles/user/items); did you mean "$parts"?`,
-    ]);
-  });
-
-  it('two mappings writing one place', async () => {
-    const l = lineOf('    temperature: sampling.temperature');
-    expect(await diagnose(edit(l, '    temperature: limits.output'))).toEqual([
-      `${F}:${l}:18 write-conflict writes limits.output, which /request/params/maxTokens also writes (at /request/params/temperature)`,
     ]);
   });
 
@@ -157,8 +189,9 @@ describe('spec diagnostics', () => {
     let text = MINI.text.replace('  other: other\n', '').replace('framing: ndjson', 'framing: nd-json');
     text = text.replace('  params:', '  parms:');
     const out = await diagnose({ file: F, text });
-    expect(out.map((l) => l.split(' ')[1])).toEqual(['unknown-key', 'bad-value']);
-    // Semantic rules run once the schema is satisfied; the missing fallback shows up then.
+    // Schema problems and the semantic ones elsewhere in the document, in one run; nothing that
+    // only echoes a schema problem (no "missing" params because `params` is misspelt).
+    expect(out.map((l) => l.split(' ')[1])).toEqual(['unknown-key', 'bad-value', 'finish-no-fallback']);
     const next = await diagnose({ file: F, text: MINI.text.replace('  other: other\n', '').replace('cut: length', 'cut: lenght') });
     expect(next.map((l) => l.split(' ')[1])).toEqual(['finish-no-fallback', 'finish-unknown-value']);
   });
