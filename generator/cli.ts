@@ -5,42 +5,39 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { formatDiagnostic } from './diagnostics.js';
 import { generate } from './pipeline.js';
 
-interface Args {
-  check: boolean;
-  specs: string;
-  out: string;
-  /** Where generated docs go; empty to skip. */
-  docs: string;
-  runtimeImport?: string;
-  timings: boolean;
-}
+const USAGE = 'usage: gen [--check] [--specs DIR] [--out DIR] [--docs DIR] [--runtime-import SPECIFIER] [--timings]';
 
-function parseArgs(argv: string[]): Args {
-  const args: Args = { check: false, specs: 'specs', out: 'generated', docs: 'docs', timings: false };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--check') args.check = true;
-    else if (a === '--timings') args.timings = true;
-    else if (a === '--specs') args.specs = argv[++i]!;
-    else if (a === '--out') args.out = argv[++i]!;
-    else if (a === '--docs') args.docs = argv[++i]!;
-    else if (a === '--runtime-import') args.runtimeImport = argv[++i]!;
-    else {
-      process.stderr.write(`unknown argument ${a}\nusage: gen [--check] [--specs DIR] [--out DIR] [--docs DIR] [--runtime-import SPECIFIER] [--timings]\n`);
-      process.exit(2);
-    }
+function args(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      strict: true,
+      options: {
+        check: { type: 'boolean', default: false },
+        timings: { type: 'boolean', default: false },
+        specs: { type: 'string', default: 'specs' },
+        out: { type: 'string', default: 'generated' },
+        // Where generated docs go; empty to skip.
+        docs: { type: 'string', default: 'docs' },
+        'runtime-import': { type: 'string' },
+      },
+    }).values;
+  } catch (e) {
+    process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n${USAGE}\n`);
+    process.exit(2);
   }
-  return args;
 }
 
 async function main(): Promise<void> {
-  const args = parseArgs(process.argv.slice(2));
+  const a = args(process.argv.slice(2));
+  const options = { check: a.check, timings: a.timings, specs: a.specs, out: a.out, docs: a.docs, runtimeImport: a['runtime-import'] };
   const cwd = process.cwd();
-  const specDir = resolve(cwd, args.specs);
-  const outDir = resolve(cwd, args.out);
+  const specDir = resolve(cwd, options.specs);
+  const outDir = resolve(cwd, options.out);
   const sources = readdirSync(specDir)
     .filter((f) => f.endsWith('.yaml') || f.endsWith('.yml'))
     .sort()
@@ -48,7 +45,7 @@ async function main(): Promise<void> {
   const t0 = performance.now();
   // By default generated code imports the runtime this generator ships with, from wherever it is written.
   const kit = fileURLToPath(new URL('../runtime/adapter-kit.js', import.meta.url));
-  const runtimeImport = args.runtimeImport ?? relative(outDir, kit).split('\\').join('/');
+  const runtimeImport = options.runtimeImport ?? relative(outDir, kit).split('\\').join('/');
   const result = await generate(sources, { runtimeImport: runtimeImport.startsWith('.') || runtimeImport.startsWith('/') ? runtimeImport : `./${runtimeImport}`, typeCheckAt: outDir });
   if (result.diagnostics.length) {
     for (const d of result.diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
@@ -57,16 +54,16 @@ async function main(): Promise<void> {
   }
   const existing = existsSync(outDir) ? readdirSync(outDir).filter((f) => f.endsWith('.ts')) : [];
   const stale = existing.filter((f) => !result.files.has(f));
-  const docsDir = args.docs ? resolve(cwd, args.docs) : undefined;
+  const docsDir = options.docs ? resolve(cwd, options.docs) : undefined;
   const outputs: Array<[string, string, string]> = [
-    ...[...result.files].map(([n, t]): [string, string, string] => [join(outDir, n), `${args.out}/${n}`, t]),
-    ...(docsDir ? [...result.docs].map(([n, t]): [string, string, string] => [join(docsDir, n), `${args.docs}/${n}`, t]) : []),
+    ...[...result.files].map(([n, t]): [string, string, string] => [join(outDir, n), `${options.out}/${n}`, t]),
+    ...(docsDir ? [...result.docs].map(([n, t]): [string, string, string] => [join(docsDir, n), `${options.docs}/${n}`, t]) : []),
   ];
-  if (args.check) {
+  if (options.check) {
     const changed = outputs.filter(([path, , text]) => !existsSync(path) || readFileSync(path, 'utf8') !== text).map(([, shown]) => shown);
     if (changed.length || stale.length) {
       for (const n of changed) process.stderr.write(`out of date: ${n}\n`);
-      for (const n of stale) process.stderr.write(`stale (no spec): ${args.out}/${n}\n`);
+      for (const n of stale) process.stderr.write(`stale (no spec): ${options.out}/${n}\n`);
       process.stderr.write('generated/ or docs/ does not match the specs: run `pnpm gen`.\n');
       process.exit(1);
     }
@@ -78,8 +75,8 @@ async function main(): Promise<void> {
   for (const n of stale) rmSync(join(outDir, n));
   for (const [path, , text] of outputs) if (!existsSync(path) || readFileSync(path, 'utf8') !== text) writeFileSync(path, text);
   const ms = Math.round(performance.now() - t0);
-  process.stdout.write(`wrote ${result.files.size} files to ${args.out}/${docsDir ? ` and ${result.docs.size} to ${args.docs}/` : ''} from ${sources.length} specs in ${ms} ms${stale.length ? `; removed ${stale.length} stale` : ''}\n`);
-  if (args.timings) for (const [stage, t] of Object.entries(result.timings)) process.stdout.write(`  ${stage.padEnd(9)} ${t.toFixed(1)} ms\n`);
+  process.stdout.write(`wrote ${result.files.size} files to ${options.out}/${docsDir ? ` and ${result.docs.size} to ${options.docs}/` : ''} from ${sources.length} specs in ${ms} ms${stale.length ? `; removed ${stale.length} stale` : ''}\n`);
+  if (options.timings) for (const [stage, t] of Object.entries(result.timings)) process.stdout.write(`  ${stage.padEnd(9)} ${t.toFixed(1)} ms\n`);
 }
 
 main().catch((e: unknown) => {

@@ -1,6 +1,7 @@
 /** URL and headers of a call, from the spec's endpoint and the client options. */
 import type { EndpointInfo } from '../adapter.js';
 import { RequestError } from '../errors.js';
+import { FORBIDDEN_KEYS } from '../request/safe-merge.js';
 
 export function buildUrl(
   provider: string,
@@ -25,8 +26,6 @@ export function buildUrl(
   return url;
 }
 
-const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype']);
-
 export function buildHeaders(
   ep: EndpointInfo,
   apiKey: string | undefined,
@@ -41,7 +40,7 @@ export function buildHeaders(
   for (const set of extra) {
     for (const [k, v] of Object.entries(set ?? {})) {
       const name = k.toLowerCase();
-      if (FORBIDDEN.has(name) || typeof v !== 'string') continue;
+      if (FORBIDDEN_KEYS.has(name) || typeof v !== 'string') continue;
       // User headers cannot silently replace the auth header.
       if (name === ep.authHeader && !allowAuthOverride) continue;
       headers[name] = v;
