@@ -44,9 +44,10 @@ async function main(): Promise<void> {
     .map((f) => ({ file: relative(cwd, join(specDir, f)).split('\\').join('/'), text: readFileSync(join(specDir, f), 'utf8') }));
   const t0 = performance.now();
   // By default generated code imports the runtime this generator ships with, from wherever it is written.
+  // Files are type-checked before they are written (--check writes nothing, and only compares).
   const kit = fileURLToPath(new URL('../runtime/adapter-kit.js', import.meta.url));
   const runtimeImport = options.runtimeImport ?? relative(outDir, kit).split('\\').join('/');
-  const result = await generate(sources, { runtimeImport: runtimeImport.startsWith('.') || runtimeImport.startsWith('/') ? runtimeImport : `./${runtimeImport}`, typeCheckAt: outDir });
+  const result = await generate(sources, { runtimeImport: runtimeImport.startsWith('.') || runtimeImport.startsWith('/') ? runtimeImport : `./${runtimeImport}`, typeCheckAt: options.check ? undefined : outDir });
   if (result.diagnostics.length) {
     for (const d of result.diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
     process.stderr.write(`\n${result.diagnostics.length} problem(s); nothing written.\n`);

@@ -22,9 +22,9 @@ import {
   type RunToolsResult,
   type ToolLoopEvent,
   type Usage,
-} from '../generated/index.js';
-import { startLoopbackServer, type LoopbackServer } from './helpers/loopback-server.js';
-import { comparable } from './helpers/replay.js';
+} from '../../generated/index.js';
+import { startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
+import { comparable } from '../helpers/replay.js';
 import {
   checkFirstRequest,
   checkFollowUp,
@@ -40,7 +40,7 @@ import {
   wireFamilyOf,
   type ScriptedTurn,
   type WireFamily,
-} from './helpers/scripted-turns.js';
+} from '../helpers/scripted-turns.js';
 
 const KEY = 'sk-tool-loop-providers-0123456789';
 const MODEL = 'm-1';

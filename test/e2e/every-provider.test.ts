@@ -5,32 +5,29 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generate } from '../generator/pipeline.js';
-import type { SpecIR } from '../generator/ir/types.js';
-import { adapters, createClient, type ProviderId } from '../generated/index.js';
-import { startLoopbackServer, type LoopbackServer } from './helpers/loopback-server.js';
-import { comparable } from './helpers/replay.js';
-import { repoSpecs } from './generator/helpers.js';
+import { adapters, createClient, type ProviderAdapter, type ProviderId } from '../../generated/index.js';
+import { startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
+import { comparable } from '../helpers/replay.js';
+import { specChain, specIds } from '../helpers/spec-chain.js';
 
-const { irs } = await generate(repoSpecs());
+const registry = adapters as Record<string, ProviderAdapter>;
 const KEY = 'sk-every-provider-0123456789';
 
 /** The first fixture folder among the spec and its bases, and a text case in it. */
-function fixtureFor(ir: SpecIR): { dir: URL; name: string; ext: string } {
-  for (const file of ir.files) {
-    const id = file.replace(/^specs\/(.*)\.yaml$/, '$1');
-    const dir = new URL(`./fixtures/${id}/`, import.meta.url);
-    const ext = ir.profile.stream.framing === 'ndjson' ? 'ndjson' : 'sse';
+function fixtureFor(specId: string): { dir: URL; name: string; ext: string } {
+  for (const id of specChain(specId)) {
+    const dir = new URL(`../fixtures/${id}/`, import.meta.url);
+    const ext = registry[specId]!.profile.stream.framing === 'ndjson' ? 'ndjson' : 'sse';
     for (const name of ['text', 'reasoning', 'tool-call']) if (existsSync(new URL(`${name}.${ext}`, dir))) return { dir, name, ext };
   }
-  throw new Error(`no fixture for ${ir.id}`);
+  throw new Error(`no fixture for ${specId}`);
 }
 
 let server: LoopbackServer;
 beforeAll(async () => {
   server = await startLoopbackServer((req) => {
     const [id, mode] = req.url.split('/').slice(1, 3) as [string, string];
-    const f = fixtureFor(irs.find((i) => i.id === id)!);
+    const f = fixtureFor(id);
     const body = readFileSync(new URL(`${f.name}.${mode === 'stream' ? f.ext : 'json'}`, f.dir), 'utf8');
     const chunks = body.match(/[\s\S]{1,61}/g)!;
     return { status: 200, headers: { 'content-type': mode === 'stream' ? 'text/event-stream' : 'application/json' }, body: chunks };
@@ -38,7 +35,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-describe.each(irs.map((ir) => [ir.id, ir] as const))('%s', (id, ir) => {
+describe.each(specIds())('%s', (id) => {
   it('is in the registry', () => expect(Object.keys(adapters)).toContain(id));
 
   it('createClient(id): chat() and stream() over loopback give equal results', async () => {
@@ -53,13 +50,14 @@ describe.each(irs.map((ir) => [ir.id, ir] as const))('%s', (id, ir) => {
     const stream = createClient(id as ProviderId, { ...opts, fetch: fetchVia('stream') }).stream(request);
     const final = await stream.final();
     expect(comparable(final)).toEqual(comparable(blocking));
+    const ep = registry[id]!.profile.endpoint;
     expect(final.text ?? final.toolCalls[0]?.name).toBeTruthy();
 
     const [b, s] = server.requests.filter((r) => r.url.startsWith(`/${id}/`)).slice(-2);
-    const path = ir.profile.endpoint.path.replace('{model}', 'm-1');
+    const path = ep.path.replace('{model}', 'm-1');
     expect(b!.url).toBe(`/${id}/blocking/v9${path}`);
-    expect(s!.url.startsWith(`/${id}/stream/v9${(ir.profile.endpoint.streamPath ?? ir.profile.endpoint.path).replace('{model}', 'm-1')}`)).toBe(true);
-    const auth = b!.headers[ir.profile.endpoint.authHeader.toLowerCase()];
-    expect(auth).toBe(ir.profile.endpoint.authScheme ? `${ir.profile.endpoint.authScheme} ${KEY}` : KEY);
+    expect(s!.url.startsWith(`/${id}/stream/v9${(ep.streamPath ?? ep.path).replace('{model}', 'm-1')}`)).toBe(true);
+    const auth = b!.headers[ep.authHeader.toLowerCase()];
+    expect(auth).toBe(ep.authScheme ? `${ep.authScheme} ${KEY}` : KEY);
   });
 });

@@ -12,7 +12,7 @@ function files(dir: string): string[] {
 }
 
 describe('runtime portability', () => {
-  const roots = ['runtime', 'generated'].map((d) => fileURLToPath(new URL(`../${d}/`, import.meta.url)));
+  const roots = ['runtime', 'generated'].map((d) => fileURLToPath(new URL(`../../${d}/`, import.meta.url)));
   const all = roots.flatMap(files);
 
   it('has files to check', () => expect(all.length).toBeGreaterThan(10));

@@ -4,9 +4,9 @@
  * network errors before any response are retried; nothing is retried once a stream delivered.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { adapters } from '../generated/index.js';
-import { createClientFor, StreamError, WireforgeError, type ProviderAdapter } from '../generated/index.js';
-import { backoff } from '../runtime/transport/send-request.js';
+import { adapters } from '../../generated/index.js';
+import { createClientFor, StreamError, WireforgeError, type ProviderAdapter } from '../../generated/index.js';
+import { backoff } from '../../runtime/transport/send-request.js';
 
 const openai = adapters['openai-chat'] as ProviderAdapter;
 const enc = (s: string) => new TextEncoder().encode(s);

@@ -5,10 +5,10 @@
  * a wire addresses by key.
  */
 import { describe, expect, it } from 'vitest';
-import { adapters } from '../generated/index.js';
-import { TextBuffer } from '../runtime/assemble/text-buffer.js';
-import { TurnAssembler } from '../runtime/adapter-kit.js';
-import type { ProviderAdapter } from '../generated/index.js';
+import { adapters } from '../../generated/index.js';
+import { TextBuffer } from '../../runtime/assemble/text-buffer.js';
+import { TurnAssembler } from '../../runtime/adapter-kit.js';
+import type { ProviderAdapter } from '../../generated/index.js';
 
 /** Pieces of varied length, some multi-byte, some one character. */
 function pieces(n: number, tag: string): string[] {

@@ -5,12 +5,12 @@
  *
  * The wire value → unified value of each documented finish reason is not tested here: those
  * expectations are written by hand from the providers' documentation in specs/cases/<id>.yaml
- * (test/conformance/spec-cases.test.ts), never read from the spec under test.
+ * (test/adapters/conformance/spec-cases.test.ts), never read from the spec under test.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adapters } from '../generated/index.js';
-import { createClientFor, type ChatResponse } from '../runtime/index.js';
-import { jsonResponse, startLoopbackServer, type LoopbackServer } from './helpers/loopback-server.js';
+import { adapters } from '../../generated/index.js';
+import { createClientFor, type ChatResponse } from '../../runtime/index.js';
+import { jsonResponse, startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
 
 type Adapter = Parameters<typeof createClientFor>[0];
 

@@ -1,8 +1,8 @@
 /** The SSE decoder: WHATWG line rules, fields, comments, BOM, and chunk boundaries anywhere. */
 import { describe, expect, it } from 'vitest';
-import { SseDecoder } from '../runtime/framing/decode-sse.js';
-import { NdjsonDecoder } from '../runtime/framing/decode-ndjson.js';
-import type { FrameDecoder, FrameSink } from '../runtime/framing/frame.js';
+import { SseDecoder } from '../../runtime/framing/decode-sse.js';
+import { NdjsonDecoder } from '../../runtime/framing/decode-ndjson.js';
+import type { FrameDecoder, FrameSink } from '../../runtime/framing/frame.js';
 
 interface Frame {
   event: string | undefined;

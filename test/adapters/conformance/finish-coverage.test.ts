@@ -5,8 +5,8 @@
  */
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { adapters } from '../../generated/index.js';
-import { loadCasesFile, type CasesDoc } from '../helpers/spec-cases.js';
+import { adapters } from '../../../generated/index.js';
+import { loadCasesFile, type CasesDoc } from '../../helpers/spec-cases.js';
 
 function pinnedValues(id: string, seen = new Set<string>()): Set<string> {
   const out = new Set<string>();

@@ -3,9 +3,9 @@
  * what already arrived in `error.partial`.
  */
 import { describe, expect, it } from 'vitest';
-import { adapters } from '../generated/index.js';
-import { ProviderError, StreamError, type ProviderAdapter } from '../generated/index.js';
-import { replayBlocking, replayStream } from './helpers/replay.js';
+import { adapters } from '../../generated/index.js';
+import { ProviderError, StreamError, type ProviderAdapter } from '../../generated/index.js';
+import { replayBlocking, replayStream } from '../helpers/replay.js';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const openai = adapters['openai-chat'] as ProviderAdapter;

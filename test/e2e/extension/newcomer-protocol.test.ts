@@ -13,10 +13,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createClientFor, defineTool, streamTools, type ProviderAdapter } from '../../runtime/index.js';
-import { loadCasesFile, runSpecCases } from '../helpers/spec-cases.js';
+import { createClientFor, defineTool, streamTools, type ProviderAdapter } from '../../../runtime/index.js';
+import { loadCasesFile, runSpecCases } from '../../helpers/spec-cases.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
+const root = fileURLToPath(new URL('../../../', import.meta.url));
 const here = fileURLToPath(new URL('./heron/', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'wireforge-heron-'));
 mkdirSync(join(dir, 'specs/cases'), { recursive: true });

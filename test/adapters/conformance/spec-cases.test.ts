@@ -6,10 +6,10 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { adapters } from '../../generated/index.js';
-import { loadCasesFile, matchValue, runGenericChecks, runSpecCases, validateCases, type Adapter, type CasesDoc } from '../helpers/spec-cases.js';
+import { adapters } from '../../../generated/index.js';
+import { loadCasesFile, matchValue, runGenericChecks, runSpecCases, validateCases, type Adapter, type CasesDoc } from '../../helpers/spec-cases.js';
 
-const SPECS = new URL('../../specs/', import.meta.url);
+const SPECS = new URL('../../../specs/', import.meta.url);
 const CASES = new URL('cases/', SPECS);
 
 const specIds = readdirSync(SPECS)

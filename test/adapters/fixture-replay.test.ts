@@ -5,14 +5,13 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { adapters } from '../generated/index.js';
-import { generate } from '../generator/pipeline.js';
-import { repoSpecs } from './generator/helpers.js';
-import type { ProviderAdapter, StreamEvent } from '../generated/index.js';
-import { ProviderError } from '../generated/index.js';
-import { comparable, replayBlocking, replayStream } from './helpers/replay.js';
+import { adapters } from '../../generated/index.js';
+import type { ProviderAdapter, StreamEvent } from '../../generated/index.js';
+import { ProviderError } from '../../generated/index.js';
+import { comparable, replayBlocking, replayStream } from '../helpers/replay.js';
+import { specChain, specIds } from '../helpers/spec-chain.js';
 
-const FIXTURES = new URL('./fixtures/', import.meta.url);
+const FIXTURES = new URL('../fixtures/', import.meta.url);
 const folders = readdirSync(FIXTURES, { withFileTypes: true })
   .filter((d) => d.isDirectory())
   .map((d) => d.name);
@@ -20,12 +19,11 @@ for (const id of folders) if (!(id in adapters)) throw new Error(`test/fixtures/
 
 // Every spec is replayed: with its own fixtures, or (an overlay without any) with those of the
 // spec it extends, whose wire it speaks.
-const { irs } = await generate(repoSpecs());
-const PROVIDERS: Array<[string, ProviderAdapter, string]> = irs
-  .map((ir): [string, ProviderAdapter, string] => {
-    const folder = ir.files.map((f) => f.replace(/^specs\/(.*)\.yaml$/, '$1')).find((id) => folders.includes(id));
-    if (!folder) throw new Error(`no fixtures for ${ir.id} or the specs it extends`);
-    return [ir.id, (adapters as Record<string, ProviderAdapter>)[ir.id]!, folder];
+const PROVIDERS: Array<[string, ProviderAdapter, string]> = specIds()
+  .map((id): [string, ProviderAdapter, string] => {
+    const folder = specChain(id).find((x) => folders.includes(x));
+    if (!folder) throw new Error(`no fixtures for ${id} or the specs it extends`);
+    return [id, (adapters as Record<string, ProviderAdapter>)[id]!, folder];
   })
   .sort((a, b) => a[0].localeCompare(b[0]));
 

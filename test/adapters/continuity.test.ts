@@ -27,7 +27,7 @@ import {
   type ThinkingPart,
   type ToolCall,
   type ToolSpec,
-} from '../generated/index.js';
+} from '../../generated/index.js';
 import {
   Issued,
   SKIP_SIGNATURE,
@@ -49,8 +49,8 @@ import {
   responsesTurn,
   startCheckedProvider,
   withoutStreamFlags,
-} from './helpers/continuity-wire.js';
-import { buildTurn, hasToolResults, wireFamilyOf, type WireBodies } from './helpers/scripted-turns.js';
+} from '../helpers/continuity-wire.js';
+import { buildTurn, hasToolResults, wireFamilyOf, type WireBodies } from '../helpers/scripted-turns.js';
 
 type Json = Record<string, unknown>;
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;

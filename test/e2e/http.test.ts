@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createClient, ProviderError, StreamError, TimeoutError, type ChatRequest, type ChatResponse, type ClientOptions, type StreamEvent } from '../generated/index.js';
+import { createClient, ProviderError, StreamError, TimeoutError, type ChatRequest, type ChatResponse, type ClientOptions, type StreamEvent } from '../../generated/index.js';
 import {
   jsonResponse,
   sseResponse,
@@ -18,10 +18,10 @@ import {
   type LoopbackServer,
   type RecordedRequest,
   type Responder,
-} from './helpers/loopback-server.js';
+} from '../helpers/loopback-server.js';
 
 const KEY = 'sk-test-SECRET-1234567890abcdef';
-const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
+const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '../fixtures');
 const REQUEST: ChatRequest = { model: 'test-model', messages: [{ role: 'user', content: 'Hello there' }] };
 
 type Id = 'openai-chat' | 'anthropic-messages';

@@ -7,10 +7,10 @@
 import fc from 'fast-check';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { adapters } from '../generated/index.js';
-import { createClientFor, type ChatResponse, type ProviderAdapter } from '../generated/index.js';
-import { comparable, fetchReturning, replayBlocking } from './helpers/replay.js';
-import { buildTurn, expectedArguments, specIds, wireFamilyOf, type ScriptedTurn } from './helpers/scripted-turns.js';
+import { adapters } from '../../generated/index.js';
+import { createClientFor, type ChatResponse, type ProviderAdapter } from '../../generated/index.js';
+import { comparable, fetchReturning, replayBlocking } from '../helpers/replay.js';
+import { buildTurn, expectedArguments, specIds, wireFamilyOf, type ScriptedTurn } from '../helpers/scripted-turns.js';
 
 const SEED = Number(process.env.WIREFORGE_PROPERTY_SEED ?? 20261130);
 const RUNS = Number(process.env.WIREFORGE_PROPERTY_RUNS ?? 25);
@@ -39,7 +39,7 @@ async function streamChunks(adapter: ProviderAdapter, chunks: Uint8Array[]): Pro
 }
 
 describe('every way of splitting a fixture stream gives the same ChatResponse', () => {
-  const root = new URL('./fixtures/', import.meta.url);
+  const root = new URL('../fixtures/', import.meta.url);
   const cases = readdirSync(root, { withFileTypes: true })
     .filter((d) => d.isDirectory())
     .flatMap((d) => {

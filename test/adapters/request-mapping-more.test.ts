@@ -8,21 +8,21 @@
  * entry may also be `{ type, field }` to pin the warning type.
  */
 import { describe, expect, it } from 'vitest';
-import { checkCase, JPEG_B64, PNG_B64, TIME_SCHEMA, TOOL_HISTORY, USER_HI, WEATHER_SCHEMA, wire, type Case, type Table } from './helpers/request-table.js';
-import { adapter as responses } from '../generated/openai-responses.js';
-import { adapter as gemini } from '../generated/gemini.js';
-import { adapter as ollama } from '../generated/ollama.js';
-import { adapter as deepseek } from '../generated/deepseek.js';
-import { adapter as openrouter } from '../generated/openrouter.js';
-import { adapter as vllm } from '../generated/vllm.js';
-import { adapter as groq } from '../generated/groq.js';
-import { adapter as mistral } from '../generated/mistral.js';
-import { adapter as xai } from '../generated/xai.js';
-import { adapter as together } from '../generated/together.js';
-import { adapter as openaiCompatible } from '../generated/openai-compatible.js';
-import { createClient } from '../generated/index.js';
-import type { ProviderAdapter } from '../runtime/adapter.js';
-import type { ChatRequest } from '../runtime/types.js';
+import { checkCase, JPEG_B64, PNG_B64, TIME_SCHEMA, TOOL_HISTORY, USER_HI, WEATHER_SCHEMA, wire, type Case, type Table } from '../helpers/request-table.js';
+import { adapter as responses } from '../../generated/openai-responses.js';
+import { adapter as gemini } from '../../generated/gemini.js';
+import { adapter as ollama } from '../../generated/ollama.js';
+import { adapter as deepseek } from '../../generated/deepseek.js';
+import { adapter as openrouter } from '../../generated/openrouter.js';
+import { adapter as vllm } from '../../generated/vllm.js';
+import { adapter as groq } from '../../generated/groq.js';
+import { adapter as mistral } from '../../generated/mistral.js';
+import { adapter as xai } from '../../generated/xai.js';
+import { adapter as together } from '../../generated/together.js';
+import { adapter as openaiCompatible } from '../../generated/openai-compatible.js';
+import { createClient } from '../../generated/index.js';
+import type { ProviderAdapter } from '../../runtime/adapter.js';
+import type { ChatRequest } from '../../runtime/types.js';
 
 
 

@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClientFor, type ProviderAdapter, type StreamEvent } from '../../runtime/index.js';
+import { createClientFor, type ProviderAdapter, type StreamEvent } from '../../../runtime/index.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
+const root = fileURLToPath(new URL('../../../', import.meta.url));
 let dir: string;
 let adapter: ProviderAdapter;
 let generatedFiles: string[];

@@ -1,8 +1,8 @@
 /** Model-level defaults from createClient merge with request values; the request wins where it sets a value. */
 import { describe, expect, it, vi } from 'vitest';
-import { adapter as openai } from '../generated/openai-chat.js';
-import { createClientFor } from '../generated/index.js';
-import { fetchReturning } from './helpers/replay.js';
+import { adapter as openai } from '../../generated/openai-chat.js';
+import { createClientFor } from '../../generated/index.js';
+import { fetchReturning } from '../helpers/replay.js';
 
 const OK = JSON.stringify({ id: 'c', model: 'm', choices: [{ message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }] });
 

@@ -22,9 +22,9 @@ import {
   type ToolContext,
   type ToolDefinition,
   type ToolLoopEvent,
-} from '../runtime/index.js';
-import { sseResponse } from './helpers/loopback-server.js';
-import { buildTurn, startScriptedModel, type ScriptedCall, type ScriptedModel, type ScriptedTurn, type ScriptStep } from './helpers/scripted-turns.js';
+} from '../../runtime/index.js';
+import { sseResponse } from '../helpers/loopback-server.js';
+import { buildTurn, startScriptedModel, type ScriptedCall, type ScriptedModel, type ScriptedTurn, type ScriptStep } from '../helpers/scripted-turns.js';
 
 const ID = 'openai-chat';
 const USER: ChatRequest = { messages: [{ role: 'user', content: 'What is the weather in Paris?' }] };
