@@ -8,6 +8,9 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     testTimeout: 20_000,
     pool: 'threads',
+    // Test files share a worker's module cache: the runtime and generated modules load once per worker
+    // (tests build their own clients and servers, and put back any global they stub).
+    isolate: false,
     ...(report ? { reporters: ['default', 'json'], outputFile: { json: report } } : {}),
   },
 });

@@ -12,7 +12,11 @@ const openai = adapters['openai-chat'] as ProviderAdapter;
 const enc = (s: string) => new TextEncoder().encode(s);
 const OK = JSON.stringify({ id: 'c', choices: [{ message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }] });
 
-afterEach(() => vi.useRealTimers());
+// Files share a worker (vitest.config.ts): put back the clock and Math.random after each test.
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
 
 describe('backoff()', () => {
   const h = (o: Record<string, string>) => new Headers(o);
