@@ -3,6 +3,7 @@
  * paths and templates parsed); every judgement about validity lives in the semantic rules.
  */
 import type { ConditionValue, MessagesDocument, ParamDocument, RequestDocument, RuleDocument, RulesDocument, SpecDocument, StreamDocument } from '../load/spec-document.js';
+import { escapePointer } from '../load/parse-spec.js';
 import type { ResolvedSpec } from '../resolve/resolve-extends.js';
 import { parsePath, pathList } from './paths.js';
 import { PARAM_FIELDS, type DefaultValue, type ParamField, type ParamRule, type Profile, type Scalar } from '../../runtime/profile.js';
@@ -28,7 +29,7 @@ export function buildIR(spec: ResolvedSpec): SpecIR {
   const toolChoice = templates(rq.toolChoice, '/request/toolChoice', TOOL_CHOICE_KEYS);
   const paramTemplates: TemplatesIR['params'] = {};
   for (const [field, v] of Object.entries(rq.params ?? {})) {
-    if (typeof v === 'object' && v.template !== undefined) paramTemplates[field as ParamField] = parseTemplate(v.template, `/request/params/${escape(field)}/template`);
+    if (typeof v === 'object' && v.template !== undefined) paramTemplates[field as ParamField] = parseTemplate(v.template, `/request/params/${escapePointer(field)}/template`);
   }
   const t: TemplatesIR = {
     roles,
@@ -58,7 +59,7 @@ export function buildIR(spec: ResolvedSpec): SpecIR {
       all: buildRules(st.on?.['*'] ?? {}, '/stream/on/*'),
       events: Object.entries(st.on ?? {})
         .filter(([name]) => name !== '*')
-        .map(([name, rules]) => ({ name, rules: buildRules(rules ?? {}, `/stream/on/${escape(name)}`) })),
+        .map(([name, rules]) => ({ name, rules: buildRules(rules ?? {}, `/stream/on/${escapePointer(name)}`) })),
     },
   };
 }
@@ -209,8 +210,8 @@ function bodyWrites(rq: RequestDocument): SpecIR['writes'] {
   add(rq.toolChoice?.to, '/request/toolChoice/to');
   add(rq.responseFormat?.to, '/request/responseFormat/to');
   for (const [field, v] of Object.entries(rq.params ?? {})) {
-    if (typeof v === 'string') add(v, `/request/params/${escape(field)}`);
-    else if (v.drop === undefined && v.reject === undefined) add(v.to ?? field, `/request/params/${escape(field)}`);
+    if (typeof v === 'string') add(v, `/request/params/${escapePointer(field)}`);
+    else if (v.drop === undefined && v.reject === undefined) add(v.to ?? field, `/request/params/${escapePointer(field)}`);
   }
   // A response-format form whose object other writes go inside shares that object (Gemini's generationConfig).
   for (const w of writes) {
@@ -219,14 +220,11 @@ function bodyWrites(rq: RequestDocument): SpecIR['writes'] {
   return writes;
 }
 
-function escape(s: string): string {
-  return s.replace(/~/g, '~0').replace(/\//g, '~1');
-}
 
 export function buildRules(rules: RulesDocument, pointer: string): Rule[] {
   return Object.entries(rules)
     .filter((e): e is [string, RuleDocument] => e[1] !== null && e[1] !== undefined)
-    .map(([name, r]) => buildRule(name, r, `${pointer}/${escape(name)}`));
+    .map(([name, r]) => buildRule(name, r, `${pointer}/${escapePointer(name)}`));
 }
 
 function buildRule(name: string, r: RuleDocument, pointer: string): Rule {
@@ -243,7 +241,7 @@ function buildRule(name: string, r: RuleDocument, pointer: string): Rule {
         on: parsePath(r.switch),
         cases: Object.entries(r.cases ?? {}).map(([value, rules]) => ({
           value,
-          rules: buildRules(rules ?? {}, `${pointer}/cases/${escape(value)}`),
+          rules: buildRules(rules ?? {}, `${pointer}/cases/${escapePointer(value)}`),
         })),
       },
     };

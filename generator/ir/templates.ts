@@ -5,6 +5,7 @@
  * reports with its location.
  */
 import type { Test } from '../../runtime/profile.js';
+import { escapePointer } from '../load/parse-spec.js';
 
 export type TemplateNode =
   /** `$name`, or `$name|<JSON default>` used when the value is undefined or null. */
@@ -30,7 +31,7 @@ export function parseTemplate(value: unknown, pointer: string): TemplateNode {
   if (typeof value === 'string') return parseString(value, pointer);
   if (Array.isArray(value)) return { kind: 'array', items: value.map((v, i) => parseTemplate(v, `${pointer}/${i}`)) };
   if (value !== null && typeof value === 'object') {
-    const esc = (k: string) => `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    const esc = (k: string) => `${pointer}/${escapePointer(k)}`;
     const entries = Object.entries(value).filter(([k]) => k !== '$when');
     const when = (value as Record<string, unknown>).$when;
     return {

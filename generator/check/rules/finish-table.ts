@@ -1,6 +1,7 @@
 /** Finish-reason tables: a fallback for unknown values, and only unified values on the right. */
 import { didYouMean } from '../../diagnostics.js';
 import { UNIFIED_FINISH } from '../../ir/slots.js';
+import { escapePointer } from '../../load/parse-spec.js';
 import type { Finding, SemanticRule } from './rule.js';
 
 export const finishTable: SemanticRule = {
@@ -27,7 +28,7 @@ export const finishTable: SemanticRule = {
         hint: (typeof value === 'string' && didYouMean(value, UNIFIED_FINISH)) || `one of: ${UNIFIED_FINISH.join(', ')}`,
       });
     };
-    for (const [wire, unified] of Object.entries(fr.map ?? {})) check(unified, `/finishReasons/map/${wire.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+    for (const [wire, unified] of Object.entries(fr.map ?? {})) check(unified, `/finishReasons/map/${escapePointer(wire)}`);
     if (fr.other !== undefined) check(fr.other, '/finishReasons/other');
     (fr.upgrades ?? []).forEach((u, i) => {
       check(u.from, `/finishReasons/upgrades/${i}/from`);

@@ -1,5 +1,6 @@
 /** Each rule does exactly one thing, and tool-call rules can address the call they touch. */
 import { ACTIONS } from '../../ir/actions.js';
+import { escapePointer } from '../../load/parse-spec.js';
 import type { RuleDocument, RulesDocument } from '../../load/spec-document.js';
 import type { Finding, SemanticRule } from './rule.js';
 
@@ -10,7 +11,7 @@ export const ruleShape: SemanticRule = {
   check(ir) {
     const out: Finding[] = [];
     const visitRules = (rules: RulesDocument | null | undefined, pointer: string) => {
-      for (const [name, r] of Object.entries(rules ?? {})) if (r) visit(r, `${pointer}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+      for (const [name, r] of Object.entries(rules ?? {})) if (r) visit(r, `${pointer}/${escapePointer(name)}`);
     };
     const visit = (r: RuleDocument, pointer: string) => {
       const kinds = [...ACTIONS, ...STRUCTURE].filter((k) => r[k] !== undefined);
