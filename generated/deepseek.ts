@@ -24,9 +24,6 @@ export type WireEvent = openaiChat.WireEvent & {
   }> | null;
 };
 
-/** The usage object of the wire. */
-export type WireUsage = openaiChat.WireUsage;
-
 /** What this wire is, as data: applied by the runtime. */
 export const profile = {
   ...openaiChat.profile,
@@ -41,7 +38,7 @@ export const profile = {
     ...openaiChat.profile.request,
     params: {
       ...openaiChat.profile.request.params,
-      maxTokens: { ...openaiChat.profile.request.params.maxTokens, to: ['max_tokens'] },
+      maxTokens: { to: ['max_tokens'] },
       'reasoning.effort': { drop: 'DeepSeek chooses reasoning by model (deepseek-reasoner)' },
       user: { drop: 'DeepSeek takes no end-user id' },
       store: { drop: 'DeepSeek stores nothing server-side' },

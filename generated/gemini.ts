@@ -11,16 +11,7 @@ export interface WireResponse {
   modelVersion?: string | null;
   candidates?: Array<{
     content?: {
-      parts?: Array<{
-        functionCall?: {
-          id?: string | null;
-          name?: string | null;
-          args?: unknown;
-        } | null;
-        thoughtSignature?: string | null;
-        thought?: boolean | null;
-        text?: string | null;
-      }> | null;
+      parts?: Array<WirePart> | null;
     } | null;
     finishReason?: string | null;
   }> | null;
@@ -41,16 +32,7 @@ export interface WireEvent {
   modelVersion?: string | null;
   candidates?: Array<{
     content?: {
-      parts?: Array<{
-        functionCall?: {
-          id?: string | null;
-          name?: string | null;
-          args?: unknown;
-        } | null;
-        thoughtSignature?: string | null;
-        thought?: boolean | null;
-        text?: string | null;
-      }> | null;
+      parts?: Array<WirePart> | null;
     } | null;
     finishReason?: string | null;
   }> | null;
@@ -216,30 +198,45 @@ export const codec = {
   readEvent,
 } satisfies Codec;
 
+/** One element of `candidates.0.content.parts`, read the same in a body and a stream. */
+export interface WirePart {
+  functionCall?: {
+    id?: string | null;
+    name?: string | null;
+    args?: unknown;
+  } | null;
+  thoughtSignature?: string | null;
+  thought?: boolean | null;
+  text?: string | null;
+}
+
+/** Reads one element of `candidates.0.content.parts` (rule "parts"). */
+function readPart(a: TurnAssembler, x: WirePart): void {
+  // call
+  if (x?.functionCall != null) {
+    a.addToolCall(
+      x?.functionCall?.id,
+      x?.functionCall?.name,
+      x?.functionCall?.args,
+      undefined,
+      x?.thoughtSignature,
+    );
+  }
+  // thought
+  if (x?.thought === true) {
+    a.appendThinking(x?.text);
+    a.setThinkingSignature(x?.thoughtSignature);
+  }
+  if (x?.thought !== true) {
+    a.appendText(x?.text);
+  }
+}
+
 /** Feeds a blocking response body to the assembler. */
 export function readResponse(a: TurnAssembler, r: WireResponse): void {
   a.setMeta(r?.responseId, r?.modelVersion);
   // parts
-  for (const x of list(r?.candidates?.[0]?.content?.parts)) {
-    // call
-    if (x?.functionCall != null) {
-      a.addToolCall(
-        x?.functionCall?.id,
-        x?.functionCall?.name,
-        x?.functionCall?.args,
-        undefined,
-        x?.thoughtSignature,
-      );
-    }
-    // thought
-    if (x?.thought === true) {
-      a.appendThinking(x?.text);
-      a.setThinkingSignature(x?.thoughtSignature);
-    }
-    if (x?.thought !== true) {
-      a.appendText(x?.text);
-    }
-  }
+  for (const x of list(r?.candidates?.[0]?.content?.parts)) readPart(a, x);
   a.setFinishReason(r?.candidates?.[0]?.finishReason ?? r?.promptFeedback?.blockReason);
   a.setUsage(r?.usageMetadata);
 }
@@ -251,26 +248,7 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
   }
   a.setMeta(e?.responseId, e?.modelVersion);
   // parts
-  for (const x of list(e?.candidates?.[0]?.content?.parts)) {
-    // call
-    if (x?.functionCall != null) {
-      a.addToolCall(
-        x?.functionCall?.id,
-        x?.functionCall?.name,
-        x?.functionCall?.args,
-        undefined,
-        x?.thoughtSignature,
-      );
-    }
-    // thought
-    if (x?.thought === true) {
-      a.appendThinking(x?.text);
-      a.setThinkingSignature(x?.thoughtSignature);
-    }
-    if (x?.thought !== true) {
-      a.appendText(x?.text);
-    }
-  }
+  for (const x of list(e?.candidates?.[0]?.content?.parts)) readPart(a, x);
   a.setFinishReason(e?.candidates?.[0]?.finishReason ?? e?.promptFeedback?.blockReason);
   a.setUsage(e?.usageMetadata);
 }

@@ -20,7 +20,7 @@ export const profile = {
     ...openaiChat.profile.request,
     params: {
       ...openaiChat.profile.request.params,
-      maxTokens: { ...openaiChat.profile.request.params.maxTokens, to: ['max_tokens'] },
+      maxTokens: { to: ['max_tokens'] },
       'reasoning.effort': { drop: 'Mistral reasons by model choice (magistral)' },
       user: { drop: 'Mistral takes no end-user id' },
       store: { drop: 'Mistral stores nothing server-side' },

@@ -26,9 +26,6 @@ export type WireEvent = openaiChat.WireEvent & {
   }> | null;
 };
 
-/** The usage object of the wire. */
-export type WireUsage = openaiChat.WireUsage;
-
 /** What this wire is, as data: applied by the runtime. */
 export const profile = {
   ...openaiChat.profile,
@@ -46,10 +43,7 @@ export const profile = {
   },
   request: {
     ...openaiChat.profile.request,
-    params: {
-      ...openaiChat.profile.request.params,
-      maxTokens: { ...openaiChat.profile.request.params.maxTokens, to: ['max_tokens'] },
-    },
+    params: { ...openaiChat.profile.request.params, maxTokens: { to: ['max_tokens'] } },
   },
 } as const satisfies Profile;
 

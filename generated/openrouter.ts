@@ -10,16 +10,7 @@ import type { Codec, Profile, TurnAssembler } from '../runtime/adapter-kit.js';
 export type WireResponse = openaiChat.WireResponse & {
   choices?: Array<{
     message?: {
-      reasoning_details?: Array<{
-        type?: string | null;
-        text?: string | null;
-        signature?: string | null;
-        id?: string | null;
-        index?: unknown;
-        format?: string | null;
-        summary?: string | null;
-        data?: string | null;
-      }> | null;
+      reasoning_details?: Array<WireDetail> | null;
       reasoning?: string | null;
     } | null;
   }> | null;
@@ -29,23 +20,11 @@ export type WireResponse = openaiChat.WireResponse & {
 export type WireEvent = openaiChat.WireEvent & {
   choices?: Array<{
     delta?: {
-      reasoning_details?: Array<{
-        type?: string | null;
-        text?: string | null;
-        signature?: string | null;
-        id?: string | null;
-        index?: unknown;
-        format?: string | null;
-        summary?: string | null;
-        data?: string | null;
-      }> | null;
+      reasoning_details?: Array<WireDetail> | null;
       reasoning?: string | null;
     } | null;
   }> | null;
 };
-
-/** The usage object of the wire. */
-export type WireUsage = openaiChat.WireUsage;
 
 /** What this wire is, as data: applied by the runtime. */
 export const profile = {
@@ -61,11 +40,8 @@ export const profile = {
     ...openaiChat.profile.request,
     params: {
       ...openaiChat.profile.request.params,
-      maxTokens: { ...openaiChat.profile.request.params.maxTokens, to: ['max_tokens'] },
-      'reasoning.effort': {
-        ...openaiChat.profile.request.params['reasoning.effort'],
-        to: ['reasoning', 'effort'],
-      },
+      maxTokens: { to: ['max_tokens'] },
+      'reasoning.effort': { to: ['reasoning', 'effort'] },
       'reasoning.budgetTokens': { to: ['reasoning', 'max_tokens'] },
       store: { drop: 'OpenRouter stores nothing server-side' },
     },
@@ -107,36 +83,51 @@ export const codec = {
   readEvent,
 } satisfies Codec;
 
+/** One element of `choices.0.message.reasoning_details`, read the same in a body and a stream. */
+export interface WireDetail {
+  type?: string | null;
+  text?: string | null;
+  signature?: string | null;
+  id?: string | null;
+  index?: unknown;
+  format?: string | null;
+  summary?: string | null;
+  data?: string | null;
+}
+
+/** Reads one element of `choices.0.message.reasoning_details` (rule "details"). */
+function readDetail(a: TurnAssembler, x: WireDetail): void {
+  switch (x?.type) {
+    case 'reasoning.text':
+      // text
+      a.selectThinking(x?.index);
+      a.setThinkingId(x?.id);
+      a.appendThinking(x?.text);
+      a.setThinkingSignature(x?.signature);
+      a.setThinkingFormat(x?.format);
+      break;
+    case 'reasoning.summary':
+      // summary
+      a.selectThinking(x?.index);
+      a.setThinkingId(x?.id);
+      a.appendThinkingSummary(x?.summary);
+      a.setThinkingFormat(x?.format);
+      break;
+    case 'reasoning.encrypted':
+      // encrypted
+      a.selectThinking(x?.index);
+      a.setThinkingId(x?.id);
+      a.setThinkingRedacted(x?.data);
+      a.setThinkingFormat(x?.format);
+      break;
+  }
+}
+
 /** Feeds a blocking response body to the assembler. */
 export function readResponse(a: TurnAssembler, r: WireResponse): void {
   openaiChat.readResponse(a, r);
   // details
-  for (const x of list(r?.choices?.[0]?.message?.reasoning_details)) {
-    switch (x?.type) {
-      case 'reasoning.text':
-        // text
-        a.selectThinking(x?.index);
-        a.setThinkingId(x?.id);
-        a.appendThinking(x?.text);
-        a.setThinkingSignature(x?.signature);
-        a.setThinkingFormat(x?.format);
-        break;
-      case 'reasoning.summary':
-        // summary
-        a.selectThinking(x?.index);
-        a.setThinkingId(x?.id);
-        a.appendThinkingSummary(x?.summary);
-        a.setThinkingFormat(x?.format);
-        break;
-      case 'reasoning.encrypted':
-        // encrypted
-        a.selectThinking(x?.index);
-        a.setThinkingId(x?.id);
-        a.setThinkingRedacted(x?.data);
-        a.setThinkingFormat(x?.format);
-        break;
-    }
-  }
+  for (const x of list(r?.choices?.[0]?.message?.reasoning_details)) readDetail(a, x);
   // reasoning
   if (r?.choices?.[0]?.message?.reasoning_details == null) {
     a.appendThinking(r?.choices?.[0]?.message?.reasoning);
@@ -147,32 +138,7 @@ export function readResponse(a: TurnAssembler, r: WireResponse): void {
 export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefined): void {
   openaiChat.readEvent(a, e, event);
   // details
-  for (const x of list(e?.choices?.[0]?.delta?.reasoning_details)) {
-    switch (x?.type) {
-      case 'reasoning.text':
-        // text
-        a.selectThinking(x?.index);
-        a.setThinkingId(x?.id);
-        a.appendThinking(x?.text);
-        a.setThinkingSignature(x?.signature);
-        a.setThinkingFormat(x?.format);
-        break;
-      case 'reasoning.summary':
-        // summary
-        a.selectThinking(x?.index);
-        a.setThinkingId(x?.id);
-        a.appendThinkingSummary(x?.summary);
-        a.setThinkingFormat(x?.format);
-        break;
-      case 'reasoning.encrypted':
-        // encrypted
-        a.selectThinking(x?.index);
-        a.setThinkingId(x?.id);
-        a.setThinkingRedacted(x?.data);
-        a.setThinkingFormat(x?.format);
-        break;
-    }
-  }
+  for (const x of list(e?.choices?.[0]?.delta?.reasoning_details)) readDetail(a, x);
   // reasoning
   if (e?.choices?.[0]?.delta?.reasoning_details == null) {
     a.appendThinking(e?.choices?.[0]?.delta?.reasoning);

@@ -26,9 +26,6 @@ export type WireEvent = openaiChat.WireEvent & {
   }> | null;
 };
 
-/** The usage object of the wire. */
-export type WireUsage = openaiChat.WireUsage;
-
 /** What this wire is, as data: applied by the runtime. */
 export const profile = {
   ...openaiChat.profile,
@@ -43,7 +40,7 @@ export const profile = {
     ...openaiChat.profile.request,
     params: {
       ...openaiChat.profile.request.params,
-      maxTokens: { ...openaiChat.profile.request.params.maxTokens, to: ['max_tokens'] },
+      maxTokens: { to: ['max_tokens'] },
       'reasoning.effort': { drop: 'Together reasons by model choice' },
       user: { drop: 'Together takes no end-user id' },
       store: { drop: 'Together stores nothing server-side' },

@@ -26,9 +26,6 @@ export type WireEvent = openaiChat.WireEvent & {
   }> | null;
 };
 
-/** The usage object of the wire. */
-export type WireUsage = openaiChat.WireUsage;
-
 /** What this wire is, as data: applied by the runtime. */
 export const profile = {
   ...openaiChat.profile,
@@ -44,7 +41,7 @@ export const profile = {
     ...openaiChat.profile.request,
     params: {
       ...openaiChat.profile.request.params,
-      maxTokens: { ...openaiChat.profile.request.params.maxTokens, to: ['max_tokens'] },
+      maxTokens: { to: ['max_tokens'] },
       user: { drop: 'vLLM takes no end-user id' },
       store: { drop: 'vLLM stores nothing server-side' },
       metadata: { drop: 'vLLM takes no request metadata' },

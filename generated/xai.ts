@@ -24,9 +24,6 @@ export type WireEvent = openaiChat.WireEvent & {
   }> | null;
 };
 
-/** The usage object of the wire. */
-export type WireUsage = openaiChat.WireUsage;
-
 /** What this wire is, as data: applied by the runtime. */
 export const profile = {
   ...openaiChat.profile,

@@ -13,13 +13,13 @@ import {
   type SourceFile,
   type StatementStructures,
 } from 'ts-morph';
-import { buildWireTypes } from '../ir/wire-types.js';
+import { buildWireTypes, nodeAt } from '../ir/wire-types.js';
 import type { SpecIR } from '../ir/types.js';
 import { commentText, lit } from './code.js';
 import { emitCodec, type CodecSource } from './emit-codec.js';
-import { emitReadersOver } from './emit-readers.js';
+import { emitReadEvent, emitReadersOver, emitReadResponse, sharedElementRules } from './emit-readers.js';
 import { diffExpr, member, valueExpr } from './emit-value.js';
-import { emitInterface, emitWireTypeOver } from './emit-wire-types.js';
+import { emitInterface, emitWireTypeOver, fieldsBeyond, mentionsUsage, typeOf } from './emit-wire-types.js';
 
 export interface EmitOptions {
   /** Module specifier generated code imports the runtime kit from. */
@@ -37,6 +37,12 @@ export function banner(files: string[]): string {
   ].join('\n');
 }
 
+function pascal(name: string): string {
+  const words = name.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  const out = words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+  return /^[A-Za-z]/.test(out) ? out : `Rule${out}`;
+}
+
 export function moduleIdent(id: string): string {
   return id.replace(/-([a-z0-9])/g, (_m, c: string) => c.toUpperCase()).replace(/^([0-9])/, '_$1');
 }
@@ -51,8 +57,35 @@ export function emitModule(ir: SpecIR, base: SpecIR | undefined, options: EmitOp
   if (base) statements.push({ kind: StructureKind.ImportDeclaration, moduleSpecifier: `./${base.id}.js`, namespaceImport: baseRef });
 
   const sameReaders = baseCodec !== undefined && baseCodec.readResponse === codec.readResponse && baseCodec.readEvent === codec.readEvent;
+  const hoisted = new Map<string, string>();
+  const elementReaders: StatementStructures[] = [];
   if (!sameReaders) {
     const types = buildWireTypes(ir);
+    // Element code both readers share (`each` rules written once, e.g. with a YAML anchor): one
+    // function and one element interface, when the element's shape is the same at every site.
+    for (const shared of sharedElementRules(ir)) {
+      const nodes = shared.sites.map((site) => nodeAt(types[site.part], [...site.path.segments, 0]));
+      const texts = new Set(nodes.map((n) => (n ? typeOf(n, 0) : '')));
+      if (texts.size !== 1 || nodes.some((n) => n?.kind !== 'object')) continue;
+      // One element of `parts` is a Part, of `details` a Detail.
+      const stem = pascal(shared.rule.name).replace(/([^s])s$/, '$1');
+      const typeName = `Wire${stem}`;
+      if (elementReaders.some((x) => 'name' in x && x.name === typeName)) continue;
+      elementReaders.push(emitInterface(typeName, `One element of \`${commentText(shared.sites[0]!.path.text)}\`, read the same in a body and a stream.`, nodes[0]!));
+      elementReaders.push({
+        kind: StructureKind.Function,
+        name: `read${stem}`,
+        docs: [`Reads one element of \`${commentText(shared.sites[0]!.path.text)}\` (rule "${commentText(shared.rule.name)}").`],
+        parameters: [
+          { name: 'a', type: 'TurnAssembler' },
+          { name: 'x', type: typeName },
+        ],
+        returnType: 'void',
+        statements: shared.body.join('\n'),
+      });
+      for (const n of nodes) (n as Extract<typeof n, { kind: 'object' }>).named = typeName;
+      hoisted.set(shared.body.join('\n'), `read${stem}`);
+    }
     const baseTypes = base ? buildWireTypes(base) : undefined;
     const name = commentText(ir.profile.name);
     const docs: Array<[string, 'response' | 'event' | 'usage', string]> = [
@@ -61,7 +94,14 @@ export function emitModule(ir: SpecIR, base: SpecIR | undefined, options: EmitOp
       ['WireUsage', 'usage', 'The usage object of the wire.'],
     ];
     for (const [typeName, part, doc] of docs) {
-      statements.push(baseTypes ? emitWireTypeOver(typeName, doc, types[part], baseTypes[part], baseRef!) : emitInterface(typeName, doc, types[part]));
+      if (!baseTypes) {
+        statements.push(emitInterface(typeName, doc, types[part]));
+        continue;
+      }
+      // An overlay's usage type that is its base's, and that none of its own fields name, is left out.
+      const own = (p: 'response' | 'event') => fieldsBeyond(types[p], baseTypes[p]);
+      if (part === 'usage' && !fieldsBeyond(types.usage, baseTypes.usage) && !mentionsUsage(own('response')) && !mentionsUsage(own('event'))) continue;
+      statements.push(emitWireTypeOver(typeName, doc, types[part], baseTypes[part], baseRef!));
     }
   }
 
@@ -69,7 +109,8 @@ export function emitModule(ir: SpecIR, base: SpecIR | undefined, options: EmitOp
   statements.push(constant('profile', `${profile} as const satisfies Profile`, 'What this wire is, as data: applied by the runtime.'));
   statements.push(constant('codec', `${codecExpr(codec, baseCodec, baseRef, sameReaders)} satisfies Codec`, 'The compiled parts: templates that write the wire, readers that read it.'));
   if (!sameReaders) {
-    const over = base ? emitReadersOver(ir, base, baseRef!) : {};
+    statements.push(...elementReaders);
+    const over = base ? emitReadersOver(ir, base, baseRef!, hoisted) : {};
     statements.push({
       kind: StructureKind.Function,
       isExported: true,
@@ -80,7 +121,7 @@ export function emitModule(ir: SpecIR, base: SpecIR | undefined, options: EmitOp
         { name: 'r', type: 'WireResponse' },
       ],
       returnType: 'void',
-      statements: over.readResponse ?? codec.readResponse,
+      statements: over.readResponse ?? emitReadResponse(ir, hoisted),
     });
     statements.push({
       kind: StructureKind.Function,
@@ -93,7 +134,7 @@ export function emitModule(ir: SpecIR, base: SpecIR | undefined, options: EmitOp
         { name: 'event', type: 'string | undefined' },
       ],
       returnType: 'void',
-      statements: over.readEvent ?? codec.readEvent,
+      statements: over.readEvent ?? emitReadEvent(ir, hoisted),
     });
   }
   statements.push(constant('adapter', 'defineAdapter(profile, codec)'));

@@ -7,22 +7,22 @@ import { access, commentText, firstOf, lit } from './code.js';
 import { testCode } from './emit-test.js';
 
 /** The statements of `readResponse(a, r)`. */
-export function emitReadResponse(ir: SpecIR): string {
-  const lines = rulesCode(ir.response, 'r', 0);
+export function emitReadResponse(ir: SpecIR, hoisted: Hoisted = NONE): string {
+  const lines = rulesCode(ir.response, 'r', 0, hoisted);
   return (lines.length ? lines : ['void a;', 'void r;']).join('\n');
 }
 
 /** The statements of `readEvent(a, e, event)`. */
-export function emitReadEvent(ir: SpecIR): string {
+export function emitReadEvent(ir: SpecIR, hoisted: Hoisted = NONE): string {
   const lines: string[] = [];
   const { stream } = ir;
-  lines.push(...rulesCode(stream.all, 'e', 0));
+  lines.push(...rulesCode(stream.all, 'e', 0, hoisted));
   if (stream.events.length || stream.ignore.length) {
     const on = stream.eventKey ? `${access('e', stream.eventKey)} ?? event` : 'event';
     lines.push(`switch (${on}) {`);
     for (const ev of stream.events) {
       lines.push(`  case ${lit(ev.name)}: {`);
-      lines.push(...indent(rulesCode(ev.rules, 'e', 0), 4));
+      lines.push(...indent(rulesCode(ev.rules, 'e', 0, hoisted), 4));
       lines.push('    break;', '  }');
     }
     for (const name of stream.ignore) if (!stream.events.some((e) => e.name === name)) lines.push(`  case ${lit(name)}:`);
@@ -37,10 +37,10 @@ export function emitReadEvent(ir: SpecIR): string {
  * rules come first in every section, unchanged. Undefined when it replaces or removes one (or
  * when adding to `*` would run after the base's event rules instead of before them).
  */
-export function emitReadersOver(ir: SpecIR, base: SpecIR, baseRef: string): { readResponse?: string; readEvent?: string } {
+export function emitReadersOver(ir: SpecIR, base: SpecIR, baseRef: string, hoisted: Hoisted = NONE): { readResponse?: string; readEvent?: string } {
   const out: { readResponse?: string; readEvent?: string } = {};
   const extraResponse = extraRules(base.response, ir.response, 'r');
-  if (extraResponse) out.readResponse = [`${baseRef}.readResponse(a, r);`, ...rulesCode(extraResponse, 'r', 0)].join('\n');
+  if (extraResponse) out.readResponse = [`${baseRef}.readResponse(a, r);`, ...rulesCode(extraResponse, 'r', 0, hoisted)].join('\n');
   const b = base.stream;
   const o = ir.stream;
   const extraAll = extraRules(b.all, o.all, 'e');
@@ -51,17 +51,46 @@ export function emitReadersOver(ir: SpecIR, base: SpecIR, baseRef: string): { re
   });
   const removed = b.events.some((ev) => !o.events.some((x) => x.name === ev.name));
   if (extraAll && sameFrame && !removed && extraEvents.every((e) => e.rules) && (b.events.length === 0 || extraAll.length === 0)) {
-    const lines = [`${baseRef}.readEvent(a, e, event);`, ...rulesCode(extraAll, 'e', 0)];
+    const lines = [`${baseRef}.readEvent(a, e, event);`, ...rulesCode(extraAll, 'e', 0, hoisted)];
     const cases = extraEvents.filter((e) => e.rules!.length);
     if (cases.length) {
       const on = o.eventKey ? `${access('e', o.eventKey)} ?? event` : 'event';
       lines.push(`switch (${on}) {`);
-      for (const ev of cases) lines.push(`  case ${lit(ev.name)}: {`, ...indent(rulesCode(ev.rules!, 'e', 0), 4), '    break;', '  }');
+      for (const ev of cases) lines.push(`  case ${lit(ev.name)}: {`, ...indent(rulesCode(ev.rules!, 'e', 0, hoisted), 4), '    break;', '  }');
       lines.push('}');
     }
     out.readEvent = lines.join('\n');
   }
   return out;
+}
+
+/** An `each` rule whose per-element code is the same in the body reader and the stream reader. */
+export interface SharedElementRule {
+  rule: Rule;
+  /** The element code, as a statement list over `a` and `x`. */
+  body: string[];
+  /** The array each reader iterates, from its payload. */
+  sites: Array<{ part: 'response' | 'event'; path: Rule['each'] & object }>;
+}
+
+/** Top-level `each` rules whose element code (three lines or more) both readers share. */
+export function sharedElementRules(ir: SpecIR): SharedElementRule[] {
+  const seen = new Map<string, SharedElementRule>();
+  const visit = (rules: Rule[], part: 'response' | 'event') => {
+    for (const r of rules) {
+      if (!r.each) continue;
+      const body = bodyOf(r, 'x', 0, NONE);
+      if (body.length < 3) continue;
+      const key = body.join('\n');
+      const hit = seen.get(key) ?? { rule: r, body, sites: [] };
+      hit.sites.push({ part, path: r.each });
+      seen.set(key, hit);
+    }
+  };
+  visit(ir.response, 'response');
+  visit(ir.stream.all, 'event');
+  for (const e of ir.stream.events) visit(e.rules, 'event');
+  return [...seen.values()].filter((s) => s.sites.some((x) => x.part === 'response') && s.sites.some((x) => x.part === 'event'));
 }
 
 /** The rules after the base's, if the base's come first unchanged; undefined otherwise. */
@@ -78,24 +107,33 @@ function indent(lines: string[], n = 2): string[] {
   return lines.map((l) => (l ? pad + l : l));
 }
 
-function rulesCode(rules: Rule[], scope: string, depth: number): string[] {
-  return rules.flatMap((r) => ruleCode(r, scope, depth));
+/** Element readers emitted once and called from both readers: body text → function name. */
+export type Hoisted = ReadonlyMap<string, string>;
+const NONE: Hoisted = new Map();
+
+function rulesCode(rules: Rule[], scope: string, depth: number, hoisted: Hoisted = NONE): string[] {
+  return rules.flatMap((r) => ruleCode(r, scope, depth, hoisted));
 }
 
-function ruleCode(r: Rule, scope: string, depth: number): string[] {
-  let inner = scope;
-  let body: string[];
-  const elementVar = depth === 0 ? 'x' : `x${depth + 1}`;
-  if (r.each) inner = elementVar;
-  if (r.body.kind === 'group') body = rulesCode(r.body.rules, inner, depth + 1);
-  else if (r.body.kind === 'switch') {
-    body = [`switch (${access(inner, r.body.on)}) {`];
+/** What a rule does to one element (or to the payload, without `each`). */
+function bodyOf(r: Rule, inner: string, depth: number, hoisted: Hoisted): string[] {
+  if (r.body.kind === 'group') return rulesCode(r.body.rules, inner, depth + 1, hoisted);
+  if (r.body.kind === 'switch') {
+    const body = [`switch (${access(inner, r.body.on)}) {`];
     for (const c of r.body.cases) {
-      body.push(`  case ${lit(c.value)}:`, ...indent(rulesCode(c.rules, inner, depth + 1), 4), '    break;');
+      body.push(`  case ${lit(c.value)}:`, ...indent(rulesCode(c.rules, inner, depth + 1, hoisted), 4), '    break;');
     }
     body.push('}');
-  } else body = actionCode(r.body.action, inner);
-  if (r.each) body = [`for (const ${elementVar} of list(${access(scope, r.each)})) {`, ...indent(body), '}'];
+    return body;
+  }
+  return actionCode(r.body.action, inner);
+}
+
+function ruleCode(r: Rule, scope: string, depth: number, hoisted: Hoisted = NONE): string[] {
+  const elementVar = depth === 0 ? 'x' : `x${depth + 1}`;
+  let body = bodyOf(r, r.each ? elementVar : scope, depth, hoisted);
+  const fn = r.each && depth === 0 ? hoisted.get(body.join('\n')) : undefined;
+  if (r.each) body = fn ? [`for (const x of list(${access(scope, r.each)})) ${fn}(a, x);`] : [`for (const ${elementVar} of list(${access(scope, r.each)})) {`, ...indent(body), '}'];
   if (r.when.length) body = [`if (${r.when.map((c) => conditionCode(c, scope)).join(' && ')}) {`, ...indent(body), '}'];
   // A rule named after its own action needs no comment; other names are the spec's words for it.
   if (r.body.kind === 'action' && r.body.action.kind === r.name) return body;

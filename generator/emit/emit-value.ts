@@ -25,7 +25,10 @@ export function diffExpr(baseRef: string, base: unknown, cur: unknown): string {
     if (deepEqual(base[k], v)) continue;
     changed.push(`${key(k)}: ${base[k] === undefined ? valueExpr(v) : diffExpr(member(baseRef, k), base[k], v)}`);
   }
-  return `{ ...${baseRef}, ${changed.join(', ')} }`;
+  const spread = `{ ...${baseRef}, ${changed.join(', ')} }`;
+  // A small object is clearer written out than as a spread of its base with most keys changed.
+  const whole = valueExpr(cur);
+  return whole.length <= spread.length ? whole : spread;
 }
 
 export function member(ref: string, k: string): string {

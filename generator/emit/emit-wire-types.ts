@@ -22,10 +22,10 @@ function objectType(node: TypeNode, depth: number): string {
   return `{\n${lines.join('\n')}\n${'  '.repeat(depth)}}`;
 }
 
-function typeOf(node: TypeNode, depth: number): string {
+export function typeOf(node: TypeNode, depth: number): string {
   switch (node.kind) {
     case 'object':
-      return `${objectType(node, depth)} | null`;
+      return `${node.named ?? objectType(node, depth)} | null`;
     case 'array':
       return `Array<${typeOf(node.element, depth).replace(/ \| null$/, '')}> | null`;
     case 'leaf':
@@ -44,7 +44,8 @@ export function emitWireTypeOver(name: string, doc: string, node: TypeNode, base
   return { kind: StructureKind.TypeAlias, name, isExported: true, docs: [doc], type };
 }
 
-function fieldsBeyond(node: TypeNode, base: TypeNode): TypeNode | undefined {
+/** The fields of `node` that `base` does not have (undefined when none). */
+export function fieldsBeyond(node: TypeNode, base: TypeNode): TypeNode | undefined {
   if (node.kind === 'array' && base.kind === 'array') {
     const element = fieldsBeyond(node.element, base.element);
     return element ? { ...node, element } : undefined;
@@ -57,4 +58,12 @@ function fieldsBeyond(node: TypeNode, base: TypeNode): TypeNode | undefined {
     if (extra) props.set(k, extra);
   }
   return props.size ? { ...node, props } : undefined;
+}
+
+/** Whether a shape refers to the usage type anywhere inside. */
+export function mentionsUsage(node: TypeNode | undefined): boolean {
+  if (!node) return false;
+  if (node.kind === 'leaf') return node.leaf === 'usage';
+  if (node.kind === 'array') return mentionsUsage(node.element);
+  return [...node.props.values()].some(mentionsUsage);
 }

@@ -10,7 +10,8 @@ import type { Rule, SpecIR } from './types.js';
 export type Leaf = 'string' | 'number' | 'boolean' | 'unknown' | 'usage';
 
 export type TypeNode =
-  | { kind: 'object'; props: Map<string, TypeNode>; firstPointer: string }
+  /** `named`: printed as a reference to an interface of that name (a shape two readers share). */
+  | { kind: 'object'; props: Map<string, TypeNode>; firstPointer: string; named?: string }
   | { kind: 'array'; element: TypeNode; firstPointer: string }
   | { kind: 'leaf'; leaf: Leaf; firstPointer: string };
 
@@ -180,4 +181,15 @@ function literalLeaf(v: unknown): Leaf {
   if (typeof v === 'number') return 'number';
   if (typeof v === 'boolean') return 'boolean';
   return 'unknown';
+}
+
+/** The node at these segments (a number steps into an array's element), if the shape has one. */
+export function nodeAt(root: TypeNode, segments: readonly Segment[]): TypeNode | undefined {
+  let node: TypeNode | undefined = root;
+  for (const s of segments) {
+    if (!node) return undefined;
+    if (typeof s === 'number') node = node.kind === 'array' ? node.element : undefined;
+    else node = node.kind === 'object' ? node.props.get(s) : undefined;
+  }
+  return node;
 }
