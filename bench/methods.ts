@@ -19,7 +19,7 @@ export const METHODS: Method[] = ['floor', 'esp', 'wf-decode', 'wf-stream', 'wf-
 
 export const METHOD_LABEL: Record<Method, string> = {
   floor: 'floor: split + JSON.parse',
-  'floor-args': 'output floor (whole-call tool bodies): the floor plus JSON.stringify of every argument object, kept — how DESIGN defines the unified `arguments` text for wires that send objects, and what wireforge does',
+  'floor-args': 'output floor (whole-call tool bodies): the floor plus JSON.stringify of every argument object, kept — how docs/unified-model.md (#tool-call-arguments) defines the unified `arguments` text for wires that send objects, and what wireforge does',
   esp: 'eventsource-parser + JSON.parse',
   'wf-decode': 'wireforge decode + assemble, no transport (TextDecoder → frame decoder → JSON.parse → readEvent into a TurnAssembler that makes no events, as final() alone does)',
   'wf-stream': 'wireforge stream() → final() over an injected fetch',

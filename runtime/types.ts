@@ -1,6 +1,6 @@
 /**
  * The unified model: one request shape, one response shape, one event stream for every provider.
- * Names and shapes follow DESIGN.md §2; other code and users rely on them.
+ * Names and shapes are described in docs/unified-model.md; other code and users rely on them.
  */
 
 export type Role = 'system' | 'user' | 'assistant' | 'tool';

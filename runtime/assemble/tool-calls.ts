@@ -188,7 +188,7 @@ export class ToolCalls {
 
 function finalCall(call: OpenCall): ToolCall {
   const joined = call.full ?? call.parts.toString();
-  // A call with no argument text at all has no arguments: "{}" (DESIGN §2).
+  // A call with no argument text at all has no arguments: "{}" (docs/unified-model.md#tool-call-arguments).
   const args = joined === '' ? '{}' : joined;
   const out: ToolCall = { id: call.id, name: call.name, arguments: args };
   if (call.full === undefined) {

@@ -1,8 +1,8 @@
 /**
  * Request mapping, table-driven, for the specs beyond openai-chat and anthropic-messages: OpenAI
  * Responses, Gemini, Ollama, and the OpenAI-compatible overlays. Every expected body is written
- * from the wire facts in ../shared/PROTOCOLS.md (§2 Responses, §4 Gemini, §5.1 Ollama, §1.1 and
- * §5.3 compatible family / Mistral), not from what the adapters emit.
+ * from the wire facts in docs/wire-facts.md (#openai-responses, #google-gemini, #ollama,
+ * #openai-compatible-providers and #mistral), not from what the adapters emit.
  *
  * `warnings` lists the exact set of warning fields a case must produce (none when omitted); an
  * entry may also be `{ type, field }` to pin the warning type.
@@ -56,7 +56,7 @@ const MIXED_USER_CONTENT: ChatRequest['messages'] = [
   },
 ];
 
-// ───────────────────────────── OpenAI Responses (PROTOCOLS §2) ─────────────────────────────
+// ───────────────────────────── OpenAI Responses (docs/wire-facts.md#openai-responses) ─────────────────────────────
 
 const GPT = 'gpt-5';
 const R_HI = { role: 'user', content: 'Hi' };
@@ -333,7 +333,7 @@ const RESPONSES: Table = [
   ],
 ];
 
-// ───────────────────────────── Gemini (PROTOCOLS §4) ─────────────────────────────
+// ───────────────────────────── Gemini (docs/wire-facts.md#google-gemini) ─────────────────────────────
 
 const FLASH = 'gemini-2.5-flash';
 const G_HI = { role: 'user', parts: [{ text: 'Hi' }] };
@@ -588,7 +588,7 @@ const GEMINI: Table = [
   ],
 ];
 
-// ───────────────────────────── Ollama native /api/chat (PROTOCOLS §5.1) ─────────────────────────────
+// ───────────────────────────── Ollama native /api/chat (docs/wire-facts.md#ollama) ─────────────────────────────
 
 const LLAMA = 'llama3.2';
 const O_HI = { role: 'user', content: 'Hi' };
@@ -784,7 +784,7 @@ const OLLAMA: Table = [
   ],
 ];
 
-// ───────────────────────────── OpenAI-compatible family (PROTOCOLS §1.1, §5.3) ─────────────────────────────
+// ───────────────────────────── OpenAI-compatible family (docs/wire-facts.md#openai-compatible-providers) ─────────────────────────────
 
 const M = 'some-model';
 const C_HI = { role: 'user', content: 'Hi' };
@@ -1118,9 +1118,9 @@ describe('gemini model placement', () => {
 });
 
 describe('gemini thinkingBudget vs thinkingLevel', () => {
-  // PROTOCOLS §4/§6: thinkingConfig takes thinkingBudget OR thinkingLevel; the API rejects a
-  // request that sets both. With both effort and budgetTokens set, the adapter must send only one
-  // (reporting the other as dropped) or reject the request up front.
+  // docs/wire-facts.md#gemini-request: thinkingConfig takes thinkingBudget OR thinkingLevel; the API
+  // rejects a request that sets both. With both effort and budgetTokens set, the adapter must send
+  // only one (reporting the other as dropped) or reject the request up front.
   it('never sends both thinkingBudget and thinkingLevel', () => {
     let built;
     try {

@@ -1,7 +1,7 @@
 /**
  * Request mapping, table-driven: unified ChatRequest → wire body for OpenAI Chat Completions and
- * Anthropic Messages. Every expected body is written from the wire facts in
- * ../shared/PROTOCOLS.md (§1 OpenAI Chat, §3 Anthropic), not from what the adapter emits.
+ * Anthropic Messages. Every expected body is written from the wire facts in docs/wire-facts.md
+ * (#openai-chat-completions, #anthropic-messages), not from what the adapter emits.
  *
  * `warnings` lists the exact set of warning fields a case must produce (none when omitted); an
  * entry may also be `{ type, field }` to pin the warning type.
@@ -27,7 +27,7 @@ const SCHEMA_FORMAT = {
   strict: true,
 } as const;
 
-// ───────────────────────────── OpenAI Chat Completions (PROTOCOLS §1) ─────────────────────────────
+// ───────────────────────────── OpenAI Chat Completions (docs/wire-facts.md#openai-chat-completions) ─────────────────────────────
 
 const OPENAI: Table = [
   [
@@ -326,7 +326,7 @@ const OPENAI: Table = [
   ],
 ];
 
-// ───────────────────────────── Anthropic Messages (PROTOCOLS §3) ─────────────────────────────
+// ───────────────────────────── Anthropic Messages (docs/wire-facts.md#anthropic-messages) ─────────────────────────────
 
 const CLAUDE = 'claude-sonnet-4-5';
 
@@ -722,9 +722,9 @@ describe.each(PROVIDERS)('%s providerOptions with __proto__', (_id, adapter) => 
 });
 
 describe('anthropic-messages thinking budget vs max_tokens', () => {
-  // PROTOCOLS §3: thinking.budget_tokens must be ≥ 1024 and < max_tokens. With maxTokens unset the
-  // adapter's own default (4096) must not yield a body the API rejects: either it sends a
-  // max_tokens above the budget or it rejects the request up front.
+  // docs/wire-facts.md#anthropic-request: thinking.budget_tokens must be ≥ 1024 and < max_tokens.
+  // With maxTokens unset the adapter's own default (4096) must not yield a body the API rejects:
+  // either it sends a max_tokens above the budget or it rejects the request up front.
   it('never sends budget_tokens ≥ max_tokens', () => {
     let body: Record<string, unknown> | undefined;
     try {

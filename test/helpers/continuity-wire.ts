@@ -5,8 +5,9 @@
  * reasoning, item ids, reasoning text) and answer 400 in the provider's own error-body shape when
  * a request leaves it out, changes it, or carries state another provider issued.
  *
- * Rules and error wording follow PROTOCOLS.md (§1.1 DeepSeek and OpenRouter, §2 Responses,
- * §3 Anthropic, §4 Gemini) and the errors those services are documented/reported to return.
+ * Rules and error wording follow docs/wire-facts.md (#deepseek, #openrouter,
+ * #responses-errors-and-continuity, #anthropic-continuity, #gemini-continuity) and the errors those
+ * services are documented/reported to return.
  * Everything here is written by hand; nothing is a recording.
  */
 import { isDeepStrictEqual } from 'node:util';
@@ -79,7 +80,7 @@ function respond(b: WireBodies, streaming: boolean): ScriptedResponse {
   return { status: 200, headers: { 'content-type': b.streamContentType, 'cache-control': 'no-cache' }, body: splitInto(b.stream, Math.ceil(bytes / 37)) };
 }
 
-/** Anthropic: a thinking block (thinking_delta…, signature_delta) then tool_use (PROTOCOLS.md §3). */
+/** Anthropic: a thinking block (thinking_delta…, signature_delta) then tool_use (docs/wire-facts.md#anthropic-response-and-streaming). */
 export function anthropicTurn(issued: Issued, model: string, thinking: { text: string; signature: string }, call: ReasonedCall): WireBodies {
   issued.signedThinking.set(thinking.signature, thinking.text);
   issued.thinkingSequences.set(call.id, [{ type: 'thinking', thinking: thinking.text, signature: thinking.signature }]);
@@ -88,7 +89,7 @@ export function anthropicTurn(issued: Issued, model: string, thinking: { text: s
 
 /**
  * Anthropic with several reasoning blocks: thinking blocks (thinking_delta…, signature_delta) and
- * redacted_thinking blocks (whole in content_block_start, no deltas), then tool_use (PROTOCOLS.md §3).
+ * redacted_thinking blocks (whole in content_block_start, no deltas), then tool_use (docs/wire-facts.md#anthropic-response-and-streaming).
  */
 export function anthropicBlocksTurn(
   issued: Issued,
@@ -132,7 +133,7 @@ export function anthropicBlocksTurn(
   return { json, stream, streamContentType: 'text/event-stream' };
 }
 
-/** Gemini: a thought part with its thoughtSignature, then a functionCall part with its own (PROTOCOLS.md §4). */
+/** Gemini: a thought part with its thoughtSignature, then a functionCall part with its own (docs/wire-facts.md#gemini-continuity). */
 export function geminiTurn(
   issued: Issued,
   model: string,
@@ -158,7 +159,7 @@ export interface ResponsesReasoningTurn {
 /**
  * Responses: a reasoning item rs_… (summary streamed as reasoning_summary_text deltas; the
  * encrypted_content of output_item.added differs from the final one in output_item.done), then a
- * function_call item (PROTOCOLS.md §2).
+ * function_call item (docs/wire-facts.md#responses-output-and-streaming).
  */
 export function responsesTurn(issued: Issued, t: ResponsesReasoningTurn): WireBodies {
   const { reasoning: r, call: c } = t;
@@ -223,7 +224,7 @@ export function responsesTurn(issued: Issued, t: ResponsesReasoningTurn): WireBo
   };
 }
 
-/** DeepSeek: delta.reasoning_content first (content null), then tool_calls; usage on the finish chunk (PROTOCOLS.md §1.1, C3). */
+/** DeepSeek: delta.reasoning_content first (content null), then tool_calls; usage on the finish chunk (docs/wire-facts.md#deepseek). */
 export function deepseekTurn(issued: Issued, model: string, reasoning: string, call: ReasonedCall): WireBodies {
   issued.reasoningByCall.set(call.id, reasoning);
   const id = 'a3c1e0f2-5d4b-4e59-9f0a-wireforge0001';
@@ -274,7 +275,7 @@ export function deepseekTurn(issued: Issued, model: string, reasoning: string, c
 /**
  * OpenRouter routing to Claude: delta.reasoning plus delta.reasoning_details fragments
  * (type reasoning.text, format anthropic-claude-v1, index 0, the signature on the last fragment),
- * then tool_calls; keep-alive comments; usage chunk with non-empty choices (PROTOCOLS.md §1.1).
+ * then tool_calls; keep-alive comments; usage chunk with non-empty choices (docs/wire-facts.md#openrouter).
  */
 export function openrouterTurn(
   issued: Issued,
@@ -365,7 +366,7 @@ const ANTHROPIC_BLOCK_KEYS: Record<string, string[]> = {
   image: ['type', 'source', 'cache_control'],
 };
 
-/** Anthropic Messages (PROTOCOLS.md §3; error texts as the API words them). */
+/** Anthropic Messages (docs/wire-facts.md#anthropic-messages; error texts as the API words them). */
 export function anthropicProblems(body: unknown, issued: Issued): string[] {
   const p: string[] = [];
   const b = obj(body);
@@ -454,7 +455,7 @@ const RESPONSES_ITEM_KEYS: Record<string, string[]> = {
   message: ['type', 'id', 'role', 'content', 'status', 'phase'],
 };
 
-/** OpenAI Responses input items (PROTOCOLS.md §2). */
+/** OpenAI Responses input items (docs/wire-facts.md#responses-request). */
 export function responsesProblems(body: unknown, issued: Issued): string[] {
   const p: string[] = [];
   const b = obj(body);
@@ -507,7 +508,7 @@ const CHAT_MESSAGE_KEYS: Record<string, string[]> = {
   tool: ['role', 'content', 'tool_call_id'],
 };
 
-/** OpenAI Chat Completions messages; `assistantExtra` are the fields a compatible provider adds (PROTOCOLS.md §1). */
+/** OpenAI Chat Completions messages; `assistantExtra` are the fields a compatible provider adds (docs/wire-facts.md#chat-completions-request). */
 export function chatProblems(body: unknown, assistantExtra: string[] = []): string[] {
   const p: string[] = [];
   const msgs = arr(obj(body).messages).map(obj);
@@ -535,8 +536,8 @@ export function chatProblems(body: unknown, assistantExtra: string[] = []): stri
 }
 
 /**
- * DeepSeek (PROTOCOLS.md §1.1): deepseek-reasoner (R1) rejects earlier reasoning_content; the
- * thinking models reject an assistant turn without it, and a tool-call turn needs its own reasoning.
+ * DeepSeek (docs/wire-facts.md#deepseek): deepseek-reasoner (R1) rejects earlier reasoning_content;
+ * the thinking models reject an assistant turn without it, and a tool-call turn needs its own reasoning.
  */
 export function deepseekProblems(body: unknown, issued: Issued): string[] {
   const p = chatProblems(body, ['reasoning_content', 'prefix']);
@@ -565,7 +566,7 @@ export function deepseekProblems(body: unknown, issued: Issued): string[] {
 /**
  * OpenRouter routing to Claude with reasoning on: reasoning_details go upstream as Claude thinking
  * blocks, so they must come back unchanged (signature included), and the running tool loop's
- * assistant turn must carry them (PROTOCOLS.md §1.1, §3).
+ * assistant turn must carry them (docs/wire-facts.md#openrouter, #anthropic-continuity).
  */
 export function openrouterProblems(body: unknown, issued: Issued): string[] {
   const p = chatProblems(body, ['reasoning', 'reasoning_details']);
@@ -603,9 +604,10 @@ export function openrouterProblems(body: unknown, issued: Issued): string[] {
 }
 
 /**
- * Gemini (PROTOCOLS.md §4): thoughtSignatures come back unchanged on their own parts; a
- * function-call turn needs a signature on its first functionCall part (or the documented skip
- * sentinel); thought parts are the model's own; responses answer every call in the next user turn.
+ * Gemini (docs/wire-facts.md#gemini-continuity): thoughtSignatures come back unchanged on their own
+ * parts; a function-call turn needs a signature on its first functionCall part (or the documented
+ * skip sentinel); thought parts are the model's own; responses answer every call in the next user
+ * turn.
  */
 export function geminiProblems(body: unknown, issued: Issued): string[] {
   const p: string[] = [];

@@ -1,6 +1,6 @@
 /**
  * Scripted model turns for tool-loop tests: one description of a turn (text, thinking, tool calls,
- * usage) rendered in each wire family's documented shape (PROTOCOLS.md), both as the blocking JSON
+ * usage) rendered in each wire family's documented shape (docs/wire-facts.md), both as the blocking JSON
  * body and as the streamed body (SSE or NDJSON), plus checks of what a client sent back: the
  * follow-up request with the assistant's tool calls and the tool results, in the provider's wire
  * shape. Everything is written by hand from the documented formats; nothing here is a recording.
@@ -106,7 +106,7 @@ export function argumentsAreText(family: WireFamily): boolean {
   return family === 'openai-chat' || family === 'openai-responses';
 }
 
-/** The unified `arguments` a call should come back with (DESIGN.md §2). */
+/** The unified `arguments` a call should come back with (docs/unified-model.md#tool-call-arguments). */
 export function expectedArguments(family: WireFamily, call: ScriptedCall): string {
   return argumentsAreText(family) ? (call.argsText ?? JSON.stringify(call.args)) : JSON.stringify(call.args);
 }
@@ -146,11 +146,11 @@ export function respondWith(id: string, turn: ScriptedTurn, streaming: boolean, 
   return { status: 200, headers: { 'content-type': b.streamContentType, 'cache-control': 'no-cache' }, body: splitInto(b.stream, Math.ceil(bytes / 29)) };
 }
 
-// --- OpenAI Chat Completions and its compatible overlays (PROTOCOLS.md §1, §1.1, §5.3) ---------
+// --- OpenAI Chat Completions and its compatible overlays (docs/wire-facts.md#openai-chat-completions, #openai-compatible-providers) ---
 
 type ChatProfile = 'openai' | 'usage-on-finish' | 'groq' | 'openrouter';
 
-/** Where each compatible provider puts stream usage (PROTOCOLS.md §1.1, §5.3). */
+/** Where each compatible provider puts stream usage (docs/wire-facts.md#openai-compatible-providers). */
 function chatProfile(id: string): ChatProfile {
   if (id === 'deepseek' || id === 'mistral') return 'usage-on-finish';
   if (id === 'groq') return 'groq';
@@ -200,7 +200,7 @@ function openaiChatTurn(id: string, t: ScriptedTurn, model: string): WireBodies 
   events.push(chunk({ role: 'assistant', content: t.text === undefined ? null : '', refusal: null }));
   if (t.text) for (const p of pieces(t.text, 4)) events.push(chunk({ content: p }));
   calls.forEach((c, k) => {
-    // First fragment: id, type, name and empty arguments; then argument text in pieces (PROTOCOLS.md C2).
+    // First fragment: id, type, name and empty arguments; then argument text in pieces (docs/wire-facts.md#chat-completions-streaming).
     events.push(chunk({ tool_calls: [{ index: k, id: c.id, type: 'function', function: { name: c.name, arguments: '' } }] }));
     for (const p of pieces(expectedArguments('openai-chat', c), 3)) events.push(chunk({ tool_calls: [{ index: k, function: { arguments: p } }] }));
   });
@@ -233,7 +233,7 @@ function openaiChatTurn(id: string, t: ScriptedTurn, model: string): WireBodies 
   return { json, stream, streamContentType: 'text/event-stream' };
 }
 
-// --- OpenAI Responses (PROTOCOLS.md §2) ---------------------------------------------------------
+// --- OpenAI Responses (docs/wire-facts.md#openai-responses) ---------------------------------------------
 
 function responsesTurn(t: ScriptedTurn, model: string): WireBodies {
   const respId = `resp_${t.responseId ?? 'wf0001'}`;
@@ -307,7 +307,7 @@ function responsesTurn(t: ScriptedTurn, model: string): WireBodies {
   return { json: final, stream, streamContentType: 'text/event-stream' };
 }
 
-// --- Anthropic Messages (PROTOCOLS.md §3) -------------------------------------------------------
+// --- Anthropic Messages (docs/wire-facts.md#anthropic-messages) -------------------------------------------
 
 function anthropicTurn(t: ScriptedTurn, model: string): WireBodies {
   const msgId = `msg_${t.responseId ?? 'wf0001'}`;
@@ -323,7 +323,7 @@ function anthropicTurn(t: ScriptedTurn, model: string): WireBodies {
   const json = { id: msgId, type: 'message', role: 'assistant', model, content: blocks, stop_reason: stop, stop_sequence: null, usage };
 
   let stream = '';
-  // Anthropic pads some payloads with spaces before the closing brace (PROTOCOLS.md §0).
+  // Anthropic pads some payloads with spaces before the closing brace (docs/wire-facts.md#sse-framing).
   const ev = (type: string, payload: Record<string, unknown>, pad = 0) => {
     stream += `event: ${type}\ndata: ${JSON.stringify({ type, ...payload }).replace(/}$/, `${' '.repeat(pad)}}`)}\n\n`;
   };
@@ -355,7 +355,7 @@ function anthropicTurn(t: ScriptedTurn, model: string): WireBodies {
   return { json, stream, streamContentType: 'text/event-stream' };
 }
 
-// --- Gemini (PROTOCOLS.md §4) -------------------------------------------------------------------
+// --- Gemini (docs/wire-facts.md#google-gemini) ------------------------------------------------------------
 
 function geminiTurn(t: ScriptedTurn, model: string): WireBodies {
   const responseId = `wf${t.responseId ?? '0001'}`;
@@ -380,7 +380,7 @@ function geminiTurn(t: ScriptedTurn, model: string): WireBodies {
     merged.push({ text: t.text });
   }
   for (const c of t.calls ?? []) {
-    // No id on this wire; a thoughtSignature may ride on the call (PROTOCOLS.md §4, G3).
+    // No id on this wire; a thoughtSignature may ride on the call (docs/wire-facts.md#gemini-response-and-streaming).
     const part = { functionCall: { name: c.name, args: c.args }, ...(c.signature ? { thoughtSignature: c.signature } : {}) };
     streamed.push(part);
     merged.push(part);
@@ -401,7 +401,7 @@ function geminiTurn(t: ScriptedTurn, model: string): WireBodies {
   return { json, stream, streamContentType: 'text/event-stream' };
 }
 
-// --- Ollama native /api/chat (PROTOCOLS.md §5.1) ------------------------------------------------
+// --- Ollama native /api/chat (docs/wire-facts.md#ollama) -------------------------------------------------
 
 function ollamaTurn(t: ScriptedTurn, model: string): WireBodies {
   const createdAt = '2026-01-01T00:00:00.000000Z';
