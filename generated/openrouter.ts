@@ -99,7 +99,6 @@ export interface WireDetail {
 function readDetail(a: TurnAssembler, x: WireDetail): void {
   switch (x?.type) {
     case 'reasoning.text':
-      // text
       a.selectThinking(x?.index);
       a.setThinkingId(x?.id);
       a.appendThinking(x?.text);
@@ -107,14 +106,12 @@ function readDetail(a: TurnAssembler, x: WireDetail): void {
       a.setThinkingFormat(x?.format);
       break;
     case 'reasoning.summary':
-      // summary
       a.selectThinking(x?.index);
       a.setThinkingId(x?.id);
       a.appendThinkingSummary(x?.summary);
       a.setThinkingFormat(x?.format);
       break;
     case 'reasoning.encrypted':
-      // encrypted
       a.selectThinking(x?.index);
       a.setThinkingId(x?.id);
       a.setThinkingRedacted(x?.data);
