@@ -25,11 +25,7 @@ export interface WireResponse {
 
 /** One Anthropic Messages stream event payload, as far as this adapter reads it. */
 export interface WireEvent {
-  message?: {
-    id?: string | null;
-    model?: string | null;
-    usage?: WireUsage | null;
-  } | null;
+  message?: { id?: string | null; model?: string | null; usage?: WireUsage | null } | null;
   content_block?: {
     type?: string | null;
     text?: string | null;
@@ -49,10 +45,7 @@ export interface WireEvent {
     stop_reason?: string | null;
   } | null;
   usage?: WireUsage | null;
-  error?: {
-    message?: unknown;
-    type?: unknown;
-  } | null;
+  error?: { message?: unknown; type?: unknown } | null;
   type?: string | null;
 }
 
@@ -62,9 +55,7 @@ export interface WireUsage {
   cache_creation_input_tokens?: number | null;
   cache_read_input_tokens?: number | null;
   output_tokens?: number | null;
-  output_tokens_details?: {
-    thinking_tokens?: number | null;
-  } | null;
+  output_tokens_details?: { thinking_tokens?: number | null } | null;
 }
 
 /** What this wire is, as data: applied by the runtime. */

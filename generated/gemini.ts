@@ -10,35 +10,23 @@ export interface WireResponse {
   responseId?: string | null;
   modelVersion?: string | null;
   candidates?: Array<{
-    content?: {
-      parts?: Array<WirePart> | null;
-    } | null;
+    content?: { parts?: Array<WirePart> | null } | null;
     finishReason?: string | null;
   }> | null;
-  promptFeedback?: {
-    blockReason?: string | null;
-  } | null;
+  promptFeedback?: { blockReason?: string | null } | null;
   usageMetadata?: WireUsage | null;
 }
 
 /** One Google Gemini stream event payload, as far as this adapter reads it. */
 export interface WireEvent {
-  error?: {
-    message?: unknown;
-    status?: unknown;
-    code?: unknown;
-  } | null;
+  error?: { message?: unknown; status?: unknown; code?: unknown } | null;
   responseId?: string | null;
   modelVersion?: string | null;
   candidates?: Array<{
-    content?: {
-      parts?: Array<WirePart> | null;
-    } | null;
+    content?: { parts?: Array<WirePart> | null } | null;
     finishReason?: string | null;
   }> | null;
-  promptFeedback?: {
-    blockReason?: string | null;
-  } | null;
+  promptFeedback?: { blockReason?: string | null } | null;
   usageMetadata?: WireUsage | null;
 }
 
@@ -200,11 +188,7 @@ export const codec = {
 
 /** One element of `candidates.0.content.parts`, read the same in a body and a stream. */
 export interface WirePart {
-  functionCall?: {
-    id?: string | null;
-    name?: string | null;
-    args?: unknown;
-  } | null;
+  functionCall?: { id?: string | null; name?: string | null; args?: unknown } | null;
   thoughtSignature?: string | null;
   thought?: boolean | null;
   text?: string | null;
@@ -235,7 +219,6 @@ function readPart(a: TurnAssembler, x: WirePart): void {
 /** Feeds a blocking response body to the assembler. */
 export function readResponse(a: TurnAssembler, r: WireResponse): void {
   a.setMeta(r?.responseId, r?.modelVersion);
-  // parts
   for (const x of list(r?.candidates?.[0]?.content?.parts)) readPart(a, x);
   a.setFinishReason(r?.candidates?.[0]?.finishReason ?? r?.promptFeedback?.blockReason);
   a.setUsage(r?.usageMetadata);
@@ -247,7 +230,6 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
     a.fail(firstString(e?.error?.message), firstString(e?.error?.status), firstString(e?.error?.code), e);
   }
   a.setMeta(e?.responseId, e?.modelVersion);
-  // parts
   for (const x of list(e?.candidates?.[0]?.content?.parts)) readPart(a, x);
   a.setFinishReason(e?.candidates?.[0]?.finishReason ?? e?.promptFeedback?.blockReason);
   a.setUsage(e?.usageMetadata);

@@ -13,10 +13,7 @@ export interface WireResponse {
     thinking?: string | null;
     tool_calls?: Array<{
       id?: string | null;
-      function?: {
-        name?: string | null;
-        arguments?: unknown;
-      } | null;
+      function?: { name?: string | null; arguments?: unknown } | null;
     }> | null;
   } | null;
   done_reason?: string | null;
@@ -32,10 +29,7 @@ export interface WireEvent {
     thinking?: string | null;
     tool_calls?: Array<{
       id?: string | null;
-      function?: {
-        name?: string | null;
-        arguments?: unknown;
-      } | null;
+      function?: { name?: string | null; arguments?: unknown } | null;
     }> | null;
   } | null;
   done_reason?: string | null;

@@ -15,10 +15,7 @@ export interface WireResponse {
       refusal?: string | null;
       tool_calls?: Array<{
         id?: string | null;
-        function?: {
-          name?: string | null;
-          arguments?: string | null;
-        } | null;
+        function?: { name?: string | null; arguments?: string | null } | null;
       }> | null;
     } | null;
     finish_reason?: string | null;
@@ -28,11 +25,7 @@ export interface WireResponse {
 
 /** One OpenAI Chat Completions stream event payload, as far as this adapter reads it. */
 export interface WireEvent {
-  error?: {
-    message?: unknown;
-    type?: unknown;
-    code?: unknown;
-  } | null;
+  error?: { message?: unknown; type?: unknown; code?: unknown } | null;
   id?: string | null;
   model?: string | null;
   choices?: Array<{
@@ -42,10 +35,7 @@ export interface WireEvent {
       tool_calls?: Array<{
         index?: unknown;
         id?: string | null;
-        function?: {
-          name?: string | null;
-          arguments?: string | null;
-        } | null;
+        function?: { name?: string | null; arguments?: string | null } | null;
       }> | null;
     } | null;
     finish_reason?: string | null;
@@ -58,13 +48,8 @@ export interface WireUsage {
   prompt_tokens?: number | null;
   completion_tokens?: number | null;
   total_tokens?: number | null;
-  prompt_tokens_details?: {
-    cached_tokens?: number | null;
-    cache_write_tokens?: number | null;
-  } | null;
-  completion_tokens_details?: {
-    reasoning_tokens?: number | null;
-  } | null;
+  prompt_tokens_details?: { cached_tokens?: number | null; cache_write_tokens?: number | null } | null;
+  completion_tokens_details?: { reasoning_tokens?: number | null } | null;
 }
 
 /** What this wire is, as data: applied by the runtime. */

@@ -11,29 +11,18 @@ export interface WireResponse {
   model?: string | null;
   output?: Array<{
     type?: string | null;
-    content?: Array<{
-      type?: string | null;
-      text?: string | null;
-      refusal?: string | null;
-    }> | null;
+    content?: Array<{ type?: string | null; text?: string | null; refusal?: string | null }> | null;
     encrypted_content?: string | null;
     id?: string | null;
-    summary?: Array<{
-      text?: string | null;
-    }> | null;
+    summary?: Array<{ text?: string | null }> | null;
     call_id?: string | null;
     name?: string | null;
     arguments?: string | null;
   }> | null;
-  incomplete_details?: {
-    reason?: string | null;
-  } | null;
+  incomplete_details?: { reason?: string | null } | null;
   status?: string | null;
   usage?: WireUsage | null;
-  error?: {
-    message?: unknown;
-    code?: unknown;
-  } | null;
+  error?: { message?: unknown; code?: unknown } | null;
 }
 
 /** One OpenAI Responses stream event payload, as far as this adapter reads it. */
@@ -41,15 +30,10 @@ export interface WireEvent {
   response?: {
     id?: string | null;
     model?: string | null;
-    incomplete_details?: {
-      reason?: string | null;
-    } | null;
+    incomplete_details?: { reason?: string | null } | null;
     status?: string | null;
     usage?: WireUsage | null;
-    error?: {
-      message?: unknown;
-      code?: unknown;
-    } | null;
+    error?: { message?: unknown; code?: unknown } | null;
   } | null;
   item?: {
     type?: string | null;
@@ -61,11 +45,7 @@ export interface WireEvent {
   } | null;
   output_index?: unknown;
   delta?: string | null;
-  error?: {
-    message?: unknown;
-    type?: unknown;
-    code?: unknown;
-  } | null;
+  error?: { message?: unknown; type?: unknown; code?: unknown } | null;
   message?: unknown;
   code?: unknown;
   type?: string | null;
@@ -76,12 +56,8 @@ export interface WireUsage {
   input_tokens?: number | null;
   output_tokens?: number | null;
   total_tokens?: number | null;
-  input_tokens_details?: {
-    cached_tokens?: number | null;
-  } | null;
-  output_tokens_details?: {
-    reasoning_tokens?: number | null;
-  } | null;
+  input_tokens_details?: { cached_tokens?: number | null } | null;
+  output_tokens_details?: { reasoning_tokens?: number | null } | null;
 }
 
 /** What this wire is, as data: applied by the runtime. */

@@ -52,7 +52,8 @@ const project = new Project({ useInMemoryFileSystem: true });
 export function emitModule(ir: SpecIR, base: SpecIR | undefined, options: EmitOptions): string {
   const codec = emitCodec(ir);
   const baseCodec = base ? emitCodec(base) : undefined;
-  const baseRef = base ? moduleIdent(base.id) : undefined;
+  // The module this one extends is `base`: its profile, codec, readers and wire types.
+  const baseRef = base ? 'base' : undefined;
   const statements: Array<StatementStructures | string | ((w: CodeBlockWriter) => void)> = [];
   if (base) statements.push({ kind: StructureKind.ImportDeclaration, moduleSpecifier: `./${base.id}.js`, namespaceImport: baseRef });
 

@@ -135,8 +135,9 @@ function ruleCode(r: Rule, scope: string, depth: number, hoisted: Hoisted = NONE
   const fn = r.each && depth === 0 ? hoisted.get(body.join('\n')) : undefined;
   if (r.each) body = fn ? [`for (const x of list(${access(scope, r.each)})) ${fn}(a, x);`] : [`for (const ${elementVar} of list(${access(scope, r.each)})) {`, ...indent(body), '}'];
   if (r.when.length) body = [`if (${r.when.map((c) => conditionCode(c, scope)).join(' && ')}) {`, ...indent(body), '}'];
-  // A rule named after its own action needs no comment; other names are the spec's words for it.
-  if (r.body.kind === 'action' && r.body.action.kind === r.name) return body;
+  // A rule named after its own action, or read by a function named after it, needs no comment;
+  // other names are the spec's words for it.
+  if (fn || (r.body.kind === 'action' && r.body.action.kind === r.name)) return body;
   // Rule names come from the spec: a comment line may not end early or hide code.
   return [`// ${commentText(r.name)}`, ...body];
 }

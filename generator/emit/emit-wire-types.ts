@@ -15,11 +15,11 @@ export function emitInterface(name: string, doc: string, node: TypeNode): Interf
   };
 }
 
+/** On one line: prettier lays it out by width (it keeps an object type expanded only when told to). */
 function objectType(node: TypeNode, depth: number): string {
   if (node.kind !== 'object' || node.props.size === 0) return '{ [key: string]: unknown }';
-  const pad = '  '.repeat(depth + 1);
-  const lines = [...node.props].map(([k, v]) => `${pad}${key(k)}?: ${typeOf(v, depth + 1)};`);
-  return `{\n${lines.join('\n')}\n${'  '.repeat(depth)}}`;
+  const fields = [...node.props].map(([k, v]) => `${key(k)}?: ${typeOf(v, depth + 1)};`);
+  return `{ ${fields.join(' ')} }`;
 }
 
 export function typeOf(node: TypeNode, depth: number): string {
