@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { adapters } from '../../generated/index.js';
 import { createClientFor, type ChatResponse, type ProviderAdapter } from '../../generated/index.js';
 import { comparable, fetchReturning, replayBlocking } from '../helpers/replay.js';
-import { buildTurn, expectedArguments, specIds, wireFamilyOf, type ScriptedTurn } from '../helpers/scripted-turns.js';
+import { buildTurn, expectedArguments, familySpecIds, specIds, wireFamilyOf, type ScriptedTurn } from '../helpers/scripted-turns.js';
 
 const SEED = Number(process.env.WIREFORGE_PROPERTY_SEED ?? 20261130);
 const RUNS = Number(process.env.WIREFORGE_PROPERTY_RUNS ?? 25);
@@ -84,7 +84,7 @@ const turn = (withThinking: boolean): fc.Arbitrary<ScriptedTurn> =>
 
 describe('random turns: the stream and the blocking path agree', () => {
   const families = new Map<string, string>();
-  for (const id of specIds()) if (!families.has(wireFamilyOf(id))) families.set(wireFamilyOf(id), id);
+  for (const id of familySpecIds()) if (!families.has(wireFamilyOf(id))) families.set(wireFamilyOf(id), id);
 
   it.each([...families.values()])('%s', async (id) => {
     const adapter = adapterOf(id);

@@ -46,6 +46,23 @@ export function specIds(): string[] {
   return [...specHeads().keys()].sort();
 }
 
+/**
+ * Specs that speak one of the wire families these helpers script (themselves or through their
+ * `extends:` chain). A spec of another protocol (a user's own) gets the generic conformance checks
+ * and its own cases instead; it never turns these tests red.
+ */
+export function familySpecIds(): string[] {
+  return specIds().filter((id) => familyOrUndefined(id) !== undefined);
+}
+
+function familyOrUndefined(id: string): WireFamily | undefined {
+  try {
+    return wireFamilyOf(id);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The wire family a spec speaks: itself when it is a family root, else the root of its `extends:` chain. */
 export function wireFamilyOf(id: string): WireFamily {
   const all = specHeads();
