@@ -15,7 +15,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { afterAll, describe, it } from 'vitest';
 import { LineCounter, parseDocument } from 'yaml';
 import * as runtime from '../../runtime/index.js';
-import { createClientFor, ProviderError, RequestError, type ChatRequest, type ChatResponse, type StreamEvent } from '../../runtime/index.js';
+import { createClientFor, ProviderError, RequestError, StreamError, type ChatRequest, type ChatResponse, type StreamEvent } from '../../runtime/index.js';
 import { startLoopbackServer, type LoopbackServer, type RecordedRequest, type ScriptedResponse } from './loopback-server.js';
 
 /** What createClientFor takes; named here so the helper does not depend on where the type lives. */
@@ -636,6 +636,22 @@ export const GENERIC_REQUESTS: ReadonlyArray<readonly [string, ChatRequest, stri
  */
 export function runGenericChecks(adapter: Adapter): void {
   describe(`${adapter.id}: generic checks`, () => {
+    // Decodes nothing it cannot: a body or stream with none of the spec's fields is a typed error.
+    const empty: Array<[string, Mode, ScriptedResponse]> = [
+      ['a JSON body with none of its fields', 'blocking', { status: 200, headers: { 'content-type': 'application/json' }, body: '{}' }],
+      ['an empty 200 stream', 'stream', { status: 200, headers: { 'content-type': 'text/event-stream' }, body: '' }],
+    ];
+    for (const [name, mode, reply] of empty) {
+      it(`${name} (${mode}) is a StreamError, not a result`, async () => {
+        const route = await openRoute(reply);
+        try {
+          const outcome = await callThrough(adapter, route.baseUrl, mode, GENERIC_REQUESTS[0]![1]);
+          if (!(outcome.error instanceof StreamError)) failWith(`generic check ${JSON.stringify(name)}, spec ${adapter.id}`, 'expected a StreamError', [], outcome.error === undefined ? { response: outcome.response } : describeError(outcome.error));
+        } finally {
+          route.close();
+        }
+      });
+    }
     for (const [name, request, mustCarry] of GENERIC_REQUESTS) {
       for (const mode of ['blocking', 'stream'] as const) {
         it(`${name} (${mode})`, async () => {
