@@ -301,5 +301,3 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
 }
 
 export const adapter = defineAdapter(profile, codec);
-
-export default adapter;

@@ -236,5 +236,3 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
 }
 
 export const adapter = defineAdapter(profile, codec);
-
-export default adapter;

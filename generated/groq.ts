@@ -74,5 +74,3 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
 }
 
 export const adapter = defineAdapter(profile, codec);
-
-export default adapter;

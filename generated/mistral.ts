@@ -47,5 +47,3 @@ export const codec = {
 } satisfies Codec;
 
 export const adapter = defineAdapter(profile, codec);
-
-export default adapter;

@@ -106,7 +106,6 @@ function readDetail(a: TurnAssembler, x: WireDetail): void {
 export function readResponse(a: TurnAssembler, r: WireResponse): void {
   base.readResponse(a, r);
   for (const x of list(r?.choices?.[0]?.message?.reasoning_details)) readDetail(a, x);
-  // reasoning
   if (r?.choices?.[0]?.message?.reasoning_details == null) {
     a.appendThinking(r?.choices?.[0]?.message?.reasoning);
   }
@@ -116,12 +115,9 @@ export function readResponse(a: TurnAssembler, r: WireResponse): void {
 export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefined): void {
   base.readEvent(a, e, event);
   for (const x of list(e?.choices?.[0]?.delta?.reasoning_details)) readDetail(a, x);
-  // reasoning
   if (e?.choices?.[0]?.delta?.reasoning_details == null) {
     a.appendThinking(e?.choices?.[0]?.delta?.reasoning);
   }
 }
 
 export const adapter = defineAdapter(profile, codec);
-
-export default adapter;

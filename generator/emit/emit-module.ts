@@ -138,8 +138,8 @@ export function emitModule(ir: SpecIR, base: SpecIR | undefined, options: EmitOp
       statements: over.readEvent ?? emitReadEvent(ir, hoisted),
     });
   }
+  // The one export users need: `import { adapter } from 'wireforge/providers/<id>'`.
   statements.push(constant('adapter', 'defineAdapter(profile, codec)'));
-  statements.push({ kind: StructureKind.ExportAssignment, isExportEquals: false, expression: 'adapter' });
 
   const file = project.createSourceFile(`${ir.id}.ts`, { statements: spaced(statements) }, { overwrite: true });
   addKitImports(file, options);
