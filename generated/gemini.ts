@@ -186,7 +186,7 @@ export const codec = {
   readEvent,
 } satisfies Codec;
 
-/** One element of `candidates.0.content.parts`, read the same in a body and a stream. */
+/** One element of `candidates.0.content.parts` (rule "parts"); `readPart` reads it for both readers. */
 export interface WirePart {
   functionCall?: { id?: string | null; name?: string | null; args?: unknown } | null;
   thoughtSignature?: string | null;
@@ -194,7 +194,6 @@ export interface WirePart {
   text?: string | null;
 }
 
-/** Reads one element of `candidates.0.content.parts` (rule "parts"). */
 function readPart(a: TurnAssembler, x: WirePart): void {
   // call
   if (x?.functionCall != null) {
@@ -211,9 +210,7 @@ function readPart(a: TurnAssembler, x: WirePart): void {
     a.appendThinking(x?.text);
     a.setThinkingSignature(x?.thoughtSignature);
   }
-  if (x?.thought !== true) {
-    a.appendText(x?.text);
-  }
+  if (x?.thought !== true) a.appendText(x?.text);
 }
 
 /** Feeds a blocking response body to the assembler. */

@@ -157,9 +157,7 @@ export function readResponse(a: TurnAssembler, r: WireResponse): void {
     a.addToolCall(x?.id, x?.function?.name, x?.function?.arguments);
   }
   a.setFinishReason(r?.done_reason);
-  if (r?.done === true) {
-    a.setUsage(r);
-  }
+  if (r?.done === true) a.setUsage(r);
 }
 
 /** Feeds one decoded stream event to the assembler. */
@@ -175,12 +173,8 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
     a.addToolCall(x?.id, x?.function?.name, x?.function?.arguments);
   }
   a.setFinishReason(e?.done_reason);
-  if (e?.done === true) {
-    a.setUsage(e);
-  }
-  if (e?.done === true) {
-    a.end();
-  }
+  if (e?.done === true) a.setUsage(e);
+  if (e?.done === true) a.end();
 }
 
 export const adapter = defineAdapter(profile, codec);

@@ -77,7 +77,7 @@ export const codec = {
   readEvent,
 } satisfies Codec;
 
-/** One element of `choices.0.message.reasoning_details`, read the same in a body and a stream. */
+/** One element of `choices.0.message.reasoning_details` (rule "details"); `readDetail` reads it for both readers. */
 export interface WireDetail {
   type?: string | null;
   text?: string | null;
@@ -89,9 +89,8 @@ export interface WireDetail {
   summary?: string | null;
 }
 
-/** Reads one element of `choices.0.message.reasoning_details` (rule "details"). */
 function readDetail(a: TurnAssembler, x: WireDetail): void {
-  if ((['reasoning.text', 'reasoning.summary', 'reasoning.encrypted'] as unknown[]).includes(x?.type)) {
+  if (x?.type === 'reasoning.text' || x?.type === 'reasoning.summary' || x?.type === 'reasoning.encrypted') {
     a.selectThinking(x?.index);
     a.setThinkingId(x?.id);
     a.setThinkingRedacted(x?.data);
@@ -115,9 +114,7 @@ export function readResponse(a: TurnAssembler, r: WireResponse): void {
 export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefined): void {
   base.readEvent(a, e, event);
   for (const x of list(e?.choices?.[0]?.delta?.reasoning_details)) readDetail(a, x);
-  if (e?.choices?.[0]?.delta?.reasoning_details == null) {
-    a.appendThinking(e?.choices?.[0]?.delta?.reasoning);
-  }
+  if (e?.choices?.[0]?.delta?.reasoning_details == null) a.appendThinking(e?.choices?.[0]?.delta?.reasoning);
 }
 
 export const adapter = defineAdapter(profile, codec);

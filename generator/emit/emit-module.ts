@@ -72,11 +72,11 @@ export function emitModule(ir: SpecIR, base: SpecIR | undefined, options: EmitOp
       const stem = pascal(shared.rule.name).replace(/([^s])s$/, '$1');
       const typeName = `Wire${stem}`;
       if (elementReaders.some((x) => 'name' in x && x.name === typeName)) continue;
-      elementReaders.push(emitInterface(typeName, `One element of \`${commentText(shared.sites[0]!.path.text)}\`, read the same in a body and a stream.`, nodes[0]!));
+      const where = `\`${commentText(shared.sites[0]!.path.text)}\` (rule "${commentText(shared.rule.name)}")`;
+      elementReaders.push(emitInterface(typeName, `One element of ${where}; \`read${stem}\` reads it for both readers.`, nodes[0]!));
       elementReaders.push({
         kind: StructureKind.Function,
         name: `read${stem}`,
-        docs: [`Reads one element of \`${commentText(shared.sites[0]!.path.text)}\` (rule "${commentText(shared.rule.name)}").`],
         parameters: [
           { name: 'a', type: 'TurnAssembler' },
           { name: 'x', type: typeName },

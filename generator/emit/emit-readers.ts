@@ -8,7 +8,7 @@ import { testCode } from './emit-test.js';
 
 /** The statements of `readResponse(a, r)`. */
 export function emitReadResponse(ir: SpecIR, hoisted: Hoisted = NONE): string {
-  const lines = rulesCode(ir.response, 'r', 0, hoisted);
+  const lines = rulesCode(ir.response, 'r', 0, hoisted, 2);
   return (lines.length ? lines : ['void a;', 'void r;']).join('\n');
 }
 
@@ -16,13 +16,13 @@ export function emitReadResponse(ir: SpecIR, hoisted: Hoisted = NONE): string {
 export function emitReadEvent(ir: SpecIR, hoisted: Hoisted = NONE): string {
   const lines: string[] = [];
   const { stream } = ir;
-  lines.push(...rulesCode(stream.all, 'e', 0, hoisted));
+  lines.push(...rulesCode(stream.all, 'e', 0, hoisted, 2));
   if (stream.events.length || stream.ignore.length) {
     const on = stream.eventKey ? `${access('e', stream.eventKey)} ?? event` : 'event';
     lines.push(`switch (${on}) {`);
     for (const ev of stream.events) {
       lines.push(`  case ${lit(ev.name)}: {`);
-      lines.push(...indent(rulesCode(ev.rules, 'e', 0, hoisted), 4));
+      lines.push(...indent(rulesCode(ev.rules, 'e', 0, hoisted, 6), 4));
       lines.push('    break;', '  }');
     }
     for (const name of stream.ignore) if (!stream.events.some((e) => e.name === name)) lines.push(`  case ${lit(name)}:`);
@@ -40,7 +40,7 @@ export function emitReadEvent(ir: SpecIR, hoisted: Hoisted = NONE): string {
 export function emitReadersOver(ir: SpecIR, base: SpecIR, baseRef: string, hoisted: Hoisted = NONE): { readResponse?: string; readEvent?: string } {
   const out: { readResponse?: string; readEvent?: string } = {};
   const extraResponse = extraRules(base.response, ir.response, 'r');
-  if (extraResponse) out.readResponse = [`${baseRef}.readResponse(a, r);`, ...rulesCode(extraResponse, 'r', 0, hoisted)].join('\n');
+  if (extraResponse) out.readResponse = [`${baseRef}.readResponse(a, r);`, ...rulesCode(extraResponse, 'r', 0, hoisted, 2)].join('\n');
   const b = base.stream;
   const o = ir.stream;
   const extraAll = extraRules(b.all, o.all, 'e');
@@ -51,12 +51,12 @@ export function emitReadersOver(ir: SpecIR, base: SpecIR, baseRef: string, hoist
   });
   const removed = b.events.some((ev) => !o.events.some((x) => x.name === ev.name));
   if (extraAll && sameFrame && !removed && extraEvents.every((e) => e.rules) && (b.events.length === 0 || extraAll.length === 0)) {
-    const lines = [`${baseRef}.readEvent(a, e, event);`, ...rulesCode(extraAll, 'e', 0, hoisted)];
+    const lines = [`${baseRef}.readEvent(a, e, event);`, ...rulesCode(extraAll, 'e', 0, hoisted, 2)];
     const cases = extraEvents.filter((e) => e.rules!.length);
     if (cases.length) {
       const on = o.eventKey ? `${access('e', o.eventKey)} ?? event` : 'event';
       lines.push(`switch (${on}) {`);
-      for (const ev of cases) lines.push(`  case ${lit(ev.name)}: {`, ...indent(rulesCode(ev.rules!, 'e', 0, hoisted), 4), '    break;', '  }');
+      for (const ev of cases) lines.push(`  case ${lit(ev.name)}: {`, ...indent(rulesCode(ev.rules!, 'e', 0, hoisted, 6), 4), '    break;', '  }');
       lines.push('}');
     }
     out.readEvent = lines.join('\n');
@@ -79,7 +79,7 @@ export function sharedElementRules(ir: SpecIR): SharedElementRule[] {
   const visit = (rules: Rule[], part: 'response' | 'event') => {
     for (const r of rules) {
       if (!r.each) continue;
-      const body = bodyOf(r, 'x', 0, NONE);
+      const body = bodyOf(r, 'x', 0, NONE, 2);
       if (body.length < 3) continue;
       const key = body.join('\n');
       const hit = seen.get(key) ?? { rule: r, body, sites: [] };
@@ -111,17 +111,18 @@ function indent(lines: string[], n = 2): string[] {
 export type Hoisted = ReadonlyMap<string, string>;
 const NONE: Hoisted = new Map();
 
-function rulesCode(rules: Rule[], scope: string, depth: number, hoisted: Hoisted = NONE): string[] {
-  return rules.flatMap((r) => ruleCode(r, scope, depth, hoisted));
+/** `pad`: the columns the lines will stand at in the function, so a one-line `if` is kept only where it fits. */
+function rulesCode(rules: Rule[], scope: string, depth: number, hoisted: Hoisted = NONE, pad = 2): string[] {
+  return rules.flatMap((r) => ruleCode(r, scope, depth, hoisted, pad));
 }
 
 /** What a rule does to one element (or to the payload, without `each`). */
-function bodyOf(r: Rule, inner: string, depth: number, hoisted: Hoisted): string[] {
-  if (r.body.kind === 'group') return rulesCode(r.body.rules, inner, depth + 1, hoisted);
+function bodyOf(r: Rule, inner: string, depth: number, hoisted: Hoisted, pad: number): string[] {
+  if (r.body.kind === 'group') return rulesCode(r.body.rules, inner, depth + 1, hoisted, pad);
   if (r.body.kind === 'switch') {
     const body = [`switch (${access(inner, r.body.on)}) {`];
     for (const c of r.body.cases) {
-      body.push(`  case ${lit(c.value)}:`, ...indent(rulesCode(c.rules, inner, depth + 1, hoisted), 4), '    break;');
+      body.push(`  case ${lit(c.value)}:`, ...indent(rulesCode(c.rules, inner, depth + 1, hoisted, pad + 4), 4), '    break;');
     }
     body.push('}');
     return body;
@@ -129,12 +130,17 @@ function bodyOf(r: Rule, inner: string, depth: number, hoisted: Hoisted): string
   return actionCode(r.body.action, inner);
 }
 
-function ruleCode(r: Rule, scope: string, depth: number, hoisted: Hoisted = NONE): string[] {
+function ruleCode(r: Rule, scope: string, depth: number, hoisted: Hoisted = NONE, pad = 2): string[] {
   const elementVar = depth === 0 ? 'x' : `x${depth + 1}`;
-  let body = bodyOf(r, r.each ? elementVar : scope, depth, hoisted);
+  let body = bodyOf(r, r.each ? elementVar : scope, depth, hoisted, pad + (r.each ? 2 : 0) + (r.when.length ? 2 : 0));
   const fn = r.each && depth === 0 ? hoisted.get(body.join('\n')) : undefined;
   if (r.each) body = fn ? [`for (const x of list(${access(scope, r.each)})) ${fn}(a, x);`] : [`for (const ${elementVar} of list(${access(scope, r.each)})) {`, ...indent(body), '}'];
-  if (r.when.length) body = [`if (${r.when.map((c) => conditionCode(c, scope)).join(' && ')}) {`, ...indent(body), '}'];
+  if (r.when.length) {
+    const cond = `if (${r.when.map((c) => conditionCode(c, scope)).join(' && ')})`;
+    // One statement needs no block (the runtime's own style); more get braces.
+    const line = `${cond} ${body[0]}`;
+    body = body.length === 1 && body[0]!.endsWith(';') && pad + line.length <= 110 ? [line] : [`${cond} {`, ...indent(body), '}'];
+  }
   // A rule named after its own action, or read by a function named after it, needs no comment;
   // other names are the spec's words for it.
   if (fn || (r.body.kind === 'action' && r.body.action.kind === r.name)) return body;
