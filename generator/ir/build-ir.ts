@@ -248,25 +248,26 @@ function buildRule(name: string, r: RuleDocument, pointer: string): Rule {
   }
   if (r.rules !== undefined) return { name, pointer, when, each, body: { kind: 'group', rules: buildRules(r.rules, `${pointer}/rules`) } };
   const key = ACTIONS.find((k) => r[k] !== undefined) ?? 'end';
-  return { name, pointer, when, each, body: { kind: 'action', action: buildAction(key, r[key]) } };
+  return { name, pointer, when, each, body: { kind: 'action', action: buildAction(key, r) } };
 }
 
 function buildConditions(w: ConditionValue): Condition[] {
   return Object.entries(w).map(([p, v]): Condition => ({ path: parsePath(p), test: toTest(v) }));
 }
 
-function buildAction<K extends ActionKey>(key: K, value: RuleDocument[K]): Action {
+function buildAction(key: ActionKey, r: RuleDocument): Action {
   const opt = (p: unknown) => (typeof p === 'string' ? parsePath(p) : undefined);
-  // Each action's arguments, as the schema gives them for that action.
-  const v = value as NonNullable<RuleDocument[ActionKey]> & Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-  switch (key as ActionKey) {
-    case 'meta':
+  switch (key) {
+    case 'meta': {
+      const v = r.meta ?? {};
       return { kind: 'meta', id: pathList(v.id), model: pathList(v.model) };
+    }
     case 'text':
-      return { kind: 'text', paths: pathList(v) };
+      return { kind: 'text', paths: pathList(r.text) };
     case 'refusal':
-      return { kind: 'refusal', paths: pathList(v) };
-    case 'thinking':
+      return { kind: 'refusal', paths: pathList(r.refusal) };
+    case 'thinking': {
+      const v = r.thinking ?? {};
       return {
         kind: 'thinking',
         start: v.start === true,
@@ -279,7 +280,9 @@ function buildAction<K extends ActionKey>(key: K, value: RuleDocument[K]): Actio
         id: opt(v.id),
         format: opt(v.format),
       };
-    case 'toolCall':
+    }
+    case 'toolCall': {
+      const v = r.toolCall ?? {};
       return {
         kind: 'toolCall',
         start: v.start === true,
@@ -293,14 +296,19 @@ function buildAction<K extends ActionKey>(key: K, value: RuleDocument[K]): Actio
         argumentsObject: opt(v.argumentsObject),
         signature: opt(v.signature),
       };
+    }
     case 'finish':
-      return { kind: 'finish', paths: pathList(v) };
-    case 'usage':
-      return typeof v === 'string' || Array.isArray(v)
+      return { kind: 'finish', paths: pathList(r.finish) };
+    case 'usage': {
+      const v = r.usage;
+      return typeof v === 'string' || Array.isArray(v) || v === undefined
         ? { kind: 'usage', paths: pathList(v), merge: false }
         : { kind: 'usage', paths: pathList(v.at), merge: v.merge === true };
-    case 'error':
+    }
+    case 'error': {
+      const v = r.error ?? {};
       return { kind: 'error', at: opt(v.at), message: pathList(v.message), type: pathList(v.type), code: pathList(v.code) };
+    }
     case 'end':
       return { kind: 'end' };
   }
