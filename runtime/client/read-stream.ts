@@ -35,6 +35,7 @@ export async function* readStream(c: StreamContext): AsyncGenerator<StreamEvent[
   const framer = adapter.stream.framing === 'sse' ? new SseDecoder(onFrame) : new NdjsonDecoder(onFrame);
   let started = false;
   let finished = false;
+  let drained = false;
   const queued = (): StreamEvent[] => {
     // Nothing more is delivered once the caller has aborted.
     if (c.signal?.aborted) throw abortReason(c.signal);
@@ -50,7 +51,10 @@ export async function* readStream(c: StreamContext): AsyncGenerator<StreamEvent[
     let sawBytes = false;
     while (!a.ended) {
       const chunk = await readWithin(reader, c);
-      if (chunk.done) break;
+      if (chunk.done) {
+        drained = true;
+        break;
+      }
       sawBytes ||= chunk.value.byteLength > 0;
       framer.push(text.decode(chunk.value, { stream: true }));
       if (a.events.length) yield queued();
@@ -79,8 +83,9 @@ export async function* readStream(c: StreamContext): AsyncGenerator<StreamEvent[
   } finally {
     stopWatch(reader);
     c.sent.dispose();
-    // Stopping early (break, abort, error) cancels the body: the connection is released now.
-    if (!finished) await reader.cancel().catch(() => undefined);
+    // Stopping early (break, abort, error) cancels the body, and so does a terminal event the
+    // server has not closed after: the connection is released now, and nothing outlives the turn.
+    if (!finished || !drained) await reader.cancel().catch(() => undefined);
   }
 }
 
