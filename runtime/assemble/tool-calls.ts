@@ -16,6 +16,8 @@ interface OpenCall {
   parts: TextBuffer;
   /** Set when the wire gave the arguments whole (object or final string). */
   full: string | undefined;
+  /** `full` is JSON.stringify of an object the wire sent: valid by construction. */
+  fromObject: boolean;
   signature: string | undefined;
   closed: boolean;
 }
@@ -86,12 +88,14 @@ export class ToolCalls {
     if (typeof full !== 'string') return;
     const call = this.byKey.get(key) ?? this.neverOpened(key, full);
     call.full = full;
+    call.fromObject = false;
   }
 
   setObject(key: unknown, args: unknown): void {
     if (args === undefined || args === null) return;
     const call = this.byKey.get(key) ?? this.neverOpened(key, undefined);
     call.full = JSON.stringify(args);
+    call.fromObject = true;
   }
 
   /** A whole call in one piece: arguments as a string or as an object. */
@@ -101,7 +105,10 @@ export class ToolCalls {
     const call = this.create(key, id, name, responseId);
     if (typeof signature === 'string' && signature !== '') call.signature = signature;
     if (typeof args === 'string') this.appendArgs(call, args);
-    else if (args !== undefined && args !== null) call.full = JSON.stringify(args);
+    else if (args !== undefined && args !== null) {
+      call.full = JSON.stringify(args);
+      call.fromObject = true;
+    }
     this.closeCall(call);
   }
 
@@ -147,6 +154,7 @@ export class ToolCalls {
       name: typeof name === 'string' ? name : '',
       parts: new TextBuffer(),
       full: undefined,
+      fromObject: false,
       signature: undefined,
       closed: false,
     };
@@ -191,7 +199,8 @@ function finalCall(call: OpenCall): ToolCall {
   // A call with no argument text at all has no arguments: "{}" (docs/unified-model.md#tool-call-arguments).
   const args = joined === '' ? '{}' : joined;
   const out: ToolCall = { id: call.id, name: call.name, arguments: args };
-  if (call.full === undefined) {
+  // Text from the wire (fragments, or a final string that replaces them) may be invalid; an object never is.
+  if (!call.fromObject) {
     try {
       JSON.parse(args);
     } catch (e) {
