@@ -21,7 +21,9 @@ export type DiagnosticCode =
   | 'unknown-slot'
   | 'write-conflict'
   | 'generated-type-error'
-  | 'bad-template';
+  | 'bad-template'
+  | 'forbidden-key'
+  | 'bad-pattern';
 
 export interface Diagnostic {
   code: DiagnosticCode;

@@ -68,6 +68,11 @@ export async function generate(sources: SpecSource[], options: GenerateOptions =
       diagnostics.push(...found);
     }
   });
+  for (const p of parsed) {
+    if (p.doc === undefined || (typeof p.doc === 'object' && p.doc !== null && !Array.isArray(p.doc))) continue;
+    diagnostics.push({ code: 'wrong-type', file: p.file, line: 1, col: 1, pointer: '', message: 'A spec is a YAML mapping (id, endpoint, request, …); this file holds none', hint: 'start from a spec in specs/, or `extends:` one' });
+    p.doc = undefined;
+  }
   time('validate', () => {
     for (const p of parsed) {
       if (p.doc === undefined) continue;

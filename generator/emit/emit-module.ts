@@ -186,7 +186,8 @@ function codecExpr(codec: CodecSource, base: CodecSource | undefined, baseRef: s
     const spread = base && baseMembers?.size ? [`...${member(ref, group)}`] : [];
     entries.push(`${group}: { ${[...spread, ...items, ...removed].join(', ')} }`);
   }
-  if (base && !codec.members.has('system') && base.members.has('system')) entries.push('system: undefined');
+  // A group the base has and this spec does not (no system template, no tools) is taken away.
+  for (const group of ['system', 'tools']) if (base && !codec.members.has(group) && base.members.has(group)) entries.push(`${group}: undefined`);
   if (!sameReaders) entries.push('readResponse', 'readEvent');
   return base ? `{ ...${ref}, ${entries.join(', ')} }` : `{ ${entries.join(', ')} }`;
 }

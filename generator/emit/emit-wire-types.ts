@@ -50,6 +50,8 @@ export function fieldsBeyond(node: TypeNode, base: TypeNode): TypeNode | undefin
     const element = fieldsBeyond(node.element, base.element);
     return element ? { ...node, element } : undefined;
   }
+  // A field the base reads as some value and this spec reads inside: this spec's shape, whole.
+  if (base.kind === 'leaf' && base.leaf === 'unknown' && node.kind !== 'leaf') return node;
   if (node.kind !== 'object' || base.kind !== 'object') return undefined;
   const props = new Map<string, TypeNode>();
   for (const [k, v] of node.props) {

@@ -19,7 +19,7 @@ export type TemplateNode =
    * `$when` makes the whole object disappear unless it holds: `$when: $slot` (the value is set
    * and not empty) or `$when: { slot: <test> }` in the condition vocabulary.
    */
-  | { kind: 'object'; entries: Array<[string, TemplateNode]>; when?: TemplateWhen }
+  | { kind: 'object'; entries: Array<[string, TemplateNode]>; when?: TemplateWhen; pointer: string }
   | { kind: 'array'; items: TemplateNode[] }
   | { kind: 'bad'; pointer: string; message: string; hint?: string };
 
@@ -36,6 +36,7 @@ export function parseTemplate(value: unknown, pointer: string): TemplateNode {
     const when = (value as Record<string, unknown>).$when;
     return {
       kind: 'object',
+      pointer,
       entries: entries.map(([k, v]) => [k, parseTemplate(v, esc(k))]),
       ...(when === undefined ? {} : { when: parseWhen(when, esc('$when')) }),
     };

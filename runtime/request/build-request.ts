@@ -72,7 +72,7 @@ export function requestBuilder(profile: Profile, codec: Codec): (input: ChatRequ
       if (s.reject) w.reject(s.field, s.reason);
       w.drop(s.field, s.reason);
     }
-    if (!codec.tools && req.tools?.length) w.drop('tools', noTools);
+    if ((!codec.tools || !rq.tools) && req.tools?.length) w.drop('tools', noTools);
     if (!rq.toolChoice && req.toolChoice !== undefined) w.drop('toolChoice', `${profile.name} has no tool choice`);
     if (!rq.responseFormat && req.responseFormat !== undefined) w.drop('responseFormat', `${profile.name} has no response format setting`);
 
@@ -83,9 +83,8 @@ export function requestBuilder(profile: Profile, codec: Codec): (input: ChatRequ
       cx.at(conv.origins[i]!);
       mapped.push(cx.finish(m, mapMessage(m, profile, codec, cx, w)));
     }
-    const messages = rq.messages.merge
-      ? mergeConsecutive(mapped, rq.messages.merge.field, rq.messages.merge.join, codec.parts.text)
-      : spreadItems(mapped, rq.messages.spread);
+    const items = spreadItems(mapped, rq.messages.spread);
+    const messages = rq.messages.merge ? mergeConsecutive(items, rq.messages.merge.field, rq.messages.merge.join, codec.parts.text) : items;
 
     const body: Record<string, unknown> = {};
     if (rq.model && req.model !== undefined) setPath(body, rq.model, req.model);
@@ -206,7 +205,12 @@ function noTemplate(p: Profile, cx: MessageContext, w: Warnings): undefined {
 }
 
 function toolChoice(req: ChatRequest, p: Profile, c: Codec, w: Warnings, carriesParallel: boolean): unknown {
-  if (req.toolChoice === undefined && (!c.toolChoice.unset || !req.tools?.length)) return undefined;
+  if (req.toolChoice === undefined && !req.tools?.length) {
+    // A wire that says parallelToolCalls inside its tool choice has nowhere to say it without tools.
+    if (carriesParallel && req.parallelToolCalls === false) w.drop('parallelToolCalls', `${p.name} says this inside the tool choice, and no tools are declared`);
+    return undefined;
+  }
+  if (req.toolChoice === undefined && !c.toolChoice.unset) return undefined;
   const slots: ToolChoiceSlots = {
     name: typeof req.toolChoice === 'object' ? req.toolChoice.name : undefined,
     noParallel: carriesParallel && req.parallelToolCalls === false ? true : undefined,

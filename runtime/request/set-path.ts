@@ -4,10 +4,13 @@
  * params that share `generationConfig`); the generator has checked that no two writes collide.
  */
 import type { WirePath } from '../profile.js';
+import { FORBIDDEN_KEYS } from './safe-merge.js';
 
 export function setPath(target: Record<string, unknown>, path: WirePath, value: unknown): void {
   // Nothing to write makes no objects on the way.
   if (value === undefined) return;
+  // The generator refuses such paths; this keeps a hand-written profile from reaching a prototype.
+  for (let i = 0; i < path.length; i++) if (FORBIDDEN_KEYS.has(path[i] as string)) return;
   // Most writes are one key deep.
   if (path.length === 1 && !isObject(value)) {
     target[path[0] as string] = value;

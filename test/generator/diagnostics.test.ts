@@ -134,6 +134,30 @@ describe('spec diagnostics', () => {
         want: (l) => [`${F}:${l}:55 unknown-key "toolCal" is not an action or a rule key (at /stream/on/*/call/toolCal); did you mean "toolCall"? actions: meta, text, refusal, thinking, toolCall, finish, usage, error, end; rule keys: when, each, switch, cases, rules`],
       },
     ],
+    [
+      'a body path through __proto__ (would reach a prototype at run time)',
+      {
+        line: '    temperature: sampling.temperature',
+        replace: '    temperature: __proto__.polluted',
+        want: (l) => [`${F}:${l}:18 forbidden-key the path __proto__.polluted writes __proto__ (at /request/params/temperature); __proto__, constructor, prototype can reach a prototype; use another key`],
+      },
+    ],
+    [
+      'a template key __proto__',
+      {
+        line: '      user: { speaker: human, items: $parts }',
+        replace: '      user: { speaker: human, items: $parts, __proto__: x }',
+        want: (l) => [`${F}:${l}:46 forbidden-key a template writes the key __proto__ (at /request/messages/roles/user/__proto__); __proto__, constructor, prototype can reach a prototype; use another key`],
+      },
+    ],
+    [
+      'a pattern that is not a regular expression',
+      {
+        line: '      end: { when: { final: true }, end: true }',
+        replace: '      end: { when: { final: { matches: "(" } }, end: true }',
+        want: (l) => [`${F}:${l}:20 bad-pattern "(" is not a regular expression: Invalid regular expression: /(/: Unterminated group (at /stream/on/*/end/when)`],
+      },
+    ],
   ];
 
   it.each(EDITS)('%s', async (_name, { line, replace, want }) => {
@@ -176,6 +200,12 @@ describe('spec diagnostics', () => {
     const l = lineOf('  apiKeyEnv: MINI_KEY');
     expect(await diagnose(edit(l, ['  apiKeyEnv: MINI_KEY', '  apiKeyEnv: OTHER_KEY']))).toEqual([
       `${F}:${l + 1}:3 duplicate-key Duplicate key: a later value would silently replace an earlier one (at /); remove or rename one of them`,
+    ]);
+  });
+
+  it('an empty file is a located problem, not a crash', async () => {
+    expect(await diagnose({ file: 'specs/empty.yaml', text: '' })).toEqual([
+      'specs/empty.yaml:1:1 wrong-type A spec is a YAML mapping (id, endpoint, request, …); this file holds none (at /); start from a spec in specs/, or `extends:` one',
     ]);
   });
 
