@@ -8,21 +8,13 @@ export { createRegistry, type Registry } from './client/registry.js';
 export { TurnAssembler, type TurnRules } from './assemble/turn-assembler.js';
 export type { MessageContext } from './request/message-context.js';
 export { compact } from './request/compact.js';
+export { firstString } from './wire/read-path.js';
 export type { Codec } from './codec.js';
 export type { Profile, WirePath } from './profile.js';
 
 /** An array, or nothing to iterate (wire data may omit or mistype it). */
 export function list(v: unknown): readonly any[] {
   return Array.isArray(v) ? v : [];
-}
-
-/** The first string (or number, as text) among candidate values. */
-export function firstString(...values: unknown[]): string | undefined {
-  for (const v of values) {
-    if (typeof v === 'string') return v;
-    if (typeof v === 'number') return String(v);
-  }
-  return undefined;
 }
 
 /** Empty for a `$when` template condition: undefined, null, '' or []. */

@@ -4,7 +4,7 @@
  */
 import type { Segment, WirePath } from '../ir/paths.js';
 
-const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+export const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /** A string/number/boolean/null/object/array value as a TypeScript literal. */
 export function lit(value: unknown): string {

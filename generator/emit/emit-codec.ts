@@ -56,8 +56,8 @@ export function emitCodec(ir: SpecIR): CodecSource {
     if (!node) continue;
     // An error result with the same wire shape as a plain one needs no template of its own.
     if (k === 'toolError' && t.roles.tool && templateExpr(node, SLOT_EXPRS['roles.tool']) === templateExpr(t.roles.tool, SLOT_EXPRS['roles.tool'])) continue;
-    const expr = templateExpr(node, SLOT_EXPRS[ROLE_CONTEXT[k]!]);
-    group('roles').set(k, `(${/\bcx\b/.test(expr) ? 'm, cx' : 'm'}) => ${expr}`);
+    const ctx = ROLE_CONTEXT[k]!;
+    group('roles').set(k, `(${paramsRead(node, ctx).has('cx') ? 'm, cx' : 'm'}) => ${templateExpr(node, SLOT_EXPRS[ctx])}`);
   }
   if (t.system) group('system').set('', arrow(['v'], t.system, 'system.template'));
   if (t.tools) {
@@ -70,10 +70,20 @@ export function emitCodec(ir: SpecIR): CodecSource {
   return { members, readResponse: emitReadResponse(ir), readEvent: emitReadEvent(ir) };
 }
 
+/** The template's parameters its slots read (from the slot table, not the emitted text). */
+function paramsRead(node: TemplateNode, ctx: SlotContext): Set<string> {
+  const read = new Set<string>();
+  for (const slot of slotsOf(node)) {
+    for (const name of SLOT_EXPRS[ctx][slot.name]?.match(/\b[a-z]{1,2}\b/g) ?? []) read.add(name);
+  }
+  return read;
+}
+
 /** `(p) => <template>`, leaving out parameters the body does not read. */
 function arrow(params: string[], node: TemplateNode, ctx: SlotContext): string {
   const body = templateExpr(node, SLOT_EXPRS[ctx]);
-  const used = params.filter((p) => p.startsWith('_') || new RegExp(`\\b${p}\\b`).test(body));
+  const read = paramsRead(node, ctx);
+  const used = params.filter((p) => p.startsWith('_') || read.has(p));
   // Keep positional parameters before a used one.
   const last = params.reduce((n, p, i) => (used.includes(p) && !p.startsWith('_') ? i + 1 : n), 0);
   const list = params.slice(0, last).map((p) => (used.includes(p) ? p : `_${p.replace(/^_/, '')}`));

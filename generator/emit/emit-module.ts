@@ -176,10 +176,6 @@ function codecExpr(codec: CodecSource, base: CodecSource | undefined, baseRef: s
       continue;
     }
     if (base && baseMembers && sameMap(members, baseMembers)) continue;
-    if (group === 'tools' && members.size === 0) {
-      if (baseMembers?.size) entries.push('tools: undefined');
-      continue;
-    }
     const items: string[] = [];
     for (const [k, fn] of members) if (!(baseMembers?.get(k) === fn)) items.push(`${lit(k)}: ${fn}`);
     const removed = [...(baseMembers?.keys() ?? [])].filter((k) => !members.has(k)).map((k) => `${lit(k)}: undefined`);

@@ -2,7 +2,7 @@
  * Plain data (a profile) as a TypeScript expression, and an overlay's data as its differences
  * over the base's: equal parts are the base's own (`{ ...openaiChat.profile, id: 'groq' }`).
  */
-import { key, lit } from './code.js';
+import { IDENT, key, lit } from './code.js';
 
 export function valueExpr(v: unknown): string {
   if (v === undefined) return 'undefined';
@@ -32,7 +32,7 @@ export function diffExpr(baseRef: string, base: unknown, cur: unknown): string {
 }
 
 export function member(ref: string, k: string): string {
-  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(k) ? `${ref}.${k}` : `${ref}[${lit(k)}]`;
+  return IDENT.test(k) ? `${ref}.${k}` : `${ref}[${lit(k)}]`;
 }
 
 export function deepEqual(a: unknown, b: unknown): boolean {

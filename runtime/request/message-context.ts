@@ -192,6 +192,8 @@ export function mergeConsecutive(
   textPart: ((p: TextPart) => unknown) | undefined,
 ): unknown[] {
   const out: unknown[] = [];
+  // The message a run is being joined into, made ours (a copy with its own list) on its first join.
+  let owned: Record<string, unknown> | undefined;
   for (let i = 0; i < mapped.length; i++) {
     const m = mapped[i];
     if (m === undefined) continue;
@@ -200,9 +202,17 @@ export function mergeConsecutive(
     if (prev && isRecord(prev) && isRecord(cur) && sameBesides(prev, cur, field)) {
       const a = prev[field];
       const b = cur[field];
-      const joined = join !== undefined && typeof a === 'string' && typeof b === 'string' ? a + join + b : [...asList(a, textPart), ...asList(b, textPart)];
-      out[out.length - 1] = { ...prev, [field]: joined };
-    } else out.push(m);
+      if (join !== undefined && typeof a === 'string' && typeof b === 'string') {
+        out[out.length - 1] = owned = { ...prev, [field]: a + join + b };
+        continue;
+      }
+      if (owned !== prev || !Array.isArray(a)) out[out.length - 1] = owned = { ...prev, [field]: asList(a, textPart).slice() };
+      const list = owned[field] as unknown[];
+      for (const x of asList(b, textPart)) list.push(x);
+    } else {
+      out.push(m);
+      owned = undefined;
+    }
   }
   return out;
 }

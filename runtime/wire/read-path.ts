@@ -10,12 +10,16 @@ export function readPath(data: unknown, path: WirePath): unknown {
   return v;
 }
 
-/** The first string (or number, as text) among candidate paths. */
-export function firstStringAt(data: unknown, paths: readonly WirePath[]): string | undefined {
-  for (const p of paths) {
-    const v = readPath(data, p);
+/** The first string (or number, as text) among candidate values. */
+export function firstString(...values: unknown[]): string | undefined {
+  for (const v of values) {
     if (typeof v === 'string') return v;
     if (typeof v === 'number') return String(v);
   }
   return undefined;
+}
+
+/** The same among the values at candidate paths. */
+export function firstStringAt(data: unknown, paths: readonly WirePath[]): string | undefined {
+  return firstString(...paths.map((p) => readPath(data, p)));
 }

@@ -8,9 +8,8 @@
  * Wire families: every spec id resolves through its `extends:` chain to one of
  * openai-chat, openai-responses, anthropic-messages, gemini, ollama.
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
-import { parse } from 'yaml';
+import { specChain, specIds } from './spec-chain.js';
 import { createClient, type Client, type ClientOptions, type ProviderId } from '../../generated/index.js';
 import {
   jsonResponse,
@@ -27,24 +26,7 @@ const FAMILIES: readonly string[] = ['openai-chat', 'openai-responses', 'anthrop
 // ---------------------------------------------------------------------------------------------
 // Spec ids and their wire family
 
-const SPECS_DIR = new URL('../../specs/', import.meta.url);
-let heads: Map<string, { extends?: string }> | undefined;
-
-function specHeads(): Map<string, { extends?: string }> {
-  if (heads) return heads;
-  heads = new Map();
-  for (const file of readdirSync(SPECS_DIR).filter((f) => f.endsWith('.yaml')).sort()) {
-    const doc = parse(readFileSync(new URL(file, SPECS_DIR), 'utf8')) as { id?: string; extends?: string };
-    const id = doc.id ?? file.replace(/\.yaml$/, '');
-    heads.set(id, doc.extends ? { extends: doc.extends } : {});
-  }
-  return heads;
-}
-
-/** Every spec id in specs/, sorted. */
-export function specIds(): string[] {
-  return [...specHeads().keys()].sort();
-}
+export { specIds };
 
 /**
  * Specs that speak one of the wire families these helpers script (themselves or through their
@@ -56,25 +38,14 @@ export function familySpecIds(): string[] {
 }
 
 function familyOrUndefined(id: string): WireFamily | undefined {
-  try {
-    return wireFamilyOf(id);
-  } catch {
-    return undefined;
-  }
+  return specChain(id).find((x) => FAMILIES.includes(x)) as WireFamily | undefined;
 }
 
 /** The wire family a spec speaks: itself when it is a family root, else the root of its `extends:` chain. */
 export function wireFamilyOf(id: string): WireFamily {
-  const all = specHeads();
-  const seen = new Set<string>();
-  let current = id;
-  for (;;) {
-    if (FAMILIES.includes(current)) return current as WireFamily;
-    const next = all.get(current)?.extends;
-    if (!next || seen.has(current)) throw new Error(`spec ${id}: no known wire family in its extends chain (${[...seen, current].join(' → ')})`);
-    seen.add(current);
-    current = next;
-  }
+  const family = familyOrUndefined(id);
+  if (!family) throw new Error(`spec ${id}: no known wire family in its extends chain (${specChain(id).join(' → ')})`);
+  return family;
 }
 
 // ---------------------------------------------------------------------------------------------
