@@ -159,7 +159,7 @@ export const codec = {
   blocks: {
     thinking: (b) => compact({ type: 'thinking', thinking: b.text, signature: b.signature }),
     redactedThinking: (b) => compact({ type: 'redacted_thinking', data: b.redacted }),
-    text: (b) => compact({ type: 'text', text: b }),
+    text: (b) => compact({ type: 'text', text: b.text }),
     toolCall: (b, cx) => compact({ type: 'tool_use', id: b.id, name: b.name, input: cx.argumentsObject(b) }),
   },
   roles: {

@@ -3,7 +3,7 @@
  * Do not edit: change the spec and run `pnpm gen`.
  */
 import * as base from './openai-chat.js';
-import { compact, defineAdapter } from '../runtime/adapter-kit.js';
+import { compact, defineAdapter, firstString, list } from '../runtime/adapter-kit.js';
 import type { Codec, Profile, TurnAssembler } from '../runtime/adapter-kit.js';
 
 /** A blocking DeepSeek response body, as far as this adapter reads it. */
@@ -71,16 +71,40 @@ export const codec = {
 
 /** Feeds a blocking response body to the assembler. */
 export function readResponse(a: TurnAssembler, r: WireResponse): void {
-  base.readResponse(a, r);
+  a.setMeta(r?.id, r?.model);
   // reasoning
   a.appendThinking(r?.choices?.[0]?.message?.reasoning_content);
+  a.appendText(r?.choices?.[0]?.message?.content);
+  a.appendRefusal(r?.choices?.[0]?.message?.refusal);
+  // toolCalls
+  for (const x of list(r?.choices?.[0]?.message?.tool_calls)) {
+    a.addToolCall(x?.id, x?.function?.name, x?.function?.arguments);
+  }
+  a.setFinishReason(r?.choices?.[0]?.finish_reason);
+  a.setUsage(r?.usage);
 }
 
 /** Feeds one decoded stream event to the assembler. */
 export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefined): void {
-  base.readEvent(a, e, event);
+  if (e?.error != null) {
+    a.fail(
+      firstString(e?.error?.message, e?.error),
+      firstString(e?.error?.type),
+      firstString(e?.error?.code),
+      e,
+    );
+  }
+  a.setMeta(e?.id, e?.model);
   // reasoning
   a.appendThinking(e?.choices?.[0]?.delta?.reasoning_content);
+  a.appendText(e?.choices?.[0]?.delta?.content);
+  a.appendRefusal(e?.choices?.[0]?.delta?.refusal);
+  // toolCalls
+  for (const x of list(e?.choices?.[0]?.delta?.tool_calls)) {
+    a.toolCallDelta(x?.index, x?.id, x?.function?.name, x?.function?.arguments);
+  }
+  a.setFinishReason(e?.choices?.[0]?.finish_reason);
+  a.setUsage(e?.usage);
 }
 
 export const adapter = defineAdapter(profile, codec);

@@ -133,7 +133,7 @@ export const codec = {
   },
   blocks: {
     thinking: (b) => compact({ text: b.text, thought: true, thoughtSignature: b.signature }),
-    text: (b) => compact({ text: b }),
+    text: (b) => compact({ text: b.text }),
     toolCall: (b, cx) =>
       compact({
         functionCall: compact({ name: b.name, args: cx.argumentsObject(b) }),

@@ -45,9 +45,17 @@ export const codec = { ...base.codec, readResponse, readEvent } satisfies Codec;
 
 /** Feeds a blocking response body to the assembler. */
 export function readResponse(a: TurnAssembler, r: WireResponse): void {
-  base.readResponse(a, r);
+  a.setMeta(r?.id, r?.model);
   // reasoning
   a.appendThinking(r?.choices?.[0]?.message?.reasoning);
+  a.appendText(r?.choices?.[0]?.message?.content);
+  a.appendRefusal(r?.choices?.[0]?.message?.refusal);
+  // toolCalls
+  for (const x of list(r?.choices?.[0]?.message?.tool_calls)) {
+    a.addToolCall(x?.id, x?.function?.name, x?.function?.arguments);
+  }
+  a.setFinishReason(r?.choices?.[0]?.finish_reason);
+  a.setUsage(r?.usage);
 }
 
 /** Feeds one decoded stream event to the assembler. */
@@ -61,6 +69,8 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
     );
   }
   a.setMeta(e?.id, e?.model);
+  // reasoning
+  a.appendThinking(e?.choices?.[0]?.delta?.reasoning);
   a.appendText(e?.choices?.[0]?.delta?.content);
   a.appendRefusal(e?.choices?.[0]?.delta?.refusal);
   // toolCalls
@@ -69,8 +79,6 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
   }
   a.setFinishReason(e?.choices?.[0]?.finish_reason);
   a.setUsage(e?.usage ?? e?.x_groq?.usage);
-  // reasoning
-  a.appendThinking(e?.choices?.[0]?.delta?.reasoning);
 }
 
 export const adapter = defineAdapter(profile, codec);

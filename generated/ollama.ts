@@ -9,8 +9,8 @@ import type { Codec, Profile, TurnAssembler } from '../runtime/adapter-kit.js';
 export interface WireResponse {
   model?: string | null;
   message?: {
-    content?: string | null;
     thinking?: string | null;
+    content?: string | null;
     tool_calls?: Array<{
       id?: string | null;
       function?: { name?: string | null; arguments?: unknown } | null;
@@ -25,8 +25,8 @@ export interface WireEvent {
   error?: unknown;
   model?: string | null;
   message?: {
-    content?: string | null;
     thinking?: string | null;
+    content?: string | null;
     tool_calls?: Array<{
       id?: string | null;
       function?: { name?: string | null; arguments?: unknown } | null;
@@ -150,8 +150,8 @@ export const codec = {
 /** Feeds a blocking response body to the assembler. */
 export function readResponse(a: TurnAssembler, r: WireResponse): void {
   a.setMeta(undefined, r?.model);
-  a.appendText(r?.message?.content);
   a.appendThinking(r?.message?.thinking);
+  a.appendText(r?.message?.content);
   // calls
   for (const x of list(r?.message?.tool_calls)) {
     a.addToolCall(x?.id, x?.function?.name, x?.function?.arguments);
@@ -166,8 +166,8 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
     a.fail(firstString(e?.error), undefined, undefined, e);
   }
   a.setMeta(undefined, e?.model);
-  a.appendText(e?.message?.content);
   a.appendThinking(e?.message?.thinking);
+  a.appendText(e?.message?.content);
   // calls
   for (const x of list(e?.message?.tool_calls)) {
     a.addToolCall(x?.id, x?.function?.name, x?.function?.arguments);

@@ -162,7 +162,11 @@ export const codec = {
         encrypted_content: b.signature,
       }),
     text: (b) =>
-      compact({ type: 'message', role: 'assistant', content: [compact({ type: 'output_text', text: b })] }),
+      compact({
+        type: 'message',
+        role: 'assistant',
+        content: [compact({ type: 'output_text', text: b.text })],
+      }),
     toolCall: (b) => compact({ type: 'function_call', call_id: b.id, name: b.name, arguments: b.arguments }),
   },
   roles: {

@@ -10,7 +10,7 @@ import type { Codec } from './codec.js';
 import type { EndpointInfo, Profile, StreamProfile } from './profile.js';
 import { requestBuilder, type BuiltRequest } from './request/build-request.js';
 import type { ChatRequest } from './types.js';
-import { firstStringAt } from './wire/read-path.js';
+import { firstStringAt, readAll } from './wire/read-path.js';
 
 export type CallMode = 'stream' | 'blocking';
 export type { BuiltRequest, EndpointInfo };
@@ -19,6 +19,8 @@ export interface ErrorFields {
   message: string | undefined;
   type: string | undefined;
   code: string | undefined;
+  /** How long the body says to wait before retrying, in ms. */
+  retryDelayMs?: number;
 }
 
 export interface ProviderAdapter {
@@ -47,14 +49,31 @@ export function defineAdapter(profile: Profile, codec: Codec): ProviderAdapter {
     codec,
     endpoint: profile.endpoint,
     stream: profile.stream,
-    rules: { provider: profile.id, mapFinishReason: finishMapper(profile.finish), mapUsage: usageMapper(profile.usage) },
+    rules: { provider: profile.id, mapFinishReason: finishMapper(profile.finish), mapUsage: usageMapper(profile.usage), parts: profile.parts, continues: profile.finish.continues },
     buildRequest: requestBuilder(profile, codec),
     readResponse: codec.readResponse,
     readEvent: codec.readEvent,
-    readError: (body) => ({ message: firstStringAt(body, e.message), type: firstStringAt(body, e.type), code: firstStringAt(body, e.code) }),
+    readError: (body) => {
+      const fields: ErrorFields = { message: firstStringAt(body, e.message), type: firstStringAt(body, e.type), code: firstStringAt(body, e.code) };
+      const delay = e.retryDelay?.length ? retryDelayMs(body, e.retryDelay) : undefined;
+      if (delay !== undefined) fields.retryDelayMs = delay;
+      return fields;
+    },
     isRetryable: (status, fields) =>
       (e.retryable.codes.includes(status) || e.retryable.ranges.some(([lo, hi]) => status >= lo && status <= hi)) &&
       !e.noRetry.some((x) => (x.type === undefined || x.type === fields.type) && (x.code === undefined || x.code === fields.code)),
     requestIdHeader: e.requestIdHeader,
   };
+}
+
+/** The first wait the body states: seconds as a number, or a duration string (`"34s"`, `"1.5s"`, `"250ms"`). */
+function retryDelayMs(body: unknown, paths: NonNullable<Profile['errors']['retryDelay']>): number | undefined {
+  for (const p of paths) {
+    for (const v of readAll(body, p)) {
+      if (typeof v === 'number' && Number.isFinite(v) && v >= 0) return v * 1000;
+      const m = typeof v === 'string' ? /^(\d+(?:\.\d+)?)(ms|s)$/.exec(v.trim()) : null;
+      if (m) return Number(m[1]) * (m[2] === 'ms' ? 1 : 1000);
+    }
+  }
+  return undefined;
 }

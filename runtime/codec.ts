@@ -7,7 +7,7 @@
 import type { TurnAssembler } from './assemble/turn-assembler.js';
 import type { BlockTemplates, MessageContext, PartTemplates } from './request/message-context.js';
 import type { ParamField } from './profile.js';
-import type { AssistantMessage, ResponseFormat, SystemMessage, ToolMessage, ToolSpec, UserMessage } from './types.js';
+import type { AssistantMessage, FunctionToolSpec, ResponseFormat, SystemMessage, ToolMessage, UserMessage } from './types.js';
 
 export interface RoleTemplates {
   system?: (m: SystemMessage, cx: MessageContext) => unknown;
@@ -49,7 +49,7 @@ export interface Codec {
   roles: RoleTemplates;
   /** The system field's shape, when it is not the joined text itself. */
   system?: (text: string) => unknown;
-  tools?: { item: (t: ToolSpec) => unknown; wrap?: (items: unknown[]) => unknown };
+  tools?: { item: (t: FunctionToolSpec) => unknown; wrap?: (items: unknown[]) => unknown };
   toolChoice: ToolChoiceForms;
   responseFormat: ResponseFormatForms;
   /** Templates for param values (`{ type: enabled, budget_tokens: $value }`). */

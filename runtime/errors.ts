@@ -27,6 +27,8 @@ export interface ProviderErrorInit {
   body?: unknown;
   retryable: boolean;
   requestId?: string;
+  /** How long the error body says to wait before a retry (Gemini RetryInfo), in ms. */
+  retryAfterMs?: number;
 }
 
 /** An HTTP error response, or an error event inside a stream. */
@@ -39,6 +41,8 @@ export class ProviderError extends WireforgeError {
   readonly body: unknown;
   readonly retryable: boolean;
   readonly requestId: string | undefined;
+  /** The wait the error body asks for before a retry, in ms (headers are read by the transport). */
+  readonly retryAfterMs: number | undefined;
 
   constructor(init: ProviderErrorInit) {
     const where = init.status === undefined ? 'in-stream error' : `HTTP ${init.status}`;
@@ -53,6 +57,7 @@ export class ProviderError extends WireforgeError {
     this.body = init.body;
     this.retryable = init.retryable;
     this.requestId = init.requestId;
+    this.retryAfterMs = init.retryAfterMs;
   }
 }
 

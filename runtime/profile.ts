@@ -6,7 +6,7 @@
  * there is one definition of each (docs/architecture.md).
  */
 import type { Continuity } from './request/apply-continuity.js';
-import type { FinishReason } from './types.js';
+import type { FinishReason, ResponsePartType } from './types.js';
 
 /** A wire path as segments: `choices.0.delta` is `['choices', 0, 'delta']`; `[]` is the payload itself. */
 export type WirePath = readonly (string | number)[];
@@ -93,7 +93,16 @@ export interface RequestProfile {
      */
     readonly merge?: { readonly field: string; readonly join?: string };
   };
-  readonly tools?: { readonly to: WirePath };
+  readonly tools?: {
+    readonly to: WirePath;
+    /**
+     * Provider-run tools by unified name: the wire object each one starts from (the request's
+     * `options` are merged over it). A name not listed is dropped with a warning, or rejected
+     * when `unknownProviderTool` says so.
+     */
+    readonly provider?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+    readonly unknownProviderTool?: 'drop' | 'reject';
+  };
   readonly toolChoice?: { readonly to: WirePath };
   readonly responseFormat?: { readonly to: WirePath };
   readonly params: Readonly<Partial<Record<ParamField, ParamRule>>>;
@@ -113,16 +122,61 @@ export interface FinishTable {
   /** Unknown non-null wire values. */
   readonly other: FinishReason;
   readonly upgrades: ReadonlyArray<{ readonly from: FinishReason; readonly when: 'toolCalls' | 'refusal'; readonly to: FinishReason }>;
+  /**
+   * Wire values that say the turn is not over (Anthropic `pause_turn`): the tool loop sends the
+   * conversation back as it is, with this turn appended, to let the provider go on.
+   */
+  readonly continues?: readonly string[];
 }
+
+/**
+ * Wire fields summed into one count, or, when the wire lists its work in steps (Anthropic
+ * `usage.iterations`), the sum over every element of that list, with the plain fields used when
+ * the list is absent.
+ */
+export type UsageCount = readonly WirePath[] | { readonly over: WirePath; readonly sum: readonly WirePath[]; readonly otherwise: readonly WirePath[] };
 
 /** Which wire fields (summed when several) make up each unified count. */
 export interface UsageMap {
-  readonly inputTokens: readonly WirePath[];
-  readonly outputTokens: readonly WirePath[];
-  readonly totalTokens: readonly WirePath[];
-  readonly cachedInputTokens: readonly WirePath[];
-  readonly cacheWriteTokens: readonly WirePath[];
-  readonly reasoningTokens: readonly WirePath[];
+  readonly inputTokens: UsageCount;
+  readonly outputTokens: UsageCount;
+  readonly totalTokens: UsageCount;
+  readonly cachedInputTokens: UsageCount;
+  readonly cacheWriteTokens: UsageCount;
+  readonly reasoningTokens: UsageCount;
+}
+
+/** A part field: the first present of several wire paths, or a fixed value. */
+export type PartField = readonly WirePath[] | { readonly value: Scalar };
+
+/** One unified part made from a wire object (or one per element of a list in it). */
+export interface PartRule {
+  readonly part: ResponsePartType;
+  readonly each?: WirePath;
+  readonly fields: Readonly<Record<string, PartField>>;
+}
+
+/**
+ * What a wire kind (a block or item type) becomes: the parts made from it, whether the wire
+ * object is kept to send back verbatim to the same provider, and which field JSON deltas fill
+ * while it streams (Anthropic `input_json_delta` on a server-tool block).
+ */
+export interface KindRule {
+  readonly parts: readonly PartRule[];
+  readonly echo: boolean;
+  readonly json?: string;
+}
+
+/**
+ * The kind table (docs/unified-model.md#response-parts). A kind the table does not list is kept
+ * as an `opaque` part with its wire object, so nothing a provider returns is lost.
+ */
+export interface PartsProfile {
+  readonly kinds: Readonly<Record<string, KindRule>>;
+  /** How a wire citation object maps to a unified Citation. */
+  readonly citation?: Readonly<Partial<Record<'url' | 'title' | 'citedText' | 'documentId' | 'sourceIndex', readonly WirePath[]>>>;
+  /** Kinds left unlisted are not kept (a wire whose unknown items carry nothing to send back). */
+  readonly unknown: 'keep' | 'ignore';
 }
 
 export interface ErrorProfile {
@@ -134,6 +188,11 @@ export interface ErrorProfile {
   readonly retryable: { readonly codes: readonly number[]; readonly ranges: ReadonlyArray<readonly [number, number]> };
   /** Errors never retried whatever their status (OpenAI's `insufficient_quota` 429). */
   readonly noRetry: ReadonlyArray<{ readonly type?: string; readonly code?: string }>;
+  /**
+   * Where the error body says how long to wait before retrying (Gemini `RetryInfo.retryDelay`):
+   * seconds as a number or a duration string (`"34s"`, `"1.5s"`). A `*` segment searches a list.
+   */
+  readonly retryDelay?: readonly WirePath[];
 }
 
 export interface StreamProfile {
@@ -152,6 +211,9 @@ export interface Profile {
   readonly stream: StreamProfile;
   readonly finish: FinishTable;
   readonly usage: UsageMap;
+  readonly parts?: PartsProfile;
+  /** Fields a blocking body must have (a body without one is an error, not an empty turn). */
+  readonly required?: { readonly response: readonly WirePath[] };
   readonly errors: ErrorProfile;
   /** The provider id is the profile's own. */
   readonly continuity: Omit<Continuity, 'provider'>;

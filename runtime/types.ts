@@ -42,6 +42,35 @@ export interface ToolCall {
   argumentsError?: string;
 }
 
+/** Where a text span comes from (a web page, a document, a file), as the provider cited it. */
+export interface Citation {
+  url?: string;
+  title?: string;
+  /** The quoted source text, where the wire gives it. */
+  citedText?: string;
+  /** The cited document's id or position, where the wire gives one. */
+  documentId?: string;
+  sourceIndex?: number;
+}
+
+/**
+ * One piece of what a turn returned, in wire order (docs/unified-model.md#response-parts).
+ * `wire` is the part as the provider sent it: the same provider gets it back verbatim, another
+ * provider never sees it (it is dropped with a warning).
+ */
+export type ResponsePart =
+  | { type: 'text'; text: string; citations?: Citation[]; signature?: string }
+  | ({ type: 'thinking' } & ThinkingPart)
+  | { type: 'tool-call'; call: ToolCall }
+  | { type: 'provider-tool-call'; id: string; name: string; input: unknown; wire?: unknown }
+  | { type: 'provider-tool-result'; callId: string; name: string; result: unknown; isError?: boolean; wire?: unknown }
+  | { type: 'source'; url?: string; title?: string; documentId?: string }
+  | { type: 'file'; mediaType: string; data?: string; url?: string; wire?: unknown }
+  | { type: 'approval-request'; id: string; name: string; input: unknown; wire?: unknown }
+  | { type: 'opaque'; kind: string; value: unknown; wire?: unknown };
+
+export type ResponsePartType = ResponsePart['type'];
+
 export interface SystemMessage {
   role: 'system';
   content: string;
@@ -56,6 +85,13 @@ export interface AssistantMessage {
   content?: string | null;
   thinking?: ThinkingPart[];
   toolCalls?: ToolCall[];
+  /**
+   * The whole turn in wire order, as `ChatResponse.content` has it. When set, this is what goes
+   * back to the provider that produced it (the order, and parts the fields above cannot say:
+   * server-tool calls and results, compaction, files); another provider gets the fields above
+   * and a warning for each part it cannot take.
+   */
+  parts?: ResponsePart[];
   /**
    * Who produced this turn. Set on `ChatResponse.message`; opaque state (signatures, redacted
    * reasoning, item ids) is only sent back to the provider (or model) the spec says it is valid for.
@@ -72,12 +108,27 @@ export interface ToolMessage {
 }
 export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessage;
 
-export interface ToolSpec {
+/** A function the caller runs. */
+export interface FunctionToolSpec {
+  type?: 'function';
   name: string;
   description?: string;
   parameters: Record<string, unknown>;
   strict?: boolean;
 }
+
+/**
+ * A tool the provider runs (web search, code execution, an MCP server…), by its unified name;
+ * `options` are the provider's own fields for it, sent as given. A spec without that tool
+ * drops it with a warning, or rejects the request, as it declares (docs/unified-model.md#provider-tools).
+ */
+export interface ProviderToolSpec {
+  type: 'provider';
+  name: string;
+  options?: Record<string, unknown>;
+}
+
+export type ToolSpec = FunctionToolSpec | ProviderToolSpec;
 
 export type ToolChoice = 'auto' | 'none' | 'required' | { name: string };
 
@@ -146,9 +197,17 @@ export interface ChatResponse {
   text: string | null;
   thinking: string | null;
   toolCalls: ToolCall[];
+  /** Everything the turn returned, in wire order; `text`, `thinking` and `toolCalls` are views of it. */
+  content: ResponsePart[];
   message: AssistantMessage;
   finishReason: FinishReason | null;
   rawFinishReason: string | null;
+  /**
+   * The provider paused the turn and will go on if the conversation is sent back with this
+   * message appended (Anthropic `pause_turn` during a long server-tool run): not an answer.
+   * `runTools` does this by itself.
+   */
+  paused?: true;
   usage: Usage | null;
   warnings: Warning[];
   raw: unknown;
@@ -161,6 +220,8 @@ export type StreamEvent =
   | { type: 'tool-call-start'; index: number; id: string; name: string }
   | { type: 'tool-call-delta'; index: number; delta: string }
   | { type: 'tool-call'; index: number; call: ToolCall }
+  /** A completed part that has no deltas of its own (everything but text, thinking and tool calls). */
+  | { type: 'part'; part: ResponsePart }
   | { type: 'usage'; usage: Usage }
   | {
       type: 'finish';

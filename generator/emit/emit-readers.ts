@@ -121,8 +121,9 @@ function bodyOf(r: Rule, inner: string, depth: number, hoisted: Hoisted, pad: nu
   if (r.body.kind === 'group') return rulesCode(r.body.rules, inner, depth + 1, hoisted, pad);
   if (r.body.kind === 'switch') {
     const body = [`switch (${access(inner, r.body.on)}) {`];
+    // `*` is every value no other case names (the kind table takes the rest).
     for (const c of r.body.cases) {
-      body.push(`  case ${lit(c.value)}:`, ...indent(rulesCode(c.rules, inner, depth + 1, hoisted, pad + 4), 4), '    break;');
+      body.push(c.value === '*' ? '  default:' : `  case ${lit(c.value)}:`, ...indent(rulesCode(c.rules, inner, depth + 1, hoisted, pad + 4), 4), '    break;');
     }
     body.push('}');
     return body;
@@ -157,8 +158,21 @@ function actionCode(a: Action, s: string): string[] {
   switch (a.kind) {
     case 'meta':
       return [`a.setMeta(${firstOf(s, a.id)}, ${firstOf(s, a.model)});`];
-    case 'text':
-      return [`a.appendText(${firstOf(s, a.paths)});`];
+    case 'text': {
+      const out: string[] = [];
+      if (a.start) out.push('a.startText();');
+      if (a.paths.length) out.push(`a.appendText(${firstOf(s, a.paths)});`);
+      if (a.citations) out.push(`a.addCitations(${p(a.citations)});`);
+      if (a.signature) out.push(`a.setTextSignature(${p(a.signature)});`);
+      return out;
+    }
+    case 'part': {
+      const object = a.at ? p(a.at) : s;
+      const kind = a.name !== undefined ? lit(a.name) : p(a.kindAt);
+      if (a.delta) return [`a.partDelta(${p(a.open)}, ${p(a.delta)});`];
+      if (a.open) return [`a.openPart(${p(a.open)}, ${kind}, ${object});`];
+      return [`a.addPart(${kind}, ${object});`];
+    }
     case 'refusal':
       return [`a.appendRefusal(${firstOf(s, a.paths)});`];
     case 'thinking': {
@@ -183,13 +197,14 @@ function actionCode(a: Action, s: string): string[] {
       }
       const out: string[] = [];
       if (a.start) {
-        out.push(`a.openToolCall(${k}, ${p(a.id)}, ${p(a.name)});`);
+        // With `start`, an arguments object is what the opening event already holds (used when no fragment follows).
+        out.push(`a.openToolCall(${k}, ${p(a.id)}, ${p(a.name)}${a.argumentsObject ? `, ${p(a.argumentsObject)}` : ''});`);
         if (a.arguments) out.push(`a.appendToolArguments(${k}, ${p(a.arguments)});`);
       } else if (a.arguments || a.id || a.name) {
         out.push(`a.toolCallDelta(${k}, ${p(a.id)}, ${p(a.name)}, ${p(a.arguments)});`);
       }
       if (a.argumentsFull) out.push(`a.setToolArguments(${k}, ${p(a.argumentsFull)});`);
-      if (a.argumentsObject) out.push(`a.setToolArgumentsObject(${k}, ${p(a.argumentsObject)});`);
+      if (a.argumentsObject && !a.start) out.push(`a.setToolArgumentsObject(${k}, ${p(a.argumentsObject)});`);
       if (a.signature) out.push(`a.setToolSignature(${k}, ${p(a.signature)});`);
       if (a.end) out.push(`a.closeToolCall(${k});`);
       return out;

@@ -35,7 +35,7 @@ export const SLOT_EXPRS: Record<SlotContext, Record<string, string>> = {
   'blocks.thinking': { text: 'b.text', signature: 'b.signature', id: 'b.id', format: 'b.format', index: 'i' },
   'blocks.summaryThinking': { text: 'b.text', signature: 'b.signature', id: 'b.id', format: 'b.format', index: 'i' },
   'blocks.redactedThinking': { data: 'b.redacted', id: 'b.id', format: 'b.format', index: 'i' },
-  'blocks.text': { text: 'b' },
+  'blocks.text': { text: 'b.text', signature: 'b.signature' },
   'blocks.toolCall': {
     signature: 'b.signature',
     id: 'b.id',

@@ -6,7 +6,16 @@ import type { ActionKey } from './actions.js';
 
 export const ACTION_DOCS: Record<ActionKey, { does: string; example: string }> = {
   meta: { does: 'Sets the response id and model (the first value seen wins).', example: 'meta: { id: id, model: model }' },
-  text: { does: 'Appends text to the turn (the first present of several paths); a `text-delta` event.', example: 'text: choices.0.delta.content' },
+  text: {
+    does:
+      'Appends text to the turn (the first present of several paths); a `text-delta` event. Object form: `start: true` begins a new text part (a wire text block), `text` appends, `citations` adds one citation object or a list (mapped by `parts.citation`), `signature` keeps opaque data sent back with the text.',
+    example: 'text: choices.0.delta.content',
+  },
+  part: {
+    does:
+      'A wire object that is not text, thinking or a client tool call (a server-tool block, a hosted-tool item, a code-execution part) becomes parts through the kind table (`parts.kinds`); a kind the table does not list is kept as an `opaque` part. The path form names the object\'s kind field (the object is the element). Object form: `kind` (fixed) or `kindAt`, `at` (the object), `open` (a block that later events complete: JSON fragments and the close for that key go to it) and `delta` (a delta whose string fields are appended to the open block). Each completed part is a `part` event.',
+    example: "'*': { part: { kindAt: content_block.type, at: content_block, open: index } }",
+  },
   refusal: { does: 'Appends refusal text: shown as text, and a `stop` finish becomes `refusal`.', example: 'refusal: choices.0.delta.refusal' },
   thinking: {
     does:

@@ -6,7 +6,8 @@ import type { ConditionValue, MessagesDocument, ParamDocument, RequestDocument, 
 import { escapePointer } from '../load/parse-spec.js';
 import type { ResolvedSpec } from '../resolve/resolve-extends.js';
 import { parsePath, pathList } from './paths.js';
-import { PARAM_FIELDS, type DefaultValue, type ParamField, type ParamRule, type Profile, type Scalar } from '../../runtime/profile.js';
+import { PARAM_FIELDS, type DefaultValue, type KindRule, type ParamField, type ParamRule, type PartField, type PartRule, type PartsProfile, type Profile, type Scalar, type UsageCount } from '../../runtime/profile.js';
+import type { KindDocument, PartDocument, PartFieldsDocument, PartsDocument, UsageCountDocument } from '../load/spec-document.js';
 import type { FinishReason } from '../../runtime/types.js';
 import { ACTIONS, type ActionKey } from './actions.js';
 import { SLOT_FIELDS } from './slots.js';
@@ -114,7 +115,15 @@ function buildProfile(id: string, d: SpecDocument, t: TemplatesIR): Profile {
         ...(typeof msgs.mergeConsecutive === 'string' ? { merge: { field: msgs.mergeConsecutive } } : {}),
         ...(typeof msgs.mergeConsecutive === 'object' ? { merge: msgs.mergeConsecutive } : {}),
       },
-      ...(rq.tools ? { tools: { to: parsePath(rq.tools.to).segments } } : {}),
+      ...(rq.tools
+        ? {
+            tools: {
+              to: parsePath(rq.tools.to).segments,
+              ...(rq.tools.provider ? { provider: rq.tools.provider } : {}),
+              ...(rq.tools.unknownProviderTool ? { unknownProviderTool: rq.tools.unknownProviderTool } : {}),
+            },
+          }
+        : {}),
       ...(rq.toolChoice ? { toolChoice: { to: parsePath(rq.toolChoice.to).segments } } : {}),
       ...(rq.responseFormat?.to ? { responseFormat: { to: parsePath(rq.responseFormat.to).segments } } : {}),
       params,
@@ -132,15 +141,18 @@ function buildProfile(id: string, d: SpecDocument, t: TemplatesIR): Profile {
       // Unified values on the right are checked by the finish-table rule.
       other: (fr.other ?? 'other') as FinishReason,
       upgrades: (fr.upgrades ?? []) as Profile['finish']['upgrades'],
+      ...(fr.continues?.length ? { continues: fr.continues } : {}),
     },
     usage: {
-      inputTokens: segs(us.inputTokens),
-      outputTokens: segs(us.outputTokens),
-      totalTokens: segs(us.totalTokens),
-      cachedInputTokens: segs(us.cachedInputTokens),
-      cacheWriteTokens: segs(us.cacheWriteTokens),
-      reasoningTokens: segs(us.reasoningTokens),
+      inputTokens: usageCount(us.inputTokens),
+      outputTokens: usageCount(us.outputTokens),
+      totalTokens: usageCount(us.totalTokens),
+      cachedInputTokens: usageCount(us.cachedInputTokens),
+      cacheWriteTokens: usageCount(us.cacheWriteTokens),
+      reasoningTokens: usageCount(us.reasoningTokens),
     },
+    ...(d.parts ? { parts: buildParts(d.parts) } : {}),
+    ...(d.required?.response?.length ? { required: { response: d.required.response.map((p) => parsePath(p).segments) } } : {}),
     errors: {
       message: segs(er.message ?? ['error.message', 'message', 'error']),
       type: segs(er.type),
@@ -151,6 +163,7 @@ function buildProfile(id: string, d: SpecDocument, t: TemplatesIR): Profile {
         ranges: retryable.filter((s): s is string => typeof s === 'string').map((s) => [Number(s[0]) * 100, Number(s[0]) * 100 + 99] as const),
       },
       noRetry: er.noRetry ?? [],
+      ...(er.retryDelay ? { retryDelay: segs(er.retryDelay) } : {}),
     },
     continuity: {
       scope: d.continuity?.scope ?? 'provider',
@@ -162,8 +175,45 @@ function buildProfile(id: string, d: SpecDocument, t: TemplatesIR): Profile {
         ensure: r.ensure ?? [],
         ...(r.body ? { body: r.body } : {}),
       })),
+      ...(d.continuity?.carry ? { carry: d.continuity.carry.map((c) => ({ kind: c.kind, from: c.from ? parsePath(c.from).segments : [], to: parsePath(c.to).segments })) } : {}),
     },
   };
+}
+
+function usageCount(v: UsageCountDocument | undefined): UsageCount {
+  const segs = (x: unknown) => pathList(x).map((p) => p.segments);
+  if (v === undefined || typeof v === 'string' || Array.isArray(v)) return segs(v);
+  return { over: parsePath(v.over).segments, sum: segs(v.sum), otherwise: segs(v.otherwise) };
+}
+
+const PART_TYPES = ['provider-tool-call', 'provider-tool-result', 'source', 'file', 'approval-request', 'opaque'] as const;
+
+/** The kind table, in the runtime's types; a `null` kind (an overlay removing one) is left out. */
+function buildParts(p: PartsDocument | undefined): PartsProfile {
+  const kinds: Record<string, KindRule> = {};
+  for (const [name, k] of Object.entries(p?.kinds ?? {})) if (k) kinds[name] = buildKind(k);
+  const citation: Record<string, readonly (readonly (string | number)[])[]> = {};
+  for (const [k, v] of Object.entries(p?.citation ?? {})) citation[k] = pathList(v).map((x) => x.segments);
+  return { kinds, ...(p?.citation ? { citation } : {}), unknown: p?.unknown ?? 'keep' };
+}
+
+function buildKind(k: KindDocument): KindRule {
+  const docs: PartDocument[] = [...(k.parts ?? [])];
+  const single: PartDocument = {};
+  for (const t of PART_TYPES) if (k[t]) single[t] = k[t];
+  if (Object.keys(single).length) docs.unshift(single);
+  return { parts: docs.map(partRule), echo: k.echo !== false, ...(k.json ? { json: k.json } : {}) };
+}
+
+function partRule(d: PartDocument): PartRule {
+  const type = PART_TYPES.find((t) => d[t] !== undefined)!;
+  const doc: PartFieldsDocument = d[type]!;
+  const fields: Record<string, PartField> = {};
+  for (const [name, v] of Object.entries(doc)) {
+    if (name === 'each') continue;
+    fields[name] = typeof v === 'object' && v !== null && !Array.isArray(v) ? { value: v.value } : pathList(v).map((x) => x.segments);
+  }
+  return { part: type, ...(typeof doc.each === 'string' ? { each: parsePath(doc.each).segments } : {}), fields };
 }
 
 function buildParam(field: ParamField, v: ParamDocument): ParamRule {
@@ -222,9 +272,15 @@ function bodyWrites(rq: RequestDocument): SpecIR['writes'] {
 
 
 export function buildRules(rules: RulesDocument, pointer: string): Rule[] {
-  return Object.entries(rules)
-    .filter((e): e is [string, RuleDocument] => e[1] !== null && e[1] !== undefined)
-    .map(([name, r]) => buildRule(name, r, `${pointer}/${escapePointer(name)}`));
+  const entries = Object.entries(rules).filter((e): e is [string, RuleDocument] => e[1] !== null && e[1] !== undefined);
+  // `before: X` moves a rule ahead of X (an overlay's rules otherwise follow its base's).
+  for (const [name, r] of entries.filter(([, r]) => r.before !== undefined)) {
+    const at = entries.findIndex(([n]) => n === r.before);
+    if (at < 0) continue;
+    entries.splice(entries.findIndex(([n]) => n === name), 1);
+    entries.splice(entries.findIndex(([n]) => n === r.before), 0, [name, r]);
+  }
+  return entries.map(([name, r]) => buildRule(name, r, `${pointer}/${escapePointer(name)}`));
 }
 
 function buildRule(name: string, r: RuleDocument, pointer: string): Rule {
@@ -262,8 +318,16 @@ function buildAction(key: ActionKey, r: RuleDocument): Action {
       const v = r.meta ?? {};
       return { kind: 'meta', id: pathList(v.id), model: pathList(v.model) };
     }
-    case 'text':
-      return { kind: 'text', paths: pathList(r.text) };
+    case 'text': {
+      const v = r.text;
+      if (typeof v === 'string' || Array.isArray(v) || v === undefined) return { kind: 'text', paths: pathList(v), start: false };
+      return { kind: 'text', paths: pathList(v.text), start: v.start === true, citations: opt(v.citations), signature: opt(v.signature) };
+    }
+    case 'part': {
+      const v = r.part;
+      if (typeof v === 'string') return { kind: 'part', kindAt: parsePath(v) };
+      return { kind: 'part', name: v?.kind, kindAt: opt(v?.kindAt), at: opt(v?.at), open: opt(v?.open), delta: opt(v?.delta) };
+    }
     case 'refusal':
       return { kind: 'refusal', paths: pathList(r.refusal) };
     case 'thinking': {

@@ -12,7 +12,17 @@ export interface Condition {
 
 export type Action =
   | { kind: 'meta'; id: WirePath[]; model: WirePath[] }
-  | { kind: 'text'; paths: WirePath[] }
+  | { kind: 'text'; paths: WirePath[]; start: boolean; citations?: WirePath; signature?: WirePath }
+  | {
+      kind: 'part';
+      /** The kind: fixed, or read from the object. */
+      name?: string;
+      kindAt?: WirePath;
+      /** The wire object; undefined: the element or payload itself. */
+      at?: WirePath;
+      open?: WirePath;
+      delta?: WirePath;
+    }
   | { kind: 'refusal'; paths: WirePath[] }
   | {
       kind: 'thinking';

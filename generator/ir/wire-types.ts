@@ -4,7 +4,7 @@
  * (a field read as text in one rule and as an object in another cannot exist).
  */
 import type { Segment, WirePath } from './paths.js';
-import type { Test } from '../../runtime/profile.js';
+import type { Test, UsageCount } from '../../runtime/profile.js';
 import type { Rule, SpecIR } from './types.js';
 
 export type Leaf = 'string' | 'number' | 'boolean' | 'unknown' | 'usage';
@@ -92,8 +92,18 @@ export function buildWireTypes(ir: SpecIR): WireTypes {
             a.model.forEach((p) => use(p, 'string', 'meta/model'));
             break;
           case 'text':
+            a.paths.forEach((p) => use(p, 'string', a.kind));
+            use(a.citations, 'unknown', 'text/citations');
+            use(a.signature, 'string', 'text/signature');
+            break;
           case 'refusal':
             a.paths.forEach((p) => use(p, 'string', a.kind));
+            break;
+          case 'part':
+            use(a.kindAt, 'string', 'part/kindAt');
+            use(a.at, 'unknown', 'part/at');
+            use(a.open, 'unknown', 'part/open');
+            use(a.delta, 'unknown', 'part/delta');
             break;
           case 'thinking':
             a.text.forEach((p) => use(p, 'string', 'thinking/text'));
@@ -135,8 +145,14 @@ export function buildWireTypes(ir: SpecIR): WireTypes {
   walk(ir.stream.all, event);
   for (const e of ir.stream.events) walk(e.rules, event);
   if (ir.stream.eventKey) add(event, ir.stream.eventKey.segments, 'string', '/stream/eventKey', ir.stream.eventKey.text);
-  for (const [field, paths] of Object.entries(ir.profile.usage)) {
-    for (const p of paths as Segment[][]) add(usage, p, 'number', `/usage/${field}`, p.join('.'));
+  for (const [field, count] of Object.entries(ir.profile.usage)) {
+    const c = count as UsageCount;
+    if (!('over' in c)) for (const p of c as Segment[][]) add(usage, p, 'number', `/usage/${field}`, p.join('.'));
+    else {
+      const step = add(usage, [...(c.over as Segment[]), 0], 'object', `/usage/${field}/over`, `${c.over.join('.')}[]`);
+      for (const p of c.sum as Segment[][]) add(step, p, 'number', `/usage/${field}/sum`, p.join('.'));
+      for (const p of c.otherwise as Segment[][]) add(usage, p, 'number', `/usage/${field}/otherwise`, p.join('.'));
+    }
   }
   return { response, event, usage, conflicts };
 }

@@ -43,7 +43,7 @@ export function expandShorthand(spec: ParsedSpec): Diagnostic[] {
         // The object is the action's arguments, beside the rule's own keys.
         const rule: Obj = {};
         const args: Obj = {};
-        for (const [k, x] of Object.entries(v)) (k === 'when' || k === 'each' ? rule : args)[k] = x;
+        for (const [k, x] of Object.entries(v)) (k === 'when' || k === 'each' || k === 'before' ? rule : args)[k] = x;
         rule[name] = args;
         map[name] = rule;
       }

@@ -24,6 +24,8 @@ export interface SpecDocument {
   stream?: StreamDocument;
   finishReasons?: FinishReasonsDocument;
   usage?: UsageDocument;
+  parts?: PartsDocument;
+  required?: { response?: PathText[] };
   errors?: ErrorsDocument;
   continuity?: ContinuityDocument;
 }
@@ -45,7 +47,7 @@ export interface RequestDocument {
   model?: PathText;
   system?: { placement?: 'message' | 'field'; to?: PathText; join?: string; template?: TemplateValue };
   messages?: MessagesDocument;
-  tools?: { to: PathText; item: TemplateValue; wrap?: TemplateValue };
+  tools?: { to: PathText; item: TemplateValue; wrap?: TemplateValue; provider?: Record<string, Record<string, unknown>>; unknownProviderTool?: 'drop' | 'reject' };
   toolChoice?: { to: PathText; auto?: TemplateValue; none?: TemplateValue; required?: TemplateValue; named?: TemplateValue; unset?: TemplateValue };
   responseFormat?: { to?: PathText; text?: TemplateValue; json?: TemplateValue; jsonSchema?: TemplateValue };
   params?: Record<string, ParamDocument>;
@@ -79,12 +81,14 @@ export type RulesDocument = Record<string, RuleDocument | null>;
 export interface RuleDocument {
   when?: ConditionValue;
   each?: PathText;
+  before?: string;
   switch?: PathText;
   cases?: Record<string, RulesDocument>;
   rules?: RulesDocument;
   meta?: { id?: PathsText; model?: PathsText };
-  text?: PathsText;
+  text?: PathsText | { start?: boolean; text?: PathsText; citations?: PathText; signature?: PathText };
   refusal?: PathsText;
+  part?: PathText | { kind?: string; kindAt?: PathText; at?: PathText; open?: PathText; delta?: PathText };
   thinking?: {
     start?: boolean;
     break?: string;
@@ -127,9 +131,24 @@ export interface FinishReasonsDocument {
   map?: Record<string, string>;
   other?: string;
   upgrades?: Array<{ from: string; when: 'toolCalls' | 'refusal'; to: string }>;
+  continues?: string[];
 }
 
-export type UsageDocument = Partial<Record<'inputTokens' | 'outputTokens' | 'totalTokens' | 'cachedInputTokens' | 'cacheWriteTokens' | 'reasoningTokens', PathsText>>;
+export type UsageCountDocument = PathsText | { over: PathText; sum: PathsText; otherwise?: PathsText };
+export type UsageDocument = Partial<Record<'inputTokens' | 'outputTokens' | 'totalTokens' | 'cachedInputTokens' | 'cacheWriteTokens' | 'reasoningTokens', UsageCountDocument>>;
+
+/** One part a kind becomes: fields by path (or `{ value }`), optionally once per element of `each`. */
+export type PartFieldsDocument = { each?: PathText } & Record<string, PathsText | { value: ScalarValue }>;
+export type PartTypeName = 'provider-tool-call' | 'provider-tool-result' | 'source' | 'file' | 'approval-request' | 'opaque';
+export type PartDocument = Partial<Record<PartTypeName, PartFieldsDocument>>;
+
+export type KindDocument = PartDocument & { parts?: PartDocument[]; echo?: boolean; json?: string };
+
+export interface PartsDocument {
+  unknown?: 'keep' | 'ignore';
+  citation?: Partial<Record<'url' | 'title' | 'citedText' | 'documentId' | 'sourceIndex', PathsText>>;
+  kinds?: Record<string, KindDocument | null>;
+}
 
 export interface ErrorsDocument {
   message?: PathsText;
@@ -138,12 +157,14 @@ export interface ErrorsDocument {
   requestIdHeader?: string;
   retryable?: Array<number | string>;
   noRetry?: Array<{ type?: string; code?: string }>;
+  retryDelay?: PathsText;
 }
 
 export interface ContinuityDocument {
   scope?: 'provider' | 'model';
   foreignThinking?: 'drop' | 'text';
   state?: Array<{ field: string; wire: string; echo?: string }>;
+  carry?: Array<{ kind: string; from?: PathText; to: PathText }>;
   rules?: Array<{
     when: Partial<Record<'store' | 'model' | 'reasoning' | 'toolTurnWithoutThinking', TestValue>>;
     require?: string[];

@@ -1,10 +1,18 @@
 /**
  * Where the assembler's units queue StreamEvents: the TurnAssembler itself, read on every push,
- * because `emit` may be switched off after construction (a stream only read to final()).
+ * because `emit` may be switched off after construction (a stream only read to final()). It
+ * also keeps the order in which parts began, so `content` lists them in wire order.
  */
 import type { StreamEvent } from '../types.js';
+
+/** One part's place in the turn: which unit holds it, and its position there. */
+export interface Placed {
+  readonly unit: 'text' | 'thinking' | 'call' | 'part';
+  readonly index: number;
+}
 
 export interface EventSink {
   readonly emit: boolean;
   readonly events: StreamEvent[];
+  readonly order: Placed[];
 }

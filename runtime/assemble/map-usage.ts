@@ -2,7 +2,7 @@
  * Wire usage → unified usage from the profile's table: input includes cached tokens, output
  * includes reasoning tokens (each spec lists the wire fields that add up to each count).
  */
-import type { UsageMap, WirePath } from '../profile.js';
+import type { UsageCount, UsageMap, WirePath } from '../profile.js';
 import type { Usage } from '../types.js';
 import { readPath } from '../wire/read-path.js';
 
@@ -22,8 +22,27 @@ export function usageMapper(map: UsageMap): (raw: Record<string, unknown>) => Us
   };
 }
 
+/** The count: summed over the steps list when the wire has one, else over the plain fields. */
+function sum(raw: unknown, count: UsageCount): number | undefined {
+  if (!isPaths(count)) {
+    const steps = readPath(raw, count.over);
+    if (!Array.isArray(steps) || steps.length === 0) return sumOf(raw, count.otherwise);
+    let total: number | undefined;
+    for (const step of steps) {
+      const n = sumOf(step, count.sum);
+      if (n !== undefined) total = (total ?? 0) + n;
+    }
+    return total;
+  }
+  return sumOf(raw, count);
+}
+
+function isPaths(c: UsageCount): c is readonly WirePath[] {
+  return Array.isArray(c);
+}
+
 /** The sum of the numbers present at these paths; undefined when none is. */
-function sum(raw: unknown, paths: readonly WirePath[]): number | undefined {
+function sumOf(raw: unknown, paths: readonly WirePath[]): number | undefined {
   let total: number | undefined;
   for (let i = 0; i < paths.length; i++) {
     const v = readPath(raw, paths[i]!);

@@ -1,9 +1,30 @@
-/** The turn's text. Refusal text is shown as text; it only marks the turn as a refusal. */
-import type { EventSink } from './event-sink.js';
+/**
+ * The turn's text, as the segments the wire sent (a text block, a run of text deltas). Text
+ * that resumes after a tool call or another non-text part is a new segment, joined to the
+ * earlier text with a blank line; segments next to each other (Anthropic splits cited spans
+ * into blocks) are joined as they are. Refusal text is shown as text; it only marks the turn
+ * as a refusal.
+ */
+import type { Citation } from '../types.js';
+import type { EventSink, Placed } from './event-sink.js';
 import { TextBuffer } from './text-buffer.js';
 
+const BREAK = '\n\n';
+
+interface Segment {
+  readonly buffer: TextBuffer;
+  readonly placed: Placed;
+  /** Put before this segment's text in the joined view (decided at its first text). */
+  separator: string | undefined;
+  citations?: Citation[];
+  signature?: string;
+}
+
 export class TextPart {
-  private readonly text = new TextBuffer();
+  private readonly segments: Segment[] = [];
+  private open: Segment | undefined;
+  /** The next text starts a new segment even if nothing came between (a new wire block). */
+  private startPending = false;
   /** Some of the text was a refusal: the finish reason can then become `refusal`. */
   refusal = false;
   private readonly sink: EventSink;
@@ -12,11 +33,22 @@ export class TextPart {
     this.sink = sink;
   }
 
+  /** A new wire text block begins. */
+  start(): void {
+    this.startPending = true;
+  }
+
   append(delta: unknown): void {
     if (typeof delta !== 'string' || delta === '') return;
-    this.text.push(delta);
+    const seg = this.current();
+    let shown = delta;
+    if (seg.separator === undefined) {
+      seg.separator = this.separatorFor(seg);
+      if (seg.separator !== '') shown = seg.separator + delta;
+    }
+    seg.buffer.push(delta);
     const sink = this.sink;
-    if (sink.emit) sink.events.push({ type: 'text-delta', delta });
+    if (sink.emit) sink.events.push({ type: 'text-delta', delta: shown });
   }
 
   appendRefusal(delta: unknown): void {
@@ -25,13 +57,72 @@ export class TextPart {
     this.append(delta);
   }
 
-  get empty(): boolean {
-    return this.text.empty;
+  /** Opaque data the provider needs back with this text (Gemini `thoughtSignature` on a text part). */
+  setSignature(signature: unknown): void {
+    if (typeof signature !== 'string' || signature === '') return;
+    // A signature on an empty part after the text belongs to the text before it.
+    const seg = this.open !== undefined && !this.startPending ? this.open : this.current();
+    seg.signature = signature;
   }
 
-  /** The text so far; null when there is none. */
+  addCitation(c: Citation): void {
+    const seg = this.open !== undefined && !this.startPending && this.isLast(this.open) ? this.open : this.current();
+    (seg.citations ??= []).push(c);
+  }
+
+  get empty(): boolean {
+    return this.segments.every((s) => s.buffer.empty);
+  }
+
+  /** The text so far, segments joined; null when there is none. */
   value(): string | null {
-    const joined = this.text.toString();
-    return joined === '' ? null : joined;
+    let out = '';
+    for (const s of this.segments) if (!s.buffer.empty) out += (s.separator ?? '') + s.buffer.toString();
+    return out === '' ? null : out;
+  }
+
+  /** Segment `i` as a part (its own text, without the separator). */
+  part(i: number): { type: 'text'; text: string; citations?: Citation[]; signature?: string } {
+    const s = this.segments[i]!;
+    const out: { type: 'text'; text: string; citations?: Citation[]; signature?: string } = { type: 'text', text: s.buffer.toString() };
+    if (s.citations) out.citations = s.citations.slice();
+    if (s.signature !== undefined) out.signature = s.signature;
+    return out;
+  }
+
+  /** Segments that hold nothing (a block start with no text) are left out of `content`. */
+  isBlank(i: number): boolean {
+    const s = this.segments[i]!;
+    return s.buffer.empty && s.citations === undefined && s.signature === undefined;
+  }
+
+  private isLast(seg: Segment): boolean {
+    const order = this.sink.order;
+    return order[order.length - 1] === seg.placed;
+  }
+
+  /** The open segment, or a new one when a block starts or another part came since. */
+  private current(): Segment {
+    const open = this.open;
+    if (open !== undefined && !this.startPending && this.isLast(open)) return open;
+    this.startPending = false;
+    const placed: Placed = { unit: 'text', index: this.segments.length };
+    const seg: Segment = { buffer: new TextBuffer(), placed, separator: undefined };
+    this.segments.push(seg);
+    this.sink.order.push(placed);
+    return (this.open = seg);
+  }
+
+  /** A blank line when earlier text exists and a call or another part came after it. */
+  private separatorFor(seg: Segment): string {
+    const order = this.sink.order;
+    let between = false;
+    for (let i = order.indexOf(seg.placed) - 1; i >= 0; i--) {
+      const p = order[i]!;
+      if (p.unit === 'text') {
+        if (!this.segments[p.index]!.buffer.empty) return between ? BREAK : '';
+      } else if (p.unit !== 'thinking') between = true;
+    }
+    return '';
   }
 }

@@ -18,6 +18,8 @@ interface OpenCall {
   full: string | undefined;
   /** `full` is JSON.stringify of an object the wire sent: valid by construction. */
   fromObject: boolean;
+  /** Arguments the opening event already carried whole; used only if no fragments follow. */
+  initial: string | undefined;
   signature: string | undefined;
   closed: boolean;
 }
@@ -37,8 +39,12 @@ export class ToolCalls {
     this.sink = sink;
   }
 
-  /** Opens a call; `key` (the wire's index or item id) tells calls of one turn apart. */
-  open(key: unknown, id: unknown, name: unknown, responseId: string | undefined): void {
+  /**
+   * Opens a call; `key` (the wire's index or item id) tells calls of one turn apart. `initial`:
+   * arguments the opening event carries as an object (Anthropic `input`, empty when fragments
+   * follow, whole for calls made from code execution), used when no fragment arrives.
+   */
+  open(key: unknown, id: unknown, name: unknown, responseId: string | undefined, initial?: unknown): void {
     if (key !== undefined && key !== null) {
       const existing = this.byKey.get(key);
       if (existing) {
@@ -46,7 +52,8 @@ export class ToolCalls {
         return;
       }
     }
-    this.create(key, id, name, responseId);
+    const call = this.create(key, id, name, responseId);
+    if (typeof initial === 'object' && initial !== null) call.initial = JSON.stringify(initial);
   }
 
   /**
@@ -155,10 +162,12 @@ export class ToolCalls {
       parts: new TextBuffer(),
       full: undefined,
       fromObject: false,
+      initial: undefined,
       signature: undefined,
       closed: false,
     };
     this.calls.push(call);
+    this.sink.order.push({ unit: 'call', index });
     if (key !== undefined && key !== null) this.byKey.set(key, call);
     const sink = this.sink;
     if (sink.emit) sink.events.push({ type: 'tool-call-start', index, id: call.id, name: call.name });
@@ -195,12 +204,12 @@ export class ToolCalls {
 }
 
 function finalCall(call: OpenCall): ToolCall {
-  const joined = call.full ?? call.parts.toString();
+  const joined = call.full ?? (call.parts.empty && call.initial !== undefined ? call.initial : call.parts.toString());
   // A call with no argument text at all has no arguments: "{}" (docs/unified-model.md#tool-call-arguments).
   const args = joined === '' ? '{}' : joined;
   const out: ToolCall = { id: call.id, name: call.name, arguments: args };
   // Text from the wire (fragments, or a final string that replaces them) may be invalid; an object never is.
-  if (!call.fromObject) {
+  if (!call.fromObject && !(call.full === undefined && call.parts.empty)) {
     try {
       JSON.parse(args);
     } catch (e) {

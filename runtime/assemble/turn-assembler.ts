@@ -8,8 +8,10 @@
  * made once per assembler and push events onto this object's queue (it is their EventSink).
  */
 import { ProviderError } from '../errors.js';
-import type { AssistantMessage, ChatResponse, FinishReason, StreamEvent, Usage, Warning } from '../types.js';
-import type { EventSink } from './event-sink.js';
+import type { PartsProfile } from '../profile.js';
+import type { AssistantMessage, ChatResponse, FinishReason, ResponsePart, StreamEvent, ToolCall, Usage, Warning } from '../types.js';
+import type { EventSink, Placed } from './event-sink.js';
+import { ResponseParts } from './response-parts.js';
 import { TextPart } from './text-part.js';
 import { ThinkingBlocks } from './thinking-blocks.js';
 import { ToolCalls } from './tool-calls.js';
@@ -20,11 +22,17 @@ export interface TurnRules {
   provider: string;
   mapFinishReason(raw: string, facts: { toolCalls: boolean; refusal: boolean }): FinishReason;
   mapUsage(raw: Record<string, unknown>): Usage;
+  /** The kind table and citation map (docs/unified-model.md#response-parts). */
+  parts?: PartsProfile;
+  /** Raw finish values that pause the turn rather than end it. */
+  continues?: readonly string[];
 }
 
 export class TurnAssembler implements EventSink {
   /** Events produced since the stream layer last drained them (streams only). */
   readonly events: StreamEvent[] = [];
+  /** Where each part began, in wire order (what `content` lists). */
+  readonly order: Placed[] = [];
   id: string | undefined;
   model: string | undefined;
   /** A terminal event or sentinel has been seen. */
@@ -36,6 +44,7 @@ export class TurnAssembler implements EventSink {
   private readonly thinking: ThinkingBlocks;
   private readonly calls: ToolCalls;
   private readonly usage: UsageState;
+  private readonly more: ResponseParts;
   private rawFinish: string | null = null;
   private readonly warnings: Warning[];
   private raw: unknown;
@@ -56,6 +65,7 @@ export class TurnAssembler implements EventSink {
     this.thinking = new ThinkingBlocks(this);
     this.calls = new ToolCalls(rules.provider, this);
     this.usage = new UsageState(rules, this);
+    this.more = new ResponseParts(rules.parts, this);
   }
 
   setMeta(id: unknown, model: unknown): void {
@@ -65,6 +75,42 @@ export class TurnAssembler implements EventSink {
 
   appendText(delta: unknown): void {
     this.text.append(delta);
+  }
+
+  /** A new wire text block begins (its text is a part of its own). */
+  startText(): void {
+    this.text.start();
+  }
+
+  /** Opaque data the provider needs back with the text (Gemini `thoughtSignature`). */
+  setTextSignature(signature: unknown): void {
+    this.text.setSignature(signature);
+  }
+
+  /** Citations of the open text: one wire citation object or a list of them. */
+  addCitations(raw: unknown): void {
+    if (Array.isArray(raw)) for (const c of raw) this.addCitation(c);
+    else this.addCitation(raw);
+  }
+
+  private addCitation(raw: unknown): void {
+    const c = this.more.citation(raw);
+    if (c !== undefined) this.text.addCitation(c);
+  }
+
+  /** A whole wire object of this kind (a server-tool block, a hosted-tool item), mapped by the kind table. */
+  addPart(kind: unknown, wire: unknown): void {
+    this.more.add(kind, wire);
+  }
+
+  /** A block of this kind starts; JSON fragments and deltas with this key complete it. */
+  openPart(key: unknown, kind: unknown, start: unknown): void {
+    this.more.openBlock(key, kind, start);
+  }
+
+  /** A delta for the block open at this key: its string fields are appended to the block's. */
+  partDelta(key: unknown, delta: unknown): void {
+    this.more.applyDelta(key, delta);
   }
 
   /** Refusal text is shown as text; the turn's finish reason can then become `refusal`. */
@@ -113,17 +159,22 @@ export class TurnAssembler implements EventSink {
   }
 
   /** Opens a call; `key` (the wire's index or item id) tells calls of one turn apart. */
-  openToolCall(key: unknown, id: unknown, name: unknown): void {
-    this.calls.open(key, id, name, this.id);
+  openToolCall(key: unknown, id: unknown, name: unknown, initial?: unknown): void {
+    this.calls.open(key, id, name, this.id, initial);
   }
 
-  /** The OpenAI-style fragment (see ToolCalls.delta). */
+  /**
+   * The OpenAI-style fragment (see ToolCalls.delta). A fragment whose key belongs to an open
+   * part block (a server-tool call streaming its input) goes to that block.
+   */
   toolCallDelta(key: unknown, id: unknown, name: unknown, fragment: unknown): void {
-    this.calls.delta(key, id, name, fragment, this.id);
+    if (this.more.openCount !== 0 && this.more.has(key)) this.more.appendJson(key, fragment);
+    else this.calls.delta(key, id, name, fragment, this.id);
   }
 
   appendToolArguments(key: unknown, fragment: unknown): void {
-    this.calls.append(key, fragment);
+    if (this.more.openCount !== 0 && this.more.has(key)) this.more.appendJson(key, fragment);
+    else this.calls.append(key, fragment);
   }
 
   /** Complete argument text that supersedes the fragments (e.g. a `.done` event). */
@@ -144,8 +195,10 @@ export class TurnAssembler implements EventSink {
     this.calls.setSignature(key, signature);
   }
 
+  /** Closes the call, or the part block, open at this key. */
   closeToolCall(key: unknown): void {
-    this.calls.close(key);
+    if (this.more.openCount !== 0 && this.more.has(key)) this.more.close(key);
+    else this.calls.close(key);
   }
 
   setFinishReason(raw: unknown): void {
@@ -186,7 +239,7 @@ export class TurnAssembler implements EventSink {
 
   /** Nothing a turn is made of arrived: no text, reasoning, tool call or finish reason. */
   get isEmpty(): boolean {
-    return this.text.empty && this.thinking.count === 0 && this.calls.count === 0 && this.rawFinish === null;
+    return this.text.empty && this.thinking.count === 0 && this.calls.count === 0 && this.more.count === 0 && this.rawFinish === null;
   }
 
   setRaw(raw: unknown): void {
@@ -196,11 +249,25 @@ export class TurnAssembler implements EventSink {
   /** Close every open call (end of turn) so each gets its `tool-call` event. */
   closeAll(): void {
     this.calls.closeAll();
+    this.more.closeAll();
   }
 
   finishEvent(): StreamEvent {
     const r = this.result();
     return { type: 'finish', finishReason: r.finishReason, rawFinishReason: r.rawFinishReason, usage: r.usage };
+  }
+
+  /** Every part in the order it began; text, thinking and calls as fresh objects, others shared. */
+  private content(thinking: ThinkingPartList, calls: ToolCall[]): ResponsePart[] {
+    const out: ResponsePart[] = [];
+    for (const p of this.order) {
+      if (p.unit === 'text') {
+        if (!this.text.isBlank(p.index)) out.push(this.text.part(p.index));
+      } else if (p.unit === 'thinking') out.push({ type: 'thinking', ...thinking[p.index]! });
+      else if (p.unit === 'call') out.push({ type: 'tool-call', call: calls[p.index]! });
+      else for (const part of this.more.at(p.index)) out.push(part);
+    }
+    return out;
   }
 
   /** The response so far; complete once the turn has ended. */
@@ -213,15 +280,19 @@ export class TurnAssembler implements EventSink {
     const model = this.requestModel ?? this.model;
     message.origin = model === undefined ? { provider: this.rules.provider } : { provider: this.rules.provider, model };
     if (thinking.length) message.thinking = thinking;
-    if (toolCalls.length) message.toolCalls = this.calls.forMessage(toolCalls);
+    const historyCalls = toolCalls.length ? this.calls.forMessage(toolCalls) : toolCalls;
+    if (toolCalls.length) message.toolCalls = historyCalls;
+    const content = this.content(thinking, toolCalls);
+    message.parts = this.content(thinking, historyCalls);
     const facts = { toolCalls: toolCalls.length > 0, refusal: this.text.refusal };
     const rawUsage = this.usage.raw;
-    return {
+    const response: ChatResponse = {
       id: this.id,
       model: this.model,
       text,
       thinking: thinkingText === '' ? null : thinkingText,
       toolCalls,
+      content,
       message,
       finishReason: this.rawFinish === null ? null : this.rules.mapFinishReason(this.rawFinish, facts),
       rawFinishReason: this.rawFinish,
@@ -229,8 +300,12 @@ export class TurnAssembler implements EventSink {
       warnings: this.warnings,
       raw: this.raw ?? { id: this.id, model: this.model, finishReason: this.rawFinish, usage: rawUsage ?? null },
     };
+    if (this.rawFinish !== null && this.rules.continues?.includes(this.rawFinish)) response.paused = true;
+    return response;
   }
 }
+
+type ThinkingPartList = ReturnType<ThinkingBlocks['parts']>;
 
 function identity<T>(v: T): T {
   return v;

@@ -6,6 +6,7 @@
 import type { ProviderAdapter } from '../adapter.js';
 import { TurnAssembler } from '../assemble/turn-assembler.js';
 import { RequestError, StreamError, WireforgeError } from '../errors.js';
+import { readPath } from '../wire/read-path.js';
 import { deepMerge, isPlainObject, sanitize } from '../request/safe-merge.js';
 import { makeRedactor } from '../transport/redact.js';
 import { sendRequest } from '../transport/send-request.js';
@@ -65,6 +66,11 @@ export function createClientFor(adapter: ProviderAdapter, options: ClientOptions
           throw new StreamError({ provider: adapter.id, reason: text === '' ? 'empty response body' : 'response body is not JSON', excerpt: redact(text.slice(0, 120)) });
         }
         const a = new TurnAssembler(adapter.rules, { streaming: false, warnings: built.warnings, redact, model: built.model });
+        // A body without a field the spec requires is not a turn (an error page, a changed API): say which.
+        const missing = adapter.profile.required?.response.find((p) => readPath(body, p) === undefined);
+        if (missing !== undefined) {
+          throw new StreamError({ provider: adapter.id, reason: `the response body has no \`${missing.join('.')}\`, which every ${adapter.name} response carries`, excerpt: redact(text.slice(0, 120)) });
+        }
         adapter.readResponse(a, body as never);
         a.setRaw(redact(body));
         a.closeAll();

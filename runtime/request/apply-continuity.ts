@@ -4,7 +4,8 @@
  * Everything removed here is reported, except what a rule says the wire must not get.
  */
 import type { Condition } from '../profile.js';
-import type { AssistantMessage, ChatRequest, Message, ThinkingPart } from '../types.js';
+import type { AssistantMessage, ChatRequest, Message, ResponsePart, ThinkingPart } from '../types.js';
+import { readPath } from '../wire/read-path.js';
 import { holds } from './conditions.js';
 import type { Warnings } from './warnings.js';
 
@@ -26,11 +27,21 @@ export interface ContinuityRule {
   readonly body?: Readonly<Record<string, unknown>>;
 }
 
+/** State a turn returned that the next request carries as a body field (a container id). */
+export interface CarryRule {
+  /** The opaque part kind. */
+  readonly kind: string;
+  /** Where the value is inside the part's value (`[]`: all of it). */
+  readonly from: readonly (string | number)[];
+  readonly to: readonly (string | number)[];
+}
+
 export interface Continuity {
   provider: string;
   scope: 'provider' | 'model';
   foreignThinking: 'drop' | 'text';
   rules: readonly ContinuityRule[];
+  carry?: readonly CarryRule[];
 }
 
 export interface ContinuityResult {
@@ -39,12 +50,15 @@ export interface ContinuityResult {
   body: Record<string, unknown>;
   /** The request, less any field a rule says cannot go with this conversation. */
   request: ChatRequest;
+  /** Body fields carried from the latest turn of this provider. */
+  carried: Array<[readonly (string | number)[], unknown]>;
 }
 
 export function applyContinuity(messages: Message[], origins: number[], req: ChatRequest, c: Continuity, w: Warnings): ContinuityResult {
+  const carried = c.carry?.length ? carry(messages, req, c) : [];
   // The common case, a conversation with no state from elsewhere and a spec without rules.
   if (c.rules.length === 0 && !messages.some((m) => m.role === 'assistant' && m.origin !== undefined && isForeign(m, req, c))) {
-    return { messages, body: {}, request: req };
+    return { messages, body: {}, request: req, carried };
   }
   const rules = c.rules.filter((r) => !('toolTurnWithoutThinking' in r.when) && applies(r.when, req));
   const body = Object.assign({}, ...rules.map((r) => r.body ?? {})) as Record<string, unknown>;
@@ -58,6 +72,7 @@ export function applyContinuity(messages: Message[], origins: number[], req: Cha
     const where = `messages[${origins[i]}]`;
     let msg: AssistantMessage = m;
     if (isForeign(m, req, c)) msg = fromElsewhere(m, c, where, w);
+    const before = msg.thinking;
     if (omit) {
       if (msg.thinking) msg = { ...msg, thinking: undefined };
     } else if (msg.thinking?.length && (requireSignature || requireId)) {
@@ -68,7 +83,7 @@ export function applyContinuity(messages: Message[], origins: number[], req: Cha
       }
     }
     if (ensure && !omit && !msg.thinking?.length) msg = { ...msg, thinking: [{ text: '' }] };
-    return msg;
+    return msg.parts && msg.thinking !== before ? syncThinking(msg, before) : msg;
   });
   let request = req;
   for (const r of rules) for (const field of r.drop) if (field !== 'thinking') request = dropField(request, field, c, 'under this request\'s settings', w);
@@ -78,7 +93,42 @@ export function applyContinuity(messages: Message[], origins: number[], req: Cha
     if (!('toolTurnWithoutThinking' in r.when) || !applies(r.when, req, continues)) continue;
     for (const field of r.drop) if (field !== 'thinking') request = dropField(request, field, c, 'while continuing a tool turn that has no reasoning (it came from elsewhere)', w);
   }
-  return { messages: out, body, request };
+  return { messages: out, body, request, carried };
+}
+
+/**
+ * The thinking parts of `parts` made to match `thinking` after the rules above changed it: the
+ * k-th thinking part is the k-th block of `before`, kept when the block was kept (filters keep
+ * the objects); an added empty block goes first.
+ */
+function syncThinking(m: AssistantMessage, before: ThinkingPart[] | undefined): AssistantMessage {
+  const after = new Set(m.thinking ?? []);
+  const parts: ResponsePart[] = [];
+  let k = 0;
+  for (const p of m.parts!) {
+    if (p.type !== 'thinking') parts.push(p);
+    else if (before?.[k++] !== undefined && after.has(before[k - 1]!)) parts.push(p);
+  }
+  const added = (m.thinking ?? []).filter((t) => !before?.includes(t));
+  if (added.length) parts.unshift(...added.map((t): ResponsePart => ({ type: 'thinking', ...t })));
+  return { ...m, parts };
+}
+
+/** Carried fields: from the latest assistant turn of this provider that has a part of each kind. */
+function carry(messages: Message[], req: ChatRequest, c: Continuity): Array<[readonly (string | number)[], unknown]> {
+  const out: Array<[readonly (string | number)[], unknown]> = [];
+  for (const rule of c.carry ?? []) {
+    for (let i = messages.length - 1; i >= 0; i--) {
+      const m = messages[i]!;
+      if (m.role !== 'assistant' || !m.parts || (m.origin && isForeign(m, req, c))) continue;
+      const part = m.parts.find((p) => p.type === 'opaque' && p.kind === rule.kind);
+      if (part === undefined || part.type !== 'opaque') continue;
+      const v = readPath(part.value, rule.from);
+      if (v !== undefined && v !== null) out.push([rule.to, v]);
+      break;
+    }
+  }
+  return out;
 }
 
 /** The conversation continues a tool turn (only tool results follow it) that has no thinking. */
@@ -131,6 +181,13 @@ function isForeign(m: AssistantMessage, req: ChatRequest, c: Continuity): boolea
 function fromElsewhere(m: AssistantMessage, c: Continuity, where: string, w: Warnings): AssistantMessage {
   const from = m.origin!.model ? `${m.origin!.provider} (${m.origin!.model})` : m.origin!.provider;
   const out: AssistantMessage = { ...m };
+  if (m.parts) {
+    // What only its origin understands is not sent; text, reasoning and calls go by the fields above.
+    m.parts.forEach((p, j) => {
+      if ('wire' in p && p.wire !== undefined) w.drop(`${where}.parts[${j}]`, `${describePart(p)} from ${from} cannot go to ${c.provider}; it was not sent`);
+    });
+    out.parts = undefined;
+  }
   if (m.toolCalls?.some((t) => t.signature !== undefined)) {
     out.toolCalls = m.toolCalls.map(({ signature: _s, ...t }) => t);
     w.drop(`${where}.toolCalls`, `tool-call signatures from ${from} are not valid for ${c.provider}; they were not sent`);
@@ -147,4 +204,17 @@ function fromElsewhere(m: AssistantMessage, c: Continuity, where: string, w: War
     }
   }
   return out;
+}
+
+function describePart(p: ResponsePart): string {
+  switch (p.type) {
+    case 'provider-tool-call':
+      return `a provider-run ${p.name} call`;
+    case 'provider-tool-result':
+      return `a provider-run ${p.name} result`;
+    case 'opaque':
+      return `a ${p.kind} part`;
+    default:
+      return `a ${p.type} part`;
+  }
 }

@@ -7,7 +7,8 @@
 import type { CallMode } from '../adapter.js';
 import type { Codec, ToolChoiceSlots } from '../codec.js';
 import { PARAM_FIELDS, type Condition, type DefaultValue, type ParamField, type Profile, type WirePath } from '../profile.js';
-import type { ChatRequest, Message, Warning } from '../types.js';
+import type { ChatRequest, FunctionToolSpec, Message, ProviderToolSpec, Warning } from '../types.js';
+import { deepMerge, sanitize } from './safe-merge.js';
 import { holds } from './conditions.js';
 import { finalizeBody } from './finalize-body.js';
 import { MessageContext, mergeConsecutive } from './message-context.js';
@@ -93,13 +94,22 @@ export function requestBuilder(profile: Profile, codec: Codec): (input: ChatRequ
     }
     setPath(body, rq.messages.to, messages);
     if (codec.tools && rq.tools && req.tools?.length) {
-      if (!rq.carries.toolStrict) {
-        req.tools.forEach((t, i) => {
-          if (t.strict !== undefined) w.drop(`tools[${i}].strict`, `${profile.name} has no strict flag on tools`);
-        });
-      }
-      const items = req.tools.map(codec.tools.item);
-      setPath(body, rq.tools.to, codec.tools.wrap ? codec.tools.wrap(items) : items);
+      const functions: FunctionToolSpec[] = [];
+      const hosted: unknown[] = [];
+      req.tools.forEach((t, i) => {
+        if (t.type === 'provider') {
+          const wire = providerTool(t, i, rq.tools!, profile.name, w);
+          if (wire !== undefined) hosted.push(wire);
+          return;
+        }
+        if (t.strict !== undefined && !rq.carries.toolStrict) w.drop(`tools[${i}].strict`, `${profile.name} has no strict flag on tools`);
+        functions.push(t);
+      });
+      const items = functions.map(codec.tools.item);
+      const declared = items.length === 0 ? [] : codec.tools.wrap ? codec.tools.wrap(items) : items;
+      // Provider-run tools sit beside the function declarations (Gemini: beside the functionDeclarations entry).
+      const all = Array.isArray(declared) ? [...declared, ...hosted] : declared;
+      if (!Array.isArray(all) || all.length) setPath(body, rq.tools.to, all);
     }
     if (rq.toolChoice) setPath(body, rq.toolChoice.to, toolChoice(req, profile, codec, w, carriesParallel));
     if (rq.responseFormat && req.responseFormat !== undefined) setPath(body, rq.responseFormat.to, responseFormat(req, profile, codec, w));
@@ -118,6 +128,8 @@ export function requestBuilder(profile: Profile, codec: Codec): (input: ChatRequ
       defaults = {};
       for (const d of plan.defaults) setPath(defaults, d.to, defaultOf(d.value, req));
     }
+    // State the last turn returned for the next request (a container id) fills like a default.
+    for (const [to, v] of conv.carried) setPath((defaults ??= {}), to, v);
     return {
       body: finalizeBody(body, forced(mode === 'stream' ? rq.streamBody : rq.blockingBody, conv.body), req.providerOptions, w, defaults),
       model: req.model,
@@ -255,4 +267,16 @@ function spreadItems(mapped: unknown[], spread: boolean): unknown[] {
     else if (m !== undefined) out.push(m);
   }
   return out;
+}
+
+/** A provider-run tool → its wire object: the spec's form for that name with the request's options over it. */
+function providerTool(t: ProviderToolSpec, i: number, tools: NonNullable<Profile['request']['tools']>, name: string, w: Warnings): unknown {
+  const form = tools.provider && Object.hasOwn(tools.provider, t.name) ? tools.provider[t.name] : undefined;
+  if (form === undefined) {
+    const known = Object.keys(tools.provider ?? {});
+    const why = `${name} has no provider tool "${t.name}"${known.length ? ` (it has: ${known.join(', ')})` : ''}`;
+    if (tools.unknownProviderTool === 'reject') w.reject(`tools[${i}]`, why);
+    return w.drop(`tools[${i}]`, `${why}; it was not sent`);
+  }
+  return t.options ? deepMerge(form as Record<string, unknown>, sanitize(t.options) as Record<string, unknown>) : { ...form };
 }

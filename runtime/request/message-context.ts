@@ -3,11 +3,13 @@
  * parts and blocks the spec's templates describe, and records a warning for anything the
  * spec has no template for, so nothing silently vanishes.
  */
-import type { AssistantMessage, ContentPart, ThinkingPart, ToolCall } from '../types.js';
+import type { AssistantMessage, ContentPart, ResponsePart, ThinkingPart, ToolCall } from '../types.js';
 import type { Warnings } from './warnings.js';
 
 type TextPart = Extract<ContentPart, { type: 'text' }>;
 type ImagePart = Extract<ContentPart, { type: 'image' }>;
+/** One text block of an assistant turn: its text, and what the provider sent with it. */
+export type TextBlock = Omit<Extract<ResponsePart, { type: 'text' }>, 'type'>;
 
 export interface PartTemplates {
   text?: (p: TextPart) => unknown;
@@ -21,13 +23,15 @@ export interface BlockTemplates {
   /** For summary blocks; default: the thinking template. */
   summaryThinking?: (b: ThinkingPart, cx: MessageContext, i: number) => unknown;
   redactedThinking?: (b: ThinkingPart, cx: MessageContext, i: number) => unknown;
-  text?: (b: string, cx: MessageContext) => unknown;
+  text?: (b: TextBlock, cx: MessageContext) => unknown;
   toolCall?: (b: ToolCall, cx: MessageContext) => unknown;
 }
 
 export class MessageContext {
   private index = 0;
   private thinkingCarried = false;
+  /** The message's parts went out through `blocks` (the wire has a place for every kind). */
+  private partsCarried = false;
 
   constructor(
     private readonly parts_: PartTemplates,
@@ -47,15 +51,22 @@ export class MessageContext {
   at(index: number): this {
     this.index = index;
     this.thinkingCarried = false;
+    this.partsCarried = false;
     if (this.pendingImages.size) this.pendingImages.clear();
     return this;
   }
 
   /** After each message: report what its templates had no place for. Returns the wire message. */
-  finish<T>(m: { role: string; thinking?: unknown[] }, wire: T): T {
+  finish<T>(m: { role: string; thinking?: unknown[]; parts?: ResponsePart[] }, wire: T): T {
     if (this.pendingImages.size) {
       for (const [j, message] of this.pendingImages) this.w.drop(`${this.where()}.content[${j}]`, message);
       this.pendingImages.clear();
+    }
+    if (m.parts && !this.partsCarried) {
+      // This wire writes a turn as fields (text, reasoning, calls): parts only its origin reads have no place.
+      m.parts.forEach((p, j) => {
+        if ('wire' in p && p.wire !== undefined) this.w.drop(`${this.where()}.parts[${j}]`, `this provider's messages have no place for a ${p.type === 'opaque' ? p.kind : p.type} part; it was not sent`);
+      });
     }
     if (m.role === 'assistant' && m.thinking?.length && !this.thinkingCarried) {
       this.w.drop(`${this.where()}.thinking`, 'this provider cannot take reasoning back; it was not sent');
@@ -107,12 +118,47 @@ export class MessageContext {
     return m.content === undefined || m.content === '' ? null : m.content;
   }
 
-  /** Assistant content as blocks: thinking first, then text, then tool calls. */
+  /**
+   * Assistant content as blocks. With `parts` (a turn this provider returned), in their order,
+   * each part the wire object it came from when it has one; otherwise thinking first, then text,
+   * then tool calls.
+   */
   blocks(m: AssistantMessage): unknown[] {
+    if (m.parts) return this.partBlocks(m, m.parts);
     const out: unknown[] = this.thinkingBlocks(m) ?? [];
-    if (m.content && this.blocks_.text) out.push(this.blocks_.text(m.content, this));
+    if (m.content && this.blocks_.text) out.push(this.blocks_.text({ text: m.content }, this));
     for (const c of m.toolCalls ?? []) if (this.blocks_.toolCall) out.push(this.blocks_.toolCall(c, this));
     return out;
+  }
+
+  /**
+   * The k-th thinking or tool-call part is the k-th entry of `thinking` / `toolCalls` (those are
+   * what continuity rules and id renaming act on); other parts go back as the wire sent them.
+   */
+  private partBlocks(m: AssistantMessage, parts: ResponsePart[]): unknown[] {
+    this.partsCarried = true;
+    if (this.blocks_.thinking || this.blocks_.redactedThinking) this.thinkingCarried = true;
+    const out: unknown[] = [];
+    let t = 0;
+    let c = 0;
+    for (const p of parts) {
+      if (p.type === 'text') {
+        if (p.text !== '' && this.blocks_.text) out.push(this.blocks_.text(p, this));
+      } else if (p.type === 'thinking') {
+        const block = m.thinking?.[t] ?? p;
+        const template = this.thinkingTemplate(block);
+        if (template) out.push(template(block, this, t));
+        t++;
+      } else if (p.type === 'tool-call') {
+        const call = m.toolCalls?.[c++] ?? p.call;
+        if (this.blocks_.toolCall) out.push(this.blocks_.toolCall(call, this));
+      } else if ('wire' in p && p.wire !== undefined) out.push(p.wire);
+    }
+    return out;
+  }
+
+  private thinkingTemplate(t: ThinkingPart): BlockTemplates['thinking'] {
+    return t.redacted !== undefined ? this.blocks_.redactedThinking : t.summary ? (this.blocks_.summaryThinking ?? this.blocks_.thinking) : this.blocks_.thinking;
   }
 
   /** The turn's thinking through the thinking block templates (a wire list of reasoning entries). */
@@ -120,12 +166,7 @@ export class MessageContext {
     if (this.blocks_.thinking || this.blocks_.redactedThinking) this.thinkingCarried = true;
     const out: unknown[] = [];
     (m.thinking ?? []).forEach((t, i) => {
-      const template =
-        t.redacted !== undefined
-          ? this.blocks_.redactedThinking
-          : t.summary
-            ? (this.blocks_.summaryThinking ?? this.blocks_.thinking)
-            : this.blocks_.thinking;
+      const template = this.thinkingTemplate(t);
       if (template) out.push(template(t, this, i));
     });
     return out.length ? out : undefined;

@@ -17,6 +17,8 @@ export interface Conversation {
   body: Record<string, unknown>;
   /** The request to build from: continuity rules may have taken fields out of it. */
   request: ChatRequest;
+  /** Body fields carried from the latest turn of this provider (continuity `carry`). */
+  carried: Array<[readonly (string | number)[], unknown]>;
 }
 
 export function prepareConversation(
@@ -70,7 +72,7 @@ export function prepareConversation(
     origins.push(i);
   });
   const kept = applyContinuity(messages, origins, req, continuity, w);
-  return { system: systemTexts.length ? systemTexts.join(join) : undefined, messages: kept.messages, origins, body: kept.body, request: kept.request };
+  return { system: systemTexts.length ? systemTexts.join(join) : undefined, messages: kept.messages, origins, body: kept.body, request: kept.request, carried: kept.carried };
 }
 
 /** Base64 prefixes of the image formats providers accept, for data given without a mediaType. */

@@ -149,7 +149,9 @@ async function* toolLoop(
       const calls = response.message.toolCalls ?? [];
       if (calls.length === 0) {
         yield { type: 'step-finish', step, response };
-        return finish('answer');
+        // A paused turn is sent back as it is so the provider goes on; it is not the answer.
+        if (response.paused && step < maxSteps) continue;
+        return finish(response.paused ? 'max-steps' : 'answer');
       }
       for (const c of calls) yield { type: 'tool-execution-start', step, call: c };
       record.executions = await executeCalls(calls, options.tools, policy, { signal, step, messages: [...messages], response });
@@ -186,6 +188,7 @@ async function* toolLoop(
 
 /** The tools sent to the model: the loop's definitions, over any same-named request tools. */
 function toolSpecs(tools: ToolSet, fromRequest: ToolSpec[] | undefined): ToolSpec[] {
+  // Provider-run tools (type 'provider') are the provider's to run: they pass through.
   const defined = Object.entries(tools).map(([name, t]): ToolSpec => ({
     name,
     ...(t.description !== undefined ? { description: t.description } : {}),

@@ -29,5 +29,6 @@ export async function readErrorResponse(adapter: ProviderAdapter, response: Resp
     body: redact(body),
     retryable,
     requestId: adapter.requestIdHeader ? (response.headers.get(adapter.requestIdHeader) ?? undefined) : undefined,
+    retryAfterMs: fields.retryDelayMs,
   });
 }

@@ -57,15 +57,15 @@ export async function sendRequest(adapter: ProviderAdapter, o: SendOptions): Pro
     const error: ProviderError = await readErrorResponse(adapter, response, o.redact);
     link.dispose();
     if (error.retryable && attempt < o.maxRetries) {
-      await sleep(backoff(attempt, response.headers), o.signal);
+      await sleep(backoff(attempt, response.headers, error.retryAfterMs), o.signal);
       continue;
     }
     throw error;
   }
 }
 
-/** Exponential backoff with jitter; the server's retry-after(-ms) wins, capped. */
-export function backoff(attempt: number, headers: Headers | undefined): number {
+/** Exponential backoff with jitter; the server's retry-after(-ms), or the wait its error body states, wins, capped. */
+export function backoff(attempt: number, headers: Headers | undefined, bodyDelayMs?: number): number {
   const ms = headers?.get('retry-after-ms');
   if (ms && Number.isFinite(Number(ms))) return Math.min(Number(ms), MAX_WAIT_MS);
   const after = headers?.get('retry-after');
@@ -74,6 +74,7 @@ export function backoff(attempt: number, headers: Headers | undefined): number {
     const wait = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(after) - Date.now();
     if (Number.isFinite(wait) && wait >= 0) return Math.min(wait, MAX_WAIT_MS);
   }
+  if (bodyDelayMs !== undefined) return Math.min(bodyDelayMs, MAX_WAIT_MS);
   const base = Math.min(500 * 2 ** attempt, 8000);
   return base * (0.75 + Math.random() * 0.25);
 }

@@ -10,6 +10,23 @@ export function readPath(data: unknown, path: WirePath): unknown {
   return v;
 }
 
+/** Every value at a path where a `*` segment stands for each element of a list. */
+export function readAll(data: unknown, path: WirePath): unknown[] {
+  let values: unknown[] = [data];
+  for (let i = 0; i < path.length; i++) {
+    const seg = path[i]!;
+    const next: unknown[] = [];
+    for (const v of values) {
+      if (typeof v !== 'object' || v === null) continue;
+      if (seg === '*') {
+        if (Array.isArray(v)) next.push(...v);
+      } else if (Object.hasOwn(v, seg)) next.push((v as Record<string | number, unknown>)[seg]);
+    }
+    values = next;
+  }
+  return values.filter((v) => v !== undefined);
+}
+
 /** The first string (or number, as text) among candidate values. */
 export function firstString(...values: unknown[]): string | undefined {
   for (const v of values) {

@@ -501,6 +501,8 @@ describe('continuity: a two-turn tool conversation per provider, checked by a lo
             content: null,
             thinking: s.thinking,
             toolCalls: [s.call],
+            // The turn in wire order: reasoning first, then the call (with its signature, for the history).
+            parts: [...s.thinking.map((t) => ({ type: 'thinking', ...t })), { type: 'tool-call', call: s.call }],
             origin: { provider: s.id, model: s.model },
           });
         }

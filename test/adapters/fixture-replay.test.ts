@@ -6,9 +6,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { adapters } from '../../generated/index.js';
-import type { ProviderAdapter, StreamEvent } from '../../generated/index.js';
+import type { AssistantMessage, ProviderAdapter, StreamEvent } from '../../generated/index.js';
 import { ProviderError } from '../../generated/index.js';
-import { comparable, replayBlocking, replayStream } from '../helpers/replay.js';
+import { comparable, partsOf, replayBlocking, replayStream } from '../helpers/replay.js';
 import { specChain, specIds } from '../helpers/spec-chain.js';
 
 const FIXTURES = new URL('../fixtures/', import.meta.url);
@@ -75,7 +75,7 @@ for (const [id, adapter, folder] of PROVIDERS) {
       it(`${name}: blocking body gives the expected result`, async () => {
         const r = await replayBlocking(adapter, json);
         expect(comparable(r)).toMatchObject(rest);
-        if (message) expect(r.message).toEqual({ ...(message as object), origin: { provider: id, model: 'test-model' } });
+        if (message) expect(r.message).toEqual({ ...(message as object), parts: partsOf(message as AssistantMessage), origin: { provider: id, model: 'test-model' } });
         expect(r.raw).toEqual(JSON.parse(json));
       });
 
@@ -113,3 +113,4 @@ function checkEventOrder(events: StreamEvent[], toolCalls: number): void {
   const lastUsage = [...events].reverse().find((e) => e.type === 'usage') as Extract<StreamEvent, { type: 'usage' }> | undefined;
   if (lastUsage) expect(finish.usage).toEqual(lastUsage.usage);
 }
+

@@ -9,7 +9,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createClient, ProviderError, StreamError, TimeoutError, type ChatRequest, type ChatResponse, type ClientOptions, type StreamEvent } from '../../generated/index.js';
+import { createClient, ProviderError, StreamError, TimeoutError, type AssistantMessage, type ChatRequest, type ChatResponse, type ClientOptions, type StreamEvent } from '../../generated/index.js';
+import { partsOf } from '../helpers/replay.js';
 import {
   jsonResponse,
   sseResponse,
@@ -238,7 +239,7 @@ describe.each(PROVIDERS)('$id over HTTP', (p) => {
         const res = await c.chat(REQUEST);
         for (const [k, v] of Object.entries(expected)) {
           // The returned message also says where it came from (continuity state is only valid there).
-          const want = k === 'message' ? { ...(v as object), origin: { provider: p.id, model: 'test-model' } } : v;
+          const want = k === 'message' ? { ...(v as object), parts: partsOf(v as AssistantMessage), origin: { provider: p.id, model: 'test-model' } } : v;
           expect((res as unknown as Record<string, unknown>)[k], k).toEqual(want);
         }
 

@@ -123,7 +123,7 @@ describe('spec diagnostics', () => {
       {
         line: '      text: delta.body',
         replace: '      txt: delta.body',
-        want: (l) => [`${F}:${l}:7 rule-shape "txt" is not an action, so its rule needs an object (an action key, switch/cases, or rules) (at /stream/on/*/txt); did you mean "text"? actions: meta, text, refusal, thinking, toolCall, finish, usage, error, end`],
+        want: (l) => [`${F}:${l}:7 rule-shape "txt" is not an action, so its rule needs an object (an action key, switch/cases, or rules) (at /stream/on/*/txt); did you mean "text"? actions: meta, text, refusal, part, thinking, toolCall, finish, usage, error, end`],
       },
     ],
     [
@@ -131,7 +131,7 @@ describe('spec diagnostics', () => {
       {
         line: '      call: { when: { delta.call: { exists: true } }, toolCall:',
         replace: MINI.text.split('\n').find((x) => x.startsWith('      call: { when:'))!.replace('toolCall:', 'toolCal:'),
-        want: (l) => [`${F}:${l}:55 unknown-key "toolCal" is not an action or a rule key (at /stream/on/*/call/toolCal); did you mean "toolCall"? actions: meta, text, refusal, thinking, toolCall, finish, usage, error, end; rule keys: when, each, switch, cases, rules`],
+        want: (l) => [`${F}:${l}:55 unknown-key "toolCal" is not an action or a rule key (at /stream/on/*/call/toolCal); did you mean "toolCall"? actions: meta, text, refusal, part, thinking, toolCall, finish, usage, error, end; rule keys: when, each, before, switch, cases, rules`],
       },
     ],
     [

@@ -34,6 +34,7 @@ const pairs: Array<[string, Record<string, unknown> | undefined]> = [
   ['UsageDocument', schema.definitions.usage?.properties],
   ['ErrorsDocument', schema.definitions.errors?.properties],
   ['ContinuityDocument', schema.definitions.continuity?.properties],
+  ['PartsDocument', schema.definitions.parts?.properties],
 ];
 
 describe('the typed spec document matches the schema', () => {

@@ -1,5 +1,5 @@
 /** Feed recorded bytes to a real client through an injected fetch, in chunks of a chosen size. */
-import { createClientFor, type ChatResponse, type ProviderAdapter, type StreamEvent } from '../../runtime/index.js';
+import { createClientFor, type AssistantMessage, type ChatResponse, type ProviderAdapter, type ResponsePart, type StreamEvent } from '../../runtime/index.js';
 
 export function chunked(bytes: Uint8Array, size: number): Uint8Array[] {
   const out: Uint8Array[] = [];
@@ -49,4 +49,16 @@ export function comparable(r: ChatResponse): Record<string, unknown> {
     usage: r.usage,
     message: r.message,
   };
+}
+
+/**
+ * The parts a fixture's expected message lists, in the order those fixtures send them:
+ * reasoning, text, calls (fixtures written before parts existed say nothing else).
+ */
+export function partsOf(m: AssistantMessage): ResponsePart[] {
+  return [
+    ...(m.thinking ?? []).map((t): ResponsePart => ({ type: 'thinking', ...t })),
+    ...(typeof m.content === 'string' ? [{ type: 'text' as const, text: m.content }] : []),
+    ...(m.toolCalls ?? []).map((call): ResponsePart => ({ type: 'tool-call', call })),
+  ];
 }

@@ -1,0 +1,265 @@
+/**
+ * Parts other than text, thinking and client tool calls: provider-run tool calls and their
+ * results, sources, files, approval requests, and opaque parts. The spec's kind table says what
+ * each wire kind becomes (docs/unified-model.md#response-parts); a kind it does not list is kept
+ * as an opaque part, so nothing the provider returns is lost.
+ *
+ * A part arrives whole (`add`), or opens from a block's start object and is completed by deltas
+ * with the same key (`open`, then JSON fragments or field deltas, then `close`): it takes its
+ * place in the turn when it opens and is announced (a `part` event) when it is complete.
+ */
+import type { KindRule, PartField, PartRule, PartsProfile } from '../profile.js';
+import type { Citation, ResponsePart, ResponsePartType } from '../types.js';
+import { FORBIDDEN_KEYS } from '../request/safe-merge.js';
+import { readPath } from '../wire/read-path.js';
+import type { EventSink } from './event-sink.js';
+import { TextBuffer } from './text-buffer.js';
+
+interface Slot {
+  /** The parts this wire object became; empty until an open block closes. */
+  parts: ResponsePart[];
+}
+
+interface OpenBlock {
+  slot: Slot;
+  kind: string;
+  rule: KindRule | undefined;
+  /** The block as it is being rebuilt: its start object, with deltas applied. */
+  wire: Record<string, unknown>;
+  json: TextBuffer | undefined;
+}
+
+const NO_PARTS: PartsProfile = { kinds: {}, unknown: 'ignore' };
+
+export class ResponseParts {
+  private readonly slots: Slot[] = [];
+  private readonly open = new Map<unknown, OpenBlock>();
+  /** Number of blocks open: the tool-call path checks this before looking up a key. */
+  openCount = 0;
+  /** The latest provider-run call, for results that do not name theirs. */
+  private lastCall: string | undefined;
+  private readonly table: PartsProfile;
+  private readonly sink: EventSink;
+
+  constructor(table: PartsProfile | undefined, sink: EventSink) {
+    this.table = table ?? NO_PARTS;
+    this.sink = sink;
+  }
+
+  /** A wire object of this kind, complete. */
+  add(kind: unknown, wire: unknown): void {
+    if (typeof kind !== 'string' || !isObject(wire)) return;
+    const rule = this.rule(kind);
+    if (rule === undefined && this.table.unknown === 'ignore') return;
+    const slot = this.place();
+    slot.parts = partsOf(kind, rule, wire, this.lastCall);
+    this.announce(slot);
+  }
+
+  /** A block of this kind starts; deltas with `key` complete it. */
+  openBlock(key: unknown, kind: unknown, start: unknown): void {
+    if (typeof kind !== 'string' || !isObject(start) || key === undefined || key === null) return;
+    const rule = this.rule(kind);
+    if (rule === undefined && this.table.unknown === 'ignore') return;
+    if (!this.open.has(key)) this.openCount++;
+    this.open.set(key, { slot: this.place(), kind, rule, wire: { ...start }, json: undefined });
+  }
+
+  has(key: unknown): boolean {
+    return this.open.has(key);
+  }
+
+  /** JSON text for the field the kind names (a server-tool block's `input`). */
+  appendJson(key: unknown, fragment: unknown): void {
+    const block = this.open.get(key);
+    if (block === undefined || typeof fragment !== 'string') return;
+    (block.json ??= new TextBuffer()).push(fragment);
+  }
+
+  /** A delta object: each string field is appended to the block's field of that name. */
+  applyDelta(key: unknown, delta: unknown): void {
+    const block = this.open.get(key);
+    if (block === undefined || !isObject(delta)) return;
+    for (const k of Object.keys(delta)) {
+      const v = delta[k];
+      if (k === 'type' || typeof v !== 'string' || FORBIDDEN_KEYS.has(k)) continue;
+      const was = block.wire[k];
+      block.wire[k] = typeof was === 'string' ? was + v : v;
+    }
+  }
+
+  close(key: unknown): void {
+    const block = this.open.get(key);
+    if (block === undefined) return;
+    this.open.delete(key);
+    this.openCount--;
+    const field = block.rule?.json ?? 'input';
+    if (block.json !== undefined && !block.json.empty) {
+      const text = block.json.toString();
+      let value: unknown = text;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        // kept as the text that arrived: a cut stream still yields what it had
+      }
+      block.wire[field] = value;
+    }
+    block.slot.parts = partsOf(block.kind, block.rule, block.wire, this.lastCall);
+    this.announce(block.slot);
+  }
+
+  closeAll(): void {
+    for (const key of [...this.open.keys()]) this.close(key);
+  }
+
+  get count(): number {
+    return this.slots.length;
+  }
+
+  /** The parts at place `i` in the turn. */
+  at(i: number): ResponsePart[] {
+    return this.slots[i]!.parts;
+  }
+
+  /** A wire citation object, mapped by the spec's citation table. */
+  citation(raw: unknown): Citation | undefined {
+    const map = this.table.citation;
+    if (map === undefined || !isObject(raw)) return undefined;
+    const out: Citation = {};
+    for (const k of ['url', 'title', 'citedText', 'documentId'] as const) {
+      const v = firstAt(raw, map[k]);
+      if (typeof v === 'string') out[k] = v;
+    }
+    const n = firstAt(raw, map.sourceIndex);
+    if (typeof n === 'number') out.sourceIndex = n;
+    return out;
+  }
+
+  private rule(kind: string): KindRule | undefined {
+    // Kind names come from the wire: only the table's own entries count.
+    return Object.hasOwn(this.table.kinds, kind) ? this.table.kinds[kind] : undefined;
+  }
+
+  private place(): Slot {
+    const slot: Slot = { parts: [] };
+    this.sink.order.push({ unit: 'part', index: this.slots.length });
+    this.slots.push(slot);
+    return slot;
+  }
+
+  private announce(slot: Slot): void {
+    const call = lastCallId(slot.parts);
+    if (call !== undefined) this.lastCall = call;
+    const sink = this.sink;
+    if (sink.emit) for (const part of slot.parts) sink.events.push({ type: 'part', part });
+  }
+}
+
+/** The parts a wire object of this kind becomes; the first keeps the wire object when the kind echoes. */
+function partsOf(kind: string, rule: KindRule | undefined, wire: Record<string, unknown>, lastCall: string | undefined): ResponsePart[] {
+  if (rule === undefined) return [{ type: 'opaque', kind, value: wire, wire }];
+  const out: ResponsePart[] = [];
+  for (const r of rule.parts) {
+    if (r.each === undefined) pushPart(out, r, wire, lastCall);
+    else {
+      const list = readPath(wire, r.each);
+      if (Array.isArray(list)) for (const x of list) pushPart(out, r, x, lastCall);
+    }
+  }
+  if (rule.echo && out.length > 0 && KEEPS_WIRE[out[0]!.type]) (out[0] as { wire?: unknown }).wire = wire;
+  return out;
+}
+
+/** Part types that can carry their wire object back. */
+const KEEPS_WIRE: Readonly<Record<ResponsePartType, boolean>> = {
+  text: false,
+  thinking: false,
+  'tool-call': false,
+  'provider-tool-call': true,
+  'provider-tool-result': true,
+  source: false,
+  file: true,
+  'approval-request': true,
+  opaque: true,
+};
+
+function pushPart(out: ResponsePart[], r: PartRule, raw: unknown, lastCall: string | undefined): void {
+  const f = (name: string): unknown => {
+    const field = r.fields[name];
+    if (field === undefined) return undefined;
+    return 'value' in field ? field.value : firstAt(raw, field);
+  };
+  const str = (name: string): string | undefined => {
+    const v = f(name);
+    return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
+  };
+  switch (r.part) {
+    case 'provider-tool-call':
+      out.push({ type: r.part, id: str('id') ?? '', name: str('name') ?? '', input: f('input') ?? null });
+      return;
+    case 'provider-tool-result': {
+      // A result without its call's id answers the call just before it (Gemini code execution).
+      const callId = str('callId') ?? lastCallId(out) ?? lastCall ?? '';
+      const part: ResponsePart = { type: r.part, callId, name: str('name') ?? '', result: f('result') ?? null };
+      if (isError(f('isError'))) part.isError = true;
+      out.push(part);
+      return;
+    }
+    case 'source': {
+      const part: ResponsePart = { type: 'source' };
+      const url = str('url');
+      const title = str('title');
+      const documentId = str('documentId');
+      if (url !== undefined) part.url = url;
+      if (title !== undefined) part.title = title;
+      if (documentId !== undefined) part.documentId = documentId;
+      if (url !== undefined || title !== undefined || documentId !== undefined) out.push(part);
+      return;
+    }
+    case 'file': {
+      const part: ResponsePart = { type: 'file', mediaType: str('mediaType') ?? 'application/octet-stream' };
+      const data = str('data');
+      const url = str('url');
+      if (data !== undefined) part.data = data;
+      if (url !== undefined) part.url = url;
+      if (data !== undefined || url !== undefined) out.push(part);
+      return;
+    }
+    case 'approval-request':
+      out.push({ type: r.part, id: str('id') ?? '', name: str('name') ?? '', input: f('input') ?? null });
+      return;
+    case 'opaque':
+      out.push({ type: 'opaque', kind: str('kind') ?? '', value: f('value') ?? raw });
+      return;
+    default:
+      // text, thinking and tool calls have readers of their own; a kind rule never makes them
+      return;
+  }
+}
+
+function lastCallId(out: ResponsePart[]): string | undefined {
+  for (let i = out.length - 1; i >= 0; i--) {
+    const p = out[i]!;
+    if (p.type === 'provider-tool-call') return p.id;
+  }
+  return undefined;
+}
+
+/** `true`, or a present error value (a message, an error object, an error code). */
+function isError(v: unknown): boolean {
+  return v === true || (typeof v === 'string' && v !== '') || (typeof v === 'object' && v !== null);
+}
+
+function firstAt(raw: unknown, paths: PartField | readonly (readonly (string | number)[])[] | undefined): unknown {
+  if (paths === undefined || !Array.isArray(paths)) return undefined;
+  for (const p of paths as readonly (readonly (string | number)[])[]) {
+    // `[]` is the object itself.
+    const v = p.length === 0 ? raw : readPath(raw, p);
+    if (v !== undefined && v !== null) return v;
+  }
+  return undefined;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
