@@ -9,31 +9,31 @@ import type { Codec, Profile, TurnAssembler } from '../runtime/adapter-kit.js';
 export interface WireResponse {
   id?: string | null;
   model?: string | null;
-  content?: Array<{
-    type?: string | null;
-    text?: string | null;
-    thinking?: string | null;
-    signature?: string | null;
-    data?: string | null;
-    id?: string | null;
-    name?: string | null;
-    input?: unknown;
-  }> | null;
+  content?: Array<WireBlock> | null;
+  container?: unknown;
   stop_reason?: string | null;
   usage?: WireUsage | null;
 }
 
 /** One Anthropic Messages stream event payload, as far as this adapter reads it. */
 export interface WireEvent {
-  message?: { id?: string | null; model?: string | null; usage?: WireUsage | null } | null;
+  message?: {
+    id?: string | null;
+    model?: string | null;
+    usage?: WireUsage | null;
+    content?: Array<WireBlock> | null;
+    stop_reason?: string | null;
+  } | null;
   content_block?: {
     type?: string | null;
     text?: string | null;
+    citations?: unknown;
     thinking?: string | null;
     signature?: string | null;
     data?: string | null;
     id?: string | null;
     name?: string | null;
+    input?: unknown;
   } | null;
   index?: unknown;
   delta?: {
@@ -42,7 +42,9 @@ export interface WireEvent {
     thinking?: string | null;
     signature?: string | null;
     partial_json?: string | null;
+    citation?: unknown;
     stop_reason?: string | null;
+    container?: unknown;
   } | null;
   usage?: WireUsage | null;
   error?: { message?: unknown; type?: unknown } | null;
@@ -51,6 +53,12 @@ export interface WireEvent {
 
 /** The usage object of the wire. */
 export interface WireUsage {
+  iterations?: Array<{
+    input_tokens?: number | null;
+    cache_creation_input_tokens?: number | null;
+    cache_read_input_tokens?: number | null;
+    output_tokens?: number | null;
+  }> | null;
   input_tokens?: number | null;
   cache_creation_input_tokens?: number | null;
   cache_read_input_tokens?: number | null;
@@ -76,7 +84,18 @@ export const profile = {
     model: ['model'],
     system: { placement: 'field', to: ['system'], join: '\n\n' },
     messages: { to: ['messages'], spread: false, merge: { field: 'content' } },
-    tools: { to: ['tools'] },
+    tools: {
+      to: ['tools'],
+      provider: {
+        web_search: { type: 'web_search_20250305', name: 'web_search' },
+        web_fetch: { type: 'web_fetch_20250910', name: 'web_fetch' },
+        code_execution: { type: 'code_execution_20250825', name: 'code_execution' },
+        tool_search: { type: 'tool_search_tool_regex_20251119', name: 'tool_search_tool_regex' },
+        bash: { type: 'bash_20250124', name: 'bash' },
+        text_editor: { type: 'text_editor_20250728', name: 'str_replace_based_edit_tool' },
+        memory: { type: 'memory_20250818', name: 'memory' },
+      },
+    },
     toolChoice: { to: ['tool_choice'] },
     responseFormat: { to: ['output_config', 'format'] },
     params: {
@@ -109,7 +128,8 @@ export const profile = {
     map: {
       end_turn: 'stop',
       stop_sequence: 'stop',
-      pause_turn: 'stop',
+      pause_turn: 'other',
+      compaction: 'other',
       tool_use: 'tool_calls',
       max_tokens: 'length',
       model_context_window_exceeded: 'length',
@@ -117,15 +137,159 @@ export const profile = {
     },
     other: 'other',
     upgrades: [],
+    continues: ['pause_turn', 'compaction'],
   },
   usage: {
-    inputTokens: [['input_tokens'], ['cache_creation_input_tokens'], ['cache_read_input_tokens']],
-    outputTokens: [['output_tokens']],
+    inputTokens: {
+      over: ['iterations'],
+      sum: [['input_tokens'], ['cache_creation_input_tokens'], ['cache_read_input_tokens']],
+      otherwise: [['input_tokens'], ['cache_creation_input_tokens'], ['cache_read_input_tokens']],
+    },
+    outputTokens: { over: ['iterations'], sum: [['output_tokens']], otherwise: [['output_tokens']] },
     totalTokens: [],
-    cachedInputTokens: [['cache_read_input_tokens']],
-    cacheWriteTokens: [['cache_creation_input_tokens']],
+    cachedInputTokens: {
+      over: ['iterations'],
+      sum: [['cache_read_input_tokens']],
+      otherwise: [['cache_read_input_tokens']],
+    },
+    cacheWriteTokens: {
+      over: ['iterations'],
+      sum: [['cache_creation_input_tokens']],
+      otherwise: [['cache_creation_input_tokens']],
+    },
     reasoningTokens: [['output_tokens_details', 'thinking_tokens']],
   },
+  parts: {
+    kinds: {
+      server_tool_use: {
+        parts: [
+          { part: 'provider-tool-call', fields: { id: [['id']], name: [['name']], input: [['input']] } },
+        ],
+        echo: true,
+      },
+      mcp_tool_use: {
+        parts: [
+          { part: 'provider-tool-call', fields: { id: [['id']], name: [['name']], input: [['input']] } },
+        ],
+        echo: true,
+      },
+      web_search_tool_result: {
+        parts: [
+          {
+            part: 'provider-tool-result',
+            fields: {
+              callId: [['tool_use_id']],
+              name: { value: 'web_search' },
+              result: [['content']],
+              isError: [['content', 'error_code']],
+            },
+          },
+          { part: 'source', each: ['content'], fields: { url: [['url']], title: [['title']] } },
+        ],
+        echo: true,
+      },
+      web_fetch_tool_result: {
+        parts: [
+          {
+            part: 'provider-tool-result',
+            fields: {
+              callId: [['tool_use_id']],
+              name: { value: 'web_fetch' },
+              result: [['content']],
+              isError: [['content', 'error_code']],
+            },
+          },
+        ],
+        echo: true,
+      },
+      code_execution_tool_result: {
+        parts: [
+          {
+            part: 'provider-tool-result',
+            fields: {
+              callId: [['tool_use_id']],
+              name: { value: 'code_execution' },
+              result: [['content']],
+              isError: [['content', 'error_code']],
+            },
+          },
+        ],
+        echo: true,
+      },
+      bash_code_execution_tool_result: {
+        parts: [
+          {
+            part: 'provider-tool-result',
+            fields: {
+              callId: [['tool_use_id']],
+              name: { value: 'bash_code_execution' },
+              result: [['content']],
+              isError: [['content', 'error_code']],
+            },
+          },
+        ],
+        echo: true,
+      },
+      text_editor_code_execution_tool_result: {
+        parts: [
+          {
+            part: 'provider-tool-result',
+            fields: {
+              callId: [['tool_use_id']],
+              name: { value: 'text_editor_code_execution' },
+              result: [['content']],
+              isError: [['content', 'error_code']],
+            },
+          },
+        ],
+        echo: true,
+      },
+      tool_search_tool_result: {
+        parts: [
+          {
+            part: 'provider-tool-result',
+            fields: {
+              callId: [['tool_use_id']],
+              name: { value: 'tool_search' },
+              result: [['content']],
+              isError: [['content', 'error_code']],
+            },
+          },
+        ],
+        echo: true,
+      },
+      mcp_tool_result: {
+        parts: [
+          {
+            part: 'provider-tool-result',
+            fields: {
+              callId: [['tool_use_id']],
+              name: { value: 'mcp' },
+              result: [['content']],
+              isError: [['is_error']],
+            },
+          },
+        ],
+        echo: true,
+      },
+      compaction: {
+        parts: [{ part: 'opaque', fields: { kind: [['type']], value: [['content']] } }],
+        echo: true,
+      },
+      container: {
+        parts: [{ part: 'opaque', fields: { kind: { value: 'container' }, value: [[]] } }],
+        echo: false,
+      },
+    },
+    citation: {
+      url: [['url']],
+      title: [['title'], ['document_title']],
+      citedText: [['cited_text']],
+      sourceIndex: [['document_index'], ['search_result_index']],
+    },
+    unknown: 'keep',
+  },
+  required: { response: [['content']] },
   errors: {
     message: [['error', 'message']],
     type: [['error', 'type']],
@@ -145,6 +309,7 @@ export const profile = {
         ensure: [],
       },
     ],
+    carry: [{ kind: 'container', from: ['id'], to: ['container'] }],
   },
 } as const satisfies Profile;
 
@@ -199,29 +364,50 @@ export const codec = {
   readEvent,
 } satisfies Codec;
 
+/** One element of `content` (rule "blocks"); `readBlock` reads it for both readers. */
+export interface WireBlock {
+  type?: string | null;
+  text?: string | null;
+  citations?: unknown;
+  thinking?: string | null;
+  signature?: string | null;
+  data?: string | null;
+  id?: string | null;
+  name?: string | null;
+  input?: unknown;
+}
+
+function readBlock(a: TurnAssembler, x: WireBlock): void {
+  switch (x?.type) {
+    case 'text':
+      a.startText();
+      a.appendText(x?.text);
+      a.addCitations(x?.citations);
+      break;
+    case 'thinking':
+      a.startThinking(undefined);
+      a.appendThinking(x?.thinking);
+      a.setThinkingSignature(x?.signature);
+      break;
+    case 'redacted_thinking':
+      a.startThinking(undefined);
+      a.setThinkingRedacted(x?.data);
+      break;
+    case 'tool_use':
+      a.addToolCall(x?.id, x?.name, x?.input);
+      break;
+    default:
+      a.addPart(x?.type, x);
+      break;
+  }
+}
+
 /** Feeds a blocking response body to the assembler. */
 export function readResponse(a: TurnAssembler, r: WireResponse): void {
   a.setMeta(r?.id, r?.model);
-  // blocks
-  for (const x of list(r?.content)) {
-    switch (x?.type) {
-      case 'text':
-        a.appendText(x?.text);
-        break;
-      case 'thinking':
-        a.startThinking(undefined);
-        a.appendThinking(x?.thinking);
-        a.setThinkingSignature(x?.signature);
-        break;
-      case 'redacted_thinking':
-        a.startThinking(undefined);
-        a.setThinkingRedacted(x?.data);
-        break;
-      case 'tool_use':
-        a.addToolCall(x?.id, x?.name, x?.input);
-        break;
-    }
-  }
+  for (const x of list(r?.content)) readBlock(a, x);
+  // container
+  a.addPart('container', r?.container);
   a.setFinishReason(r?.stop_reason);
   a.setUsage(r?.usage);
 }
@@ -232,13 +418,17 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
     case 'message_start': {
       a.setMeta(e?.message?.id, e?.message?.model);
       a.mergeUsage(e?.message?.usage);
+      for (const x of list(e?.message?.content)) readBlock(a, x);
+      a.setFinishReason(e?.message?.stop_reason);
       break;
     }
     case 'content_block_start': {
       // block
       switch (e?.content_block?.type) {
         case 'text':
+          a.startText();
           a.appendText(e?.content_block?.text);
+          a.addCitations(e?.content_block?.citations);
           break;
         case 'thinking':
           a.startThinking(undefined);
@@ -250,7 +440,10 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
           a.setThinkingRedacted(e?.content_block?.data);
           break;
         case 'tool_use':
-          a.openToolCall(e?.index, e?.content_block?.id, e?.content_block?.name);
+          a.openToolCall(e?.index, e?.content_block?.id, e?.content_block?.name, e?.content_block?.input);
+          break;
+        default:
+          a.openPart(e?.index, e?.content_block?.type, e?.content_block);
           break;
       }
       break;
@@ -270,6 +463,12 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
         case 'input_json_delta':
           a.toolCallDelta(e?.index, undefined, undefined, e?.delta?.partial_json);
           break;
+        case 'citations_delta':
+          a.addCitations(e?.delta?.citation);
+          break;
+        default:
+          a.partDelta(e?.index, e?.delta);
+          break;
       }
       break;
     }
@@ -279,6 +478,8 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
     }
     case 'message_delta': {
       a.setFinishReason(e?.delta?.stop_reason);
+      // container
+      a.addPart('container', e?.delta?.container);
       a.mergeUsage(e?.usage);
       break;
     }

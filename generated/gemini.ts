@@ -11,6 +11,9 @@ export interface WireResponse {
   modelVersion?: string | null;
   candidates?: Array<{
     content?: { parts?: Array<WirePart> | null } | null;
+    groundingMetadata?: { groundingChunks?: Array<{ [key: string]: unknown }> | null } | null;
+    urlContextMetadata?: { urlMetadata?: Array<{ [key: string]: unknown }> | null } | null;
+    citationMetadata?: { citationSources?: Array<{ [key: string]: unknown }> | null } | null;
     finishReason?: string | null;
   }> | null;
   promptFeedback?: { blockReason?: string | null } | null;
@@ -24,6 +27,9 @@ export interface WireEvent {
   modelVersion?: string | null;
   candidates?: Array<{
     content?: { parts?: Array<WirePart> | null } | null;
+    groundingMetadata?: { groundingChunks?: Array<{ [key: string]: unknown }> | null } | null;
+    urlContextMetadata?: { urlMetadata?: Array<{ [key: string]: unknown }> | null } | null;
+    citationMetadata?: { citationSources?: Array<{ [key: string]: unknown }> | null } | null;
     finishReason?: string | null;
   }> | null;
   promptFeedback?: { blockReason?: string | null } | null;
@@ -33,6 +39,7 @@ export interface WireEvent {
 /** The usage object of the wire. */
 export interface WireUsage {
   promptTokenCount?: number | null;
+  toolUsePromptTokenCount?: number | null;
   candidatesTokenCount?: number | null;
   thoughtsTokenCount?: number | null;
   totalTokenCount?: number | null;
@@ -57,7 +64,14 @@ export const profile = {
   request: {
     system: { placement: 'field', to: ['systemInstruction'], join: '\n\n' },
     messages: { to: ['contents'], spread: false, merge: { field: 'parts' } },
-    tools: { to: ['tools'] },
+    tools: {
+      to: ['tools'],
+      provider: {
+        web_search: { googleSearch: {} },
+        code_execution: { codeExecution: {} },
+        url_context: { urlContext: {} },
+      },
+    },
     toolChoice: { to: ['toolConfig', 'functionCallingConfig'] },
     responseFormat: { to: ['generationConfig'] },
     params: {
@@ -107,12 +121,79 @@ export const profile = {
     upgrades: [{ from: 'stop', when: 'toolCalls', to: 'tool_calls' }],
   },
   usage: {
-    inputTokens: [['promptTokenCount']],
+    inputTokens: [['promptTokenCount'], ['toolUsePromptTokenCount']],
     outputTokens: [['candidatesTokenCount'], ['thoughtsTokenCount']],
     totalTokens: [['totalTokenCount']],
     cachedInputTokens: [['cachedContentTokenCount']],
     cacheWriteTokens: [],
     reasoningTokens: [['thoughtsTokenCount']],
+  },
+  parts: {
+    kinds: {
+      executable_code: {
+        parts: [
+          {
+            part: 'provider-tool-call',
+            fields: {
+              id: [['executableCode', 'id']],
+              name: { value: 'code_execution' },
+              input: [['executableCode']],
+            },
+          },
+        ],
+        echo: true,
+      },
+      code_execution_result: {
+        parts: [
+          {
+            part: 'provider-tool-result',
+            fields: {
+              callId: [['codeExecutionResult', 'id']],
+              name: { value: 'code_execution' },
+              result: [['codeExecutionResult']],
+            },
+          },
+        ],
+        echo: true,
+      },
+      inline_data: {
+        parts: [
+          {
+            part: 'file',
+            fields: { mediaType: [['inlineData', 'mimeType']], data: [['inlineData', 'data']] },
+          },
+        ],
+        echo: true,
+      },
+      grounding_chunk: {
+        parts: [
+          {
+            part: 'source',
+            fields: {
+              url: [
+                ['web', 'uri'],
+                ['retrievedContext', 'uri'],
+              ],
+              title: [
+                ['web', 'title'],
+                ['retrievedContext', 'title'],
+              ],
+            },
+          },
+        ],
+        echo: false,
+      },
+      grounding_metadata: {
+        parts: [{ part: 'opaque', fields: { kind: { value: 'groundingMetadata' }, value: [[]] } }],
+        echo: false,
+      },
+      url_context: { parts: [{ part: 'source', fields: { url: [['retrievedUrl']] } }], echo: false },
+      citation_source: {
+        parts: [{ part: 'source', fields: { url: [['uri']], title: [['title']] } }],
+        echo: false,
+      },
+    },
+    unknown: 'ignore',
   },
   errors: {
     message: [['error', 'message']],
@@ -120,6 +201,7 @@ export const profile = {
     code: [['error', 'code']],
     retryable: { codes: [408, 429, 500, 502, 503, 504], ranges: [] },
     noRetry: [],
+    retryDelay: [['error', 'details', '*', 'retryDelay']],
   },
   continuity: { scope: 'provider', foreignThinking: 'drop', rules: [] },
 } as const satisfies Profile;
@@ -133,7 +215,7 @@ export const codec = {
   },
   blocks: {
     thinking: (b) => compact({ text: b.text, thought: true, thoughtSignature: b.signature }),
-    text: (b) => compact({ text: b.text }),
+    text: (b) => compact({ text: b.text, thoughtSignature: b.signature }),
     toolCall: (b, cx) =>
       compact({
         functionCall: compact({ name: b.name, args: cx.argumentsObject(b) }),
@@ -192,6 +274,9 @@ export interface WirePart {
   thoughtSignature?: string | null;
   thought?: boolean | null;
   text?: string | null;
+  executableCode?: unknown;
+  codeExecutionResult?: unknown;
+  inlineData?: unknown;
 }
 
 function readPart(a: TurnAssembler, x: WirePart): void {
@@ -210,13 +295,38 @@ function readPart(a: TurnAssembler, x: WirePart): void {
     a.appendThinking(x?.text);
     a.setThinkingSignature(x?.thoughtSignature);
   }
-  if (x?.thought !== true) a.appendText(x?.text);
+  if (x?.thought !== true && x?.text != null) {
+    a.appendText(x?.text);
+    a.setTextSignature(x?.thoughtSignature);
+  }
+  // code
+  if (x?.executableCode != null) a.addPart('executable_code', x);
+  // codeResult
+  if (x?.codeExecutionResult != null) a.addPart('code_execution_result', x);
+  // file
+  if (x?.inlineData != null) a.addPart('inline_data', x);
 }
 
 /** Feeds a blocking response body to the assembler. */
 export function readResponse(a: TurnAssembler, r: WireResponse): void {
   a.setMeta(r?.responseId, r?.modelVersion);
   for (const x of list(r?.candidates?.[0]?.content?.parts)) readPart(a, x);
+  // grounding
+  for (const x of list(r?.candidates?.[0]?.groundingMetadata?.groundingChunks)) {
+    a.addPart('grounding_chunk', x);
+  }
+  // searchEntryPoint
+  if (r?.candidates?.[0]?.groundingMetadata != null) {
+    a.addPart('grounding_metadata', r?.candidates?.[0]?.groundingMetadata);
+  }
+  // urlContext
+  for (const x of list(r?.candidates?.[0]?.urlContextMetadata?.urlMetadata)) {
+    a.addPart('url_context', x);
+  }
+  // citedSources
+  for (const x of list(r?.candidates?.[0]?.citationMetadata?.citationSources)) {
+    a.addPart('citation_source', x);
+  }
   a.setFinishReason(r?.candidates?.[0]?.finishReason ?? r?.promptFeedback?.blockReason);
   a.setUsage(r?.usageMetadata);
 }
@@ -228,6 +338,22 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
   }
   a.setMeta(e?.responseId, e?.modelVersion);
   for (const x of list(e?.candidates?.[0]?.content?.parts)) readPart(a, x);
+  // grounding
+  for (const x of list(e?.candidates?.[0]?.groundingMetadata?.groundingChunks)) {
+    a.addPart('grounding_chunk', x);
+  }
+  // searchEntryPoint
+  if (e?.candidates?.[0]?.groundingMetadata != null) {
+    a.addPart('grounding_metadata', e?.candidates?.[0]?.groundingMetadata);
+  }
+  // urlContext
+  for (const x of list(e?.candidates?.[0]?.urlContextMetadata?.urlMetadata)) {
+    a.addPart('url_context', x);
+  }
+  // citedSources
+  for (const x of list(e?.candidates?.[0]?.citationMetadata?.citationSources)) {
+    a.addPart('citation_source', x);
+  }
   a.setFinishReason(e?.candidates?.[0]?.finishReason ?? e?.promptFeedback?.blockReason);
   a.setUsage(e?.usageMetadata);
 }

@@ -11,7 +11,12 @@ export interface WireResponse {
   model?: string | null;
   output?: Array<{
     type?: string | null;
-    content?: Array<{ type?: string | null; text?: string | null; refusal?: string | null }> | null;
+    content?: Array<{
+      type?: string | null;
+      text?: string | null;
+      annotations?: unknown;
+      refusal?: string | null;
+    }> | null;
     encrypted_content?: string | null;
     id?: string | null;
     summary?: Array<{ text?: string | null }> | null;
@@ -44,7 +49,9 @@ export interface WireEvent {
     arguments?: string | null;
   } | null;
   output_index?: unknown;
+  part?: { type?: string | null } | null;
   delta?: string | null;
+  annotation?: unknown;
   error?: { message?: unknown; type?: unknown; code?: unknown } | null;
   message?: unknown;
   code?: unknown;
@@ -79,7 +86,16 @@ export const profile = {
     model: ['model'],
     system: { placement: 'field', to: ['instructions'], join: '\n\n' },
     messages: { to: ['input'], spread: true },
-    tools: { to: ['tools'] },
+    tools: {
+      to: ['tools'],
+      provider: {
+        web_search: { type: 'web_search' },
+        file_search: { type: 'file_search' },
+        code_execution: { type: 'code_interpreter', container: { type: 'auto' } },
+        image_generation: { type: 'image_generation' },
+        mcp: { type: 'mcp' },
+      },
+    },
     toolChoice: { to: ['tool_choice'] },
     responseFormat: { to: ['text', 'format'] },
     params: {
@@ -123,6 +139,73 @@ export const profile = {
     cacheWriteTokens: [],
     reasoningTokens: [['output_tokens_details', 'reasoning_tokens']],
   },
+  parts: {
+    kinds: {
+      web_search_call: {
+        parts: [
+          {
+            part: 'provider-tool-call',
+            fields: { id: [['id']], name: { value: 'web_search' }, input: [['action']] },
+          },
+          { part: 'source', each: ['action', 'sources'], fields: { url: [['url']] } },
+        ],
+        echo: true,
+      },
+      file_search_call: {
+        parts: [
+          {
+            part: 'provider-tool-call',
+            fields: { id: [['id']], name: { value: 'file_search' }, input: [['queries']] },
+          },
+          {
+            part: 'provider-tool-result',
+            fields: { callId: [['id']], name: { value: 'file_search' }, result: [['results']] },
+          },
+        ],
+        echo: true,
+      },
+      code_interpreter_call: {
+        parts: [
+          {
+            part: 'provider-tool-call',
+            fields: { id: [['id']], name: { value: 'code_execution' }, input: [['code']] },
+          },
+          {
+            part: 'provider-tool-result',
+            fields: { callId: [['id']], name: { value: 'code_execution' }, result: [['outputs']] },
+          },
+        ],
+        echo: true,
+      },
+      image_generation_call: {
+        parts: [{ part: 'file', fields: { mediaType: { value: 'image/png' }, data: [['result']] } }],
+        echo: true,
+      },
+      mcp_call: {
+        parts: [
+          { part: 'provider-tool-call', fields: { id: [['id']], name: [['name']], input: [['arguments']] } },
+          {
+            part: 'provider-tool-result',
+            fields: { callId: [['id']], name: [['name']], result: [['output']], isError: [['error']] },
+          },
+        ],
+        echo: true,
+      },
+      mcp_list_tools: {
+        parts: [{ part: 'opaque', fields: { kind: [['type']], value: [['tools']] } }],
+        echo: true,
+      },
+      mcp_approval_request: {
+        parts: [
+          { part: 'approval-request', fields: { id: [['id']], name: [['name']], input: [['arguments']] } },
+        ],
+        echo: true,
+      },
+    },
+    citation: { url: [['url']], title: [['title'], ['filename']], documentId: [['file_id']] },
+    unknown: 'keep',
+  },
+  required: { response: [['output']] },
   errors: {
     message: [['error', 'message'], ['message']],
     type: [['error', 'type']],
@@ -212,7 +295,9 @@ export function readResponse(a: TurnAssembler, r: WireResponse): void {
         for (const x2 of list(x?.content)) {
           switch (x2?.type) {
             case 'output_text':
+              a.startText();
               a.appendText(x2?.text);
+              a.addCitations(x2?.annotations);
               break;
             case 'refusal':
               a.appendRefusal(x2?.refusal);
@@ -228,9 +313,16 @@ export function readResponse(a: TurnAssembler, r: WireResponse): void {
           a.breakThinking('\n\n');
           a.appendThinking(x2?.text);
         }
+        // content
+        for (const x2 of list(x?.content)) {
+          a.appendThinking(x2?.text);
+        }
         break;
       case 'function_call':
         a.addToolCall(x?.call_id, x?.name, x?.arguments);
+        break;
+      default:
+        a.addPart(x?.type, x);
         break;
     }
   }
@@ -261,8 +353,21 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
       }
       break;
     }
+    case 'response.content_part.added': {
+      // part
+      switch (e?.part?.type) {
+        case 'output_text':
+          a.startText();
+          break;
+      }
+      break;
+    }
     case 'response.output_text.delta': {
       a.appendText(e?.delta);
+      break;
+    }
+    case 'response.output_text.annotation.added': {
+      a.addCitations(e?.annotation);
       break;
     }
     case 'response.refusal.delta': {
@@ -294,6 +399,11 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
           break;
         case 'reasoning':
           a.setThinkingSignature(e?.item?.encrypted_content);
+          break;
+        case 'message':
+          break;
+        default:
+          a.addPart(e?.item?.type, e?.item);
           break;
       }
       break;

@@ -14,8 +14,11 @@ export function expandShorthand(spec: ParsedSpec): Diagnostic[] {
   const doc = spec.doc as Obj | undefined;
   if (!isObj(doc)) return [];
   const out: Diagnostic[] = [];
+  // A YAML alias shares one object between places: expand it once (a second pass would wrap it again).
+  const seen = new WeakSet<object>();
   const rules = (map: unknown, pointer: string): void => {
-    if (!isObj(map)) return;
+    if (!isObj(map) || seen.has(map)) return;
+    seen.add(map);
     for (const [name, v] of Object.entries(map)) {
       const at = `${pointer}/${escapePointer(name)}`;
       if (v === null) continue;
@@ -38,7 +41,10 @@ export function expandShorthand(spec: ParsedSpec): Diagnostic[] {
         continue;
       }
       // Longhand when the object names its action (or another one that is not an argument here), or is a switch or group.
-      const longhand = Object.keys(v).some((k) => k === 'switch' || k === 'rules' || (isAction(k) && !(named && ACTION_ARGS[name].includes(k))));
+      // `text: { text: { start: true } }` is longhand: the action `text` with its arguments (an argument named like its action takes a path).
+      const longhand = Object.keys(v).some(
+        (k) => k === 'switch' || k === 'rules' || (isAction(k) && (!(named && ACTION_ARGS[name].includes(k)) || (k === name && isObj(v[k])))),
+      );
       if (named && !longhand) {
         // The object is the action's arguments, beside the rule's own keys.
         const rule: Obj = {};

@@ -47,6 +47,8 @@ export function comparable(r: ChatResponse): Record<string, unknown> {
     finishReason: r.finishReason,
     rawFinishReason: r.rawFinishReason,
     usage: r.usage,
+    content: r.content,
+    paused: r.paused,
     message: r.message,
   };
 }

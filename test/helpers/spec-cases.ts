@@ -51,9 +51,11 @@ export interface ExpectedResult {
   text?: unknown;
   thinking?: unknown;
   toolCalls?: unknown;
+  content?: unknown;
   message?: unknown;
   finishReason?: unknown;
   rawFinishReason?: unknown;
+  paused?: unknown;
   usage?: unknown;
   warnings?: unknown;
 }
