@@ -3,8 +3,14 @@
  * Do not edit: change the spec and run `pnpm gen`.
  */
 import * as base from './openai-chat.js';
-import { compact, defineAdapter } from '../runtime/adapter-kit.js';
-import type { Codec, Profile } from '../runtime/adapter-kit.js';
+import { compact, defineAdapter, firstString, list } from '../runtime/adapter-kit.js';
+import type { Codec, Profile, TurnAssembler } from '../runtime/adapter-kit.js';
+
+/** A blocking Mistral response body, as far as this adapter reads it. */
+export type WireResponse = base.WireResponse;
+
+/** One Mistral stream event payload, as far as this adapter reads it. */
+export type WireEvent = base.WireEvent;
 
 /** What this wire is, as data: applied by the runtime. */
 export const profile = {
@@ -44,6 +50,65 @@ export const codec = {
       compact({ role: 'tool', tool_call_id: m.toolCallId, content: cx.content(m.content), name: m.toolName }),
   },
   toolChoice: { ...base.codec.toolChoice, required: () => 'any' },
+  readResponse,
+  readEvent,
 } satisfies Codec;
+
+/** One element of `choices.0.message.content` (rule "chunks"); `readChunk` reads it for both readers. */
+export interface WireChunk {
+  type?: string | null;
+  thinking?: Array<{ text?: string | null }> | null;
+  text?: string | null;
+}
+
+function readChunk(a: TurnAssembler, x: WireChunk): void {
+  switch (x?.type) {
+    case 'thinking':
+      // reasoning
+      for (const x2 of list(x?.thinking)) {
+        a.appendThinking(x2?.text);
+      }
+      break;
+    case 'text':
+      a.appendText(x?.text);
+      break;
+  }
+}
+
+/** Feeds a blocking response body to the assembler. */
+export function readResponse(a: TurnAssembler, r: WireResponse): void {
+  a.setMeta(r?.id, r?.model);
+  for (const x of list(r?.choices?.[0]?.message?.content)) readChunk(a, x);
+  a.appendText(r?.choices?.[0]?.message?.content);
+  a.appendRefusal(r?.choices?.[0]?.message?.refusal);
+  // toolCalls
+  for (const x of list(r?.choices?.[0]?.message?.tool_calls)) {
+    a.addToolCall(x?.id, x?.function?.name, x?.function?.arguments);
+  }
+  a.setFinishReason(r?.choices?.[0]?.finish_reason);
+  a.setUsage(r?.usage);
+}
+
+/** Feeds one decoded stream event to the assembler. */
+export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefined): void {
+  if (e?.error != null) {
+    a.fail(
+      firstString(e?.error?.message, e?.error),
+      firstString(e?.error?.type),
+      firstString(e?.error?.code),
+      e,
+    );
+  }
+  a.setMeta(e?.id, e?.model);
+  for (const x of list(e?.choices?.[0]?.delta?.content)) readChunk(a, x);
+  a.appendText(e?.choices?.[0]?.delta?.content);
+  a.appendRefusal(e?.choices?.[0]?.delta?.refusal);
+  // toolCalls
+  for (const x of list(e?.choices?.[0]?.delta?.tool_calls)) {
+    a.toolCallDelta(x?.index, x?.id, x?.function?.name, x?.function?.arguments);
+  }
+  a.setFinishReason(e?.choices?.[0]?.finish_reason);
+  a.setUsage(e?.usage);
+}
 
 export const adapter = defineAdapter(profile, codec);

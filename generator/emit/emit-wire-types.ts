@@ -27,7 +27,7 @@ export function typeOf(node: TypeNode, depth: number): string {
     case 'object':
       return `${node.named ?? objectType(node, depth)} | null`;
     case 'array':
-      return `Array<${typeOf(node.element, depth).replace(/ \| null$/, '')}> | null`;
+      return `Array<${typeOf(node.element, depth).replace(/ \| null$/, '')}>${node.orString ? ' | string' : ''} | null`;
     case 'leaf':
       if (node.leaf === 'usage') return 'WireUsage | null';
       return node.leaf === 'unknown' ? 'unknown' : `${node.leaf} | null`;

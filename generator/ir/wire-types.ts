@@ -12,7 +12,8 @@ export type Leaf = 'string' | 'number' | 'boolean' | 'unknown' | 'usage';
 export type TypeNode =
   /** `named`: printed as a reference to an interface of that name (a shape two readers share). */
   | { kind: 'object'; props: Map<string, TypeNode>; firstPointer: string; named?: string }
-  | { kind: 'array'; element: TypeNode; firstPointer: string }
+  /** `orString`: the field is text or a list of chunks (Mistral `content`), read both ways. */
+  | { kind: 'array'; element: TypeNode; firstPointer: string; orString?: true }
   | { kind: 'leaf'; leaf: Leaf; firstPointer: string };
 
 export interface PathConflict {
@@ -57,7 +58,7 @@ export function buildWireTypes(ir: SpecIR): WireTypes {
         next = make(childKind, pointer);
         if (node.kind === 'array') node.element = next;
         else node.props.set(s as string, next);
-      } else if (last || (next.kind === 'leaf' && next.leaf === 'unknown')) {
+      } else if (last || (next.kind === 'leaf' && (next.leaf === 'unknown' || (next.leaf === 'string' && childKind === 'array')))) {
         // A field seen only as "some value" so far takes the shape this path gives it.
         next = unify(next, childKind, pointer, text, conflicts);
         if (node.kind === 'array') node.element = next;
@@ -165,6 +166,12 @@ function make(kind: Leaf | 'array' | 'object', pointer: string): TypeNode {
 
 function unify(node: TypeNode, kind: Leaf | 'array' | 'object', pointer: string, text: string, conflicts: PathConflict[]): TypeNode {
   if (kind === 'unknown') return node;
+  // A string read as text by one rule and iterated by another is a union (text or chunks).
+  if (node.kind === 'leaf' && node.leaf === 'string' && kind === 'array') return { ...(make('array', node.firstPointer) as Extract<TypeNode, { kind: 'array' }>), orString: true };
+  if (node.kind === 'array' && kind === 'string') {
+    node.orString = true;
+    return node;
+  }
   if (node.kind === 'leaf') {
     if (node.leaf === 'unknown') return make(kind, node.firstPointer);
     if (node.leaf === kind || kind === 'usage') return node;
