@@ -11,8 +11,8 @@ export interface WireResponse {
   modelVersion?: string | null;
   candidates?: Array<{
     content?: { parts?: Array<WirePart> | null } | null;
-    groundingMetadata?: { groundingChunks?: Array<{ [key: string]: unknown }> | null } | null;
-    urlContextMetadata?: { urlMetadata?: Array<{ [key: string]: unknown }> | null } | null;
+    groundingMetadata?: unknown;
+    urlContextMetadata?: unknown;
     citationMetadata?: { citationSources?: Array<{ [key: string]: unknown }> | null } | null;
     finishReason?: string | null;
   }> | null;
@@ -27,8 +27,8 @@ export interface WireEvent {
   modelVersion?: string | null;
   candidates?: Array<{
     content?: { parts?: Array<WirePart> | null } | null;
-    groundingMetadata?: { groundingChunks?: Array<{ [key: string]: unknown }> | null } | null;
-    urlContextMetadata?: { urlMetadata?: Array<{ [key: string]: unknown }> | null } | null;
+    groundingMetadata?: unknown;
+    urlContextMetadata?: unknown;
     citationMetadata?: { citationSources?: Array<{ [key: string]: unknown }> | null } | null;
     finishReason?: string | null;
   }> | null;
@@ -165,10 +165,11 @@ export const profile = {
         ],
         echo: true,
       },
-      grounding_chunk: {
+      grounding_metadata: {
         parts: [
           {
             part: 'source',
+            each: ['groundingChunks'],
             fields: {
               url: [
                 ['web', 'uri'],
@@ -180,14 +181,16 @@ export const profile = {
               ],
             },
           },
+          { part: 'opaque', fields: { kind: { value: 'groundingMetadata' }, value: [[]] } },
         ],
         echo: false,
+        snapshot: true,
       },
-      grounding_metadata: {
-        parts: [{ part: 'opaque', fields: { kind: { value: 'groundingMetadata' }, value: [[]] } }],
+      url_context_metadata: {
+        parts: [{ part: 'source', each: ['urlMetadata'], fields: { url: [['retrievedUrl']] } }],
         echo: false,
+        snapshot: true,
       },
-      url_context: { parts: [{ part: 'source', fields: { url: [['retrievedUrl']] } }], echo: false },
       citation_source: {
         parts: [{ part: 'source', fields: { url: [['uri']], title: [['title']] } }],
         echo: false,
@@ -312,16 +315,12 @@ export function readResponse(a: TurnAssembler, r: WireResponse): void {
   a.setMeta(r?.responseId, r?.modelVersion);
   for (const x of list(r?.candidates?.[0]?.content?.parts)) readPart(a, x);
   // grounding
-  for (const x of list(r?.candidates?.[0]?.groundingMetadata?.groundingChunks)) {
-    a.addPart('grounding_chunk', x);
-  }
-  // searchEntryPoint
   if (r?.candidates?.[0]?.groundingMetadata != null) {
     a.addPart('grounding_metadata', r?.candidates?.[0]?.groundingMetadata);
   }
   // urlContext
-  for (const x of list(r?.candidates?.[0]?.urlContextMetadata?.urlMetadata)) {
-    a.addPart('url_context', x);
+  if (r?.candidates?.[0]?.urlContextMetadata != null) {
+    a.addPart('url_context_metadata', r?.candidates?.[0]?.urlContextMetadata);
   }
   // citedSources
   for (const x of list(r?.candidates?.[0]?.citationMetadata?.citationSources)) {
@@ -339,16 +338,12 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
   a.setMeta(e?.responseId, e?.modelVersion);
   for (const x of list(e?.candidates?.[0]?.content?.parts)) readPart(a, x);
   // grounding
-  for (const x of list(e?.candidates?.[0]?.groundingMetadata?.groundingChunks)) {
-    a.addPart('grounding_chunk', x);
-  }
-  // searchEntryPoint
   if (e?.candidates?.[0]?.groundingMetadata != null) {
     a.addPart('grounding_metadata', e?.candidates?.[0]?.groundingMetadata);
   }
   // urlContext
-  for (const x of list(e?.candidates?.[0]?.urlContextMetadata?.urlMetadata)) {
-    a.addPart('url_context', x);
+  if (e?.candidates?.[0]?.urlContextMetadata != null) {
+    a.addPart('url_context_metadata', e?.candidates?.[0]?.urlContextMetadata);
   }
   // citedSources
   for (const x of list(e?.candidates?.[0]?.citationMetadata?.citationSources)) {

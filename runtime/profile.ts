@@ -165,6 +165,11 @@ export interface KindRule {
   readonly parts: readonly PartRule[];
   readonly echo: boolean;
   readonly json?: string;
+  /**
+   * Each object of this kind is the whole so far (Gemini resends grounding metadata on later
+   * chunks): a new one replaces the last, and its parts are announced when the turn ends.
+   */
+  readonly snapshot?: true;
 }
 
 /**

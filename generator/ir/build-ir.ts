@@ -202,7 +202,7 @@ function buildKind(k: KindDocument): KindRule {
   const single: PartDocument = {};
   for (const t of PART_TYPES) if (k[t]) single[t] = k[t];
   if (Object.keys(single).length) docs.unshift(single);
-  return { parts: docs.map(partRule), echo: k.echo !== false, ...(k.json ? { json: k.json } : {}) };
+  return { parts: docs.map(partRule), echo: k.echo !== false, ...(k.json ? { json: k.json } : {}), ...(k.snapshot ? { snapshot: true as const } : {}) };
 }
 
 function partRule(d: PartDocument): PartRule {

@@ -142,7 +142,7 @@ export type PartFieldsDocument = { each?: PathText } & Record<string, PathsText 
 export type PartTypeName = 'provider-tool-call' | 'provider-tool-result' | 'source' | 'file' | 'approval-request' | 'opaque';
 export type PartDocument = Partial<Record<PartTypeName, PartFieldsDocument>>;
 
-export type KindDocument = PartDocument & { parts?: PartDocument[]; echo?: boolean; json?: string };
+export type KindDocument = PartDocument & { parts?: PartDocument[]; echo?: boolean; json?: string; snapshot?: boolean };
 
 export interface PartsDocument {
   unknown?: 'keep' | 'ignore';

@@ -9,6 +9,11 @@ import type { StreamEvent } from '../types.js';
 export interface Placed {
   readonly unit: 'text' | 'thinking' | 'call' | 'part';
   readonly index: number;
+  /**
+   * Information beside the turn rather than a step of it (sources, grounding metadata): text
+   * on either side of it is one text part.
+   */
+  aside?: true;
 }
 
 export interface EventSink {

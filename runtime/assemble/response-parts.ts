@@ -18,6 +18,8 @@ import { TextBuffer } from './text-buffer.js';
 interface Slot {
   /** The parts this wire object became; empty until an open block closes. */
   parts: ResponsePart[];
+  /** A snapshot kind's slot: replaced by the next object of its kind, announced at the end. */
+  snapshot?: string;
 }
 
 interface OpenBlock {
@@ -34,6 +36,8 @@ const NO_PARTS: PartsProfile = { kinds: {}, unknown: 'ignore' };
 export class ResponseParts {
   private readonly slots: Slot[] = [];
   private readonly open = new Map<unknown, OpenBlock>();
+  /** Snapshot kinds seen so far, by kind. */
+  private readonly snapshots = new Map<string, Slot>();
   /** Number of blocks open: the tool-call path checks this before looking up a key. */
   openCount = 0;
   /** The latest provider-run call, for results that do not name theirs. */
@@ -51,9 +55,21 @@ export class ResponseParts {
     if (typeof kind !== 'string' || !isObject(wire)) return;
     const rule = this.rule(kind);
     if (rule === undefined && this.table.unknown === 'ignore') return;
-    const slot = this.place();
-    slot.parts = partsOf(kind, rule, wire, this.lastCall);
-    this.announce(slot);
+    const parts = partsOf(kind, rule, wire, this.lastCall);
+    if (rule?.snapshot) {
+      // The latest object is the whole so far: it takes the place of the one before.
+      const earlier = this.snapshots.get(kind);
+      if (earlier !== undefined) {
+        earlier.parts = parts;
+        return;
+      }
+    }
+    const slot = this.place(parts.every((p) => !('wire' in p) || p.wire === undefined));
+    slot.parts = parts;
+    if (rule?.snapshot) {
+      slot.snapshot = kind;
+      this.snapshots.set(kind, slot);
+    } else this.announce(slot);
   }
 
   /** A block of this kind starts; deltas with `key` complete it. */
@@ -108,8 +124,11 @@ export class ResponseParts {
     this.announce(block.slot);
   }
 
+  /** End of turn: open blocks are closed, and snapshots announced as they finally are. */
   closeAll(): void {
     for (const key of [...this.open.keys()]) this.close(key);
+    for (const slot of this.snapshots.values()) this.announce(slot);
+    this.snapshots.clear();
   }
 
   get count(): number {
@@ -140,9 +159,10 @@ export class ResponseParts {
     return Object.hasOwn(this.table.kinds, kind) ? this.table.kinds[kind] : undefined;
   }
 
-  private place(): Slot {
+  /** `aside`: parts that only inform (no wire object to send back) do not break the text around them. */
+  private place(aside = false): Slot {
     const slot: Slot = { parts: [] };
-    this.sink.order.push({ unit: 'part', index: this.slots.length });
+    this.sink.order.push(aside ? { unit: 'part', index: this.slots.length, aside: true } : { unit: 'part', index: this.slots.length });
     this.slots.push(slot);
     return slot;
   }

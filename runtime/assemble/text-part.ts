@@ -60,14 +60,12 @@ export class TextPart {
   /** Opaque data the provider needs back with this text (Gemini `thoughtSignature` on a text part). */
   setSignature(signature: unknown): void {
     if (typeof signature !== 'string' || signature === '') return;
-    // A signature on an empty part after the text belongs to the text before it.
-    const seg = this.open !== undefined && !this.startPending ? this.open : this.current();
-    seg.signature = signature;
+    // A signature on an empty part right after the text belongs to that text; after another part, to a part of its own.
+    this.current().signature = signature;
   }
 
   addCitation(c: Citation): void {
-    const seg = this.open !== undefined && !this.startPending && this.isLast(this.open) ? this.open : this.current();
-    (seg.citations ??= []).push(c);
+    (this.current().citations ??= []).push(c);
   }
 
   get empty(): boolean {
@@ -96,9 +94,15 @@ export class TextPart {
     return s.buffer.empty && s.citations === undefined && s.signature === undefined;
   }
 
+  /** Nothing but information set aside came after this segment. */
   private isLast(seg: Segment): boolean {
     const order = this.sink.order;
-    return order[order.length - 1] === seg.placed;
+    for (let i = order.length - 1; i >= 0; i--) {
+      const p = order[i]!;
+      if (p === seg.placed) return true;
+      if (p.aside !== true) return false;
+    }
+    return false;
   }
 
   /** The open segment, or a new one when a block starts or another part came since. */
@@ -121,7 +125,7 @@ export class TextPart {
       const p = order[i]!;
       if (p.unit === 'text') {
         if (!this.segments[p.index]!.buffer.empty) return between ? BREAK : '';
-      } else if (p.unit !== 'thinking') between = true;
+      } else if (p.unit !== 'thinking' && p.aside !== true) between = true;
     }
     return '';
   }

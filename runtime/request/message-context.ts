@@ -143,7 +143,7 @@ export class MessageContext {
     let c = 0;
     for (const p of parts) {
       if (p.type === 'text') {
-        if (p.text !== '' && this.blocks_.text) out.push(this.blocks_.text(p, this));
+        if ((p.text !== '' || p.signature !== undefined) && this.blocks_.text) out.push(this.blocks_.text(p, this));
       } else if (p.type === 'thinking') {
         const block = m.thinking?.[t] ?? p;
         const template = this.thinkingTemplate(block);
