@@ -22,6 +22,7 @@ export interface WireEvent {
     model?: string | null;
     usage?: WireUsage | null;
     content?: Array<WireBlock> | null;
+    container?: unknown;
     stop_reason?: string | null;
   } | null;
   content_block?: {
@@ -279,6 +280,7 @@ export const profile = {
       container: {
         parts: [{ part: 'opaque', fields: { kind: { value: 'container' }, value: [[]] } }],
         echo: false,
+        snapshot: true,
       },
     },
     citation: {
@@ -419,6 +421,8 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
       a.setMeta(e?.message?.id, e?.message?.model);
       a.mergeUsage(e?.message?.usage);
       for (const x of list(e?.message?.content)) readBlock(a, x);
+      // container
+      a.addPart('container', e?.message?.container);
       a.setFinishReason(e?.message?.stop_reason);
       break;
     }

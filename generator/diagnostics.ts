@@ -23,7 +23,9 @@ export type DiagnosticCode =
   | 'generated-type-error'
   | 'bad-template'
   | 'forbidden-key'
-  | 'bad-pattern';
+  | 'bad-pattern'
+  | 'unknown-kind'
+  | 'unknown-rule';
 
 export interface Diagnostic {
   code: DiagnosticCode;

@@ -274,13 +274,20 @@ function bodyWrites(rq: RequestDocument): SpecIR['writes'] {
 export function buildRules(rules: RulesDocument, pointer: string): Rule[] {
   const entries = Object.entries(rules).filter((e): e is [string, RuleDocument] => e[1] !== null && e[1] !== undefined);
   // `before: X` moves a rule ahead of X (an overlay's rules otherwise follow its base's).
+  const missing = new Set<string>();
   for (const [name, r] of entries.filter(([, r]) => r.before !== undefined)) {
-    const at = entries.findIndex(([n]) => n === r.before);
-    if (at < 0) continue;
+    if (!entries.some(([n]) => n === r.before) || r.before === name) {
+      missing.add(name);
+      continue;
+    }
     entries.splice(entries.findIndex(([n]) => n === name), 1);
     entries.splice(entries.findIndex(([n]) => n === r.before), 0, [name, r]);
   }
-  return entries.map(([name, r]) => buildRule(name, r, `${pointer}/${escapePointer(name)}`));
+  return entries.map(([name, r]) => {
+    const rule = buildRule(name, r, `${pointer}/${escapePointer(name)}`);
+    if (missing.has(name)) rule.beforeMissing = r.before;
+    return rule;
+  });
 }
 
 function buildRule(name: string, r: RuleDocument, pointer: string): Rule {

@@ -57,6 +57,8 @@ export type Action =
 export interface Rule {
   name: string;
   pointer: string;
+  /** `before:` named a rule the map does not have (reported; the rule stays where it is). */
+  beforeMissing?: string;
   when: Condition[];
   each?: WirePath;
   body:

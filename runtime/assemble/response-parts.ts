@@ -265,9 +265,9 @@ function lastCallId(out: ResponsePart[]): string | undefined {
   return undefined;
 }
 
-/** `true`, or a present error value (a message, an error object, an error code). */
+/** `true`, or a present error value (a message, an error object with something in it, an error code). */
 function isError(v: unknown): boolean {
-  return v === true || (typeof v === 'string' && v !== '') || (typeof v === 'object' && v !== null);
+  return v === true || (typeof v === 'string' && v !== '') || (typeof v === 'object' && v !== null && Object.keys(v).length > 0);
 }
 
 function firstAt(raw: unknown, paths: PartField | readonly (readonly (string | number)[])[] | undefined): unknown {

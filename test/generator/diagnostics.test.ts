@@ -165,6 +165,28 @@ describe('spec diagnostics', () => {
     expect(await diagnose(edit(l, replace))).toEqual(want(l));
   });
 
+  it('the kind table and what reads it: unknown part fields, an unknown fixed kind, before naming no rule', async () => {
+    const overlay = {
+      file: 'specs/mini-plus.yaml',
+      text: [
+        'id: mini-plus',
+        'extends: mini',
+        'response:',
+        '  searched: { each: output, rules: { s: { when: { kind: search }, part: { kind: serach } } } }',
+        '  early: { before: nothing, finish: stop }',
+        'parts:',
+        '  kinds:',
+        '    search: { provider-tool-call: { id: ref, nmae: fn, input: args } }',
+        '',
+      ].join('\n'),
+    };
+    expect(await diagnose(MINI, overlay)).toEqual([
+      'specs/mini-plus.yaml:4:81 unknown-kind kind "serach" is not in the kind table (parts.kinds) (at /response/searched/rules/s/part/kind); did you mean "search"?',
+      'specs/mini-plus.yaml:5:20 unknown-rule "before: nothing" names no other rule of this map (at /response/early/before)',
+      'specs/mini-plus.yaml:8:46 unknown-field a provider-tool-call part has no field "nmae" (at /parts/kinds/search/provider-tool-call/nmae); did you mean "name"? fields: id, name, input',
+    ]);
+  });
+
   it('bad extends target', async () => {
     const overlay = { file: 'specs/mini-plus.yaml', text: 'id: mini-plus\nextends: minni\nname: Mini Plus\n' };
     expect(await diagnose(MINI, overlay)).toEqual([

@@ -3,6 +3,7 @@ import { bodyWriteConflicts } from './body-writes.js';
 import { fidelity } from './fidelity.js';
 import { finishTable } from './finish-table.js';
 import { forbiddenKeys } from './forbidden-keys.js';
+import { partKinds } from './part-kinds.js';
 import { patterns } from './patterns.js';
 import type { SemanticRule } from './rule.js';
 import { ruleShape } from './rule-shape.js';
@@ -11,4 +12,4 @@ import { streamPaths } from './stream-paths.js';
 import { templateSlots } from './template-slots.js';
 import { templateSyntax } from './template-syntax.js';
 
-export const SEMANTIC_RULES: SemanticRule[] = [specComplete, finishTable, fidelity, templateSyntax, templateSlots, ruleShape, streamPaths, bodyWriteConflicts, forbiddenKeys, patterns];
+export const SEMANTIC_RULES: SemanticRule[] = [specComplete, finishTable, fidelity, templateSyntax, templateSlots, ruleShape, streamPaths, bodyWriteConflicts, forbiddenKeys, patterns, partKinds];
