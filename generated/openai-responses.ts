@@ -257,6 +257,13 @@ export const codec = {
     assistant: (m, cx) => cx.blocks(m),
     tool: (m, cx) =>
       compact({ type: 'function_call_output', call_id: m.toolCallId, output: cx.text(m.content) }),
+    approval: (m) =>
+      compact({
+        type: 'mcp_approval_response',
+        approval_request_id: m.requestId,
+        approve: m.approve,
+        reason: m.reason,
+      }),
   },
   toolChoice: {
     auto: () => 'auto',

@@ -7,7 +7,7 @@
 import type { TurnAssembler } from './assemble/turn-assembler.js';
 import type { BlockTemplates, MessageContext, PartTemplates } from './request/message-context.js';
 import type { ParamField } from './profile.js';
-import type { AssistantMessage, FunctionToolSpec, ResponseFormat, SystemMessage, ToolMessage, UserMessage } from './types.js';
+import type { ApprovalMessage, AssistantMessage, FunctionToolSpec, ResponseFormat, SystemMessage, ToolMessage, UserMessage } from './types.js';
 
 export interface RoleTemplates {
   system?: (m: SystemMessage, cx: MessageContext) => unknown;
@@ -16,6 +16,8 @@ export interface RoleTemplates {
   tool?: (m: ToolMessage, cx: MessageContext) => unknown;
   /** A tool result marked as an error, where its wire shape differs. */
   toolError?: (m: ToolMessage, cx: MessageContext) => unknown;
+  /** The answer to a provider's approval request. */
+  approval?: (m: ApprovalMessage, cx: MessageContext) => unknown;
 }
 
 /** Values a tool-choice form can use. */

@@ -3,7 +3,7 @@
  * Names and shapes are described in docs/unified-model.md; other code and users rely on them.
  */
 
-export type Role = 'system' | 'user' | 'assistant' | 'tool';
+export type Role = 'system' | 'user' | 'assistant' | 'tool' | 'approval';
 
 export type ContentPart =
   | { type: 'text'; text: string }
@@ -106,7 +106,18 @@ export interface ToolMessage {
   content: string | ContentPart[];
   isError?: boolean;
 }
-export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessage;
+/**
+ * The answer to an `approval-request` part (a provider asking before it runs a tool, e.g. an MCP
+ * call): sent after the turn that asked. A spec without a form for it drops it with a warning.
+ */
+export interface ApprovalMessage {
+  role: 'approval';
+  /** The `id` of the approval-request part. */
+  requestId: string;
+  approve: boolean;
+  reason?: string;
+}
+export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessage | ApprovalMessage;
 
 /** A function the caller runs. */
 export interface FunctionToolSpec {

@@ -26,6 +26,7 @@ const ROLE_CONTEXT: Record<string, SlotContext> = {
   assistant: 'roles.assistant',
   tool: 'roles.tool',
   toolError: 'roles.tool',
+  approval: 'roles.approval',
 };
 
 export function emitCodec(ir: SpecIR): CodecSource {

@@ -29,6 +29,7 @@ export const SLOT_EXPRS: Record<SlotContext, Record<string, string>> = {
     text: 'cx.text(m.content)',
     isError: '(m.isError || undefined)',
   },
+  'roles.approval': { requestId: 'm.requestId', approve: 'm.approve', reason: 'm.reason' },
   'parts.text': { text: 'p.text' },
   'parts.imageUrl': { url: 'p.url', mediaType: 'p.mediaType' },
   'parts.imageData': { data: 'p.data', mediaType: 'p.mediaType', dataUrl: '`data:${p.mediaType};base64,${p.data}`' },

@@ -8,6 +8,7 @@ export type SlotContext =
   | 'roles.user'
   | 'roles.assistant'
   | 'roles.tool'
+  | 'roles.approval'
   | 'parts.text'
   | 'parts.imageUrl'
   | 'parts.imageData'
@@ -30,6 +31,7 @@ export const SLOTS: Record<SlotContext, readonly string[]> = {
   'roles.user': ['content', 'parts', 'text', 'images', 'name'],
   'roles.assistant': ['text', 'blocks', 'toolCalls', 'thinking', 'thinkingText'],
   'roles.tool': ['toolCallId', 'toolName', 'content', 'parts', 'text', 'isError'],
+  'roles.approval': ['requestId', 'approve', 'reason'],
   'parts.text': ['text'],
   'parts.imageUrl': ['url', 'mediaType'],
   'parts.imageData': ['data', 'mediaType', 'dataUrl'],

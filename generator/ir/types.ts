@@ -79,7 +79,7 @@ export interface TemplatesIR {
   params: Partial<Record<ParamField, TemplateNode>>;
 }
 
-export const ROLE_KEYS = ['system', 'user', 'assistant', 'tool', 'toolError'] as const;
+export const ROLE_KEYS = ['system', 'user', 'assistant', 'tool', 'toolError', 'approval'] as const;
 export const PART_KEYS = ['text', 'imageUrl', 'imageData'] as const;
 export const BLOCK_KEYS = ['thinking', 'summaryThinking', 'redactedThinking', 'text', 'toolCall'] as const;
 export const TOOL_CHOICE_KEYS = ['auto', 'none', 'required', 'named', 'unset'] as const;

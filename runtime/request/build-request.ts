@@ -209,6 +209,8 @@ function mapMessage(m: Message, p: Profile, c: Codec, cx: MessageContext, w: War
         w.drop(`${cx.field()}.isError`, `${p.name} cannot mark a tool result as an error; the result was sent as a plain result`);
       }
       return c.roles.tool ? c.roles.tool(m, cx) : noTemplate(p, cx, w);
+    case 'approval':
+      return c.roles.approval ? c.roles.approval(m, cx) : w.drop(cx.field(), `${p.name} takes no approval responses; the message was not sent`);
   }
 }
 

@@ -347,6 +347,38 @@ describe('Gemini: a code-execution turn, then a follow-up', () => {
   });
 });
 
+describe('Responses: an MCP approval request, answered', () => {
+  it('the approval request is a part; the answer goes back as an mcp_approval_response item after it', async () => {
+    const ask = { type: 'mcp_approval_request', id: 'mcpr_wf01', server_label: 'tracker', name: 'close_issue', arguments: '{"id":"WF-9"}' };
+    const server = await provider(
+      (b, i) => {
+        if (i === 0) return undefined;
+        const input = asList(b.input);
+        const at = input.findIndex((x) => x.type === 'mcp_approval_request');
+        const answer = input[at + 1];
+        return at >= 0 && answer?.type === 'mcp_approval_response' && answer.approval_request_id === 'mcpr_wf01' && answer.approve === true ? undefined : 'input: an mcp_approval_response for mcpr_wf01 must follow its request';
+      },
+      (i) => jsonResponse(200, { id: `resp_wfa${i}`, object: 'response', status: 'completed', model: 'gpt-5', output: i === 0 ? [ask] : [{ type: 'message', id: 'msg_wfa', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Closed WF-9.', annotations: [] }] }] }),
+      openaiError,
+    );
+    const client = createClient('openai-responses', { apiKey: KEY, baseUrl: server.url, maxRetries: 0 });
+    const request: ChatRequest = { model: 'gpt-5', tools: [{ type: 'provider', name: 'mcp', options: { server_label: 'tracker', server_url: 'https://example.org/mcp' } }], messages: [{ role: 'user', content: 'Close WF-9.' }] };
+    const turn1 = await client.chat(request);
+    const part = turn1.content[0]!;
+    expect(part).toMatchObject({ type: 'approval-request', id: 'mcpr_wf01', name: 'close_issue', input: '{"id":"WF-9"}' });
+    const turn2 = await client.chat({ ...request, messages: [...request.messages, turn1.message, { role: 'approval', requestId: 'mcpr_wf01', approve: true }] });
+    expect(turn2.text).toBe('Closed WF-9.');
+    expect((server.requests[0]!.body as Json).tools).toEqual([{ type: 'mcp', server_label: 'tracker', server_url: 'https://example.org/mcp' }]);
+  });
+
+  it('a spec without approval responses drops the message with a warning', async () => {
+    const { adapters } = await import('../../generated/index.js');
+    const built = adapters['anthropic-messages'].buildRequest({ model: 'm', messages: [{ role: 'user', content: 'hi' }, { role: 'approval', requestId: 'x', approve: false }] }, 'blocking');
+    expect(built.warnings).toMatchObject([{ type: 'dropped', field: 'messages[1]' }]);
+    expect(JSON.stringify(built.body)).not.toContain('approv');
+  });
+});
+
 // ---------------------------------------------------------------------------------------------
 // Provider tools on the request side
 
