@@ -11,6 +11,7 @@ export interface WireResponse {
   model?: string | null;
   output?: Array<{
     type?: string | null;
+    phase?: string | null;
     content?: Array<{
       type?: string | null;
       text?: string | null;
@@ -46,6 +47,7 @@ export interface WireEvent {
     name?: string | null;
     encrypted_content?: string | null;
     id?: string | null;
+    phase?: string | null;
     arguments?: string | null;
   } | null;
   output_index?: unknown;
@@ -248,6 +250,7 @@ export const codec = {
       compact({
         type: 'message',
         role: 'assistant',
+        phase: b.phase,
         content: [compact({ type: 'output_text', text: b.text })],
       }),
     toolCall: (b) => compact({ type: 'function_call', call_id: b.id, name: b.name, arguments: b.arguments }),
@@ -298,6 +301,8 @@ export function readResponse(a: TurnAssembler, r: WireResponse): void {
   for (const x of list(r?.output)) {
     switch (x?.type) {
       case 'message':
+        // phase
+        a.startText(x?.phase);
         // content
         for (const x2 of list(x?.content)) {
           switch (x2?.type) {
@@ -356,6 +361,9 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
         case 'reasoning':
           a.startThinking(e?.item?.id);
           a.setThinkingSignature(e?.item?.encrypted_content);
+          break;
+        case 'message':
+          a.startText(e?.item?.phase);
           break;
       }
       break;

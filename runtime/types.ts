@@ -59,7 +59,7 @@ export interface Citation {
  * provider never sees it (it is dropped with a warning).
  */
 export type ResponsePart =
-  | { type: 'text'; text: string; citations?: Citation[]; signature?: string }
+  | { type: 'text'; text: string; citations?: Citation[]; signature?: string; phase?: string }
   | ({ type: 'thinking' } & ThinkingPart)
   | { type: 'tool-call'; call: ToolCall }
   | { type: 'provider-tool-call'; id: string; name: string; input: unknown; wire?: unknown }

@@ -30,6 +30,14 @@ export function emitDocs(irs: SpecIR[], schema: JsonSchema): Map<string, string>
       scope: p.continuity.scope,
       state: ir.continuityState.map((s) => ({ field: s.field, wire: s.wire, echo: s.echo ?? '' })),
       rules: p.continuity.rules.map((r) => ({ when: describeWhen(r.when), what: describeRule(r) })),
+      providerTools: Object.entries(p.request.tools?.provider ?? {}).map(([name, form]) => ({ name, wire: JSON.stringify(form) })),
+      unknownProviderTool: p.request.tools?.unknownProviderTool === 'reject' ? 'rejected' : 'dropped with a warning',
+      kinds: Object.entries(p.parts?.kinds ?? {}).map(([kind, k]) => ({
+        kind,
+        parts: k.parts.map((r) => (r.each ? `${r.part} (one per \`${path(r.each)}\`)` : r.part)).join(', '),
+        back: k.echo ? 'verbatim' : 'not sent',
+      })),
+      unknownKinds: p.parts ? (p.parts.unknown === 'keep' ? 'kept as `opaque` parts, sent back verbatim' : 'not read') : '',
     };
   });
   return new Map([

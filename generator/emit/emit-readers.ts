@@ -160,7 +160,7 @@ function actionCode(a: Action, s: string): string[] {
       return [`a.setMeta(${firstOf(s, a.id)}, ${firstOf(s, a.model)});`];
     case 'text': {
       const out: string[] = [];
-      if (a.start) out.push('a.startText();');
+      if (a.start) out.push(a.phase ? `a.startText(${p(a.phase)});` : 'a.startText();');
       if (a.paths.length) out.push(`a.appendText(${firstOf(s, a.paths)});`);
       if (a.citations) out.push(`a.addCitations(${p(a.citations)});`);
       if (a.signature) out.push(`a.setTextSignature(${p(a.signature)});`);

@@ -36,7 +36,7 @@ export const SLOT_EXPRS: Record<SlotContext, Record<string, string>> = {
   'blocks.thinking': { text: 'b.text', signature: 'b.signature', id: 'b.id', format: 'b.format', index: 'i' },
   'blocks.summaryThinking': { text: 'b.text', signature: 'b.signature', id: 'b.id', format: 'b.format', index: 'i' },
   'blocks.redactedThinking': { data: 'b.redacted', id: 'b.id', format: 'b.format', index: 'i' },
-  'blocks.text': { text: 'b.text', signature: 'b.signature' },
+  'blocks.text': { text: 'b.text', signature: 'b.signature', phase: 'b.phase' },
   'blocks.toolCall': {
     signature: 'b.signature',
     id: 'b.id',

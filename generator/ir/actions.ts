@@ -8,7 +8,7 @@ export type ActionKey = (typeof ACTIONS)[number];
 /** Argument keys of actions written as objects; the others take a path (or `true`) directly. */
 export const ACTION_ARGS: Record<ActionKey, readonly string[]> = {
   meta: ['id', 'model'],
-  text: ['start', 'text', 'citations', 'signature'],
+  text: ['start', 'text', 'citations', 'signature', 'phase'],
   refusal: [],
   part: ['kind', 'kindAt', 'at', 'open', 'delta'],
   thinking: ['start', 'break', 'index', 'text', 'summary', 'signature', 'redacted', 'id', 'format'],

@@ -328,7 +328,7 @@ function buildAction(key: ActionKey, r: RuleDocument): Action {
     case 'text': {
       const v = r.text;
       if (typeof v === 'string' || Array.isArray(v) || v === undefined) return { kind: 'text', paths: pathList(v), start: false };
-      return { kind: 'text', paths: pathList(v.text), start: v.start === true, citations: opt(v.citations), signature: opt(v.signature) };
+      return { kind: 'text', paths: pathList(v.text), start: v.start === true || v.phase !== undefined, citations: opt(v.citations), signature: opt(v.signature), phase: opt(v.phase) };
     }
     case 'part': {
       const v = r.part;

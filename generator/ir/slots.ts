@@ -38,7 +38,7 @@ export const SLOTS: Record<SlotContext, readonly string[]> = {
   'blocks.thinking': ['text', 'signature', 'id', 'format', 'index'],
   'blocks.summaryThinking': ['text', 'signature', 'id', 'format', 'index'],
   'blocks.redactedThinking': ['data', 'id', 'format', 'index'],
-  'blocks.text': ['text', 'signature'],
+  'blocks.text': ['text', 'signature', 'phase'],
   'blocks.toolCall': ['signature', 'id', 'name', 'arguments', 'argumentsObject'],
   'system.template': ['text'],
   'tools.item': ['name', 'description', 'parameters', 'strict'],

@@ -12,7 +12,7 @@ export interface Condition {
 
 export type Action =
   | { kind: 'meta'; id: WirePath[]; model: WirePath[] }
-  | { kind: 'text'; paths: WirePath[]; start: boolean; citations?: WirePath; signature?: WirePath }
+  | { kind: 'text'; paths: WirePath[]; start: boolean; citations?: WirePath; signature?: WirePath; phase?: WirePath }
   | {
       kind: 'part';
       /** The kind: fixed, or read from the object. */

@@ -96,6 +96,7 @@ export function buildWireTypes(ir: SpecIR): WireTypes {
             a.paths.forEach((p) => use(p, 'string', a.kind));
             use(a.citations, 'unknown', 'text/citations');
             use(a.signature, 'string', 'text/signature');
+            use(a.phase, 'string', 'text/phase');
             break;
           case 'refusal':
             a.paths.forEach((p) => use(p, 'string', a.kind));

@@ -86,7 +86,7 @@ export interface RuleDocument {
   cases?: Record<string, RulesDocument>;
   rules?: RulesDocument;
   meta?: { id?: PathsText; model?: PathsText };
-  text?: PathsText | { start?: boolean; text?: PathsText; citations?: PathText; signature?: PathText };
+  text?: PathsText | { start?: boolean; text?: PathsText; citations?: PathText; signature?: PathText; phase?: PathText };
   refusal?: PathsText;
   part?: PathText | { kind?: string; kindAt?: PathText; at?: PathText; open?: PathText; delta?: PathText };
   thinking?: {

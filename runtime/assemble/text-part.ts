@@ -5,7 +5,7 @@
  * into blocks) are joined as they are. Refusal text is shown as text; it only marks the turn
  * as a refusal.
  */
-import type { Citation } from '../types.js';
+import type { Citation, ResponsePart } from '../types.js';
 import type { EventSink, Placed } from './event-sink.js';
 import { TextBuffer } from './text-buffer.js';
 
@@ -18,6 +18,7 @@ interface Segment {
   separator: string | undefined;
   citations?: Citation[];
   signature?: string;
+  phase?: string;
 }
 
 export class TextPart {
@@ -33,9 +34,13 @@ export class TextPart {
     this.sink = sink;
   }
 
-  /** A new wire text block begins. */
-  start(): void {
+  /** The label the next text block comes with (Responses message `phase`). */
+  private pendingPhase: string | undefined;
+
+  /** A new wire text block begins; `phase` labels its role in the turn (commentary, final answer). */
+  start(phase?: unknown): void {
     this.startPending = true;
+    if (typeof phase === 'string' && phase !== '') this.pendingPhase = phase;
   }
 
   append(delta: unknown): void {
@@ -80,11 +85,12 @@ export class TextPart {
   }
 
   /** Segment `i` as a part (its own text, without the separator). */
-  part(i: number): { type: 'text'; text: string; citations?: Citation[]; signature?: string } {
+  part(i: number): Extract<ResponsePart, { type: 'text' }> {
     const s = this.segments[i]!;
-    const out: { type: 'text'; text: string; citations?: Citation[]; signature?: string } = { type: 'text', text: s.buffer.toString() };
+    const out: Extract<ResponsePart, { type: 'text' }> = { type: 'text', text: s.buffer.toString() };
     if (s.citations) out.citations = s.citations.slice();
     if (s.signature !== undefined) out.signature = s.signature;
+    if (s.phase !== undefined) out.phase = s.phase;
     return out;
   }
 
@@ -112,6 +118,10 @@ export class TextPart {
     this.startPending = false;
     const placed: Placed = { unit: 'text', index: this.segments.length };
     const seg: Segment = { buffer: new TextBuffer(), placed, separator: undefined };
+    if (this.pendingPhase !== undefined) {
+      seg.phase = this.pendingPhase;
+      this.pendingPhase = undefined;
+    }
     this.segments.push(seg);
     this.sink.order.push(placed);
     return (this.open = seg);

@@ -78,8 +78,8 @@ export class TurnAssembler implements EventSink {
   }
 
   /** A new wire text block begins (its text is a part of its own). */
-  startText(): void {
-    this.text.start();
+  startText(phase?: unknown): void {
+    this.text.start(phase);
   }
 
   /** Opaque data the provider needs back with the text (Gemini `thoughtSignature`). */

@@ -259,6 +259,7 @@ describe('Responses: a web-search turn, then a follow-up', () => {
     id: 'msg_wf01',
     role: 'assistant',
     status: 'completed',
+    phase: 'final_answer',
     content: [{ type: 'output_text', text: 'The ferry leaves at 09:40.', annotations: [{ type: 'url_citation', start_index: 0, end_index: 25, url: 'https://example.org/ferry', title: 'Ferry' }] }],
   };
   const body = (id: string, output: unknown[]) => ({ id, object: 'response', status: 'completed', model: 'gpt-5', output, usage: { input_tokens: 50, output_tokens: 20, total_tokens: 70 } });
@@ -286,12 +287,14 @@ describe('Responses: a web-search turn, then a follow-up', () => {
     const turn1 = await client.chat(request);
     expect((server.requests[0]!.body as Json).tools).toEqual([{ type: 'web_search' }]);
     expect(turn1.content.map((p) => p.type)).toEqual(['thinking', 'provider-tool-call', 'source', 'text']);
-    expect(turn1.content[3]).toEqual({ type: 'text', text: 'The ferry leaves at 09:40.', citations: [{ url: 'https://example.org/ferry', title: 'Ferry' }] });
+    expect(turn1.content[3]).toEqual({ type: 'text', text: 'The ferry leaves at 09:40.', citations: [{ url: 'https://example.org/ferry', title: 'Ferry' }], phase: 'final_answer' });
     const turn2 = await client.chat({ ...request, messages: [...request.messages, turn1.message, { role: 'user', content: 'And back?' }] });
     expect(turn2.text).toBe('And returns at 17:10.');
     const input = asList((server.requests[1]!.body as Json).input);
     expect(input.map((x) => x.type ?? x.role)).toEqual(['user', 'reasoning', 'web_search_call', 'message', 'user']);
     expect(input[2]).toEqual(search);
+    // The message's phase goes back with it (newer models rely on it).
+    expect(input[3]).toMatchObject({ type: 'message', role: 'assistant', phase: 'final_answer' });
   });
 });
 
