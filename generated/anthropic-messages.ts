@@ -284,7 +284,7 @@ export const profile = {
       },
     },
     citation: {
-      url: [['url']],
+      url: [['url'], ['source']],
       title: [['title'], ['document_title']],
       citedText: [['cited_text']],
       sourceIndex: [['document_index'], ['search_result_index']],

@@ -299,8 +299,8 @@ function readPart(a: TurnAssembler, x: WirePart): void {
     a.setThinkingSignature(x?.thoughtSignature);
   }
   if (x?.thought !== true && x?.text != null) {
-    a.appendText(x?.text);
     a.setTextSignature(x?.thoughtSignature);
+    a.appendText(x?.text);
   }
   // code
   if (x?.executableCode != null) a.addPart('executable_code', x);

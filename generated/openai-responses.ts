@@ -302,7 +302,7 @@ export function readResponse(a: TurnAssembler, r: WireResponse): void {
     switch (x?.type) {
       case 'message':
         // phase
-        a.startText(x?.phase);
+        a.startText(x?.phase ?? null);
         // content
         for (const x2 of list(x?.content)) {
           switch (x2?.type) {
@@ -363,7 +363,7 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
           a.setThinkingSignature(e?.item?.encrypted_content);
           break;
         case 'message':
-          a.startText(e?.item?.phase);
+          a.startText(e?.item?.phase ?? null);
           break;
       }
       break;

@@ -160,10 +160,12 @@ function actionCode(a: Action, s: string): string[] {
       return [`a.setMeta(${firstOf(s, a.id)}, ${firstOf(s, a.model)});`];
     case 'text': {
       const out: string[] = [];
-      if (a.start) out.push(a.phase ? `a.startText(${p(a.phase)});` : 'a.startText();');
+      // A phase starts a new item: null (no phase on the wire) clears the one before.
+      if (a.start) out.push(a.phase ? `a.startText(${p(a.phase)} ?? null);` : 'a.startText();');
+      // The signature first: a signed wire part is a text part of its own.
+      if (a.signature) out.push(`a.setTextSignature(${p(a.signature)});`);
       if (a.paths.length) out.push(`a.appendText(${firstOf(s, a.paths)});`);
       if (a.citations) out.push(`a.addCitations(${p(a.citations)});`);
-      if (a.signature) out.push(`a.setTextSignature(${p(a.signature)});`);
       return out;
     }
     case 'part': {

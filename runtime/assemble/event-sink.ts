@@ -20,4 +20,8 @@ export interface EventSink {
   readonly emit: boolean;
   readonly events: StreamEvent[];
   readonly order: Placed[];
+  /** The latest placement that is not set aside (what text continues from). */
+  readonly lastSolid: Placed | undefined;
+  /** Records where a part begins. */
+  place(p: Placed): void;
 }

@@ -8,6 +8,7 @@
  * with the same key (`open`, then JSON fragments or field deltas, then `close`): it takes its
  * place in the turn when it opens and is announced (a `part` event) when it is complete.
  */
+import { StreamError } from '../errors.js';
 import type { KindRule, PartField, PartRule, PartsProfile } from '../profile.js';
 import type { Citation, ResponsePart, ResponsePartType } from '../types.js';
 import { FORBIDDEN_KEYS } from '../request/safe-merge.js';
@@ -18,8 +19,6 @@ import { TextBuffer } from './text-buffer.js';
 interface Slot {
   /** The parts this wire object became; empty until an open block closes. */
   parts: ResponsePart[];
-  /** A snapshot kind's slot: replaced by the next object of its kind, announced at the end. */
-  snapshot?: string;
 }
 
 interface OpenBlock {
@@ -36,16 +35,19 @@ const NO_PARTS: PartsProfile = { kinds: {}, unknown: 'ignore' };
 export class ResponseParts {
   private readonly slots: Slot[] = [];
   private readonly open = new Map<unknown, OpenBlock>();
-  /** Snapshot kinds seen so far, by kind. */
-  private readonly snapshots = new Map<string, Slot>();
+  /** The latest parts of each snapshot kind, placed when the turn ends. */
+  private readonly snapshots = new Map<string, ResponsePart[]>();
   /** Number of blocks open: the tool-call path checks this before looking up a key. */
   openCount = 0;
-  /** The latest provider-run call, for results that do not name theirs. */
-  private lastCall: string | undefined;
+  /** The latest provider-run call (for results that do not name theirs) and the ids made so far. */
+  private made = 0;
+  private readonly cx: PartContext = { lastCall: undefined, makeId: () => `ptc_${this.made++}` };
+  private readonly provider: string;
   private readonly table: PartsProfile;
   private readonly sink: EventSink;
 
-  constructor(table: PartsProfile | undefined, sink: EventSink) {
+  constructor(provider: string, table: PartsProfile | undefined, sink: EventSink) {
+    this.provider = provider;
     this.table = table ?? NO_PARTS;
     this.sink = sink;
   }
@@ -55,21 +57,16 @@ export class ResponseParts {
     if (typeof kind !== 'string' || !isObject(wire)) return;
     const rule = this.rule(kind);
     if (rule === undefined && this.table.unknown === 'ignore') return;
-    const parts = partsOf(kind, rule, wire, this.lastCall);
+    const parts = partsOf(kind, rule, wire, this.cx);
     if (rule?.snapshot) {
-      // The latest object is the whole so far: it takes the place of the one before.
-      const earlier = this.snapshots.get(kind);
-      if (earlier !== undefined) {
-        earlier.parts = parts;
-        return;
-      }
+      // The latest object is the whole so far; it takes its place when the turn ends (a stream
+      // may send it before the text a blocking body puts it after).
+      this.snapshots.set(kind, parts);
+      return;
     }
     const slot = this.place(parts.every((p) => !('wire' in p) || p.wire === undefined));
     slot.parts = parts;
-    if (rule?.snapshot) {
-      slot.snapshot = kind;
-      this.snapshots.set(kind, slot);
-    } else this.announce(slot);
+    this.announce(slot);
   }
 
   /** A block of this kind starts; deltas with `key` complete it. */
@@ -77,7 +74,8 @@ export class ResponseParts {
     if (typeof kind !== 'string' || !isObject(start) || key === undefined || key === null) return;
     const rule = this.rule(kind);
     if (rule === undefined && this.table.unknown === 'ignore') return;
-    if (!this.open.has(key)) this.openCount++;
+    if (this.open.has(key)) this.clash(key, `two blocks share index ${String(key)}`);
+    this.openCount++;
     this.open.set(key, { slot: this.place(), kind, rule, wire: { ...start }, json: undefined });
   }
 
@@ -120,14 +118,18 @@ export class ResponseParts {
       }
       block.wire[field] = value;
     }
-    block.slot.parts = partsOf(block.kind, block.rule, block.wire, this.lastCall);
+    block.slot.parts = partsOf(block.kind, block.rule, block.wire, this.cx);
     this.announce(block.slot);
   }
 
   /** End of turn: open blocks are closed, and snapshots announced as they finally are. */
   closeAll(): void {
     for (const key of [...this.open.keys()]) this.close(key);
-    for (const slot of this.snapshots.values()) this.announce(slot);
+    for (const parts of this.snapshots.values()) {
+      const slot = this.place(true);
+      slot.parts = parts;
+      this.announce(slot);
+    }
     this.snapshots.clear();
   }
 
@@ -154,6 +156,10 @@ export class ResponseParts {
     return out;
   }
 
+  private clash(key: unknown, what: string): never {
+    throw new StreamError({ provider: this.provider, reason: what });
+  }
+
   private rule(kind: string): KindRule | undefined {
     // Kind names come from the wire: only the table's own entries count.
     return Object.hasOwn(this.table.kinds, kind) ? this.table.kinds[kind] : undefined;
@@ -162,28 +168,34 @@ export class ResponseParts {
   /** `aside`: parts that only inform (no wire object to send back) do not break the text around them. */
   private place(aside = false): Slot {
     const slot: Slot = { parts: [] };
-    this.sink.order.push(aside ? { unit: 'part', index: this.slots.length, aside: true } : { unit: 'part', index: this.slots.length });
+    this.sink.place(aside ? { unit: 'part', index: this.slots.length, aside: true } : { unit: 'part', index: this.slots.length });
     this.slots.push(slot);
     return slot;
   }
 
   private announce(slot: Slot): void {
     const call = lastCallId(slot.parts);
-    if (call !== undefined) this.lastCall = call;
+    if (call !== undefined) this.cx.lastCall = call;
     const sink = this.sink;
     if (sink.emit) for (const part of slot.parts) sink.events.push({ type: 'part', part });
   }
 }
 
 /** The parts a wire object of this kind becomes; the first keeps the wire object when the kind echoes. */
-function partsOf(kind: string, rule: KindRule | undefined, wire: Record<string, unknown>, lastCall: string | undefined): ResponsePart[] {
+/** What a part needs from the turn: the latest provider-run call, and fresh ids for calls the wire leaves unnamed. */
+interface PartContext {
+  lastCall: string | undefined;
+  makeId(): string;
+}
+
+function partsOf(kind: string, rule: KindRule | undefined, wire: Record<string, unknown>, cx: PartContext): ResponsePart[] {
   if (rule === undefined) return [{ type: 'opaque', kind, value: wire, wire }];
   const out: ResponsePart[] = [];
   for (const r of rule.parts) {
-    if (r.each === undefined) pushPart(out, r, wire, lastCall);
+    if (r.each === undefined) pushPart(out, r, wire, cx);
     else {
       const list = readPath(wire, r.each);
-      if (Array.isArray(list)) for (const x of list) pushPart(out, r, x, lastCall);
+      if (Array.isArray(list)) for (const x of list) pushPart(out, r, x, cx);
     }
   }
   if (rule.echo && out.length > 0 && KEEPS_WIRE[out[0]!.type]) (out[0] as { wire?: unknown }).wire = wire;
@@ -203,7 +215,7 @@ const KEEPS_WIRE: Readonly<Record<ResponsePartType, boolean>> = {
   opaque: true,
 };
 
-function pushPart(out: ResponsePart[], r: PartRule, raw: unknown, lastCall: string | undefined): void {
+function pushPart(out: ResponsePart[], r: PartRule, raw: unknown, cx: PartContext): void {
   const f = (name: string): unknown => {
     const field = r.fields[name];
     if (field === undefined) return undefined;
@@ -215,11 +227,12 @@ function pushPart(out: ResponsePart[], r: PartRule, raw: unknown, lastCall: stri
   };
   switch (r.part) {
     case 'provider-tool-call':
-      out.push({ type: r.part, id: str('id') ?? '', name: str('name') ?? '', input: f('input') ?? null });
+      // A call without an id (Gemini code execution) gets one, unique in the turn, so its result can name it.
+      out.push({ type: r.part, id: str('id') || cx.makeId(), name: str('name') ?? '', input: f('input') ?? null });
       return;
     case 'provider-tool-result': {
       // A result without its call's id answers the call just before it (Gemini code execution).
-      const callId = str('callId') ?? lastCallId(out) ?? lastCall ?? '';
+      const callId = str('callId') || lastCallId(out) || cx.lastCall || '';
       const part: ResponsePart = { type: r.part, callId, name: str('name') ?? '', result: f('result') ?? null };
       if (isError(f('isError'))) part.isError = true;
       out.push(part);

@@ -34,13 +34,16 @@ export class TextPart {
     this.sink = sink;
   }
 
-  /** The label the next text block comes with (Responses message `phase`). */
-  private pendingPhase: string | undefined;
+  /** The label of the item the text belongs to (Responses message `phase`), for each of its blocks. */
+  private phase: string | undefined;
 
-  /** A new wire text block begins; `phase` labels its role in the turn (commentary, final answer). */
+  /**
+   * A new wire text block begins. With `phase` (a string, or null for none), a new item with that
+   * label for its role in the turn (commentary, final answer); without, a block of the same item.
+   */
   start(phase?: unknown): void {
     this.startPending = true;
-    if (typeof phase === 'string' && phase !== '') this.pendingPhase = phase;
+    if (phase !== undefined) this.phase = typeof phase === 'string' && phase !== '' ? phase : undefined;
   }
 
   append(delta: unknown): void {
@@ -65,8 +68,14 @@ export class TextPart {
   /** Opaque data the provider needs back with this text (Gemini `thoughtSignature` on a text part). */
   setSignature(signature: unknown): void {
     if (typeof signature !== 'string' || signature === '') return;
-    // A signature on an empty part right after the text belongs to that text; after another part, to a part of its own.
-    this.current().signature = signature;
+    // A signature on an empty part right after the text belongs to that text; after another part,
+    // or where that text is signed already (each signed wire part goes back as it came), a part of its own.
+    let seg = this.current();
+    if (seg.signature !== undefined) {
+      this.startPending = true;
+      seg = this.current();
+    }
+    seg.signature = signature;
   }
 
   addCitation(c: Citation): void {
@@ -102,13 +111,7 @@ export class TextPart {
 
   /** Nothing but information set aside came after this segment. */
   private isLast(seg: Segment): boolean {
-    const order = this.sink.order;
-    for (let i = order.length - 1; i >= 0; i--) {
-      const p = order[i]!;
-      if (p === seg.placed) return true;
-      if (p.aside !== true) return false;
-    }
-    return false;
+    return this.sink.lastSolid === seg.placed;
   }
 
   /** The open segment, or a new one when a block starts or another part came since. */
@@ -118,12 +121,9 @@ export class TextPart {
     this.startPending = false;
     const placed: Placed = { unit: 'text', index: this.segments.length };
     const seg: Segment = { buffer: new TextBuffer(), placed, separator: undefined };
-    if (this.pendingPhase !== undefined) {
-      seg.phase = this.pendingPhase;
-      this.pendingPhase = undefined;
-    }
+    if (this.phase !== undefined) seg.phase = this.phase;
     this.segments.push(seg);
-    this.sink.order.push(placed);
+    this.sink.place(placed);
     return (this.open = seg);
   }
 

@@ -25,7 +25,7 @@ export class ThinkingBlocks {
   start(id?: unknown): ThinkingPart {
     const part: ThinkingPart = { text: '' };
     if (typeof id === 'string') part.id = id;
-    this.sink.order.push({ unit: 'thinking', index: this.blocks.length });
+    this.sink.place({ unit: 'thinking', index: this.blocks.length });
     this.blocks.push(part);
     this.texts.push((this.openText = new TextBuffer()));
     this.open = part;

@@ -138,6 +138,15 @@ export class ToolCalls {
     return this.calls.length;
   }
 
+  has(key: unknown): boolean {
+    return this.byKey.has(key);
+  }
+
+  /** A block of another kind opened at a call's key: the stream is inconsistent. */
+  clash(key: unknown): never {
+    throw new StreamError({ provider: this.provider, reason: `a tool call and another block share index ${String(key)}` });
+  }
+
   /** The calls as `ChatResponse.toolCalls` has them: no signatures. */
   final(): ToolCall[] {
     return this.calls.map(finalCall);
@@ -167,7 +176,7 @@ export class ToolCalls {
       closed: false,
     };
     this.calls.push(call);
-    this.sink.order.push({ unit: 'call', index });
+    this.sink.place({ unit: 'call', index });
     if (key !== undefined && key !== null) this.byKey.set(key, call);
     const sink = this.sink;
     if (sink.emit) sink.events.push({ type: 'tool-call-start', index, id: call.id, name: call.name });

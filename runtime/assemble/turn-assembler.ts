@@ -33,6 +33,12 @@ export class TurnAssembler implements EventSink {
   readonly events: StreamEvent[] = [];
   /** Where each part began, in wire order (what `content` lists). */
   readonly order: Placed[] = [];
+  lastSolid: Placed | undefined;
+
+  place(p: Placed): void {
+    this.order.push(p);
+    if (p.aside !== true) this.lastSolid = p;
+  }
   id: string | undefined;
   model: string | undefined;
   /** A terminal event or sentinel has been seen. */
@@ -65,7 +71,7 @@ export class TurnAssembler implements EventSink {
     this.thinking = new ThinkingBlocks(this);
     this.calls = new ToolCalls(rules.provider, this);
     this.usage = new UsageState(rules, this);
-    this.more = new ResponseParts(rules.parts, this);
+    this.more = new ResponseParts(rules.provider, rules.parts, this);
   }
 
   setMeta(id: unknown, model: unknown): void {
@@ -105,6 +111,7 @@ export class TurnAssembler implements EventSink {
 
   /** A block of this kind starts; JSON fragments and deltas with this key complete it. */
   openPart(key: unknown, kind: unknown, start: unknown): void {
+    if (key !== undefined && key !== null && this.calls.has(key)) this.calls.clash(key);
     this.more.openBlock(key, kind, start);
   }
 
@@ -160,6 +167,7 @@ export class TurnAssembler implements EventSink {
 
   /** Opens a call; `key` (the wire's index or item id) tells calls of one turn apart. */
   openToolCall(key: unknown, id: unknown, name: unknown, initial?: unknown): void {
+    if (this.more.openCount !== 0 && this.more.has(key)) this.calls.clash(key);
     this.calls.open(key, id, name, this.id, initial);
   }
 

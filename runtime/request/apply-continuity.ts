@@ -83,7 +83,7 @@ export function applyContinuity(messages: Message[], origins: number[], req: Cha
       }
     }
     if (ensure && !omit && !msg.thinking?.length) msg = { ...msg, thinking: [{ text: '' }] };
-    return msg.parts && msg.thinking !== before ? syncThinking(msg, before) : msg;
+    return msg.parts && msg.thinking !== before ? syncThinking(msg, before, where, w) : msg;
   });
   let request = req;
   for (const r of rules) for (const field of r.drop) if (field !== 'thinking') request = dropField(request, field, c, 'under this request\'s settings', w);
@@ -101,14 +101,25 @@ export function applyContinuity(messages: Message[], origins: number[], req: Cha
  * k-th thinking part is the k-th block of `before`, kept when the block was kept (filters keep
  * the objects); an added empty block goes first.
  */
-function syncThinking(m: AssistantMessage, before: ThinkingPart[] | undefined): AssistantMessage {
+function syncThinking(m: AssistantMessage, before: ThinkingPart[] | undefined, where: string, w: Warnings): AssistantMessage {
   const after = new Set(m.thinking ?? []);
   const parts: ResponsePart[] = [];
   let k = 0;
-  for (const p of m.parts!) {
-    if (p.type !== 'thinking') parts.push(p);
-    else if (before?.[k++] !== undefined && after.has(before[k - 1]!)) parts.push(p);
-  }
+  // Items that followed reasoning which is not sent go with it (an item that names the reasoning
+  // it came from is rejected without it); text and calls stay, written by their templates.
+  let orphaned = false;
+  m.parts!.forEach((p, j) => {
+    if (p.type === 'thinking') {
+      orphaned = !(before?.[k] !== undefined && after.has(before[k]!));
+      k++;
+      if (!orphaned) parts.push(p);
+    } else if (orphaned && 'wire' in p && p.wire !== undefined) {
+      w.drop(`${where}.parts[${j}]`, 'it followed reasoning that is not sent, and cannot go without it; it was not sent');
+    } else {
+      if (p.type === 'text' || p.type === 'tool-call') orphaned = false;
+      parts.push(p);
+    }
+  });
   const added = (m.thinking ?? []).filter((t) => !before?.includes(t));
   if (added.length) parts.unshift(...added.map((t): ResponsePart => ({ type: 'thinking', ...t })));
   return { ...m, parts };

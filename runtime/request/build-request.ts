@@ -280,5 +280,7 @@ function providerTool(t: ProviderToolSpec, i: number, tools: NonNullable<Profile
     if (tools.unknownProviderTool === 'reject') w.reject(`tools[${i}]`, why);
     return w.drop(`tools[${i}]`, `${why}; it was not sent`);
   }
-  return t.options ? deepMerge(form as Record<string, unknown>, sanitize(t.options) as Record<string, unknown>) : { ...form };
+  // Copies: the spec's forms are shared constants, the body is the caller's.
+  const base = sanitize(form) as Record<string, unknown>;
+  return t.options ? deepMerge(base, sanitize(t.options) as Record<string, unknown>) : base;
 }

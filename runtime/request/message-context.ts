@@ -124,7 +124,14 @@ export class MessageContext {
    * then tool calls.
    */
   blocks(m: AssistantMessage): unknown[] {
-    if (m.parts) return this.partBlocks(m, m.parts);
+    if (m.parts) {
+      if (agrees(m, m.parts)) return this.partBlocks(m, m.parts);
+      // The fields were changed after the turn came back: they are what the caller means to send.
+      this.partsCarried = true;
+      m.parts.forEach((p, j) => {
+        if ('wire' in p && p.wire !== undefined) this.w.drop(`${this.where()}.parts[${j}]`, 'the message\'s content, thinking or toolCalls no longer match its parts (edited?); the turn was written from those fields and this part was not sent');
+      });
+    }
     const out: unknown[] = this.thinkingBlocks(m) ?? [];
     if (m.content && this.blocks_.text) out.push(this.blocks_.text({ text: m.content }, this));
     for (const c of m.toolCalls ?? []) if (this.blocks_.toolCall) out.push(this.blocks_.toolCall(c, this));
@@ -145,13 +152,13 @@ export class MessageContext {
       if (p.type === 'text') {
         if ((p.text !== '' || p.signature !== undefined) && this.blocks_.text) out.push(this.blocks_.text(p, this));
       } else if (p.type === 'thinking') {
-        const block = m.thinking?.[t] ?? p;
+        const block = m.thinking![t]!;
         const template = this.thinkingTemplate(block);
         if (template) out.push(template(block, this, t));
         t++;
       } else if (p.type === 'tool-call') {
-        const call = m.toolCalls?.[c++] ?? p.call;
-        if (this.blocks_.toolCall) out.push(this.blocks_.toolCall(call, this));
+        if (this.blocks_.toolCall) out.push(this.blocks_.toolCall(m.toolCalls![c]!, this));
+        c++;
       } else if ('wire' in p && p.wire !== undefined) out.push(p.wire);
     }
     return out;
@@ -217,6 +224,28 @@ export class MessageContext {
   private where(): string {
     return this.index < 0 ? 'system' : `messages[${this.index}]`;
   }
+}
+
+/**
+ * `parts` still say what the fields say: as many reasoning blocks and calls, the same text (by
+ * its characters; separators aside). The k-th thinking or call part stands for the k-th entry of
+ * the field, which continuity rules and id renaming may have changed.
+ */
+function agrees(m: AssistantMessage, parts: ResponsePart[]): boolean {
+  let thinking = 0;
+  let calls = 0;
+  let text = '';
+  for (const p of parts) {
+    if (p.type === 'thinking') thinking++;
+    else if (p.type === 'tool-call') calls++;
+    else if (p.type === 'text') text += p.text;
+  }
+  const content = typeof m.content === 'string' ? m.content : '';
+  return thinking === (m.thinking?.length ?? 0) && calls === (m.toolCalls?.length ?? 0) && squash(text) === squash(content);
+}
+
+function squash(s: string): string {
+  return s.replace(/\s+/g, '');
 }
 
 /**

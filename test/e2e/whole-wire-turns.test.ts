@@ -401,7 +401,10 @@ describe('Provider-run tools in the unified request', () => {
     const anthropic = adapters['anthropic-messages'].buildRequest(ask([{ type: 'provider', name: 'image_generation' }, { type: 'provider', name: 'web_search', options: JSON.parse('{"__proto__": {"polluted": true}, "max_uses": 2}') }]), 'blocking');
     expect(anthropic.warnings[0]).toMatchObject({ field: 'tools[0]' });
     expect(anthropic.warnings[0]!.message).toContain('web_search');
-    expect(anthropic.body.tools).toEqual([{ type: 'web_search_20250305', name: 'web_search', max_uses: 2 }]);
-    expect(({} as Json).polluted).toBeUndefined();
+    const tools = anthropic.body.tools as Json[];
+    expect(tools).toEqual([{ type: 'web_search_20250305', name: 'web_search', max_uses: 2 }]);
+    // `__proto__` from the options did not become the tool object's prototype.
+    expect(Object.getPrototypeOf(tools[0])).toBe(Object.prototype);
+    expect(Object.keys(tools[0]!)).toEqual(['type', 'name', 'max_uses']);
   });
 });
