@@ -76,6 +76,10 @@ export function readResponse(a: TurnAssembler, r: WireResponse): void {
   a.appendThinking(r?.choices?.[0]?.message?.reasoning_content);
   a.appendText(r?.choices?.[0]?.message?.content);
   a.appendRefusal(r?.choices?.[0]?.message?.refusal);
+  // annotations
+  for (const x of list(r?.choices?.[0]?.message?.annotations)) {
+    a.addCitations(x?.url_citation);
+  }
   // toolCalls
   for (const x of list(r?.choices?.[0]?.message?.tool_calls)) {
     a.addToolCall(x?.id, x?.function?.name, x?.function?.arguments);
@@ -99,6 +103,10 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
   a.appendThinking(e?.choices?.[0]?.delta?.reasoning_content);
   a.appendText(e?.choices?.[0]?.delta?.content);
   a.appendRefusal(e?.choices?.[0]?.delta?.refusal);
+  // annotations
+  for (const x of list(e?.choices?.[0]?.delta?.annotations)) {
+    a.addCitations(x?.url_citation);
+  }
   // toolCalls
   for (const x of list(e?.choices?.[0]?.delta?.tool_calls)) {
     a.toolCallDelta(x?.index, x?.id, x?.function?.name, x?.function?.arguments);

@@ -165,6 +165,10 @@ export const profile = {
         ],
         echo: true,
       },
+      other_part: {
+        parts: [{ part: 'opaque', fields: { kind: { value: 'part' }, value: [[]] } }],
+        echo: true,
+      },
       grounding_metadata: {
         parts: [
           {
@@ -308,6 +312,16 @@ function readPart(a: TurnAssembler, x: WirePart): void {
   if (x?.codeExecutionResult != null) a.addPart('code_execution_result', x);
   // file
   if (x?.inlineData != null) a.addPart('inline_data', x);
+  // other
+  if (
+    x?.text == null &&
+    x?.functionCall == null &&
+    x?.executableCode == null &&
+    x?.codeExecutionResult == null &&
+    x?.inlineData == null
+  ) {
+    a.addPart('other_part', x);
+  }
 }
 
 /** Feeds a blocking response body to the assembler. */

@@ -13,6 +13,7 @@ export interface WireResponse {
     message?: {
       content?: string | null;
       refusal?: string | null;
+      annotations?: Array<{ url_citation?: unknown }> | null;
       tool_calls?: Array<{
         id?: string | null;
         function?: { name?: string | null; arguments?: string | null } | null;
@@ -32,6 +33,7 @@ export interface WireEvent {
     delta?: {
       content?: string | null;
       refusal?: string | null;
+      annotations?: Array<{ url_citation?: unknown }> | null;
       tool_calls?: Array<{
         index?: unknown;
         id?: string | null;
@@ -116,6 +118,7 @@ export const profile = {
     cacheWriteTokens: [['prompt_tokens_details', 'cache_write_tokens']],
     reasoningTokens: [['completion_tokens_details', 'reasoning_tokens']],
   },
+  parts: { kinds: {}, citation: { url: [['url']], title: [['title']] }, unknown: 'keep' },
   errors: {
     message: [['error', 'message'], ['message']],
     type: [['error', 'type']],
@@ -183,6 +186,10 @@ export function readResponse(a: TurnAssembler, r: WireResponse): void {
   a.setMeta(r?.id, r?.model);
   a.appendText(r?.choices?.[0]?.message?.content);
   a.appendRefusal(r?.choices?.[0]?.message?.refusal);
+  // annotations
+  for (const x of list(r?.choices?.[0]?.message?.annotations)) {
+    a.addCitations(x?.url_citation);
+  }
   // toolCalls
   for (const x of list(r?.choices?.[0]?.message?.tool_calls)) {
     a.addToolCall(x?.id, x?.function?.name, x?.function?.arguments);
@@ -204,6 +211,10 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
   a.setMeta(e?.id, e?.model);
   a.appendText(e?.choices?.[0]?.delta?.content);
   a.appendRefusal(e?.choices?.[0]?.delta?.refusal);
+  // annotations
+  for (const x of list(e?.choices?.[0]?.delta?.annotations)) {
+    a.addCitations(x?.url_citation);
+  }
   // toolCalls
   for (const x of list(e?.choices?.[0]?.delta?.tool_calls)) {
     a.toolCallDelta(x?.index, x?.id, x?.function?.name, x?.function?.arguments);

@@ -110,6 +110,10 @@ export function readResponse(a: TurnAssembler, r: WireResponse): void {
   }
   a.appendText(r?.choices?.[0]?.message?.content);
   a.appendRefusal(r?.choices?.[0]?.message?.refusal);
+  // annotations
+  for (const x of list(r?.choices?.[0]?.message?.annotations)) {
+    a.addCitations(x?.url_citation);
+  }
   // toolCalls
   for (const x of list(r?.choices?.[0]?.message?.tool_calls)) {
     a.addToolCall(x?.id, x?.function?.name, x?.function?.arguments);
@@ -133,6 +137,10 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
   if (e?.choices?.[0]?.delta?.reasoning_details == null) a.appendThinking(e?.choices?.[0]?.delta?.reasoning);
   a.appendText(e?.choices?.[0]?.delta?.content);
   a.appendRefusal(e?.choices?.[0]?.delta?.refusal);
+  // annotations
+  for (const x of list(e?.choices?.[0]?.delta?.annotations)) {
+    a.addCitations(x?.url_citation);
+  }
   // toolCalls
   for (const x of list(e?.choices?.[0]?.delta?.tool_calls)) {
     a.toolCallDelta(x?.index, x?.id, x?.function?.name, x?.function?.arguments);

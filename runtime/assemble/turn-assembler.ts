@@ -291,7 +291,8 @@ export class TurnAssembler implements EventSink {
     const historyCalls = toolCalls.length ? this.calls.forMessage(toolCalls) : toolCalls;
     if (toolCalls.length) message.toolCalls = historyCalls;
     const content = this.content(thinking, toolCalls);
-    message.parts = this.content(thinking, historyCalls);
+    // The history's list: the same parts, but calls as the history copies (with their signatures).
+    message.parts = historyCalls === toolCalls ? content.slice() : withCalls(content, historyCalls);
     const facts = { toolCalls: toolCalls.length > 0, refusal: this.text.refusal };
     const rawUsage = this.usage.raw;
     const response: ChatResponse = {
@@ -314,6 +315,11 @@ export class TurnAssembler implements EventSink {
 }
 
 type ThinkingPartList = ReturnType<ThinkingBlocks['parts']>;
+
+function withCalls(content: ResponsePart[], calls: ToolCall[]): ResponsePart[] {
+  let k = 0;
+  return content.map((p) => (p.type === 'tool-call' ? { type: 'tool-call', call: calls[k++]! } : p));
+}
 
 function identity<T>(v: T): T {
   return v;
