@@ -151,6 +151,10 @@ export const profile = {
               callId: [['codeExecutionResult', 'id']],
               name: { value: 'code_execution' },
               result: [['codeExecutionResult']],
+              isError: {
+                at: ['codeExecutionResult', 'outcome'],
+                test: { in: ['OUTCOME_FAILED', 'OUTCOME_DEADLINE_EXCEEDED'] },
+              },
             },
           },
         ],

@@ -146,8 +146,11 @@ export interface UsageMap {
   readonly reasoningTokens: UsageCount;
 }
 
-/** A part field: the first present of several wire paths, or a fixed value. */
-export type PartField = readonly WirePath[] | { readonly value: Scalar };
+/**
+ * A part field: the first present of several wire paths, a fixed value, or whether the value at
+ * a path passes a test (`isError` from an outcome that is not OUTCOME_OK).
+ */
+export type PartField = readonly WirePath[] | { readonly value: Scalar } | { readonly at: WirePath; readonly test: Test };
 
 /** One unified part made from a wire object (or one per element of a list in it). */
 export interface PartRule {

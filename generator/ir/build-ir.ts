@@ -211,7 +211,8 @@ function partRule(d: PartDocument): PartRule {
   const fields: Record<string, PartField> = {};
   for (const [name, v] of Object.entries(doc)) {
     if (name === 'each') continue;
-    fields[name] = typeof v === 'object' && v !== null && !Array.isArray(v) ? { value: v.value } : pathList(v).map((x) => x.segments);
+    if (typeof v === 'object' && v !== null && !Array.isArray(v)) fields[name] = 'test' in v ? { at: parsePath(v.at).segments, test: toTest(v.test) } : { value: v.value };
+    else fields[name] = pathList(v).map((x) => x.segments);
   }
   return { part: type, ...(typeof doc.each === 'string' ? { each: parsePath(doc.each).segments } : {}), fields };
 }

@@ -138,7 +138,7 @@ export type UsageCountDocument = PathsText | { over: PathText; sum: PathsText; o
 export type UsageDocument = Partial<Record<'inputTokens' | 'outputTokens' | 'totalTokens' | 'cachedInputTokens' | 'cacheWriteTokens' | 'reasoningTokens', UsageCountDocument>>;
 
 /** One part a kind becomes: fields by path (or `{ value }`), optionally once per element of `each`. */
-export type PartFieldsDocument = { each?: PathText } & Record<string, PathsText | { value: ScalarValue }>;
+export type PartFieldsDocument = { each?: PathText } & Record<string, PathsText | { value: ScalarValue } | { at: PathText; test: TestValue }>;
 export type PartTypeName = 'provider-tool-call' | 'provider-tool-result' | 'source' | 'file' | 'approval-request' | 'opaque';
 export type PartDocument = Partial<Record<PartTypeName, PartFieldsDocument>>;
 

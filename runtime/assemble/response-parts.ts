@@ -11,6 +11,7 @@
 import { StreamError } from '../errors.js';
 import type { KindRule, PartField, PartRule, PartsProfile } from '../profile.js';
 import type { Citation, ResponsePart, ResponsePartType } from '../types.js';
+import { passes } from '../request/conditions.js';
 import { FORBIDDEN_KEYS } from '../request/safe-merge.js';
 import { readPath } from '../wire/read-path.js';
 import type { EventSink } from './event-sink.js';
@@ -219,7 +220,9 @@ function pushPart(out: ResponsePart[], r: PartRule, raw: unknown, cx: PartContex
   const f = (name: string): unknown => {
     const field = r.fields[name];
     if (field === undefined) return undefined;
-    return 'value' in field ? field.value : firstAt(raw, field);
+    if ('value' in field) return field.value;
+    if ('test' in field) return passes(field.test, field.at.length === 0 ? raw : readPath(raw, field.at));
+    return firstAt(raw, field);
   };
   const str = (name: string): string | undefined => {
     const v = f(name);
