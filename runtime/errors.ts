@@ -153,6 +153,18 @@ export class StreamError extends WireforgeError {
   }
 }
 
+/**
+ * The request never got a response: the connection was refused or reset, the host is unknown,
+ * the URL is not valid. `cause` is the transport's own error; `attempts` how many were made.
+ */
+export class ConnectionError extends WireforgeError {
+  readonly attempts: number;
+  constructor(provider: string, message: string, attempts: number, cause: unknown) {
+    super(`${provider}: ${message}`, { provider, cause });
+    this.attempts = attempts;
+  }
+}
+
 /** No response headers in time (`first-byte`), or silence between stream chunks (`idle`). */
 export class TimeoutError extends WireforgeError {
   readonly phase: 'first-byte' | 'idle';

@@ -6,7 +6,7 @@ export { createClientFor, type Client } from './client/create-client.js';
 export { createRegistry, type Registry } from './client/registry.js';
 export { defineAdapter } from './adapter.js';
 export { ChatStream } from './client/chat-stream.js';
-export { ProviderError, RequestError, StreamError, TimeoutError, WireforgeError } from './errors.js';
+export { ConnectionError, ProviderError, RequestError, StreamError, TimeoutError, WireforgeError } from './errors.js';
 export {
   AuthenticationError,
   BadRequestError,

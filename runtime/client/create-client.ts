@@ -7,6 +7,7 @@ import type { ProviderAdapter } from '../adapter.js';
 import { TurnAssembler } from '../assemble/turn-assembler.js';
 import { RequestError, StreamError, WireforgeError } from '../errors.js';
 import { readPath } from '../wire/read-path.js';
+import { checkRequest } from '../request/check-request.js';
 import { deepMerge, isPlainObject, sanitize } from '../request/safe-merge.js';
 import { makeRedactor } from '../transport/redact.js';
 import { sendRequest } from '../transport/send-request.js';
@@ -43,7 +44,9 @@ export function createClientFor(adapter: ProviderAdapter, options: ClientOptions
   const maxRetries = options.maxRetries ?? 2;
 
   const prepare = (request: ChatRequest, call: CallOptions | undefined, stream: boolean) => {
+    checkRequest(adapter.id, request);
     const merged = withDefaults(request, options);
+    if (merged.model === undefined) throw new RequestError(adapter.id, 'model', `no model: set it on the request or pass createClient(${JSON.stringify(adapter.id)}, { model })`);
     const built = adapter.buildRequest(merged, stream ? 'stream' : 'blocking');
     const url = buildUrl(adapter.id, adapter.endpoint, options.baseUrl, stream, built.pathParams);
     const headers = buildHeaders(adapter.endpoint, apiKey, stream, [options.headers, call?.headers], options.allowAuthOverride === true);

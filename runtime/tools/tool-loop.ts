@@ -5,6 +5,7 @@
  */
 import type { Client } from '../client/create-client.js';
 import { StreamError } from '../errors.js';
+import { checkRequest } from '../request/check-request.js';
 import type { ChatRequest, ChatResponse, Message, StreamEvent, ToolCall, ToolSpec, Usage } from '../types.js';
 import type { ToolSet } from './define-tool.js';
 import { executeCalls, raceAbort, type ExecutePolicy, type ToolExecution } from './execute-calls.js';
@@ -110,6 +111,8 @@ async function* toolLoop(
   options: RunToolsOptions,
   streaming: boolean,
 ): AsyncGenerator<ToolLoopEvent, RunToolsResult, undefined> {
+  // Before anything else reads it: a request from plain JavaScript may not be a ChatRequest.
+  checkRequest(client.provider, request);
   const policy: ExecutePolicy = {
     onArgumentsError: options.onArgumentsError ?? DEFAULT_POLICY.onArgumentsError,
     onExecutionError: options.onExecutionError ?? DEFAULT_POLICY.onExecutionError,

@@ -3,7 +3,7 @@
  * happen only before a response is accepted: once a stream has delivered anything, never.
  */
 import type { ProviderAdapter } from '../adapter.js';
-import { ProviderError, TimeoutError, WireforgeError } from '../errors.js';
+import { ConnectionError, ProviderError, TimeoutError } from '../errors.js';
 import { abortReason, linkSignal, sleep } from './abort.js';
 import { readErrorResponse } from './read-error-response.js';
 import type { Redact } from './redact.js';
@@ -50,7 +50,7 @@ export async function sendRequest(adapter: ProviderAdapter, o: SendOptions): Pro
         await sleep(backoff(attempt, undefined), o.signal);
         continue;
       }
-      throw new WireforgeError(`${adapter.id}: request failed: ${o.redact(error instanceof Error ? error.message : String(error))}`, { provider: adapter.id });
+      throw new ConnectionError(adapter.id, `no response: ${o.redact(describeFailure(error))} (${attempt + 1} attempt${attempt ? 's' : ''})`, attempt + 1, error);
     }
     clearTimeout(timer);
     if (response.ok) return { response, abort: link.abort, signal: link.signal, dispose: link.dispose };
@@ -77,4 +77,12 @@ export function backoff(attempt: number, headers: Headers | undefined, bodyDelay
   if (bodyDelayMs !== undefined) return Math.min(bodyDelayMs, MAX_WAIT_MS);
   const base = Math.min(500 * 2 ** attempt, 8000);
   return base * (0.75 + Math.random() * 0.25);
+}
+
+/** What failed, from fetch's error and its cause (`fetch failed` alone says nothing): ECONNREFUSED, ENOTFOUND, an invalid URL. */
+function describeFailure(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const cause = error instanceof Error ? (error as { cause?: unknown }).cause : undefined;
+  const detail = cause instanceof Error ? ((cause as { code?: unknown }).code ?? cause.message) : undefined;
+  return detail !== undefined && !message.includes(String(detail)) ? `${message} (${String(detail)})` : message;
 }

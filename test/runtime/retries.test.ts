@@ -55,7 +55,7 @@ describe('what is retried', () => {
       return new Response(OK, { headers: { 'content-type': 'application/json' } });
     }) as typeof globalThis.fetch;
     vi.spyOn(Math, 'random').mockReturnValue(0); // shortest jittered wait
-    const r = await createClientFor(openai, { apiKey: 'k-0000000000', fetch, maxRetries: 1 }).chat({ messages: [{ role: 'user', content: 'x' }] });
+    const r = await createClientFor(openai, { apiKey: 'k-0000000000', fetch, maxRetries: 1 }).chat({ model: 'm', messages: [{ role: 'user', content: 'x' }] });
     expect(r.text).toBe('ok');
     expect(calls).toBe(2);
   });
@@ -87,7 +87,7 @@ describe('what is retried', () => {
       });
       return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
     }) as typeof globalThis.fetch;
-    const stream = createClientFor(openai, { apiKey: 'k-0000000000', fetch, maxRetries: 3 }).stream({ messages: [{ role: 'user', content: 'x' }] });
+    const stream = createClientFor(openai, { apiKey: 'k-0000000000', fetch, maxRetries: 3 }).stream({ model: 'm', messages: [{ role: 'user', content: 'x' }] });
     const e = (await stream.final().then(() => undefined, (x: unknown) => x)) as StreamError;
     expect(e).toBeInstanceOf(StreamError);
     expect(e.partial?.text).toBe('par');

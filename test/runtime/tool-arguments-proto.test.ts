@@ -25,7 +25,7 @@ describe('hostile tool arguments', () => {
     let seen: Record<string, unknown> | undefined;
     const result = await runTools(
       createClientFor(openai, { apiKey: 'k-0000000000', fetch: scripted() }),
-      { messages: [{ role: 'user', content: 'x' }] },
+      { model: 'm', messages: [{ role: 'user', content: 'x' }] },
       {
         tools: {
           weather: {

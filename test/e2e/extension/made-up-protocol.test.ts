@@ -158,6 +158,6 @@ describe('a made-up protocol, added as one spec', () => {
 
   it('a rejected field fails before anything is sent', async () => {
     const client = createClientFor(adapter, { apiKey: 'k-123456789', baseUrl: 'http://127.0.0.1:9' });
-    await expect(client.chat({ user: 'u1', messages: [{ role: 'user', content: 'x' }] })).rejects.toThrow(/user: parrots repeat user ids/);
+    await expect(client.chat({ model: 'm', user: 'u1', messages: [{ role: 'user', content: 'x' }] })).rejects.toThrow(/user: parrots repeat user ids/);
   });
 });

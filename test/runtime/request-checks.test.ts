@@ -1,0 +1,76 @@
+/**
+ * The unified request is checked at the boundary (calls from plain JavaScript, or with `as any`):
+ * a RequestError names the path and what is wrong, before anything is sent; a request that never
+ * got a response is a ConnectionError with the transport's cause and the attempts made.
+ */
+import { createServer } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { adapters, ConnectionError, createClientFor, RequestError, runTools, type ChatRequest } from '../../generated/index.js';
+
+let sent = 0;
+const fetch = (async () => {
+  sent++;
+  return new Response('{}', { headers: { 'content-type': 'application/json' } });
+}) as typeof globalThis.fetch;
+const client = createClientFor(adapters['anthropic-messages'], { apiKey: 'k-0000000000', fetch, model: 'claude-x', maxRetries: 0 });
+
+const bad = (req: unknown) => req as ChatRequest;
+const CASES: Array<[string, unknown, string, RegExp]> = [
+  ['not an object', undefined, 'request', /must be an object, got nothing/],
+  ['no messages', {}, 'messages', /must be an array of messages, got nothing/],
+  ['empty messages', { messages: [] }, 'messages', /at least one message/],
+  ['an unknown role', { messages: [{ role: 'usr', content: 'hi' }] }, 'messages[0].role', /"usr" is not one of system, user, assistant, tool, approval/],
+  ['a number as text', { temperature: '0.5', messages: [{ role: 'user', content: 'hi' }] }, 'temperature', /must be a finite number, got "0.5"/],
+  ['a bad maxTokens', { maxTokens: 0, messages: [{ role: 'user', content: 'hi' }] }, 'maxTokens', /positive integer, got 0/],
+  ['a content part of no known type', { messages: [{ role: 'user', content: [{ type: 'audio', data: 'x' }] }] }, 'messages[0].content[0].type', /"audio" is not one of text, image/],
+  ['a tool result without its call id', { messages: [{ role: 'user', content: 'hi' }, { role: 'tool', content: 'ok' }] }, 'messages[1].toolCallId', /must be a string, got nothing/],
+  ['a tool without a schema', { tools: [{ name: 'f' }], messages: [{ role: 'user', content: 'hi' }] }, 'tools[0].parameters', /must be a JSON Schema object/],
+  ['a bad tool choice', { toolChoice: 'any', messages: [{ role: 'user', content: 'hi' }] }, 'toolChoice', /"auto", "none", "required" or \{ name \}, got "any"/],
+  ['a bad reasoning effort', { reasoning: { effort: 'max' }, messages: [{ role: 'user', content: 'hi' }] }, 'reasoning.effort', /"max" is not one of minimal, low, medium, high/],
+];
+
+describe('a request that does not match the unified types is a RequestError naming the path, and nothing is sent', () => {
+  it.each(CASES)('%s', async (_name, req, field, message) => {
+    sent = 0;
+    for (const call of [async () => client.chat(bad(req)), async () => client.stream(bad(req)).final(), async () => runTools(client, bad(req), { tools: {} })]) {
+      const error = await call().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(RequestError);
+      expect((error as RequestError).field).toBe(field);
+      expect((error as RequestError).message).toMatch(message);
+    }
+    expect(sent).toBe(0);
+  });
+
+  it('no model on the request or the client', async () => {
+    const noModel = createClientFor(adapters['openai-chat'], { apiKey: 'k-0000000000', fetch });
+    const error = await noModel.chat({ messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RequestError);
+    expect((error as RequestError).field).toBe('model');
+  });
+});
+
+describe('no response at all is a ConnectionError with its cause', () => {
+  it('a refused connection, after the retries', async () => {
+    // A port that was just free: nothing listens there.
+    const port = await new Promise<number>((resolve) => {
+      const s = createServer().listen(0, '127.0.0.1', () => {
+        const p = (s.address() as { port: number }).port;
+        s.close(() => resolve(p));
+      });
+    });
+    const c = createClientFor(adapters['openai-chat'], { apiKey: 'k-0000000000', baseUrl: `http://127.0.0.1:${port}/v1`, model: 'm', maxRetries: 1 });
+    const error = (await c.chat({ messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e)) as ConnectionError;
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error.attempts).toBe(2);
+    expect(error.cause).toBeInstanceOf(Error);
+    expect(error.message).toContain('ECONNREFUSED');
+  });
+
+  it('a URL that is not one', async () => {
+    const c = createClientFor(adapters['openai-chat'], { apiKey: 'k-0000000000', baseUrl: 'not a url', model: 'm', maxRetries: 0 });
+    const error = (await c.chat({ messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e)) as ConnectionError;
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error.cause).toBeInstanceOf(TypeError);
+    expect(error.attempts).toBe(1);
+  });
+});
