@@ -16,10 +16,13 @@ export class ChatStream implements AsyncIterable<StreamEvent> {
   private readonly settled: Promise<ChatResponse>;
   private settle!: { resolve: (r: ChatResponse) => void; reject: (e: unknown) => void };
 
-  constructor(provider: string, source: StreamSource, result: () => ChatResponse) {
+  private readonly stop: (reason: unknown) => void;
+
+  constructor(provider: string, source: StreamSource, result: () => ChatResponse, stop: (reason: unknown) => void = () => undefined) {
     this.provider = provider;
     this.source = source;
     this.result = result;
+    this.stop = stop;
     this.settled = new Promise<ChatResponse>((resolve, reject) => {
       this.settle = { resolve, reject };
     });
@@ -31,13 +34,52 @@ export class ChatStream implements AsyncIterable<StreamEvent> {
     return this.iterate(true);
   }
 
-  /** The complete ChatResponse: reads the stream to its end if nobody iterates it. */
+  /**
+   * The complete ChatResponse, whenever it is asked for: after or during an iteration it waits
+   * for that iteration; asked for first, it reads the stream to its end itself, unless an
+   * iteration starts right away (in the same tick: `const done = s.final(); for await (…)`).
+   */
   async final(): Promise<ChatResponse> {
+    if (!this.consumed) await Promise.resolve();
     if (!this.consumed) {
       const it = this.iterate(false);
       while (!(await it.next()).done);
     }
     return this.settled;
+  }
+
+  /** The text as it arrives (the `text-delta` events), for the simplest consumers. Reads the stream. */
+  get textStream(): AsyncIterable<string> {
+    const events = this;
+    return {
+      async *[Symbol.asyncIterator]() {
+        for await (const e of events) if (e.type === 'text-delta') yield e.delta;
+      },
+    };
+  }
+
+  /**
+   * The events as a Web stream of newline-delimited JSON (one event per line), to hand to a
+   * `Response` (`new Response(stream.toReadableStream())`). Cancelling it cancels the request.
+   */
+  toReadableStream(): ReadableStream<Uint8Array> {
+    const it = this[Symbol.asyncIterator]();
+    const encoder = new TextEncoder();
+    return new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const r = await it.next();
+        if (r.done) controller.close();
+        else controller.enqueue(encoder.encode(`${JSON.stringify(r.value)}\n`));
+      },
+      async cancel() {
+        await it.return?.();
+      },
+    });
+  }
+
+  /** Stops the request: the connection is released, iteration and final() reject with the reason. */
+  abort(reason: unknown = new DOMException('The stream was aborted', 'AbortError')): void {
+    this.stop(reason);
   }
 
   private iterate(emitEvents: boolean): AsyncIterator<StreamEvent> {

@@ -93,14 +93,24 @@ export function createClientFor(adapter: ProviderAdapter, options: ClientOptions
     },
 
     stream(request, call) {
-      const { built, send } = prepare(request, call, true);
+      // The stream's own controller: its abort() and the caller's signal both stop it.
+      const own = new AbortController();
+      const outer = call?.signal;
+      const follow = () => own.abort(outer!.reason);
+      const { built, send } = prepare(request, { ...call, signal: own.signal }, true);
+      if (outer?.aborted) own.abort(outer.reason);
+      else outer?.addEventListener('abort', follow, { once: true });
       const a = new TurnAssembler(adapter.rules, { streaming: true, warnings: built.warnings, redact, model: built.model });
       const source = async function* (emitEvents: boolean) {
         a.emit = emitEvents;
-        const sent = await sendRequest(adapter, send);
-        yield* readStream({ adapter, sent, assembler: a, warnings: built.warnings, idleTimeoutMs, signal: call?.signal, redact });
+        try {
+          const sent = await sendRequest(adapter, send);
+          yield* readStream({ adapter, sent, assembler: a, warnings: built.warnings, idleTimeoutMs, signal: own.signal, redact });
+        } finally {
+          outer?.removeEventListener('abort', follow);
+        }
       };
-      return new ChatStream(adapter.id, source, () => a.result());
+      return new ChatStream(adapter.id, source, () => a.result(), (reason) => own.abort(reason));
     },
   };
 }
