@@ -200,7 +200,7 @@ export class ToolArgumentsError extends WireforgeError {
   readonly callId: string;
   /** The raw argument text as the model sent it. */
   readonly arguments: string;
-  /** Schema violations (ajv's), or one entry for a JSON syntax error. */
+  /** Schema violations (the validator's), or one entry for a JSON syntax error. */
   readonly errors: Array<{ path: string; message: string }>;
 
   constructor(init: { toolName: string; callId: string; arguments: string; errors: Array<{ path: string; message: string }> }) {

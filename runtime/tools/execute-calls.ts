@@ -60,7 +60,7 @@ async function executeOne(call: ToolCall, tools: ToolSet, policy: ExecutePolicy,
     if (policy.onUnknownTool === 'throw') throw error;
     return done(`Unknown tool "${call.name}". Available tools: ${Object.keys(tools).join(', ')}.`, true, { error });
   }
-  const args = checkArguments(tool.parameters, call.arguments);
+  const args = await checkArguments(tool.parameters, call.arguments);
   if (!args.ok) {
     const error = new ToolArgumentsError({ toolName: call.name, callId: call.id, arguments: call.arguments, errors: args.errors });
     if (policy.onArgumentsError === 'throw') throw error;
