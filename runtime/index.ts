@@ -28,4 +28,5 @@ export { runTools, streamTools, ToolStream, type RunToolsOptions, type RunToolsR
 export { defineTool, type ReturnBehaviour, type ToolContext, type ToolDefinition, type ToolSet } from './tools/define-tool.js';
 export type { ToolExecution } from './tools/execute-calls.js';
 export type { FromSchema } from './tools/json-schema-type.js';
+export type { InferOutput, StandardSchemaV1 } from './tools/standard-schema.js';
 export { ToolArgumentsError, ToolExecutionError, UnknownToolError } from './errors.js';

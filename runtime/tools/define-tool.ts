@@ -1,6 +1,7 @@
 /** Tool definitions for the loop: a JSON Schema, an execute function, and what to do with the result. */
 import type { ChatResponse, Message } from '../types.js';
 import type { FromSchema } from './json-schema-type.js';
+import type { InferOutput, StandardSchemaV1 } from './standard-schema.js';
 
 /**
  * What the loop does with a tool's result:
@@ -23,21 +24,36 @@ export interface ToolContext {
 
 export interface ToolDefinition<Args = unknown, Result = unknown> {
   description?: string;
-  /** JSON Schema of the arguments; sent to the model and checked before execute. */
-  parameters: Record<string, unknown>;
+  /**
+   * The arguments: a JSON Schema (sent to the model, checked before execute), or a Standard
+   * Schema (zod 4, valibot, arktype…): the library checks and types the arguments, and its JSON
+   * Schema (Standard JSON Schema) goes to the model.
+   */
+  parameters: Record<string, unknown> | StandardSchemaV1;
   strict?: boolean;
   returns?: ReturnBehaviour;
   execute(args: Args, ctx: ToolContext): Result | Promise<Result>;
 }
 
-/** A tool whose `args` are typed from its schema (write the schema `as const`). */
+/**
+ * A tool whose `args` are typed from its schema: a Standard Schema (zod, valibot, arktype), or a
+ * JSON Schema written `as const`.
+ */
+export function defineTool<const S extends StandardSchemaV1, Result>(tool: {
+  description?: string;
+  parameters: S;
+  strict?: boolean;
+  returns?: ReturnBehaviour;
+  execute(args: InferOutput<S>, ctx: ToolContext): Result | Promise<Result>;
+}): ToolDefinition<InferOutput<S>, Result>;
 export function defineTool<const S extends Record<string, unknown>, Result>(tool: {
   description?: string;
   parameters: S;
   strict?: boolean;
   returns?: ReturnBehaviour;
   execute(args: FromSchema<S>, ctx: ToolContext): Result | Promise<Result>;
-}): ToolDefinition<FromSchema<S>, Result> {
+}): ToolDefinition<FromSchema<S>, Result>;
+export function defineTool(tool: ToolDefinition<never, unknown>): ToolDefinition<never, unknown> {
   return tool;
 }
 

@@ -3,6 +3,7 @@ import { ToolArgumentsError, ToolExecutionError, UnknownToolError } from '../err
 import { abortReason } from '../transport/abort.js';
 import type { ToolCall } from '../types.js';
 import { checkArguments } from './check-arguments.js';
+import { checkStandard, isStandardSchema } from './standard-schema.js';
 import type { ToolContext, ToolSet } from './define-tool.js';
 
 export interface ToolExecution {
@@ -60,7 +61,7 @@ async function executeOne(call: ToolCall, tools: ToolSet, policy: ExecutePolicy,
     if (policy.onUnknownTool === 'throw') throw error;
     return done(`Unknown tool "${call.name}". Available tools: ${Object.keys(tools).join(', ')}.`, true, { error });
   }
-  const args = await checkArguments(tool.parameters, call.arguments);
+  const args = isStandardSchema(tool.parameters) ? await checkStandard(tool.parameters, call.arguments) : await checkArguments(tool.parameters, call.arguments);
   if (!args.ok) {
     const error = new ToolArgumentsError({ toolName: call.name, callId: call.id, arguments: call.arguments, errors: args.errors });
     if (policy.onArgumentsError === 'throw') throw error;

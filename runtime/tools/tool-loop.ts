@@ -4,7 +4,8 @@
  * One loop serves both: the blocking form drains the streaming one's step events.
  */
 import type { Client } from '../client/create-client.js';
-import { StreamError } from '../errors.js';
+import { RequestError, StreamError } from '../errors.js';
+import { isStandardSchema, jsonSchemaOf } from './standard-schema.js';
 import { checkRequest } from '../request/check-request.js';
 import type { ChatRequest, ChatResponse, Message, StreamEvent, ToolCall, ToolSpec, Usage } from '../types.js';
 import type { ToolSet } from './define-tool.js';
@@ -127,7 +128,7 @@ async function* toolLoop(
   options.signal?.addEventListener('abort', onAbort, { once: true });
   const signal = controller.signal;
   const call = { signal, headers: options.headers };
-  const tools = toolSpecs(options.tools, request.tools);
+  const tools = toolSpecs(client.provider, options.tools, request.tools);
   const messages: Message[] = [...request.messages];
   const steps: ToolStep[] = [];
   let usage: Usage | undefined;
@@ -190,12 +191,12 @@ async function* toolLoop(
 }
 
 /** The tools sent to the model: the loop's definitions, over any same-named request tools. */
-function toolSpecs(tools: ToolSet, fromRequest: ToolSpec[] | undefined): ToolSpec[] {
+function toolSpecs(provider: string, tools: ToolSet, fromRequest: ToolSpec[] | undefined): ToolSpec[] {
   // Provider-run tools (type 'provider') are the provider's to run: they pass through.
   const defined = Object.entries(tools).map(([name, t]): ToolSpec => ({
     name,
     ...(t.description !== undefined ? { description: t.description } : {}),
-    parameters: t.parameters,
+    parameters: wireSchema(provider, name, t.parameters),
     ...(t.strict !== undefined ? { strict: t.strict } : {}),
   }));
   return [...defined, ...(fromRequest ?? []).filter((t) => !Object.prototype.hasOwnProperty.call(tools, t.name))];
@@ -209,4 +210,14 @@ function addUsage(total: Usage | undefined, u: Usage | null): Usage | undefined 
     if (total[k] !== undefined || u[k] !== undefined) out[k] = (total[k] ?? 0) + (u[k] ?? 0);
   }
   return out;
+}
+
+/** The JSON Schema the model gets: the tool's own, or its Standard Schema's JSON Schema. */
+function wireSchema(provider: string, name: string, parameters: ToolSet[string]['parameters']): Record<string, unknown> {
+  if (!isStandardSchema(parameters)) return parameters;
+  const schema = jsonSchemaOf(parameters);
+  if (schema === undefined) {
+    throw new RequestError(provider, `tools.${name}.parameters`, `the ${parameters['~standard'].vendor} schema offers no JSON Schema (Standard JSON Schema) for the model; pass a JSON Schema, or a schema whose library implements ~standard.jsonSchema (zod ≥ 4.2)`);
+  }
+  return schema;
 }

@@ -497,7 +497,8 @@ class Problems {
 
 export interface DeclaredTool {
   description?: string;
-  parameters: Record<string, unknown>;
+  /** The JSON Schema the wire must carry (these tests declare JSON Schema tools). */
+  parameters: unknown;
 }
 
 /** The request declares exactly these tools, with their JSON Schemas, in the family's tool shape. */

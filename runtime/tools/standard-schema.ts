@@ -1,0 +1,61 @@
+/**
+ * Tools whose arguments are described with a schema library (zod 4, valibot, arktype) through
+ * the Standard Schema interface: the library validates and types the arguments, and the model
+ * gets JSON Schema from the library's Standard JSON Schema side (`~standard.jsonSchema`). The
+ * interface types are written here from the Standard Schema spec (it is meant to be copied).
+ */
+import type { ArgumentsCheck } from './check-arguments.js';
+
+export interface StandardIssue {
+  readonly message: string;
+  readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined;
+}
+
+export type StandardResult<Output> = { readonly value: Output; readonly issues?: undefined } | { readonly issues: ReadonlyArray<StandardIssue> };
+
+export interface StandardSchemaV1<Input = unknown, Output = Input> {
+  readonly '~standard': {
+    readonly version: 1;
+    readonly vendor: string;
+    readonly validate: (value: unknown) => StandardResult<Output> | Promise<StandardResult<Output>>;
+    readonly types?: { readonly input: Input; readonly output: Output } | undefined;
+    /** Standard JSON Schema: the schema as JSON Schema, for the wire. */
+    readonly jsonSchema?: { readonly input: (options: { readonly target: string }) => Record<string, unknown> } | undefined;
+  };
+}
+
+/** The arguments type a Standard Schema validates to. */
+export type InferOutput<S> = S extends StandardSchemaV1<unknown, infer O> ? O : unknown;
+
+export function isStandardSchema(v: unknown): v is StandardSchemaV1 {
+  const s = (v as { '~standard'?: { version?: unknown; validate?: unknown } } | null)?.['~standard'];
+  return typeof v === 'object' && v !== null && typeof s === 'object' && s !== null && s.version === 1 && typeof s.validate === 'function';
+}
+
+/** JSON Schema for the wire, or undefined when the library offers none. */
+export function jsonSchemaOf(s: StandardSchemaV1): Record<string, unknown> | undefined {
+  const js = s['~standard'].jsonSchema;
+  if (js === undefined || typeof js.input !== 'function') return undefined;
+  const schema = js.input({ target: 'draft-2020-12' });
+  // The model needs the shape only; `$schema` is noise on the wire (and some providers reject it).
+  const { $schema: _ignored, ...rest } = schema;
+  return rest;
+}
+
+export async function checkStandard(s: StandardSchemaV1, text: string): Promise<ArgumentsCheck> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text === '' ? '{}' : text);
+  } catch (e) {
+    return { ok: false, errors: [{ path: '', message: `not valid JSON (${e instanceof Error ? e.message : String(e)})` }] };
+  }
+  const result = await s['~standard'].validate(value);
+  if (result.issues === undefined) return { ok: true, value: result.value };
+  return {
+    ok: false,
+    errors: result.issues.map((i) => ({
+      path: (i.path ?? []).map((p) => `/${String(typeof p === 'object' && p !== null && 'key' in p ? p.key : p)}`).join(''),
+      message: i.message,
+    })),
+  };
+}
