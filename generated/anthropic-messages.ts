@@ -505,4 +505,4 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
   }
 }
 
-export const adapter = defineAdapter(profile, codec);
+export const adapter = defineAdapter(profile, codec, { kit: 2 });

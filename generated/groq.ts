@@ -89,4 +89,4 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
   a.setUsage(e?.usage ?? e?.x_groq?.usage);
 }
 
-export const adapter = defineAdapter(profile, codec);
+export const adapter = defineAdapter(profile, codec, { kit: 2 });

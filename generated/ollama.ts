@@ -177,4 +177,4 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
   if (e?.done === true) a.end();
 }
 
-export const adapter = defineAdapter(profile, codec);
+export const adapter = defineAdapter(profile, codec, { kit: 2 });

@@ -4,6 +4,7 @@
  * compiled templates and readers, and calls only these.
  */
 export { defineAdapter, type ProviderAdapter } from './adapter.js';
+export { KIT_VERSION } from './kit-version.js';
 export { createRegistry, type Registry } from './client/registry.js';
 export { TurnAssembler, type TurnRules } from './assemble/turn-assembler.js';
 export type { MessageContext } from './request/message-context.js';

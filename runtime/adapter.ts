@@ -11,6 +11,8 @@ import type { EndpointInfo, Profile, StreamProfile } from './profile.js';
 import { requestBuilder, type BuiltRequest } from './request/build-request.js';
 import type { ChatRequest } from './types.js';
 import { firstStringAt, readAll } from './wire/read-path.js';
+import { WireforgeError } from './errors.js';
+import { KIT_VERSION, MIN_KIT } from './kit-version.js';
 
 export type CallMode = 'stream' | 'blocking';
 export type { BuiltRequest, EndpointInfo };
@@ -40,7 +42,19 @@ export interface ProviderAdapter {
   readonly requestIdHeader: string | undefined;
 }
 
-export function defineAdapter(profile: Profile, codec: Codec): ProviderAdapter {
+/**
+ * `generated.kit`: the adapter-kit version the module was generated for (runtime/kit-version.ts);
+ * a module this runtime cannot serve is refused here, with the versions and the command to run.
+ */
+export function defineAdapter(profile: Profile, codec: Codec, generated?: { kit: number }): ProviderAdapter {
+  if (generated !== undefined && (generated.kit > KIT_VERSION || generated.kit < MIN_KIT)) {
+    const newer = generated.kit > KIT_VERSION;
+    throw new WireforgeError(
+      `adapter "${profile.id}" was generated for adapter kit ${generated.kit}, and this runtime serves kits ${MIN_KIT}–${KIT_VERSION}: ` +
+        (newer ? 'install the runtime that matches your generator (or regenerate with the matching generator)' : 'regenerate it with the generator that matches this runtime (`wireforge gen`, `pnpm gen` in this repository)'),
+      { provider: profile.id },
+    );
+  }
   const e = profile.errors;
   return {
     id: profile.id,

@@ -5,6 +5,7 @@
 export { createClientFor, type Client } from './client/create-client.js';
 export { createRegistry, type Registry } from './client/registry.js';
 export { defineAdapter } from './adapter.js';
+export { KIT_VERSION } from './kit-version.js';
 export { ChatStream } from './client/chat-stream.js';
 export { ConnectionError, ProviderError, RequestError, StreamError, TimeoutError, WireforgeError } from './errors.js';
 export {

@@ -4,6 +4,7 @@
  * its differences: the base's profile spread with what changed, the base's codec members
  * referenced where equal. Imports are derived from the identifiers the module uses.
  */
+import { KIT_VERSION } from '../../runtime/kit-version.js';
 import {
   Project,
   StructureKind,
@@ -139,7 +140,8 @@ export function emitModule(ir: SpecIR, base: SpecIR | undefined, options: EmitOp
     });
   }
   // The one export users need: `import { adapter } from 'wireforge/providers/<id>'`.
-  statements.push(constant('adapter', 'defineAdapter(profile, codec)'));
+  // The kit version records what runtime this module was generated for (runtime/kit-version.ts).
+  statements.push(constant('adapter', `defineAdapter(profile, codec, { kit: ${KIT_VERSION} })`));
 
   const file = project.createSourceFile(`${ir.id}.ts`, { statements: spaced(statements) }, { overwrite: true });
   addKitImports(file, options);

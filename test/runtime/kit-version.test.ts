@@ -1,0 +1,22 @@
+/**
+ * Generated code records the adapter-kit version it was generated for; a runtime that cannot
+ * serve it says so at once, with both versions and what to do, instead of failing in a reader.
+ */
+import { describe, expect, it } from 'vitest';
+import { adapters, defineAdapter, KIT_VERSION, WireforgeError } from '../../generated/index.js';
+import { profile, codec } from '../../generated/openai-chat.js';
+
+describe('the adapter-kit version', () => {
+  it('every generated adapter was made for this runtime', () => {
+    expect(Object.keys(adapters).length).toBeGreaterThan(0);
+    expect(() => defineAdapter(profile, codec, { kit: KIT_VERSION })).not.toThrow();
+  });
+
+  it.each([
+    [KIT_VERSION + 1, /generated for adapter kit \d+, and this runtime serves kits \d+–\d+: install the runtime/],
+    [0, /generated for adapter kit 0, and this runtime serves kits \d+–\d+: regenerate it/],
+  ])('kit %i is refused with both versions and the fix', (kit, message) => {
+    expect(() => defineAdapter(profile, codec, { kit })).toThrow(WireforgeError);
+    expect(() => defineAdapter(profile, codec, { kit })).toThrow(message);
+  });
+});
