@@ -1,56 +1,120 @@
 /**
- * `pnpm gen`: specs/*.yaml → generated/. `pnpm gen --check`: regenerate in memory and fail if
- * generated/ differs. The only module of the generator that touches the disk.
+ * The `wireforge` command: `gen` (specs → adapters), `check` (exit 1 when generated code is
+ * stale), `validate <file…>` (a spec's problems, located), `new <id> --extends <base>` (a spec
+ * scaffold listing what becomes of every unified field). The only module of the generator that
+ * touches the disk. `pnpm gen` in this repository is `wireforge gen`.
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { formatDiagnostic } from './diagnostics.js';
-import { generate } from './pipeline.js';
+import { didYouMean, formatDiagnostic } from './diagnostics.js';
+import { generate, type SpecSource } from './pipeline.js';
+import { PARAM_FIELDS } from '../runtime/profile.js';
+import type { ParamRule } from '../runtime/profile.js';
 
-const USAGE = 'usage: gen [--check] [--specs DIR] [--out DIR] [--docs DIR] [--runtime-import SPECIFIER] [--timings]';
+const COMMANDS: Record<string, { usage: string; about: string }> = {
+  gen: { usage: 'wireforge gen [--specs DIR] [--out DIR] [--docs DIR] [--runtime-import SPECIFIER] [--timings]', about: 'generate adapters (and docs) from the spec files' },
+  check: { usage: 'wireforge check [--specs DIR] [--out DIR] [--docs DIR] [--runtime-import SPECIFIER]', about: 'exit 1 when the generated files do not match the specs (for CI)' },
+  validate: { usage: 'wireforge validate <file.yaml>… [--specs DIR]', about: 'report the problems of spec files, with file, line and field' },
+  new: { usage: 'wireforge new <id> --extends <base> [--specs DIR]', about: 'write a spec that extends another, listing what becomes of every unified field' },
+};
 
-function args(argv: string[]) {
+const color = process.stdout.isTTY === true && process.env.NO_COLOR === undefined;
+const paint = (code: number, s: string) => (color ? `\u001b[${code}m${s}\u001b[0m` : s);
+const out = (s: string): void => void process.stdout.write(`${s}\n`);
+const err = (s: string): void => void process.stderr.write(`${s}\n`);
+
+function help(command?: string): string {
+  if (command && COMMANDS[command]) return `${COMMANDS[command].usage}\n\n${COMMANDS[command].about}.\nDefaults for --specs, --out and --docs come from a "wireforge" field in package.json ({ "specs": "specs", "out": "generated", "docs": "docs" }).`;
+  return ['usage: wireforge <command> [options]', '', ...Object.entries(COMMANDS).map(([k, c]) => `  ${k.padEnd(9)} ${c.about}`), '', 'wireforge <command> --help for its options; wireforge --version.'].join('\n');
+}
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: string };
+  return pkg.version ?? '0.0.0';
+}
+
+/** Defaults from the project's package.json (`"wireforge": { "specs", "out", "docs" }`). */
+function projectDefaults(cwd: string): { specs: string; out: string; docs: string } {
+  const base = { specs: 'specs', out: 'generated', docs: 'docs' };
+  const file = join(cwd, 'package.json');
+  if (!existsSync(file)) return base;
   try {
-    return parseArgs({
-      args: argv,
-      strict: true,
-      options: {
-        check: { type: 'boolean', default: false },
-        timings: { type: 'boolean', default: false },
-        specs: { type: 'string', default: 'specs' },
-        out: { type: 'string', default: 'generated' },
-        // Where generated docs go; empty to skip.
-        docs: { type: 'string', default: 'docs' },
-        'runtime-import': { type: 'string' },
-      },
-    }).values;
-  } catch (e) {
-    process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n${USAGE}\n`);
-    process.exit(2);
+    const field = (JSON.parse(readFileSync(file, 'utf8')) as { wireforge?: Partial<typeof base> }).wireforge;
+    return { specs: field?.specs ?? base.specs, out: field?.out ?? base.out, docs: field?.docs ?? base.docs };
+  } catch {
+    return base;
   }
 }
 
-async function main(): Promise<void> {
-  const a = args(process.argv.slice(2));
-  const options = { check: a.check, timings: a.timings, specs: a.specs, out: a.out, docs: a.docs, runtimeImport: a['runtime-import'] };
-  const cwd = process.cwd();
-  const specDir = resolve(cwd, options.specs);
-  const outDir = resolve(cwd, options.out);
-  const sources = readdirSync(specDir)
+function readSpecs(cwd: string, specDir: string): SpecSource[] {
+  if (!existsSync(specDir)) return [];
+  return readdirSync(specDir)
     .filter((f) => f.endsWith('.yaml') || f.endsWith('.yml'))
     .sort()
     .map((f) => ({ file: relative(cwd, join(specDir, f)).split('\\').join('/'), text: readFileSync(join(specDir, f), 'utf8') }));
+}
+
+function fail(message: string, code = 2): never {
+  err(message);
+  process.exit(code);
+}
+
+async function main(argv: string[]): Promise<void> {
+  if (argv[0] === '--version' || argv[0] === '-v') return out(version());
+  if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') return out(help(argv[1]));
+  // No command but options: `gen` (what `pnpm gen` has always run).
+  const command = argv[0]!.startsWith('-') ? 'gen' : argv[0]!;
+  const rest = argv[0]!.startsWith('-') ? argv : argv.slice(1);
+  if (!COMMANDS[command]) {
+    const hint = didYouMean(command, Object.keys(COMMANDS));
+    fail(`unknown command "${command}"${hint ? `; ${hint}` : ''}\n\n${help()}`);
+  }
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: rest,
+      strict: true,
+      allowPositionals: command === 'validate' || command === 'new',
+      options: {
+        help: { type: 'boolean', short: 'h', default: false },
+        check: { type: 'boolean', default: false },
+        timings: { type: 'boolean', default: false },
+        specs: { type: 'string' },
+        out: { type: 'string' },
+        docs: { type: 'string' },
+        'runtime-import': { type: 'string' },
+        extends: { type: 'string' },
+      },
+    });
+  } catch (e) {
+    fail(`${e instanceof Error ? e.message : String(e)}\n${COMMANDS[command]!.usage}`);
+  }
+  const a = parsed.values;
+  if (a.help) return out(help(command));
+  const cwd = process.cwd();
+  const d = projectDefaults(cwd);
+  const specs = a.specs ?? d.specs;
+  if (command === 'validate') return validate(cwd, specs, parsed.positionals);
+  if (command === 'new') return scaffold(cwd, specs, parsed.positionals, a.extends);
+  return gen(cwd, { check: command === 'check' || a.check === true, timings: a.timings === true, specs, out: a.out ?? d.out, docs: a.docs ?? d.docs, runtimeImport: a['runtime-import'] });
+}
+
+async function gen(cwd: string, options: { check: boolean; timings: boolean; specs: string; out: string; docs: string; runtimeImport: string | undefined }): Promise<void> {
+  const specDir = resolve(cwd, options.specs);
+  const outDir = resolve(cwd, options.out);
+  const sources = readSpecs(cwd, specDir);
+  if (sources.length === 0) fail(`no spec files (*.yaml) in ${options.specs}/: write one, or start from \`wireforge new <id> --extends openai-chat\``, 1);
   const t0 = performance.now();
   // By default generated code imports the runtime this generator ships with, from wherever it is written.
-  // Files are type-checked before they are written (--check writes nothing, and only compares).
+  // Files are type-checked before they are written (check writes nothing, and only compares).
   const kit = fileURLToPath(new URL('../runtime/adapter-kit.js', import.meta.url));
   const runtimeImport = options.runtimeImport ?? relative(outDir, kit).split('\\').join('/');
   const result = await generate(sources, { runtimeImport: runtimeImport.startsWith('.') || runtimeImport.startsWith('/') ? runtimeImport : `./${runtimeImport}`, typeCheckAt: options.check ? undefined : outDir });
   if (result.diagnostics.length) {
-    for (const d of result.diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
-    process.stderr.write(`\n${result.diagnostics.length} problem(s); nothing written.\n`);
+    for (const dg of result.diagnostics) err(formatDiagnostic(dg));
+    err(`\n${paint(31, `${result.diagnostics.length} problem(s)`)}; nothing written.`);
     process.exit(1);
   }
   const existing = existsSync(outDir) ? readdirSync(outDir).filter((f) => f.endsWith('.ts')) : [];
@@ -60,27 +124,105 @@ async function main(): Promise<void> {
     ...[...result.files].map(([n, t]): [string, string, string] => [join(outDir, n), `${options.out}/${n}`, t]),
     ...(docsDir ? [...result.docs].map(([n, t]): [string, string, string] => [join(docsDir, n), `${options.docs}/${n}`, t]) : []),
   ];
+  const created = outputs.filter(([path]) => !existsSync(path));
+  const updated = outputs.filter(([path, , text]) => existsSync(path) && readFileSync(path, 'utf8') !== text);
   if (options.check) {
-    const changed = outputs.filter(([path, , text]) => !existsSync(path) || readFileSync(path, 'utf8') !== text).map(([, shown]) => shown);
-    if (changed.length || stale.length) {
-      for (const n of changed) process.stderr.write(`out of date: ${n}\n`);
-      for (const n of stale) process.stderr.write(`stale (no spec): ${options.out}/${n}\n`);
-      process.stderr.write('generated/ or docs/ does not match the specs: run `pnpm gen`.\n');
+    if (created.length || updated.length || stale.length) {
+      for (const [, shown] of [...created, ...updated]) err(`out of date: ${shown}`);
+      for (const n of stale) err(`stale (no spec): ${options.out}/${n}`);
+      err(`${options.out}/ or ${options.docs}/ does not match the specs: run \`wireforge gen\` (\`pnpm gen\` in this repository).`);
       process.exit(1);
     }
-    process.stdout.write(`generated/ is up to date (${result.files.size} files).\n`);
-    return;
+    return out(`${options.out}/ is up to date (${result.files.size} files).`);
   }
   mkdirSync(outDir, { recursive: true });
   if (docsDir) mkdirSync(docsDir, { recursive: true });
   for (const n of stale) rmSync(join(outDir, n));
-  for (const [path, , text] of outputs) if (!existsSync(path) || readFileSync(path, 'utf8') !== text) writeFileSync(path, text);
+  for (const [path, , text] of [...created, ...updated]) writeFileSync(path, text);
   const ms = Math.round(performance.now() - t0);
-  process.stdout.write(`wrote ${result.files.size} files to ${options.out}/${docsDir ? ` and ${result.docs.size} to ${options.docs}/` : ''} from ${sources.length} specs in ${ms} ms${stale.length ? `; removed ${stale.length} stale` : ''}\n`);
-  if (options.timings) for (const [stage, t] of Object.entries(result.timings)) process.stdout.write(`  ${stage.padEnd(9)} ${t.toFixed(1)} ms\n`);
+  for (const [, shown] of created) out(`${paint(32, 'created')} ${shown}`);
+  for (const [, shown] of updated) out(`${paint(33, 'updated')} ${shown}`);
+  for (const n of stale) out(`${paint(31, 'removed')} ${options.out}/${n} (no spec)`);
+  const changed = created.length + updated.length + stale.length;
+  out(
+    `${changed ? `wrote ${created.length + updated.length} file(s)` : 'nothing changed'}: ${result.files.size} files in ${options.out}/${docsDir ? ` and ${result.docs.size} in ${options.docs}/` : ''} from ${sources.length} specs, in ${ms} ms`,
+  );
+  if (options.timings) for (const [stage, t] of Object.entries(result.timings)) out(`  ${stage.padEnd(9)} ${t.toFixed(1)} ms`);
 }
 
-main().catch((e: unknown) => {
-  process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+/** The problems of the given files, judged with the rest of the spec folder (for `extends`). */
+async function validate(cwd: string, specs: string, files: string[]): Promise<void> {
+  if (files.length === 0) fail(COMMANDS.validate!.usage);
+  const given = files.map((f) => {
+    const path = resolve(cwd, f);
+    if (!existsSync(path)) fail(`${f}: no such file`, 1);
+    return { file: relative(cwd, path).split('\\').join('/'), text: readFileSync(path, 'utf8') };
+  });
+  const names = new Set(given.map((g) => g.file));
+  const sources = [...readSpecs(cwd, resolve(cwd, specs)).filter((s) => !names.has(s.file)), ...given];
+  const result = await generate(sources);
+  const mine = result.diagnostics.filter((dg) => names.has(dg.file));
+  for (const dg of mine) err(formatDiagnostic(dg));
+  if (mine.length) {
+    err(`\n${paint(31, `${mine.length} problem(s)`)} in ${given.length} file(s).`);
+    process.exit(1);
+  }
+  for (const g of given) out(`${paint(32, 'ok')} ${g.file}`);
+}
+
+/** A spec that extends `base`, with every unified field's disposition listed (inherited, as comments). */
+async function scaffold(cwd: string, specs: string, positionals: string[], base: string | undefined): Promise<void> {
+  const [id] = positionals;
+  if (!id || positionals.length > 1 || !base) fail(COMMANDS.new!.usage);
+  if (!/^[a-z][a-z0-9-]*$/.test(id)) fail(`"${id}" is not a spec id: lower-case letters, digits and dashes, starting with a letter`);
+  const specDir = resolve(cwd, specs);
+  const file = join(specDir, `${id}.yaml`);
+  const shown = relative(cwd, file).split('\\').join('/');
+  if (existsSync(file)) fail(`${shown} exists already; nothing written`, 1);
+  const sources = readSpecs(cwd, specDir);
+  const result = await generate(sources);
+  const ir = result.irs.find((x) => x.id === base);
+  if (!ir) {
+    const ids = result.irs.length ? result.irs.map((x) => x.id) : sources.map((s) => s.file.replace(/^.*\//, '').replace(/\.ya?ml$/, ''));
+    const hint = didYouMean(base, ids);
+    fail(`no spec "${base}" to extend in ${specs}/${hint ? `; ${hint}` : ''}${result.diagnostics.length ? ` (${result.diagnostics.length} problem(s) in the folder: run wireforge validate)` : ''}`, 1);
+  }
+  const schema = relative(specDir, fileURLToPath(new URL('../specs/spec.schema.json', import.meta.url))).split('\\').join('/');
+  const params = ir.profile.request.params;
+  const lines = [
+    `# yaml-language-server: $schema=${schema.startsWith('.') ? schema : `./${schema}`}`,
+    `# ${id}: ${ir.profile.name}'s wire with what differs. The reference: docs/spec-language.md.`,
+    `id: ${id}`,
+    `extends: ${base}`,
+    `name: ${id}`,
+    '',
+    'endpoint:',
+    `  baseUrl: ${ir.profile.endpoint.baseUrl ?? 'https://api.example.com/v1'}   # where your provider listens`,
+    `  apiKeyEnv: ${id.toUpperCase().replace(/-/g, '_')}_API_KEY`,
+    '',
+    '# What becomes of every unified request field: each line is what this spec inherits from',
+    `# ${base}. To change one, uncomment \`request:\`, \`params:\` and that line, then map the field`,
+    '# elsewhere, drop it or reject it (the others stay inherited).',
+    '# request:',
+    '#   params:',
+    ...PARAM_FIELDS.map((f) => `#     ${f}: ${describeParam(params[f])}`),
+    '',
+  ];
+  mkdirSync(specDir, { recursive: true });
+  writeFileSync(file, lines.join('\n'));
+  out(`${paint(32, 'created')} ${shown} (extends ${base})`);
+  out(`next: set endpoint.baseUrl and apiKeyEnv, then run wireforge gen`);
+}
+
+function describeParam(p: ParamRule | undefined): string {
+  if (p === undefined) return '{ drop: not carried }';
+  if ('drop' in p) return `{ drop: ${JSON.stringify(p.drop)} }`;
+  if ('reject' in p) return `{ reject: ${JSON.stringify(p.reject)} }`;
+  if ('carriedBy' in p) return `(carried by ${p.carriedBy})`;
+  return p.to.join('.');
+}
+
+main(process.argv.slice(2)).catch((e: unknown) => {
+  err(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
   process.exit(1);
 });

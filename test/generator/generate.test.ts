@@ -127,6 +127,46 @@ describe('pnpm gen (CLI)', () => {
     }
   }, 120_000);
 
+  const cmd = (cwd: string, ...args: string[]) => spawnSync(tsx, [cli, ...args], { cwd, encoding: 'utf8' });
+
+  it('new → validate → gen → check: a scaffold that extends a spec generates, and lists every unified field', { timeout: 120_000 }, () => {
+    const dir = workspace();
+    try {
+      const created = cmd(dir, 'new', 'acme', '--extends', 'openai-chat');
+      expect(created.status, created.stderr).toBe(0);
+      expect(created.stdout).toContain('created specs/acme.yaml');
+      const text = readFileSync(join(dir, 'specs/acme.yaml'), 'utf8');
+      for (const field of ['maxTokens', 'temperature', 'reasoning.effort', 'previousResponseId', 'metadata']) expect(text).toMatch(new RegExp(`^#\\s+${field.replace('.', '\\.')}: `, 'm'));
+      expect(text).toContain('extends: openai-chat');
+      const again = cmd(dir, 'new', 'acme', '--extends', 'openai-chat');
+      expect(again.status).toBe(1);
+      expect(again.stderr).toContain('exists already');
+      expect(cmd(dir, 'validate', 'specs/acme.yaml').stdout).toContain('ok specs/acme.yaml');
+      const gen = cmd(dir, 'gen', '--runtime-import', kit);
+      expect(gen.status, gen.stderr).toBe(0);
+      expect(gen.stdout).toContain('created generated/acme.ts');
+      expect(cmd(dir, 'gen', '--runtime-import', kit).stdout).toMatch(/^nothing changed/m);
+      expect(cmd(dir, 'check', '--runtime-import', kit).status).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('validate names file, line and field; unknown commands and bases get a did-you-mean; --version', { timeout: 60_000 }, () => {
+    const dir = workspace();
+    try {
+      writeFileSync(join(dir, 'broken.yaml'), 'id: broken\nextends: openai-chat\nfinishReasons: { map: { stop: stopped } }\n');
+      const v = cmd(dir, 'validate', 'broken.yaml');
+      expect(v.status).toBe(1);
+      expect(v.stderr).toMatch(/^broken\.yaml:3:\d+ finish-unknown-value /m);
+      expect(cmd(dir, 'gne').stderr).toContain('did you mean "gen"');
+      expect(cmd(dir, 'new', 'beta', '--extends', 'openai-chta').stderr).toContain('did you mean "openai-chat"');
+      expect(cmd(dir, '--version').stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('an invalid spec: exit 1, diagnostics on stderr, nothing written', { timeout: 60_000 }, () => {
     const dir = workspace();
     try {
