@@ -225,8 +225,9 @@ async function bundleSizes(): Promise<BundleRow[]> {
     }
   };
   return [
-    await build('runtime + openai-chat adapter (runtime/index.ts and one adapter)', oneAdapter, []),
-    await build('same, ajv left external', oneAdapter, ['ajv', 'ajv/*']),
+    await build('runtime + openai-chat adapter, no tool loop (createClientFor and one adapter; budget ≤ 40 KB)', `export { createClientFor } from './runtime/index.js'; export { adapter } from './generated/openai-chat.js';`, []),
+    await build('runtime + openai-chat adapter with the tool loop (runtime/index.ts and one adapter; budget ≤ 60 KB)', oneAdapter, []),
+    await build('same, the schema validator left external', oneAdapter, ['@cfworker/json-schema']),
     await build('runtime + all adapters (the package entry, generated/index.ts)', `export * from './generated/index.js';`, []),
   ];
 }
