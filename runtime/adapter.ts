@@ -47,10 +47,12 @@ export interface ProviderAdapter {
  * a module this runtime cannot serve is refused here, with the versions and the command to run.
  */
 export function defineAdapter(profile: Profile, codec: Codec, generated?: { kit: number }): ProviderAdapter {
-  if (generated !== undefined && (generated.kit > KIT_VERSION || generated.kit < MIN_KIT)) {
-    const newer = generated.kit > KIT_VERSION;
+  // Modules from before the kit was recorded say nothing: kit 1. Hand-written adapters pass { kit: KIT_VERSION }.
+  const kit = generated?.kit ?? 1;
+  if (!Number.isInteger(kit) || kit > KIT_VERSION || kit < MIN_KIT) {
+    const newer = kit > KIT_VERSION;
     throw new WireforgeError(
-      `adapter "${profile.id}" was generated for adapter kit ${generated.kit}, and this runtime serves kits ${MIN_KIT}–${KIT_VERSION}: ` +
+      `adapter "${profile.id}" was generated for adapter kit ${String(kit)}, and this runtime serves kits ${MIN_KIT}–${KIT_VERSION}: ` +
         (newer ? 'install the runtime that matches your generator (or regenerate with the matching generator)' : 'regenerate it with the generator that matches this runtime (`wireforge gen`, `pnpm gen` in this repository)'),
       { provider: profile.id },
     );

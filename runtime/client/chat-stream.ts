@@ -64,6 +64,7 @@ export class ChatStream implements AsyncIterable<StreamEvent> {
    */
   toReadableStream(): ReadableStream<Uint8Array> {
     const it = this[Symbol.asyncIterator]();
+    const stop = this.stop;
     const encoder = new TextEncoder();
     return new ReadableStream<Uint8Array>({
       async pull(controller) {
@@ -71,7 +72,9 @@ export class ChatStream implements AsyncIterable<StreamEvent> {
         if (r.done) controller.close();
         else controller.enqueue(encoder.encode(`${JSON.stringify(r.value)}\n`));
       },
-      async cancel() {
+      // Stop the request first: a read may be waiting on the network, and return() waits behind it.
+      cancel: async (reason) => {
+        stop(reason ?? new DOMException('The stream was cancelled', 'AbortError'));
         await it.return?.();
       },
     });

@@ -46,7 +46,7 @@ export function createClientFor(adapter: ProviderAdapter, options: ClientOptions
   const prepare = (request: ChatRequest, call: CallOptions | undefined, stream: boolean) => {
     checkRequest(adapter.id, request);
     const merged = withDefaults(request, options);
-    if (merged.model === undefined) throw new RequestError(adapter.id, 'model', `no model: set it on the request or pass createClient(${JSON.stringify(adapter.id)}, { model })`);
+    if (merged.model === undefined && (adapter.profile.request.model !== undefined || adapter.endpoint.path.includes('{model}') || adapter.endpoint.streamPath?.includes('{model}') === true)) throw new RequestError(adapter.id, 'model', `no model: set it on the request or pass createClient(${JSON.stringify(adapter.id)}, { model })`);
     const built = adapter.buildRequest(merged, stream ? 'stream' : 'blocking');
     const url = buildUrl(adapter.id, adapter.endpoint, options.baseUrl, stream, built.pathParams);
     const headers = buildHeaders(adapter.endpoint, apiKey, stream, [options.headers, call?.headers], options.allowAuthOverride === true);
@@ -98,11 +98,12 @@ export function createClientFor(adapter: ProviderAdapter, options: ClientOptions
       const outer = call?.signal;
       const follow = () => own.abort(outer!.reason);
       const { built, send } = prepare(request, { ...call, signal: own.signal }, true);
-      if (outer?.aborted) own.abort(outer.reason);
-      else outer?.addEventListener('abort', follow, { once: true });
       const a = new TurnAssembler(adapter.rules, { streaming: true, warnings: built.warnings, redact, model: built.model });
       const source = async function* (emitEvents: boolean) {
         a.emit = emitEvents;
+        // Followed only while the stream is read: a stream never read leaves nothing on the caller's signal.
+        if (outer?.aborted) own.abort(outer.reason);
+        else outer?.addEventListener('abort', follow, { once: true });
         try {
           const sent = await sendRequest(adapter, send);
           yield* readStream({ adapter, sent, assembler: a, warnings: built.warnings, idleTimeoutMs, signal: own.signal, redact });

@@ -47,7 +47,8 @@ export function checkRequest(provider: string, req: unknown): asserts req is Cha
     if (!isObject(r.reasoning)) fail('reasoning', `must be an object, got ${describe(r.reasoning)}`);
     const x = r.reasoning as Record<string, unknown>;
     if (x.effort !== undefined) oneOf(x.effort, EFFORTS, 'reasoning.effort', fail);
-    if (x.budgetTokens !== undefined && !(Number.isInteger(x.budgetTokens) && (x.budgetTokens as number) >= 0)) fail('reasoning.budgetTokens', `must be a non-negative integer, got ${describe(x.budgetTokens)}`);
+    // -1: the provider decides (Gemini's dynamic thinking budget).
+    if (x.budgetTokens !== undefined && !(Number.isInteger(x.budgetTokens) && (x.budgetTokens as number) >= -1)) fail('reasoning.budgetTokens', `must be an integer of at least -1, got ${describe(x.budgetTokens)}`);
     optional(x, 'summary', 'boolean', fail, 'reasoning.');
   }
   if (r.responseFormat !== undefined) {
@@ -142,7 +143,8 @@ function optional(o: Record<string, unknown>, key: string, type: 'string' | 'boo
 
 function oneOf<T extends string>(v: unknown, allowed: readonly T[], path: string, fail: Fail): T {
   if (typeof v === 'string' && (allowed as readonly string[]).includes(v)) return v as T;
-  return fail(path, `${describe(v)} is not one of ${allowed.join(', ')}`);
+  // A value meant for a closed set is quoted (short); other strings never are (they may be user text).
+  return fail(path, `${typeof v === 'string' && v.length <= 24 ? JSON.stringify(v) : describe(v)} is not one of ${allowed.join(', ')}`);
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -153,7 +155,8 @@ function isObject(v: unknown): v is Record<string, unknown> {
 function describe(v: unknown): string {
   if (v === undefined) return 'nothing';
   if (v === null) return 'null';
-  if (typeof v === 'string') return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
+  // Strings may be user text: their length, and a short one that looks like a number or a word.
+  if (typeof v === 'string') return /^[\w.-]{1,24}$/.test(v) ? JSON.stringify(v) : `a string of ${v.length} characters`;
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   if (Array.isArray(v)) return 'an array';
   return typeof v === 'object' ? 'an object' : typeof v;

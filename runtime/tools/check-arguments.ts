@@ -16,7 +16,7 @@ let load: Promise<typeof import('@cfworker/json-schema')> | undefined;
 const validators = new WeakMap<object, Validator>();
 
 /** Errors that only say a sub-schema failed: the sub-schema's own error says what. */
-const CONTAINERS = new Set(['properties', 'items', 'prefixItems', 'allOf', '$ref', 'false', 'additionalItems']);
+const CONTAINERS = new Set(['properties', 'items', 'prefixItems', 'allOf', '$ref', '$recursiveRef', '$dynamicRef', 'false', 'additionalItems', 'then', 'else']);
 
 export async function checkArguments(schema: Record<string, unknown>, text: string): Promise<ArgumentsCheck> {
   let value: unknown;
@@ -36,7 +36,7 @@ export async function checkArguments(schema: Record<string, unknown>, text: stri
   const leaves = result.errors.filter((e) => !CONTAINERS.has(e.keyword));
   return {
     ok: false,
-    errors: (leaves.length ? leaves : result.errors).map((e) => ({ path: e.instanceLocation.replace(/^#/, ''), message: e.error.replace(/\.$/, '') })),
+    errors: (leaves.length ? leaves : result.errors).map((e) => ({ path: decodePointer(e.instanceLocation.replace(/^#/, '')), message: e.error.replace(/\.$/, '') })),
   };
 }
 
@@ -47,4 +47,13 @@ function draftOf(schema: Record<string, unknown>): Draft {
   if (s.includes('draft-07') || s.includes('draft-06')) return '7';
   if (s.includes('2019-09')) return '2019-09';
   return '2020-12';
+}
+
+/** The validator URI-encodes pointer segments (`/na%C3%AFve`): back to a plain JSON Pointer. */
+function decodePointer(p: string): string {
+  try {
+    return decodeURIComponent(p);
+  } catch {
+    return p;
+  }
 }

@@ -29,14 +29,21 @@ export type InferOutput<S> = S extends StandardSchemaV1<unknown, infer O> ? O : 
 
 export function isStandardSchema(v: unknown): v is StandardSchemaV1 {
   const s = (v as { '~standard'?: { version?: unknown; validate?: unknown } } | null)?.['~standard'];
-  return typeof v === 'object' && v !== null && typeof s === 'object' && s !== null && s.version === 1 && typeof s.validate === 'function';
+  // arktype types are functions that carry `~standard`.
+  return (typeof v === 'object' || typeof v === 'function') && v !== null && typeof s === 'object' && s !== null && s.version === 1 && typeof s.validate === 'function';
 }
 
 /** JSON Schema for the wire, or undefined when the library offers none. */
 export function jsonSchemaOf(s: StandardSchemaV1): Record<string, unknown> | undefined {
   const js = s['~standard'].jsonSchema;
   if (js === undefined || typeof js.input !== 'function') return undefined;
-  const schema = js.input({ target: 'draft-2020-12' });
+  let schema: Record<string, unknown>;
+  try {
+    schema = js.input({ target: 'draft-2020-12' });
+  } catch {
+    // A type with no JSON Schema form (a date, a function): as good as no JSON Schema side.
+    return undefined;
+  }
   // The model needs the shape only; `$schema` is noise on the wire (and some providers reject it).
   const { $schema: _ignored, ...rest } = schema;
   return rest;

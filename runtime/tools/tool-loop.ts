@@ -121,6 +121,8 @@ async function* toolLoop(
     concurrency: options.concurrency ?? DEFAULT_POLICY.concurrency,
   };
   const maxSteps = options.maxSteps ?? 100;
+  // Before any listener is added: a tool definition can be refused here.
+  const tools = toolSpecs(client.provider, options.tools, request.tools);
   // Our own controller, so tools see cancellation whoever triggers it.
   const controller = new AbortController();
   const onAbort = () => controller.abort(options.signal!.reason);
@@ -128,7 +130,6 @@ async function* toolLoop(
   options.signal?.addEventListener('abort', onAbort, { once: true });
   const signal = controller.signal;
   const call = { signal, headers: options.headers };
-  const tools = toolSpecs(client.provider, options.tools, request.tools);
   const messages: Message[] = [...request.messages];
   const steps: ToolStep[] = [];
   let usage: Usage | undefined;

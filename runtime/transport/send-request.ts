@@ -50,7 +50,7 @@ export async function sendRequest(adapter: ProviderAdapter, o: SendOptions): Pro
         await sleep(backoff(attempt, undefined), o.signal);
         continue;
       }
-      throw new ConnectionError(adapter.id, `no response: ${o.redact(describeFailure(error))} (${attempt + 1} attempt${attempt ? 's' : ''})`, attempt + 1, error);
+      throw new ConnectionError(adapter.id, `no response: ${o.redact(describeFailure(error))} (${attempt + 1} attempt${attempt ? 's' : ''})`, attempt + 1, redactedCause(error, o.redact));
     }
     clearTimeout(timer);
     if (response.ok) return { response, abort: link.abort, signal: link.signal, dispose: link.dispose };
@@ -85,4 +85,16 @@ function describeFailure(error: unknown): string {
   const cause = error instanceof Error ? (error as { cause?: unknown }).cause : undefined;
   const detail = cause instanceof Error ? ((cause as { code?: unknown }).code ?? cause.message) : undefined;
   return detail !== undefined && !message.includes(String(detail)) ? `${message} (${String(detail)})` : message;
+}
+
+/** The transport's error as a copy with its messages redacted (a header error may quote the key), codes kept. */
+function redactedCause(error: unknown, redact: Redact, depth = 0): Error {
+  const e = error instanceof Error ? error : new Error(String(error));
+  const copy = new Error(redact(e.message));
+  copy.name = e.name;
+  const code = (e as { code?: unknown }).code;
+  if (code !== undefined) (copy as { code?: unknown }).code = code;
+  const cause = (e as { cause?: unknown }).cause;
+  if (cause !== undefined && depth < 3) (copy as { cause?: unknown }).cause = redactedCause(cause, redact, depth + 1);
+  return copy;
 }

@@ -57,6 +57,20 @@ describe('stream helpers', () => {
     expect(seen.map((e) => e.type)).toEqual(['start', 'text-delta']);
   });
 
+  it('cancelling the readable stream while a read waits on the network stops the request at once', async () => {
+    const c = await client([chunk({ role: 'assistant', content: 'Hel' })], true);
+    const s = c.stream(ASK);
+    const reader = s.toReadableStream().getReader();
+    await reader.read(); // start
+    const waiting = reader.read(); // waits: the server sends nothing more
+    await new Promise((r) => setTimeout(r, 20));
+    await reader.cancel(new Error('client went away'));
+    await waiting.catch(() => undefined);
+    const recorded = await server!.waitForRequest(0);
+    await Promise.race([recorded.socketClosed, new Promise((_, reject) => setTimeout(() => reject(new Error('the socket is still open 1 s after cancel')), 1000))]);
+    await expect(s.final()).rejects.toThrow('client went away');
+  });
+
   it('final() asked for before the iteration (same tick), during it, and after it gives the same response', async () => {
     const c = await client(BODY);
     const s = c.stream(ASK);

@@ -4,6 +4,7 @@
  * got a response is a ConnectionError with the transport's cause and the attempts made.
  */
 import { createServer } from 'node:net';
+import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { adapters, ConnectionError, createClientFor, RequestError, runTools, type ChatRequest } from '../../generated/index.js';
 
@@ -70,7 +71,15 @@ describe('no response at all is a ConnectionError with its cause', () => {
     const c = createClientFor(adapters['openai-chat'], { apiKey: 'k-0000000000', baseUrl: 'not a url', model: 'm', maxRetries: 0 });
     const error = (await c.chat({ messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e)) as ConnectionError;
     expect(error).toBeInstanceOf(ConnectionError);
-    expect(error.cause).toBeInstanceOf(TypeError);
+    expect((error.cause as Error).name).toBe('TypeError');
     expect(error.attempts).toBe(1);
+  });
+
+  it('the cause is a redacted copy: a key the transport quotes never reaches it', async () => {
+    const key = 'sk-secret\nwf0123456789';
+    const c = createClientFor(adapters['openai-chat'], { apiKey: key, baseUrl: 'http://127.0.0.1:9/v1', model: 'm', maxRetries: 0 });
+    const error = await c.chat({ messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(inspect(error, { depth: 10 })).not.toContain('wf0123456789');
   });
 });

@@ -48,6 +48,21 @@ describe('Standard Schema tools (zod 4)', () => {
     expect(error.errors[0]!.message).toMatch(/expected string/);
   });
 
+  it('a schema that is a function carrying ~standard (as arktype types are) is a Standard Schema', async () => {
+    const callable = Object.assign(() => undefined, {
+      '~standard': {
+        version: 1 as const,
+        vendor: 'callable',
+        validate: (v: unknown) => ({ value: v as { city: string } }),
+        jsonSchema: { input: () => ({ type: 'object', properties: { city: { type: 'string' } } }) },
+      },
+    });
+    const tool = defineTool({ parameters: callable, execute: (a) => `ok ${a.city}` });
+    const client = createClientFor(adapters['openai-chat'], { apiKey: 'k-0000000000', fetch: scripted([callTurn('{"city":"Rome"}'), { role: 'assistant', content: 'Done.' }]) });
+    const r = await runTools(client, ASK, { tools: { weather: tool } });
+    expect(r.steps[0]!.executions[0]).toMatchObject({ isError: false, content: 'ok Rome' });
+  });
+
   it('a Standard Schema without a JSON Schema side is refused, naming the tool', async () => {
     const opaque = { '~standard': { version: 1 as const, vendor: 'acme', validate: (v: unknown) => ({ value: v }) } };
     const tool = defineTool({ parameters: opaque, execute: () => 'x' });
