@@ -4,7 +4,7 @@
  * scaffold listing what becomes of every unified field). The only module of the generator that
  * touches the disk. `pnpm gen` in this repository is `wireforge gen`.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -50,6 +50,7 @@ function projectDefaults(cwd: string): { specs: string; out: string; docs: strin
 
 function readSpecs(cwd: string, specDir: string): SpecSource[] {
   if (!existsSync(specDir)) return [];
+  if (!statSync(specDir).isDirectory()) fail(`${relative(cwd, specDir) || specDir} is a file; --specs takes the folder of spec files`);
   return readdirSync(specDir)
     .filter((f) => f.endsWith('.yaml') || f.endsWith('.yml'))
     .sort()
