@@ -5,6 +5,7 @@
  */
 import type { Condition } from '../profile.js';
 import type { AssistantMessage, ChatRequest, Message, ResponsePart, ThinkingPart } from '../types.js';
+import { describePart } from './message-context.js';
 import { readPath } from '../wire/read-path.js';
 import { holds } from './conditions.js';
 import type { Warnings } from './warnings.js';
@@ -217,15 +218,3 @@ function fromElsewhere(m: AssistantMessage, c: Continuity, where: string, w: War
   return out;
 }
 
-function describePart(p: ResponsePart): string {
-  switch (p.type) {
-    case 'provider-tool-call':
-      return `a provider-run ${p.name} call`;
-    case 'provider-tool-result':
-      return `a provider-run ${p.name} result`;
-    case 'opaque':
-      return `a ${p.kind} part`;
-    default:
-      return `a ${p.type} part`;
-  }
-}

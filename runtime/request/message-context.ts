@@ -65,7 +65,7 @@ export class MessageContext {
     if (m.parts && !this.partsCarried) {
       // This wire writes a turn as fields (text, reasoning, calls): parts only its origin reads have no place.
       m.parts.forEach((p, j) => {
-        if ('wire' in p && p.wire !== undefined) this.w.drop(`${this.where()}.parts[${j}]`, `this provider's messages have no place for a ${p.type === 'opaque' ? p.kind : p.type} part; it was not sent`);
+        if ('wire' in p && p.wire !== undefined) this.w.drop(`${this.where()}.parts[${j}]`, `this provider's messages have no place for ${describePart(p)}; it was not sent`);
       });
     }
     if (m.role === 'assistant' && m.thinking?.length && !this.thinkingCarried) {
@@ -307,4 +307,18 @@ function asList(v: unknown, textPart: ((p: TextPart) => unknown) | undefined): u
   if (Array.isArray(v)) return v;
   if (typeof v === 'string') return [textPart ? textPart({ type: 'text', text: v }) : v];
   return [v];
+}
+
+/** A part as warnings name it. */
+export function describePart(p: ResponsePart): string {
+  switch (p.type) {
+    case 'provider-tool-call':
+      return `a provider-run ${p.name} call`;
+    case 'provider-tool-result':
+      return `a provider-run ${p.name} result`;
+    case 'opaque':
+      return `a ${p.kind} part`;
+    default:
+      return `a ${p.type} part`;
+  }
 }

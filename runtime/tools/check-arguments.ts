@@ -18,13 +18,19 @@ const validators = new WeakMap<object, Validator>();
 /** Errors that only say a sub-schema failed: the sub-schema's own error says what. */
 const CONTAINERS = new Set(['properties', 'items', 'prefixItems', 'allOf', '$ref', '$recursiveRef', '$dynamicRef', 'false', 'additionalItems', 'then', 'else']);
 
-export async function checkArguments(schema: Record<string, unknown>, text: string): Promise<ArgumentsCheck> {
-  let value: unknown;
+/** The argument text as JSON (no text: no arguments), or the check that says why not. */
+export function parseArguments(text: string): { ok: true; value: unknown } | Extract<ArgumentsCheck, { ok: false }> {
   try {
-    value = JSON.parse(text === '' ? '{}' : text);
+    return { ok: true, value: JSON.parse(text === '' ? '{}' : text) };
   } catch (e) {
     return { ok: false, errors: [{ path: '', message: `not valid JSON (${e instanceof Error ? e.message : String(e)})` }] };
   }
+}
+
+export async function checkArguments(schema: Record<string, unknown>, text: string): Promise<ArgumentsCheck> {
+  const parsed = parseArguments(text);
+  if (!parsed.ok) return parsed;
+  const value = parsed.value;
   let validator = validators.get(schema);
   if (!validator) {
     const { Validator } = await (load ??= import('@cfworker/json-schema'));

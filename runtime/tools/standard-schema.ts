@@ -4,7 +4,7 @@
  * gets JSON Schema from the library's Standard JSON Schema side (`~standard.jsonSchema`). The
  * interface types are written here from the Standard Schema spec (it is meant to be copied).
  */
-import type { ArgumentsCheck } from './check-arguments.js';
+import { parseArguments, type ArgumentsCheck } from './check-arguments.js';
 
 export interface StandardIssue {
   readonly message: string;
@@ -50,13 +50,9 @@ export function jsonSchemaOf(s: StandardSchemaV1): Record<string, unknown> | und
 }
 
 export async function checkStandard(s: StandardSchemaV1, text: string): Promise<ArgumentsCheck> {
-  let value: unknown;
-  try {
-    value = JSON.parse(text === '' ? '{}' : text);
-  } catch (e) {
-    return { ok: false, errors: [{ path: '', message: `not valid JSON (${e instanceof Error ? e.message : String(e)})` }] };
-  }
-  const result = await s['~standard'].validate(value);
+  const parsed = parseArguments(text);
+  if (!parsed.ok) return parsed;
+  const result = await s['~standard'].validate(parsed.value);
   if (result.issues === undefined) return { ok: true, value: result.value };
   return {
     ok: false,
