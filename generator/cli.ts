@@ -1,14 +1,19 @@
+#!/usr/bin/env node
 /**
  * The `wireforge` command: `gen` (specs → adapters), `check` (exit 1 when generated code is
  * stale), `validate <file…>` (a spec's problems, located), `new <id> --extends <base>` (a spec
  * scaffold listing what becomes of every unified field). The only module of the generator that
- * touches the disk. `pnpm gen` in this repository is `wireforge gen`.
+ * touches the disk. `pnpm gen` in this repository is `wireforge gen`. In a user's project the
+ * specs are the user's folder plus the built-in ones of the installed runtime package (bases to
+ * extend, never regenerated there).
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { didYouMean, formatDiagnostic } from './diagnostics.js';
+import { kitNames } from './emit/kit-names.js';
+import { locateRuntime, type RuntimeLocation } from './locate-runtime.js';
 import { generate, type SpecSource } from './pipeline.js';
 import { PARAM_FIELDS } from '../runtime/profile.js';
 import type { ParamRule } from '../runtime/profile.js';
@@ -26,18 +31,22 @@ const out = (s: string): void => void process.stdout.write(`${s}\n`);
 const err = (s: string): void => void process.stderr.write(`${s}\n`);
 
 function help(command?: string): string {
-  if (command && COMMANDS[command]) return `${COMMANDS[command].usage}\n\n${COMMANDS[command].about}.\nDefaults for --specs, --out and --docs come from a "wireforge" field in package.json ({ "specs": "specs", "out": "generated", "docs": "docs" }).`;
+  if (command && COMMANDS[command]) return `${COMMANDS[command].usage}\n\n${COMMANDS[command].about}.\nDefaults for --specs, --out and --docs come from a "wireforge" field in package.json ({ "specs": "specs", "out": "generated", "docs": "docs" }); without it: specs/, generated/ and no docs.`;
   return ['usage: wireforge <command> [options]', '', ...Object.entries(COMMANDS).map(([k, c]) => `  ${k.padEnd(9)} ${c.about}`), '', 'wireforge <command> --help for its options; wireforge --version.'].join('\n');
 }
 
+/** This command's version: the nearest package.json above it (the CLI package's, or this repository's). */
 function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: string };
-  return pkg.version ?? '0.0.0';
+  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
+    const file = join(dir, 'package.json');
+    if (existsSync(file)) return (JSON.parse(readFileSync(file, 'utf8')) as { version?: string }).version ?? '0.0.0';
+    if (dirname(dir) === dir) return '0.0.0';
+  }
 }
 
-/** Defaults from the project's package.json (`"wireforge": { "specs", "out", "docs" }`). */
-function projectDefaults(cwd: string): { specs: string; out: string; docs: string } {
-  const base = { specs: 'specs', out: 'generated', docs: 'docs' };
+/** Defaults from the project's package.json (`"wireforge": { "specs", "out", "docs" }`); docs only when asked. */
+function projectDefaults(cwd: string): { specs: string; out: string; docs: string | undefined } {
+  const base = { specs: 'specs', out: 'generated', docs: undefined };
   const file = join(cwd, 'package.json');
   if (!existsSync(file)) return base;
   try {
@@ -46,6 +55,23 @@ function projectDefaults(cwd: string): { specs: string; out: string; docs: strin
   } catch {
     return base;
   }
+}
+
+/**
+ * The project's specs, then the runtime's built-in ones as modules to extend (unless the folder is
+ * the built-in one: this repository generating itself).
+ */
+function loadSources(cwd: string, specDir: string, runtime: RuntimeLocation): SpecSource[] {
+  const own = readSpecs(cwd, specDir);
+  if (!existsSync(runtime.specsDir) || (existsSync(specDir) && realpathSync(specDir) === realpathSync(runtime.specsDir))) return own;
+  const builtIn = readSpecs(cwd, runtime.specsDir).map((s) => ({ ...s, module: runtime.moduleOf(s.file.replace(/^.*\//, '').replace(/\.ya?ml$/, '')) }));
+  return [...own, ...builtIn];
+}
+
+function runtimeFor(cwd: string, outDir: string): RuntimeLocation {
+  const runtime = locateRuntime(cwd, outDir);
+  if (!runtime) fail('the runtime package "wireforge" is not installed in this project: add it (npm install wireforge) beside this CLI', 1);
+  return runtime;
 }
 
 function readSpecs(cwd: string, specDir: string): SpecSource[] {
@@ -97,22 +123,33 @@ async function main(argv: string[]): Promise<void> {
   const cwd = process.cwd();
   const d = projectDefaults(cwd);
   const specs = a.specs ?? d.specs;
-  if (command === 'validate') return validate(cwd, specs, parsed.positionals);
-  if (command === 'new') return scaffold(cwd, specs, parsed.positionals, a.extends);
-  return gen(cwd, { check: command === 'check' || a.check === true, timings: a.timings === true, specs, out: a.out ?? d.out, docs: a.docs ?? d.docs, runtimeImport: a['runtime-import'] });
+  const outDir = resolve(cwd, a.out ?? d.out);
+  if (command === 'validate') return validate(cwd, specs, parsed.positionals, runtimeFor(cwd, outDir));
+  if (command === 'new') return scaffold(cwd, specs, parsed.positionals, a.extends, runtimeFor(cwd, outDir));
+  return gen(cwd, { check: command === 'check' || a.check === true, timings: a.timings === true, specs, out: a.out ?? d.out, docs: a.docs ?? d.docs, runtimeImport: a['runtime-import'] }, runtimeFor(cwd, outDir));
 }
 
-async function gen(cwd: string, options: { check: boolean; timings: boolean; specs: string; out: string; docs: string; runtimeImport: string | undefined }): Promise<void> {
+async function gen(
+  cwd: string,
+  options: { check: boolean; timings: boolean; specs: string; out: string; docs: string | undefined; runtimeImport: string | undefined },
+  runtime: RuntimeLocation,
+): Promise<void> {
   const specDir = resolve(cwd, options.specs);
   const outDir = resolve(cwd, options.out);
-  const sources = readSpecs(cwd, specDir);
-  if (sources.length === 0) fail(`no spec files (*.yaml) in ${options.specs}/: write one, or start from \`wireforge new <id> --extends openai-chat\``, 1);
+  const sources = loadSources(cwd, specDir, runtime);
+  if (!sources.some((s) => s.module === undefined)) fail(`no spec files (*.yaml) in ${options.specs}/: write one, or start from \`wireforge new <id> --extends openai-chat\``, 1);
   const t0 = performance.now();
-  // By default generated code imports the runtime this generator ships with, from wherever it is written.
-  // Files are type-checked before they are written (check writes nothing, and only compares).
-  const kit = fileURLToPath(new URL('../runtime/adapter-kit.js', import.meta.url));
-  const runtimeImport = options.runtimeImport ?? relative(outDir, kit).split('\\').join('/');
-  const result = await generate(sources, { runtimeImport: runtimeImport.startsWith('.') || runtimeImport.startsWith('/') ? runtimeImport : `./${runtimeImport}`, typeCheckAt: options.check ? undefined : outDir });
+  // Generated code imports the kit of the runtime it will run against (the installed package's
+  // public subpath; this repository's source when run here). Files are type-checked against it
+  // before they are written (check writes nothing, and only compares).
+  const runtimeImport = options.runtimeImport ?? runtime.kitImport;
+  const result = await generate(sources, {
+    runtimeImport,
+    runtimeEntry: runtime.entry,
+    builtInEntry: runtime.adaptersEntry,
+    kitNames: kitNames(runtime.kitFile),
+    typeCheckAt: options.check ? undefined : outDir,
+  });
   if (result.diagnostics.length) {
     for (const dg of result.diagnostics) err(formatDiagnostic(dg));
     err(`\n${paint(31, `${result.diagnostics.length} problem(s)`)}; nothing written.`);
@@ -147,13 +184,13 @@ async function gen(cwd: string, options: { check: boolean; timings: boolean; spe
   for (const n of stale) out(`${paint(31, 'removed')} ${options.out}/${n} (no spec)`);
   const changed = created.length + updated.length + stale.length;
   out(
-    `${changed ? `wrote ${created.length + updated.length} file(s)` : 'nothing changed'}: ${result.files.size} files in ${options.out}/${docsDir ? ` and ${result.docs.size} in ${options.docs}/` : ''} from ${sources.length} specs, in ${ms} ms`,
+    `${changed ? `wrote ${created.length + updated.length} file(s)` : 'nothing changed'}: ${result.files.size} files in ${options.out}/${docsDir ? ` and ${result.docs.size} in ${options.docs}/` : ''} from ${sources.filter((s) => s.module === undefined).length} specs, in ${ms} ms`,
   );
   if (options.timings) for (const [stage, t] of Object.entries(result.timings)) out(`  ${stage.padEnd(9)} ${t.toFixed(1)} ms`);
 }
 
 /** The problems of the given files, judged with the rest of the spec folder (for `extends`). */
-async function validate(cwd: string, specs: string, files: string[]): Promise<void> {
+async function validate(cwd: string, specs: string, files: string[], runtime: RuntimeLocation): Promise<void> {
   if (files.length === 0) fail(COMMANDS.validate!.usage);
   const given = files.map((f) => {
     const path = resolve(cwd, f);
@@ -161,8 +198,8 @@ async function validate(cwd: string, specs: string, files: string[]): Promise<vo
     return { file: relative(cwd, path).split('\\').join('/'), text: readFileSync(path, 'utf8') };
   });
   const names = new Set(given.map((g) => g.file));
-  const sources = [...readSpecs(cwd, resolve(cwd, specs)).filter((s) => !names.has(s.file)), ...given];
-  const result = await generate(sources);
+  const sources = [...loadSources(cwd, resolve(cwd, specs), runtime).filter((s) => !names.has(s.file)), ...given];
+  const result = await generate(sources, { kitNames: kitNames(runtime.kitFile) });
   const mine = result.diagnostics.filter((dg) => names.has(dg.file));
   for (const dg of mine) err(formatDiagnostic(dg));
   if (mine.length) {
@@ -173,7 +210,7 @@ async function validate(cwd: string, specs: string, files: string[]): Promise<vo
 }
 
 /** A spec that extends `base`, with every unified field's disposition listed (inherited, as comments). */
-async function scaffold(cwd: string, specs: string, positionals: string[], base: string | undefined): Promise<void> {
+async function scaffold(cwd: string, specs: string, positionals: string[], base: string | undefined, runtime: RuntimeLocation): Promise<void> {
   const [id] = positionals;
   if (!id || positionals.length > 1 || !base) fail(COMMANDS.new!.usage);
   if (!/^[a-z][a-z0-9-]*$/.test(id)) fail(`"${id}" is not a spec id: lower-case letters, digits and dashes, starting with a letter`);
@@ -181,19 +218,20 @@ async function scaffold(cwd: string, specs: string, positionals: string[], base:
   const file = join(specDir, `${id}.yaml`);
   const shown = relative(cwd, file).split('\\').join('/');
   if (existsSync(file)) fail(`${shown} exists already; nothing written`, 1);
-  const sources = readSpecs(cwd, specDir);
-  const result = await generate(sources);
+  const sources = loadSources(cwd, specDir, runtime);
+  // The base is built like a spec of the project here (its IR is what the scaffold lists).
+  const result = await generate(sources.map((s) => (s.module !== undefined && s.file.endsWith(`/${base}.yaml`) ? { ...s, module: undefined } : s)), { kitNames: kitNames(runtime.kitFile) });
   const ir = result.irs.find((x) => x.id === base);
   if (!ir) {
     const ids = result.irs.length ? result.irs.map((x) => x.id) : sources.map((s) => s.file.replace(/^.*\//, '').replace(/\.ya?ml$/, ''));
     const hint = didYouMean(base, ids);
     fail(`no spec "${base}" to extend in ${specs}/${hint ? `; ${hint}` : ''}${result.diagnostics.length ? ` (${result.diagnostics.length} problem(s) in the folder: run wireforge validate)` : ''}`, 1);
   }
-  const schema = relative(specDir, fileURLToPath(new URL('../specs/spec.schema.json', import.meta.url))).split('\\').join('/');
+  const schema = relative(specDir, runtime.schemaFile).split('\\').join('/');
   const params = ir.profile.request.params;
   const lines = [
     `# yaml-language-server: $schema=${schema.startsWith('.') ? schema : `./${schema}`}`,
-    `# ${id}: ${ir.profile.name}'s wire with what differs. The reference: docs/spec-language.md.`,
+    `# ${id}: ${ir.profile.name}'s wire with what differs. The reference: ${relative(cwd, runtime.docsFile).split('\\').join('/')}.`,
     `id: ${id}`,
     `extends: ${base}`,
     `name: ${id}`,

@@ -12,7 +12,7 @@ import { formatCode } from './format/format-code.js';
 import { buildIR } from './ir/build-ir.js';
 import type { SpecIR } from './ir/types.js';
 import { expandShorthand } from './load/expand-shorthand.js';
-import { parseSpec, positionOf } from './load/parse-spec.js';
+import { parseSpec, positionOf, type ParsedSpec } from './load/parse-spec.js';
 import { locate, resolveAll } from './resolve/resolve-extends.js';
 import { checkSchema, specSchema } from './validate/check-schema.js';
 import { SEMANTIC_RULES } from './check/rules/index.js';
@@ -21,10 +21,21 @@ export interface SpecSource {
   /** Path as shown in diagnostics and banners, e.g. specs/anthropic-messages.yaml. */
   file: string;
   text: string;
+  /**
+   * Where this spec's adapter already exists as a module (a spec shipped with the runtime package,
+   * e.g. `wireforge/providers/openai-chat`): a base to extend, not emitted again.
+   */
+  module?: string;
 }
 
 export interface GenerateOptions {
   runtimeImport?: string;
+  /** The runtime package's entry the index re-exports; by default the kit's folder's index.js. */
+  runtimeEntry?: string;
+  /** The module exporting the built-in `adapters` that specs given as modules come from. */
+  builtInEntry?: string;
+  /** Names the kit exports (read from its source or declarations); by default this repository's kit. */
+  kitNames?: ReadonlySet<string>;
   /**
    * Type-check the emitted files in memory as if written to this folder (absolute), against the
    * runtime they import; problems are reported as generator errors naming the spec.
@@ -55,7 +66,11 @@ export async function generate(sources: SpecSource[], options: GenerateOptions =
   };
   const empty = (diagnostics: Diagnostic[]): GenerateResult => ({ files: new Map(), docs: new Map(), diagnostics: sortDiagnostics(diagnostics), irs: [], timings });
 
-  const parsed = time('parse', () => [...sources].sort((a, b) => a.file.localeCompare(b.file)).map((s) => parseSpec(s.file, s.text)));
+  const all = time('parse', () => [...sources].sort((a, b) => a.file.localeCompare(b.file)).map((s) => parseSpec(s.file, s.text)));
+  // Specs that already exist as modules take part only as bases of the others: one the user's
+  // specs do not extend is not judged (a newer package's spec is not this generator's business).
+  const modules = new Map(sources.filter((s) => s.module !== undefined).map((s) => [s.file, s.module!]));
+  const parsed = modules.size ? withNeededBases(all, modules) : all;
   const diagnostics: Diagnostic[] = parsed.flatMap((p) => p.diagnostics);
   // Every problem in one run: a spec whose shape is wrong still resolves and gets the semantic
   // checks where its document can be read; only what depends on a broken spot is left out.
@@ -140,8 +155,17 @@ export async function generate(sources: SpecSource[], options: GenerateOptions =
   const raw = time('emit', () => {
     const out = new Map<string, string>();
     const byId = new Map(irs.map((ir) => [ir.id, ir]));
-    for (const ir of irs) out.set(`${ir.id}.ts`, emitModule(ir, ir.base ? byId.get(ir.base) : undefined, { runtimeImport, kitNames: kitNames() }));
-    out.set('index.ts', emitIndex(irs, runtimeImport.replace(/adapter-kit\.js$/, 'index.js'), runtimeImport));
+    const moduleOf = (ir: SpecIR): string | undefined => modules.get(ir.files[0]!);
+    const names = options.kitNames ?? kitNames();
+    for (const ir of irs) {
+      if (moduleOf(ir) !== undefined) continue;
+      const base = ir.base ? byId.get(ir.base) : undefined;
+      out.set(`${ir.id}.ts`, emitModule(ir, base, { runtimeImport, kitNames: names, baseImport: base && (moduleOf(base) ?? `./${base.id}.js`) }));
+    }
+    const own = irs.filter((ir) => moduleOf(ir) === undefined);
+    const runtimeEntry = options.runtimeEntry ?? runtimeImport.replace(/adapter-kit\.js$/, 'index.js');
+    const folder = own[0]?.files[0]?.replace(/[^/]*$/, '') ?? 'specs/';
+    out.set('index.ts', emitIndex(own, { runtimeEntry, kitImport: runtimeImport, specs: `${folder}*.yaml`, builtIn: modules.size ? (options.builtInEntry ?? runtimeEntry) : undefined }));
     return out;
   });
   const t0 = performance.now();
@@ -152,8 +176,23 @@ export async function generate(sources: SpecSource[], options: GenerateOptions =
     const problems = time('typecheck', () => typeCheck(files, options.typeCheckAt!, irs));
     if (problems.length) return empty(problems);
   }
-  const docs = time('docs', () => emitDocs(irs, specSchema()));
+  const docs = time('docs', () => emitDocs(irs.filter((ir) => !modules.has(ir.files[0]!)), specSchema()));
   return { files, docs, diagnostics: [], irs, timings };
+}
+
+/** The specs that are not modules, and the module specs their `extends` chains reach. */
+function withNeededBases(parsed: ParsedSpec[], modules: Map<string, string>): ParsedSpec[] {
+  const idOf = (p: ParsedSpec): unknown => (p.doc as { id?: unknown } | undefined)?.id;
+  const extendsOf = (p: ParsedSpec): unknown => (p.doc as { extends?: unknown } | undefined)?.extends;
+  // A spec of the user's shadows a module spec with the same id.
+  const own = parsed.filter((p) => !modules.has(p.file));
+  const ownIds = new Set(own.map(idOf));
+  const byId = new Map(parsed.filter((p) => modules.has(p.file) && !ownIds.has(idOf(p))).map((p) => [idOf(p), p]));
+  const needed = new Set<ParsedSpec>();
+  for (const p of own) {
+    for (let base = byId.get(extendsOf(p)); base && !needed.has(base); base = byId.get(extendsOf(base))) needed.add(base);
+  }
+  return parsed.filter((p) => !modules.has(p.file) || needed.has(p));
 }
 
 function withoutNulls(v: unknown): unknown {

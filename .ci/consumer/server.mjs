@@ -1,13 +1,27 @@
-// A loopback OpenAI Chat Completions server for the consumer checks: a blocking answer and a stream.
+// A loopback server for the consumer checks: OpenAI Chat Completions (a blocking answer and a
+// stream) and Tern, the made-up NDJSON protocol of project/specs/tern.yaml. Records each request.
 import { createServer } from 'node:http';
 
 export async function start() {
+  const requests = [];
   const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
+    let raw = '';
+    req.on('data', (c) => (raw += c));
     req.on('end', () => {
-      const streaming = JSON.parse(body).stream === true;
-      if (!streaming) {
+      const body = JSON.parse(raw);
+      requests.push({ url: req.url, headers: req.headers, body });
+      if (req.url === '/tern/reply') {
+        res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+        const lines = [
+          { say: 'hello', ref: 't-1', engine: body.engine },
+          { say: 'words', bit: 'Hello ' },
+          { say: 'words', bit: 'from the tern.' },
+          { say: 'bye', why: 'done', spent: { in: 7, out: 5 } },
+        ];
+        res.end(lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+        return;
+      }
+      if (body.stream !== true) {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ id: 'c1', model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'Hello from loopback.' }, finish_reason: 'stop' }], usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 } }));
         return;
@@ -19,5 +33,6 @@ export async function start() {
     });
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${server.address().port}/v1`, close: () => new Promise((r) => server.close(r)) };
+  const base = `http://127.0.0.1:${server.address().port}`;
+  return { url: `${base}/v1`, ternUrl: base, requests, close: () => new Promise((r) => server.close(r)) };
 }

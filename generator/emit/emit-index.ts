@@ -1,22 +1,36 @@
 /**
  * generated/index.ts: the package entry. The runtime's public surface, the registry of every
- * adapter by id, and `createClient` typed over those ids.
+ * adapter by id, and `createClient` typed over those ids. In a user's project the registry is the
+ * runtime package's built-in adapters plus the user's own, so one `createClient` takes either id.
  */
 import type { SpecIR } from '../ir/types.js';
 import { banner, moduleIdent } from './emit-module.js';
 import { lit } from './code.js';
 
-export function emitIndex(irs: SpecIR[], runtimeEntry: string, kitImport: string): string {
+export interface IndexOptions {
+  /** The runtime's public entry, re-exported. */
+  runtimeEntry: string;
+  kitImport: string;
+  /** The spec files this index is generated from, for its banner. */
+  specs: string;
+  /** The package whose `adapters` this registry extends (a user's project); none in the package itself. */
+  builtIn?: string | undefined;
+}
+
+export function emitIndex(irs: SpecIR[], options: IndexOptions): string {
   const sorted = [...irs].sort((a, b) => a.id.localeCompare(b.id));
+  const builtIn = options.builtIn;
   return [
-    banner(['specs/*.yaml']),
-    `import { createRegistry } from ${lit(kitImport)};`,
+    banner([options.specs]),
+    `import { createRegistry } from ${lit(options.kitImport)};`,
+    ...(builtIn ? [`import { adapters as builtIn } from ${lit(builtIn)};`] : []),
     ...sorted.map((ir) => `import { adapter as ${moduleIdent(ir.id)} } from ${lit(`./${ir.id}.js`)};`),
     '',
-    `export * from ${lit(runtimeEntry)};`,
+    `export * from ${lit(options.runtimeEntry)};`,
     '',
-    '/** Every provider spec, by id. */',
+    builtIn ? `/** Every provider spec by id: the built-in ones, then this project's (which win on a shared id). */` : '/** Every provider spec, by id. */',
     'export const adapters = {',
+    ...(builtIn ? ['  ...builtIn,'] : []),
     ...sorted.map((ir) => `  ${lit(ir.id)}: ${moduleIdent(ir.id)},`),
     '} as const;',
     '',

@@ -1,15 +1,17 @@
 /**
- * The names the runtime kit exports, read from its source (runtime/adapter-kit.ts): generated
- * modules import exactly the ones they use.
+ * The names the runtime kit exports, read from its source (runtime/adapter-kit.ts) or, in a user's
+ * project, from the declarations the installed package ships: generated modules import exactly the
+ * ones they use, from the kit they will run against.
  */
 import { readFileSync } from 'node:fs';
 import { ts } from 'ts-morph';
 
-let cached: ReadonlySet<string> | undefined;
+const cached = new Map<string, ReadonlySet<string>>();
 
-export function kitNames(): ReadonlySet<string> {
-  if (cached) return cached;
-  const file = new URL('../../runtime/adapter-kit.ts', import.meta.url);
+export function kitNames(file: string | URL = new URL('../../runtime/adapter-kit.ts', import.meta.url)): ReadonlySet<string> {
+  const key = String(file);
+  const hit = cached.get(key);
+  if (hit) return hit;
   const sf = ts.createSourceFile('adapter-kit.ts', readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022, false);
   const names = new Set<string>();
   for (const st of sf.statements) {
@@ -19,5 +21,6 @@ export function kitNames(): ReadonlySet<string> {
       if (st.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) names.add(st.name.text);
     }
   }
-  return (cached = names);
+  cached.set(key, names);
+  return names;
 }

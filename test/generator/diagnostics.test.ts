@@ -87,6 +87,16 @@ describe('spec diagnostics', () => {
       },
     ],
     [
+      'named events on NDJSON with no eventKey: nothing names a line',
+      {
+        line: '    "*":',
+        replace: '    piece:',
+        want: (l) => [
+          `${F}:${l}:5 dead-rule NDJSON lines carry no event name, and no \`stream.eventKey\` says which field names them: the rules under "piece" can never run (at /stream/on/piece); set stream.eventKey to the field that names each line (e.g. eventKey: type), or put the rules under the \`"*"\` event (every line)`,
+        ],
+      },
+    ],
+    [
       'an unknown template slot',
       {
         line: '      user: { speaker: human, items: $parts }',

@@ -1,6 +1,7 @@
 /**
  * Paths that cannot exist: two rules that read one field as different kinds of value, and rules
- * under a `switch` case whose `when` demands another value of the switched field.
+ * under a `switch` case whose `when` demands another value of the switched field, and named
+ * events on a framing that names none.
  */
 import type { Rule } from '../../ir/types.js';
 import { buildWireTypes } from '../../ir/wire-types.js';
@@ -30,6 +31,17 @@ export const streamPaths: SemanticRule = {
     dead(ir.response, []);
     dead(ir.stream.all, []);
     for (const e of ir.stream.events) dead(e.rules, []);
+    // NDJSON lines have no event name of their own: named events need a field that names them.
+    const named = ir.stream.events.filter((e) => e.name !== '*');
+    if (ir.profile.stream.framing === 'ndjson' && !ir.stream.eventKey && named.length) {
+      out.push({
+        code: 'dead-rule',
+        pointer: `/stream/on/${named[0]!.name.replace(/~/g, '~0').replace(/\//g, '~1')}`,
+        atKey: true,
+        message: `NDJSON lines carry no event name, and no \`stream.eventKey\` says which field names them: the rules under "${named[0]!.name}"${named.length > 1 ? ` and ${named.length - 1} other event(s)` : ''} can never run`,
+        hint: 'set stream.eventKey to the field that names each line (e.g. eventKey: type), or put the rules under the \`"*"\` event (every line)',
+      });
+    }
     return out;
   },
 };
