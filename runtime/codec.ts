@@ -2,7 +2,8 @@
  * A provider's codec: the parts of its wire worth compiling. Templates that write messages,
  * parts, blocks, tools and forms, and the readers that feed a response or a stream event to the
  * assembler (straight-line code, no interpretation per event). An overlay's codec spreads its
- * base's and replaces only what differs.
+ * base's and replaces only what differs, removing a member by setting it to undefined (so optional
+ * members admit undefined: generated code compiles under exactOptionalPropertyTypes).
  */
 import type { TurnAssembler } from './assemble/turn-assembler.js';
 import type { BlockTemplates, MessageContext, PartTemplates } from './request/message-context.js';
@@ -10,14 +11,14 @@ import type { ParamField } from './profile.js';
 import type { ApprovalMessage, AssistantMessage, FunctionToolSpec, ResponseFormat, SystemMessage, ToolMessage, UserMessage } from './types.js';
 
 export interface RoleTemplates {
-  system?: (m: SystemMessage, cx: MessageContext) => unknown;
-  user?: (m: UserMessage, cx: MessageContext) => unknown;
-  assistant?: (m: AssistantMessage, cx: MessageContext) => unknown;
-  tool?: (m: ToolMessage, cx: MessageContext) => unknown;
+  system?: ((m: SystemMessage, cx: MessageContext) => unknown) | undefined;
+  user?: ((m: UserMessage, cx: MessageContext) => unknown) | undefined;
+  assistant?: ((m: AssistantMessage, cx: MessageContext) => unknown) | undefined;
+  tool?: ((m: ToolMessage, cx: MessageContext) => unknown) | undefined;
   /** A tool result marked as an error, where its wire shape differs. */
-  toolError?: (m: ToolMessage, cx: MessageContext) => unknown;
+  toolError?: ((m: ToolMessage, cx: MessageContext) => unknown) | undefined;
   /** The answer to a provider's approval request. */
-  approval?: (m: ApprovalMessage, cx: MessageContext) => unknown;
+  approval?: ((m: ApprovalMessage, cx: MessageContext) => unknown) | undefined;
 }
 
 /** Values a tool-choice form can use. */
@@ -29,20 +30,20 @@ export interface ToolChoiceSlots {
 
 /** A form the spec leaves out is unsupported (dropped with a warning). */
 export interface ToolChoiceForms {
-  auto?: (c: ToolChoiceSlots) => unknown;
-  none?: (c: ToolChoiceSlots) => unknown;
-  required?: (c: ToolChoiceSlots) => unknown;
-  named?: (c: ToolChoiceSlots) => unknown;
+  auto?: ((c: ToolChoiceSlots) => unknown) | undefined;
+  none?: ((c: ToolChoiceSlots) => unknown) | undefined;
+  required?: ((c: ToolChoiceSlots) => unknown) | undefined;
+  named?: ((c: ToolChoiceSlots) => unknown) | undefined;
   /** Tools are declared and the request gives no choice. */
-  unset?: (c: ToolChoiceSlots) => unknown;
+  unset?: ((c: ToolChoiceSlots) => unknown) | undefined;
 }
 
 type JsonSchemaFormat = Extract<ResponseFormat, { type: 'json_schema' }>;
 
 export interface ResponseFormatForms {
-  text?: (f: ResponseFormat) => unknown;
-  json?: (f: ResponseFormat) => unknown;
-  jsonSchema?: (f: JsonSchemaFormat) => unknown;
+  text?: ((f: ResponseFormat) => unknown) | undefined;
+  json?: ((f: ResponseFormat) => unknown) | undefined;
+  jsonSchema?: ((f: JsonSchemaFormat) => unknown) | undefined;
 }
 
 export interface Codec {
@@ -50,8 +51,8 @@ export interface Codec {
   blocks: BlockTemplates;
   roles: RoleTemplates;
   /** The system field's shape, when it is not the joined text itself. */
-  system?: (text: string) => unknown;
-  tools?: { item: (t: FunctionToolSpec) => unknown; wrap?: (items: unknown[]) => unknown };
+  system?: ((text: string) => unknown) | undefined;
+  tools?: { item: (t: FunctionToolSpec) => unknown; wrap?: ((items: unknown[]) => unknown) | undefined } | undefined;
   toolChoice: ToolChoiceForms;
   responseFormat: ResponseFormatForms;
   /** Templates for param values (`{ type: enabled, budget_tokens: $value }`). */

@@ -13,7 +13,9 @@ const OPTIONS: ts.CompilerOptions = {
   module: ts.ModuleKind.NodeNext,
   moduleResolution: ts.ModuleResolutionKind.NodeNext,
   lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
+  // As strict as a demanding user's project, which compiles the modules generated for its specs.
   strict: true,
+  exactOptionalPropertyTypes: true,
   noUncheckedIndexedAccess: true,
   skipLibCheck: true,
   noEmit: true,

@@ -12,19 +12,19 @@ type ImagePart = Extract<ContentPart, { type: 'image' }>;
 export type TextBlock = Omit<Extract<ResponsePart, { type: 'text' }>, 'type'>;
 
 export interface PartTemplates {
-  text?: (p: TextPart) => unknown;
-  imageUrl?: (p: ImagePart) => unknown;
-  imageData?: (p: ImagePart) => unknown;
+  text?: ((p: TextPart) => unknown) | undefined;
+  imageUrl?: ((p: ImagePart) => unknown) | undefined;
+  imageData?: ((p: ImagePart) => unknown) | undefined;
 }
 
 export interface BlockTemplates {
   /** `i` is the block's position among the turn's thinking blocks. */
-  thinking?: (b: ThinkingPart, cx: MessageContext, i: number) => unknown;
+  thinking?: ((b: ThinkingPart, cx: MessageContext, i: number) => unknown) | undefined;
   /** For summary blocks; default: the thinking template. */
-  summaryThinking?: (b: ThinkingPart, cx: MessageContext, i: number) => unknown;
-  redactedThinking?: (b: ThinkingPart, cx: MessageContext, i: number) => unknown;
-  text?: (b: TextBlock, cx: MessageContext) => unknown;
-  toolCall?: (b: ToolCall, cx: MessageContext) => unknown;
+  summaryThinking?: ((b: ThinkingPart, cx: MessageContext, i: number) => unknown) | undefined;
+  redactedThinking?: ((b: ThinkingPart, cx: MessageContext, i: number) => unknown) | undefined;
+  text?: ((b: TextBlock, cx: MessageContext) => unknown) | undefined;
+  toolCall?: ((b: ToolCall, cx: MessageContext) => unknown) | undefined;
 }
 
 export class MessageContext {

@@ -45,8 +45,9 @@ export async function sendRequest(adapter: ProviderAdapter, o: SendOptions): Pro
       link.dispose();
       if (o.signal?.aborted) throw abortReason(o.signal);
       if (timedOut) throw new TimeoutError(adapter.id, 'first-byte', o.timeoutMs);
-      // A network failure before any response byte: safe to try again.
-      if (attempt < o.maxRetries) {
+      // A network failure before any response byte: safe to try again, unless the URL itself is
+      // one no fetch can reach (judged here, on the failure path, not by each runtime's error codes).
+      if (attempt < o.maxRetries && reachable(o.url)) {
         await sleep(backoff(attempt, undefined), o.signal);
         continue;
       }
@@ -61,6 +62,16 @@ export async function sendRequest(adapter: ProviderAdapter, o: SendOptions): Pro
       continue;
     }
     throw error;
+  }
+}
+
+/** An absolute http(s) URL: a failure to reach it may pass; any other URL fails the same way again. */
+function reachable(url: string): boolean {
+  try {
+    const protocol = new URL(url).protocol;
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
   }
 }
 

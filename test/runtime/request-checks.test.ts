@@ -67,7 +67,16 @@ describe('no response at all is a ConnectionError with its cause', () => {
     expect(error.message).toContain('ECONNREFUSED');
   });
 
-  it('a URL that is not one', async () => {
+  it('a URL that is not one, or not http(s): no retries, it would fail the same way again', async () => {
+    for (const baseUrl of ['not a url', 'ftp://127.0.0.1/v1']) {
+      const c = createClientFor(adapters['openai-chat'], { apiKey: 'k-0000000000', baseUrl, model: 'm', maxRetries: 2 });
+      const error = (await c.chat({ messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e)) as ConnectionError;
+      expect(error, baseUrl).toBeInstanceOf(ConnectionError);
+      expect(error.attempts, baseUrl).toBe(1);
+    }
+  });
+
+  it('a URL that is not one: the cause is the transport error', async () => {
     const c = createClientFor(adapters['openai-chat'], { apiKey: 'k-0000000000', baseUrl: 'not a url', model: 'm', maxRetries: 0 });
     const error = (await c.chat({ messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e)) as ConnectionError;
     expect(error).toBeInstanceOf(ConnectionError);
