@@ -18,6 +18,7 @@ import { KINDS, PROTOCOLS, type Kind, type Protocol } from './bodies.js';
 import type { MemoryJob, MemoryResult } from './memory.js';
 import { METHOD_LABEL, methodsFor, OBJECT_ARGUMENTS, type Method } from './methods.js';
 import type { MicroJob, MicroRow } from './micro.js';
+import type { ValidateJob, ValidateRow } from './validate-arguments.js';
 import type { Job, TimeJob, TimeResult } from './worker.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -272,6 +273,7 @@ interface Results {
   micro: MicroRow[] | { error: string };
   /** All protocols in one process (absent in results from before it was measured). */
   microMixed?: MicroRow[] | { error: string };
+  validation?: ValidateRow | { ok: false; error: string };
   gen: ReturnType<typeof genTiming>;
   bundles: BundleRow[];
 }
@@ -417,6 +419,23 @@ function report(res: Results): string {
   }
   L.push('');
 
+  // Tool-argument validation
+  if (res.validation) {
+    const v = res.validation as ValidateRow;
+    L.push('## Checking tool arguments (µs per call: JSON.parse + schema check)');
+    L.push('');
+    if (!v.ok || !v.interpreting) L.push(`✗ ${v.error ?? 'wrong verdicts'}`);
+    else {
+      L.push("A typical tool schema (4 properties, an enum, an array of bounded integers, required, no extra properties). The runtime's validator interprets the schema (no code from strings, so `runTools` runs on edge runtimes and under a strict CSP); ajv compiles it with `new Function` (the generator still uses ajv for specs). JSON.parse alone for scale.");
+      L.push('');
+      L.push('| arguments | interpreting (runtime) | compiled (ajv) | ratio | JSON.parse alone |');
+      L.push('|---|---:|---:|---:|---:|');
+      L.push(`| valid | ${v.interpreting[0].toFixed(2)} | ${v.compiled[0].toFixed(2)} | ${ratio(v.interpreting[0], v.compiled[0])} | ${v.parseOnly.toFixed(2)} |`);
+      L.push(`| invalid (4 errors) | ${v.interpreting[1].toFixed(2)} | ${v.compiled[1].toFixed(2)} | ${ratio(v.interpreting[1], v.compiled[1])} | |`);
+    }
+    L.push('');
+  }
+
   // Gen + bundle
   L.push('## `pnpm gen` and bundle size');
   L.push('');
@@ -476,6 +495,8 @@ async function main(): Promise<void> {
   log('build / parse µs');
   const micro = microAll(worker);
   const microMixedRes = microMixed(worker);
+  log('tool-argument validation');
+  const validation = runJob<ValidateRow>(worker, { mode: 'validate', rounds: settings.microRounds, calls: settings.microCalls } satisfies ValidateJob);
   log('pnpm gen');
   const gen = genTiming();
   log('bundle sizes');
@@ -501,6 +522,7 @@ async function main(): Promise<void> {
     mem,
     micro,
     microMixed: microMixedRes,
+    validation,
     gen,
     bundles,
   };

@@ -6,6 +6,7 @@ import { makeBody, type Digest, type Kind, type Protocol } from './bodies.js';
 import { memory, type MemoryJob } from './memory.js';
 import { chunk, digestMatches, prepare, type Method } from './methods.js';
 import { micro, type MicroJob } from './micro.js';
+import { validateArguments, type ValidateJob } from './validate-arguments.js';
 
 export interface TimeJob {
   mode: 'time';
@@ -30,7 +31,7 @@ export interface TimeResult {
   error?: string;
 }
 
-export type Job = TimeJob | MemoryJob | MicroJob;
+export type Job = TimeJob | MemoryJob | MicroJob | ValidateJob;
 
 /**
  * A young-generation collection before each timed run, so one run's garbage is not swept in the
@@ -75,6 +76,7 @@ async function main(): Promise<void> {
   try {
     if (job.mode === 'time') out = await time(job);
     else if (job.mode === 'memory') out = await memory(job);
+    else if (job.mode === 'validate') out = await validateArguments(job);
     else out = await micro(job);
   } catch (e) {
     out = { ok: false, times: [], error: e instanceof Error ? `${e.name}: ${e.message}`.slice(0, 300) : String(e) };
