@@ -164,14 +164,17 @@ describe('pnpm gen (CLI)', () => {
       expect(created.status, created.stderr).toBe(0);
       // The scaffold points at the spec language's reference and schema of the runtime it is for.
       expect(readFileSync(join(dir, 'specs/acme.yaml'), 'utf8')).toMatch(/The reference: .*docs\/spec-language\.md\./);
+      // A spec of the project's that extends one of its own, which extends a built-in one.
+      writeFileSync(join(dir, 'specs/acme-eu.yaml'), 'id: acme-eu\nextends: acme\nname: Acme EU\nendpoint:\n  baseUrl: https://eu.acme.example/v1\n  apiKeyEnv: ACME_EU_API_KEY\n');
       const gen = cmd(dir, 'gen');
       expect(gen.status, gen.stderr).toBe(0);
-      expect(gen.stdout).toContain('from 1 specs');
-      expect(readdirSync(join(dir, 'generated')).sort()).toEqual(['acme.ts', 'index.ts']);
+      expect(gen.stdout).toContain('from 2 specs');
+      expect(readdirSync(join(dir, 'generated')).sort()).toEqual(['acme-eu.ts', 'acme.ts', 'index.ts']);
+      expect(readFileSync(join(dir, 'generated/acme-eu.ts'), 'utf8')).toContain("import * as base from './acme.js';");
       expect(existsSync(join(dir, 'docs')), 'docs only when asked for').toBe(false);
       const index = (await import(join(dir, 'generated/index.ts'))) as typeof import('../../generated/index.js') & { adapters: Record<string, unknown> };
       const ids = Object.keys(index.adapters);
-      expect(ids).toEqual(expect.arrayContaining(['acme', 'openai-chat', 'anthropic-messages', 'gemini']));
+      expect(ids).toEqual(expect.arrayContaining(['acme', 'acme-eu', 'openai-chat', 'anthropic-messages', 'gemini']));
       const client = index.createClient('acme' as 'openai-chat', { apiKey: 'acme-test-key', baseUrl: server.url, model: 'acme-1' });
       expect((await client.chat({ messages: [{ role: 'user', content: 'hi' }] })).text).toBe('Hello from acme.');
       expect(server.requests[0]!.url).toBe('/chat/completions');
