@@ -3,7 +3,7 @@
  * Do not edit: change the spec and run `wireforge gen`.
  */
 import * as base from './openai-chat.js';
-import { compact, defineAdapter, firstString, list } from '../runtime/adapter-kit.js';
+import { ThinkingBlocks, compact, defineAdapter, firstString, list } from '../runtime/adapter-kit.js';
 import type { Codec, Profile, TurnAssembler } from '../runtime/adapter-kit.js';
 
 /** A blocking DeepSeek response body, as far as this adapter reads it. */
@@ -65,6 +65,7 @@ export const codec = {
       }),
   },
   responseFormat: { ...base.codec.responseFormat, jsonSchema: undefined },
+  uses: { thinking: ThinkingBlocks },
   readResponse,
   readEvent,
 } satisfies Codec;
@@ -115,4 +116,4 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
   a.setUsage(e?.usage);
 }
 
-export const adapter = defineAdapter(profile, codec, { kit: 2 });
+export const adapter = defineAdapter(profile, codec, { kit: 3 });

@@ -65,7 +65,7 @@ export function defineAdapter(profile: Profile, codec: Codec, generated?: { kit:
     codec,
     endpoint: profile.endpoint,
     stream: profile.stream,
-    rules: { provider: profile.id, mapFinishReason: finishMapper(profile.finish), mapUsage: usageMapper(profile.usage), parts: profile.parts, continues: profile.finish.continues },
+    rules: { provider: profile.id, mapFinishReason: finishMapper(profile.finish), mapUsage: usageMapper(profile.usage), parts: profile.parts, continues: profile.finish.continues, uses: codec.uses },
     buildRequest: requestBuilder(profile, codec),
     readResponse: codec.readResponse,
     readEvent: codec.readEvent,

@@ -4,6 +4,8 @@
  * assembler (straight-line code, no interpretation per event). An overlay's codec spreads its
  * base's and replaces only what differs.
  */
+import type { ResponseParts } from './assemble/response-parts.js';
+import type { ThinkingBlocks } from './assemble/thinking-blocks.js';
 import type { TurnAssembler } from './assemble/turn-assembler.js';
 import type { BlockTemplates, MessageContext, PartTemplates } from './request/message-context.js';
 import type { ParamField } from './profile.js';
@@ -45,6 +47,17 @@ export interface ResponseFormatForms {
   jsonSchema?: (f: JsonSchemaFormat) => unknown;
 }
 
+/**
+ * Runtime code only some wires need, supplied by the module whose spec uses it (the generator
+ * lists each one it needs), so a bundle with other adapters leaves it out.
+ */
+export interface CodecUses {
+  /** Reasoning blocks, for readers that call the thinking methods. */
+  thinking?: typeof ThinkingBlocks;
+  /** Parts made by the kind table, for readers that call addPart, openPart or partDelta. */
+  parts?: typeof ResponseParts;
+}
+
 export interface Codec {
   parts: PartTemplates;
   blocks: BlockTemplates;
@@ -58,4 +71,5 @@ export interface Codec {
   params: Partial<Record<ParamField, (v: never) => unknown>>;
   readResponse(a: TurnAssembler, body: never): void;
   readEvent(a: TurnAssembler, data: never, event: string | undefined): void;
+  uses?: CodecUses;
 }
