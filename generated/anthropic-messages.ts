@@ -6,6 +6,7 @@ import {
   ResponseParts,
   ThinkingBlocks,
   compact,
+  continuityRules,
   defineAdapter,
   firstString,
   isEmpty,
@@ -370,7 +371,7 @@ export const codec = {
     item: (t) =>
       compact({ name: t.name, description: t.description, input_schema: t.parameters, strict: t.strict }),
   },
-  uses: { thinking: ThinkingBlocks, parts: ResponseParts },
+  uses: { thinking: ThinkingBlocks, parts: ResponseParts, continuity: continuityRules },
   readResponse,
   readEvent,
 } satisfies Codec;

@@ -3,7 +3,14 @@
  * Do not edit: change the spec and run `wireforge gen`.
  */
 import * as base from './openai-chat.js';
-import { ThinkingBlocks, compact, defineAdapter, firstString, list } from '../runtime/adapter-kit.js';
+import {
+  ThinkingBlocks,
+  compact,
+  continuityRules,
+  defineAdapter,
+  firstString,
+  list,
+} from '../runtime/adapter-kit.js';
 import type { Codec, Profile, TurnAssembler } from '../runtime/adapter-kit.js';
 
 /** A blocking DeepSeek response body, as far as this adapter reads it. */
@@ -65,7 +72,7 @@ export const codec = {
       }),
   },
   responseFormat: { ...base.codec.responseFormat, jsonSchema: undefined },
-  uses: { thinking: ThinkingBlocks },
+  uses: { thinking: ThinkingBlocks, continuity: continuityRules },
   readResponse,
   readEvent,
 } satisfies Codec;

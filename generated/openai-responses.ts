@@ -6,6 +6,7 @@ import {
   ResponseParts,
   ThinkingBlocks,
   compact,
+  continuityRules,
   defineAdapter,
   firstString,
   isEmpty,
@@ -299,7 +300,7 @@ export const codec = {
         strict: t.strict ?? false,
       }),
   },
-  uses: { thinking: ThinkingBlocks, parts: ResponseParts },
+  uses: { thinking: ThinkingBlocks, parts: ResponseParts, continuity: continuityRules },
   readResponse,
   readEvent,
 } satisfies Codec;

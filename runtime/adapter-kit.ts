@@ -11,6 +11,7 @@ export { ThinkingBlocks } from './assemble/thinking-blocks.js';
 export { ResponseParts } from './assemble/response-parts.js';
 export type { MessageContext } from './request/message-context.js';
 export { compact } from './request/compact.js';
+export { continuityRules } from './request/continuity-rules.js';
 export { firstString } from './wire/read-path.js';
 export type { Codec, CodecUses } from './codec.js';
 export type { Profile, WirePath } from './profile.js';

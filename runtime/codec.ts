@@ -5,7 +5,9 @@
  * base's and replaces only what differs.
  */
 import type { ResponseParts } from './assemble/response-parts.js';
+import { WireforgeError } from './errors.js';
 import type { ThinkingBlocks } from './assemble/thinking-blocks.js';
+import type { continuityRules } from './request/continuity-rules.js';
 import type { TurnAssembler } from './assemble/turn-assembler.js';
 import type { BlockTemplates, MessageContext, PartTemplates } from './request/message-context.js';
 import type { ParamField } from './profile.js';
@@ -56,6 +58,13 @@ export interface CodecUses {
   thinking?: typeof ThinkingBlocks;
   /** Parts made by the kind table, for readers that call addPart, openPart or partDelta. */
   parts?: typeof ResponseParts;
+  /** Continuity rules and carried state, for specs that have any. */
+  continuity?: typeof continuityRules;
+}
+
+/** A profile or reader that needs a unit its codec does not supply (a hand-written codec): said when first needed. */
+export function missingUse(provider: string, name: keyof CodecUses, what: string): never {
+  throw new WireforgeError(`adapter "${provider}" ${what}, but its codec does not supply the code for it: add codec.uses.${name} (generated modules do)`, { provider });
 }
 
 export interface Codec {

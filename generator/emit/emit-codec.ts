@@ -73,6 +73,7 @@ export function emitCodec(ir: SpecIR): CodecSource {
   const uses: Array<[string, string]> = [];
   if (actions.has('thinking')) uses.push(['thinking', 'ThinkingBlocks']);
   if (actions.has('part')) uses.push(['parts', 'ResponseParts']);
+  if (ir.profile.continuity.rules.length || ir.profile.continuity.carry?.length) uses.push(['continuity', 'continuityRules']);
   if (uses.length) members.set('uses', new Map(uses));
   return { members, readResponse: emitReadResponse(ir), readEvent: emitReadEvent(ir) };
 }

@@ -9,8 +9,8 @@
  * Thinking blocks and kind-table parts are units only some wires have: the generated module
  * supplies them (`codec.uses`), and a turn without them has none of those parts.
  */
-import type { CodecUses } from '../codec.js';
-import { ProviderError, WireforgeError } from '../errors.js';
+import { missingUse, type CodecUses } from '../codec.js';
+import { ProviderError } from '../errors.js';
 import type { PartsProfile } from '../profile.js';
 import type { AssistantMessage, ChatResponse, FinishReason, ResponsePart, StreamEvent, ToolCall, Usage, Warning } from '../types.js';
 import { citationOf } from './citation.js';
@@ -80,18 +80,13 @@ export class TurnAssembler implements EventSink {
     this.more = rules.uses?.parts && new rules.uses.parts(rules.provider, rules.parts, this);
   }
 
-  /** The unit a reader calls; a hand-written codec that reads one without supplying it is told which. */
-  private unit<T>(u: T | undefined, name: keyof CodecUses, what: string): T {
-    if (u === undefined) throw new WireforgeError(`adapter "${this.rules.provider}" reads ${what}, but its codec does not supply them: add codec.uses.${name} (generated modules do)`, { provider: this.rules.provider });
-    return u;
-  }
-
+  /** The units readers call; a hand-written codec that reads one without supplying it is told which. */
   private get parts(): ResponseParts {
-    return this.unit(this.more, 'parts', 'parts of its kind table');
+    return this.more ?? missingUse(this.rules.provider, 'parts', 'reads parts of its kind table');
   }
 
   private get blocks(): ThinkingBlocks {
-    return this.unit(this.thinking, 'thinking', 'thinking blocks');
+    return this.thinking ?? missingUse(this.rules.provider, 'thinking', 'reads thinking blocks');
   }
 
   setMeta(id: unknown, model: unknown): void {

@@ -5,7 +5,7 @@
  * made; a request runs the plan.
  */
 import type { CallMode } from '../adapter.js';
-import type { Codec, ToolChoiceSlots } from '../codec.js';
+import { missingUse, type Codec, type ToolChoiceSlots } from '../codec.js';
 import { PARAM_FIELDS, type Condition, type DefaultValue, type ParamField, type Profile, type WirePath } from '../profile.js';
 import type { ChatRequest, FunctionToolSpec, Message, ProviderToolSpec, Warning } from '../types.js';
 import { deepMerge, sanitize } from './safe-merge.js';
@@ -63,10 +63,12 @@ export function requestBuilder(profile: Profile, codec: Codec): (input: ChatRequ
   const noTools = `${profile.name} takes no tools`;
   const parallel = rq.params.parallelToolCalls;
   const carriesParallel = parallel !== undefined && 'carriedBy' in parallel;
+  const rules = codec.uses?.continuity;
+  if ((continuity.rules.length || continuity.carry?.length) && !rules) missingUse(profile.id, 'continuity', 'has continuity rules');
   return (input, mode) => {
     const w = new Warnings(profile.id);
     // History first: continuity rules may take fields out of what this conversation can carry.
-    const conv = prepareConversation(input, rq.system.placement, rq.system.join, continuity, w);
+    const conv = prepareConversation(input, rq.system.placement, rq.system.join, continuity, w, rules);
     const req = conv.request;
     for (const s of plan.warns) {
       if (s.get(req) === undefined) continue;
