@@ -11,6 +11,7 @@ import {
   firstString,
   isEmpty,
   list,
+  mergeConsecutive,
 } from '../runtime/adapter-kit.js';
 import type { Codec, Profile, TurnAssembler } from '../runtime/adapter-kit.js';
 
@@ -371,7 +372,12 @@ export const codec = {
     item: (t) =>
       compact({ name: t.name, description: t.description, input_schema: t.parameters, strict: t.strict }),
   },
-  uses: { thinking: ThinkingBlocks, parts: ResponseParts, continuity: continuityRules },
+  uses: {
+    thinking: ThinkingBlocks,
+    parts: ResponseParts,
+    continuity: continuityRules,
+    merge: mergeConsecutive,
+  },
   readResponse,
   readEvent,
 } satisfies Codec;

@@ -9,6 +9,8 @@ import {
   defineAdapter,
   firstString,
   list,
+  mergeConsecutive,
+  retryDelayMs,
 } from '../runtime/adapter-kit.js';
 import type { Codec, Profile, TurnAssembler } from '../runtime/adapter-kit.js';
 
@@ -282,7 +284,7 @@ export const codec = {
     item: (t) => compact({ name: t.name, description: t.description, parametersJsonSchema: t.parameters }),
     wrap: (v) => [compact({ functionDeclarations: v })],
   },
-  uses: { thinking: ThinkingBlocks, parts: ResponseParts },
+  uses: { thinking: ThinkingBlocks, parts: ResponseParts, merge: mergeConsecutive, retryDelay: retryDelayMs },
   readResponse,
   readEvent,
 } satisfies Codec;

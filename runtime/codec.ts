@@ -7,7 +7,10 @@
 import type { ResponseParts } from './assemble/response-parts.js';
 import { WireforgeError } from './errors.js';
 import type { ThinkingBlocks } from './assemble/thinking-blocks.js';
+import type { NdjsonDecoder } from './framing/decode-ndjson.js';
 import type { continuityRules } from './request/continuity-rules.js';
+import type { mergeConsecutive } from './request/merge-consecutive.js';
+import type { retryDelayMs } from './wire/retry-delay.js';
 import type { TurnAssembler } from './assemble/turn-assembler.js';
 import type { BlockTemplates, MessageContext, PartTemplates } from './request/message-context.js';
 import type { ParamField } from './profile.js';
@@ -60,6 +63,12 @@ export interface CodecUses {
   parts?: typeof ResponseParts;
   /** Continuity rules and carried state, for specs that have any. */
   continuity?: typeof continuityRules;
+  /** Joining consecutive wire messages, for specs with `messages.merge`. */
+  merge?: typeof mergeConsecutive;
+  /** The NDJSON stream decoder, for specs that stream NDJSON. */
+  ndjson?: typeof NdjsonDecoder;
+  /** Retry delays read from error bodies, for specs with `errors.retryDelay`. */
+  retryDelay?: typeof retryDelayMs;
 }
 
 /** A profile or reader that needs a unit its codec does not supply (a hand-written codec): said when first needed. */

@@ -74,6 +74,9 @@ export function emitCodec(ir: SpecIR): CodecSource {
   if (actions.has('thinking')) uses.push(['thinking', 'ThinkingBlocks']);
   if (actions.has('part')) uses.push(['parts', 'ResponseParts']);
   if (ir.profile.continuity.rules.length || ir.profile.continuity.carry?.length) uses.push(['continuity', 'continuityRules']);
+  if (ir.profile.request.messages.merge) uses.push(['merge', 'mergeConsecutive']);
+  if (ir.profile.stream.framing === 'ndjson') uses.push(['ndjson', 'NdjsonDecoder']);
+  if (ir.profile.errors.retryDelay?.length) uses.push(['retryDelay', 'retryDelayMs']);
   if (uses.length) members.set('uses', new Map(uses));
   return { members, readResponse: emitReadResponse(ir), readEvent: emitReadEvent(ir) };
 }

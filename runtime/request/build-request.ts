@@ -11,7 +11,7 @@ import type { ChatRequest, FunctionToolSpec, Message, ProviderToolSpec, Warning 
 import { deepMerge, sanitize } from './safe-merge.js';
 import { holds } from './conditions.js';
 import { finalizeBody } from './finalize-body.js';
-import { MessageContext, mergeConsecutive } from './message-context.js';
+import { MessageContext } from './message-context.js';
 import { prepareConversation } from './prepare-conversation.js';
 import { setPath } from './set-path.js';
 import { Warnings } from './warnings.js';
@@ -65,6 +65,7 @@ export function requestBuilder(profile: Profile, codec: Codec): (input: ChatRequ
   const carriesParallel = parallel !== undefined && 'carriedBy' in parallel;
   const rules = codec.uses?.continuity;
   if ((continuity.rules.length || continuity.carry?.length) && !rules) missingUse(profile.id, 'continuity', 'has continuity rules');
+  const merge = rq.messages.merge && (codec.uses?.merge ?? missingUse(profile.id, 'merge', 'merges consecutive messages'));
   return (input, mode) => {
     const w = new Warnings(profile.id);
     // History first: continuity rules may take fields out of what this conversation can carry.
@@ -87,7 +88,7 @@ export function requestBuilder(profile: Profile, codec: Codec): (input: ChatRequ
       mapped.push(cx.finish(m, mapMessage(m, profile, codec, cx, w)));
     }
     const items = spreadItems(mapped, rq.messages.spread);
-    const messages = rq.messages.merge ? mergeConsecutive(items, rq.messages.merge.field, rq.messages.merge.join, codec.parts.text) : items;
+    const messages = merge ? merge(items, rq.messages.merge!.field, rq.messages.merge!.join, codec.parts.text) : items;
 
     const body: Record<string, unknown> = {};
     if (rq.model && req.model !== undefined) setPath(body, rq.model, req.model);
