@@ -3,6 +3,7 @@
  * Do not edit: change the spec and run `wireforge gen`.
  */
 import {
+  BlockContext,
   ResponseParts,
   ThinkingBlocks,
   compact,
@@ -375,6 +376,7 @@ export const codec = {
   uses: {
     thinking: ThinkingBlocks,
     parts: ResponseParts,
+    blocks: BlockContext,
     continuity: continuityRules,
     merge: mergeConsecutive,
   },

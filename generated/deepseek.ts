@@ -4,6 +4,7 @@
  */
 import * as base from './openai-chat.js';
 import {
+  BlockContext,
   ThinkingBlocks,
   compact,
   continuityRules,
@@ -72,7 +73,7 @@ export const codec = {
       }),
   },
   responseFormat: { ...base.codec.responseFormat, jsonSchema: undefined },
-  uses: { thinking: ThinkingBlocks, continuity: continuityRules },
+  uses: { thinking: ThinkingBlocks, blocks: BlockContext, continuity: continuityRules },
   readResponse,
   readEvent,
 } satisfies Codec;

@@ -3,6 +3,7 @@
  * Do not edit: change the spec and run `wireforge gen`.
  */
 import {
+  BlockContext,
   ResponseParts,
   ThinkingBlocks,
   compact,
@@ -284,7 +285,13 @@ export const codec = {
     item: (t) => compact({ name: t.name, description: t.description, parametersJsonSchema: t.parameters }),
     wrap: (v) => [compact({ functionDeclarations: v })],
   },
-  uses: { thinking: ThinkingBlocks, parts: ResponseParts, merge: mergeConsecutive, retryDelay: retryDelayMs },
+  uses: {
+    thinking: ThinkingBlocks,
+    parts: ResponseParts,
+    blocks: BlockContext,
+    merge: mergeConsecutive,
+    retryDelay: retryDelayMs,
+  },
   readResponse,
   readEvent,
 } satisfies Codec;

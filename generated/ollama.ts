@@ -3,6 +3,7 @@
  * Do not edit: change the spec and run `wireforge gen`.
  */
 import {
+  BlockContext,
   NdjsonDecoder,
   ThinkingBlocks,
   compact,
@@ -150,7 +151,7 @@ export const codec = {
         function: compact({ name: t.name, description: t.description, parameters: t.parameters }),
       }),
   },
-  uses: { thinking: ThinkingBlocks, ndjson: NdjsonDecoder },
+  uses: { thinking: ThinkingBlocks, blocks: BlockContext, ndjson: NdjsonDecoder },
   readResponse,
   readEvent,
 } satisfies Codec;

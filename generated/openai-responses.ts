@@ -3,6 +3,7 @@
  * Do not edit: change the spec and run `wireforge gen`.
  */
 import {
+  BlockContext,
   ResponseParts,
   ThinkingBlocks,
   compact,
@@ -300,7 +301,7 @@ export const codec = {
         strict: t.strict ?? false,
       }),
   },
-  uses: { thinking: ThinkingBlocks, parts: ResponseParts, continuity: continuityRules },
+  uses: { thinking: ThinkingBlocks, parts: ResponseParts, blocks: BlockContext, continuity: continuityRules },
   readResponse,
   readEvent,
 } satisfies Codec;

@@ -3,7 +3,14 @@
  * Do not edit: change the spec and run `wireforge gen`.
  */
 import * as base from './openai-chat.js';
-import { ThinkingBlocks, compact, defineAdapter, firstString, list } from '../runtime/adapter-kit.js';
+import {
+  BlockContext,
+  ThinkingBlocks,
+  compact,
+  defineAdapter,
+  firstString,
+  list,
+} from '../runtime/adapter-kit.js';
 import type { Codec, Profile, TurnAssembler } from '../runtime/adapter-kit.js';
 
 /** A blocking OpenRouter response body, as far as this adapter reads it. */
@@ -73,7 +80,7 @@ export const codec = {
         reasoning_details: cx.thinkingBlocks(m),
       }),
   },
-  uses: { thinking: ThinkingBlocks },
+  uses: { thinking: ThinkingBlocks, blocks: BlockContext },
   readResponse,
   readEvent,
 } satisfies Codec;

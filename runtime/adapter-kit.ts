@@ -10,6 +10,7 @@ export { TurnAssembler, type TurnRules } from './assemble/turn-assembler.js';
 export { ThinkingBlocks } from './assemble/thinking-blocks.js';
 export { ResponseParts } from './assemble/response-parts.js';
 export type { MessageContext } from './request/message-context.js';
+export { BlockContext } from './request/block-context.js';
 export { compact } from './request/compact.js';
 export { continuityRules } from './request/continuity-rules.js';
 export { mergeConsecutive } from './request/merge-consecutive.js';

@@ -8,6 +8,7 @@ import type { ResponseParts } from './assemble/response-parts.js';
 import { WireforgeError } from './errors.js';
 import type { ThinkingBlocks } from './assemble/thinking-blocks.js';
 import type { NdjsonDecoder } from './framing/decode-ndjson.js';
+import type { BlockContext } from './request/block-context.js';
 import type { continuityRules } from './request/continuity-rules.js';
 import type { mergeConsecutive } from './request/merge-consecutive.js';
 import type { retryDelayMs } from './wire/retry-delay.js';
@@ -63,6 +64,8 @@ export interface CodecUses {
   parts?: typeof ResponseParts;
   /** Continuity rules and carried state, for specs that have any. */
   continuity?: typeof continuityRules;
+  /** The message context for templates that read $blocks, $thinking, $thinkingText, $argumentsObject or $images. */
+  blocks?: typeof BlockContext;
   /** Joining consecutive wire messages, for specs with `messages.merge`. */
   merge?: typeof mergeConsecutive;
   /** The NDJSON stream decoder, for specs that stream NDJSON. */

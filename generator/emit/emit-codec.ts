@@ -73,6 +73,9 @@ export function emitCodec(ir: SpecIR): CodecSource {
   const uses: Array<[string, string]> = [];
   if (actions.has('thinking')) uses.push(['thinking', 'ThinkingBlocks']);
   if (actions.has('part')) uses.push(['parts', 'ResponseParts']);
+  // Templates call the message context only through SLOT_EXPRS; these slots need its block methods.
+  const templates = [...members.values()].flatMap((g) => [...g.values()]).join('\n');
+  if (/\bcx\.(blocks|thinkingBlocks|thinkingText|argumentsObject|imageData)\(/.test(templates)) uses.push(['blocks', 'BlockContext']);
   if (ir.profile.continuity.rules.length || ir.profile.continuity.carry?.length) uses.push(['continuity', 'continuityRules']);
   if (ir.profile.request.messages.merge) uses.push(['merge', 'mergeConsecutive']);
   if (ir.profile.stream.framing === 'ndjson') uses.push(['ndjson', 'NdjsonDecoder']);

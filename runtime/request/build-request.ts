@@ -80,7 +80,7 @@ export function requestBuilder(profile: Profile, codec: Codec): (input: ChatRequ
     if (!rq.toolChoice && req.toolChoice !== undefined) w.drop('toolChoice', `${profile.name} has no tool choice`);
     if (!rq.responseFormat && req.responseFormat !== undefined) w.drop('responseFormat', `${profile.name} has no response format setting`);
 
-    const cx = new MessageContext(codec.parts, codec.blocks, w);
+    const cx = new (codec.uses?.blocks ?? MessageContext)(codec.parts, codec.blocks, w);
     const mapped: unknown[] = [];
     for (let i = 0; i < conv.messages.length; i++) {
       const m = conv.messages[i]!;

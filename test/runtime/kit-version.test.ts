@@ -31,5 +31,8 @@ describe('the adapter-kit version', () => {
     const noThinking = defineAdapter(anthropic.profile, { ...rest, uses: { ...uses, thinking: undefined } }, { kit: KIT_VERSION });
     const a = new TurnAssembler(noThinking.rules, { streaming: false });
     expect(() => a.appendThinking('x')).toThrow(/reads thinking blocks, .*codec\.uses\.thinking/);
+    const noBlocks = defineAdapter(anthropic.profile, { ...rest, uses: { ...uses, blocks: undefined } }, { kit: KIT_VERSION });
+    const turn = { role: 'assistant' as const, content: 'hi' };
+    expect(() => noBlocks.buildRequest({ model: 'm', messages: [{ role: 'user', content: 'q' }, turn] }, 'blocking')).toThrow(/reads \$blocks, .*codec\.uses\.blocks/);
   });
 });
