@@ -3,7 +3,15 @@
  * Do not edit: change the spec and run `wireforge gen`.
  */
 import * as base from './openai-chat.js';
-import { compact, defineAdapter, firstString, list } from '../runtime/adapter-kit.js';
+import {
+  BlockContext,
+  ThinkingBlocks,
+  compact,
+  continuityRules,
+  defineAdapter,
+  firstString,
+  list,
+} from '../runtime/adapter-kit.js';
 import type { Codec, Profile, TurnAssembler } from '../runtime/adapter-kit.js';
 
 /** A blocking DeepSeek response body, as far as this adapter reads it. */
@@ -65,6 +73,7 @@ export const codec = {
       }),
   },
   responseFormat: { ...base.codec.responseFormat, jsonSchema: undefined },
+  uses: { thinking: ThinkingBlocks, blocks: BlockContext, continuity: continuityRules },
   readResponse,
   readEvent,
 } satisfies Codec;
@@ -115,4 +124,4 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
   a.setUsage(e?.usage);
 }
 
-export const adapter = defineAdapter(profile, codec, { kit: 2 });
+export const adapter = defineAdapter(profile, codec, { kit: 3 });

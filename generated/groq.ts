@@ -3,7 +3,7 @@
  * Do not edit: change the spec and run `wireforge gen`.
  */
 import * as base from './openai-chat.js';
-import { defineAdapter, firstString, list } from '../runtime/adapter-kit.js';
+import { ThinkingBlocks, defineAdapter, firstString, list } from '../runtime/adapter-kit.js';
 import type { Codec, Profile, TurnAssembler } from '../runtime/adapter-kit.js';
 
 /** A blocking Groq response body, as far as this adapter reads it. */
@@ -41,7 +41,12 @@ export const profile = {
 } as const satisfies Profile;
 
 /** The compiled parts: templates that write the wire, readers that read it. */
-export const codec = { ...base.codec, readResponse, readEvent } satisfies Codec;
+export const codec = {
+  ...base.codec,
+  uses: { thinking: ThinkingBlocks },
+  readResponse,
+  readEvent,
+} satisfies Codec;
 
 /** Feeds a blocking response body to the assembler. */
 export function readResponse(a: TurnAssembler, r: WireResponse): void {
@@ -89,4 +94,4 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
   a.setUsage(e?.usage ?? e?.x_groq?.usage);
 }
 
-export const adapter = defineAdapter(profile, codec, { kit: 2 });
+export const adapter = defineAdapter(profile, codec, { kit: 3 });

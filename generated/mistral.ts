@@ -3,7 +3,7 @@
  * Do not edit: change the spec and run `wireforge gen`.
  */
 import * as base from './openai-chat.js';
-import { compact, defineAdapter, firstString, list } from '../runtime/adapter-kit.js';
+import { ThinkingBlocks, compact, defineAdapter, firstString, list } from '../runtime/adapter-kit.js';
 import type { Codec, Profile, TurnAssembler } from '../runtime/adapter-kit.js';
 
 /** A blocking Mistral response body, as far as this adapter reads it. */
@@ -50,6 +50,7 @@ export const codec = {
       compact({ role: 'tool', tool_call_id: m.toolCallId, content: cx.content(m.content), name: m.toolName }),
   },
   toolChoice: { ...base.codec.toolChoice, required: () => 'any' },
+  uses: { thinking: ThinkingBlocks },
   readResponse,
   readEvent,
 } satisfies Codec;
@@ -119,4 +120,4 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
   a.setUsage(e?.usage);
 }
 
-export const adapter = defineAdapter(profile, codec, { kit: 2 });
+export const adapter = defineAdapter(profile, codec, { kit: 3 });

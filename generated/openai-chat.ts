@@ -223,4 +223,4 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
   a.setUsage(e?.usage);
 }
 
-export const adapter = defineAdapter(profile, codec, { kit: 2 });
+export const adapter = defineAdapter(profile, codec, { kit: 3 });

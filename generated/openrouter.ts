@@ -3,7 +3,14 @@
  * Do not edit: change the spec and run `wireforge gen`.
  */
 import * as base from './openai-chat.js';
-import { compact, defineAdapter, firstString, list } from '../runtime/adapter-kit.js';
+import {
+  BlockContext,
+  ThinkingBlocks,
+  compact,
+  defineAdapter,
+  firstString,
+  list,
+} from '../runtime/adapter-kit.js';
 import type { Codec, Profile, TurnAssembler } from '../runtime/adapter-kit.js';
 
 /** A blocking OpenRouter response body, as far as this adapter reads it. */
@@ -73,6 +80,7 @@ export const codec = {
         reasoning_details: cx.thinkingBlocks(m),
       }),
   },
+  uses: { thinking: ThinkingBlocks, blocks: BlockContext },
   readResponse,
   readEvent,
 } satisfies Codec;
@@ -149,4 +157,4 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
   a.setUsage(e?.usage);
 }
 
-export const adapter = defineAdapter(profile, codec, { kit: 2 });
+export const adapter = defineAdapter(profile, codec, { kit: 3 });

@@ -7,10 +7,17 @@ export { defineAdapter, type ProviderAdapter } from './adapter.js';
 export { KIT_VERSION } from './kit-version.js';
 export { createRegistry, type Registry } from './client/registry.js';
 export { TurnAssembler, type TurnRules } from './assemble/turn-assembler.js';
+export { ThinkingBlocks } from './assemble/thinking-blocks.js';
+export { ResponseParts } from './assemble/response-parts.js';
 export type { MessageContext } from './request/message-context.js';
+export { BlockContext } from './request/block-context.js';
 export { compact } from './request/compact.js';
+export { continuityRules } from './request/continuity-rules.js';
+export { mergeConsecutive } from './request/merge-consecutive.js';
+export { NdjsonDecoder } from './framing/decode-ndjson.js';
+export { retryDelayMs } from './wire/retry-delay.js';
 export { firstString } from './wire/read-path.js';
-export type { Codec } from './codec.js';
+export type { Codec, CodecUses } from './codec.js';
 export type { Profile, WirePath } from './profile.js';
 
 /** An array, or nothing to iterate (wire data may omit or mistype it). */

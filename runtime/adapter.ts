@@ -6,11 +6,11 @@
 import type { TurnAssembler, TurnRules } from './assemble/turn-assembler.js';
 import { finishMapper } from './assemble/map-finish.js';
 import { usageMapper } from './assemble/map-usage.js';
-import type { Codec } from './codec.js';
+import { missingUse, type Codec } from './codec.js';
 import type { EndpointInfo, Profile, StreamProfile } from './profile.js';
 import { requestBuilder, type BuiltRequest } from './request/build-request.js';
 import type { ChatRequest } from './types.js';
-import { firstStringAt, readAll } from './wire/read-path.js';
+import { firstStringAt } from './wire/read-path.js';
 import { WireforgeError } from './errors.js';
 import { KIT_VERSION, MIN_KIT } from './kit-version.js';
 
@@ -58,6 +58,9 @@ export function defineAdapter(profile: Profile, codec: Codec, generated?: { kit:
     );
   }
   const e = profile.errors;
+  const uses = codec.uses ?? {};
+  if (profile.stream.framing === 'ndjson' && !uses.ndjson) missingUse(profile.id, 'ndjson', 'streams NDJSON');
+  const retryDelay = e.retryDelay?.length ? (uses.retryDelay ?? missingUse(profile.id, 'retryDelay', 'reads retry delays from error bodies')) : undefined;
   return {
     id: profile.id,
     name: profile.name,
@@ -65,13 +68,13 @@ export function defineAdapter(profile: Profile, codec: Codec, generated?: { kit:
     codec,
     endpoint: profile.endpoint,
     stream: profile.stream,
-    rules: { provider: profile.id, mapFinishReason: finishMapper(profile.finish), mapUsage: usageMapper(profile.usage), parts: profile.parts, continues: profile.finish.continues },
+    rules: { provider: profile.id, mapFinishReason: finishMapper(profile.finish), mapUsage: usageMapper(profile.usage), parts: profile.parts, continues: profile.finish.continues, uses: codec.uses },
     buildRequest: requestBuilder(profile, codec),
     readResponse: codec.readResponse,
     readEvent: codec.readEvent,
     readError: (body) => {
       const fields: ErrorFields = { message: firstStringAt(body, e.message), type: firstStringAt(body, e.type), code: firstStringAt(body, e.code) };
-      const delay = e.retryDelay?.length ? retryDelayMs(body, e.retryDelay) : undefined;
+      const delay = retryDelay?.(body, e.retryDelay!);
       if (delay !== undefined) fields.retryDelayMs = delay;
       return fields;
     },
@@ -80,16 +83,4 @@ export function defineAdapter(profile: Profile, codec: Codec, generated?: { kit:
       !e.noRetry.some((x) => (x.type === undefined || x.type === fields.type) && (x.code === undefined || x.code === fields.code)),
     requestIdHeader: e.requestIdHeader,
   };
-}
-
-/** The first wait the body states: seconds as a number, or a duration string (`"34s"`, `"1.5s"`, `"250ms"`). */
-function retryDelayMs(body: unknown, paths: NonNullable<Profile['errors']['retryDelay']>): number | undefined {
-  for (const p of paths) {
-    for (const v of readAll(body, p)) {
-      if (typeof v === 'number' && Number.isFinite(v) && v >= 0) return v * 1000;
-      const m = typeof v === 'string' ? /^(\d+(?:\.\d+)?)(ms|s)$/.exec(v.trim()) : null;
-      if (m) return Number(m[1]) * (m[2] === 'ms' ? 1 : 1000);
-    }
-  }
-  return undefined;
 }

@@ -5,6 +5,14 @@
  * base's and replaces only what differs, removing a member by setting it to undefined (so optional
  * members admit undefined: generated code compiles under exactOptionalPropertyTypes).
  */
+import type { ResponseParts } from './assemble/response-parts.js';
+import { WireforgeError } from './errors.js';
+import type { ThinkingBlocks } from './assemble/thinking-blocks.js';
+import type { NdjsonDecoder } from './framing/decode-ndjson.js';
+import type { BlockContext } from './request/block-context.js';
+import type { continuityRules } from './request/continuity-rules.js';
+import type { mergeConsecutive } from './request/merge-consecutive.js';
+import type { retryDelayMs } from './wire/retry-delay.js';
 import type { TurnAssembler } from './assemble/turn-assembler.js';
 import type { BlockTemplates, MessageContext, PartTemplates } from './request/message-context.js';
 import type { ParamField } from './profile.js';
@@ -46,6 +54,32 @@ export interface ResponseFormatForms {
   jsonSchema?: ((f: JsonSchemaFormat) => unknown) | undefined;
 }
 
+/**
+ * Runtime code only some wires need, supplied by the module whose spec uses it (the generator
+ * lists each one it needs), so a bundle with other adapters leaves it out.
+ */
+export interface CodecUses {
+  /** Reasoning blocks, for readers that call the thinking methods. */
+  thinking?: typeof ThinkingBlocks;
+  /** Parts made by the kind table, for readers that call addPart, openPart or partDelta. */
+  parts?: typeof ResponseParts;
+  /** Continuity rules and carried state, for specs that have any. */
+  continuity?: typeof continuityRules;
+  /** The message context for templates that read $blocks, $thinking, $thinkingText, $argumentsObject or $images. */
+  blocks?: typeof BlockContext;
+  /** Joining consecutive wire messages, for specs with `messages.merge`. */
+  merge?: typeof mergeConsecutive;
+  /** The NDJSON stream decoder, for specs that stream NDJSON. */
+  ndjson?: typeof NdjsonDecoder;
+  /** Retry delays read from error bodies, for specs with `errors.retryDelay`. */
+  retryDelay?: typeof retryDelayMs;
+}
+
+/** A profile or reader that needs a unit its codec does not supply (a hand-written codec): said when first needed. */
+export function missingUse(provider: string, name: keyof CodecUses, what: string): never {
+  throw new WireforgeError(`adapter "${provider}" ${what}, but its codec does not supply the code for it: add codec.uses.${name} (generated modules do)`, { provider });
+}
+
 export interface Codec {
   parts: PartTemplates;
   blocks: BlockTemplates;
@@ -59,4 +93,5 @@ export interface Codec {
   params: Partial<Record<ParamField, (v: never) => unknown>>;
   readResponse(a: TurnAssembler, body: never): void;
   readEvent(a: TurnAssembler, data: never, event: string | undefined): void;
+  uses?: CodecUses;
 }

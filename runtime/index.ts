@@ -21,7 +21,7 @@ export {
   type ProviderErrorInit,
 } from './errors.js';
 export type { ProviderAdapter, BuiltRequest, CallMode, ErrorFields } from './adapter.js';
-export type { Codec } from './codec.js';
+export type { Codec, CodecUses } from './codec.js';
 export type * from './profile.js';
 export { PARAM_FIELDS } from './profile.js';
 export type * from './types.js';

@@ -7,7 +7,7 @@ import type { SlotContext } from '../ir/slots.js';
 import { slotsOf, type TemplateNode } from '../ir/templates.js';
 import { BLOCK_KEYS, FORMAT_KEYS, PART_KEYS, ROLE_KEYS, TOOL_CHOICE_KEYS, type SpecIR } from '../ir/types.js';
 import { PARAM_FIELDS } from '../ir/slots.js';
-import { emitReadEvent, emitReadResponse } from './emit-readers.js';
+import { actionKinds, emitReadEvent, emitReadResponse } from './emit-readers.js';
 import { SLOT_EXPRS } from './slot-exprs.js';
 import { templateExpr } from './emit-template.js';
 
@@ -68,6 +68,19 @@ export function emitCodec(ir: SpecIR): CodecSource {
   for (const k of TOOL_CHOICE_KEYS) if (t.toolChoice[k]) group('toolChoice').set(k, arrow(['c'], t.toolChoice[k]!, 'toolChoice'));
   for (const k of FORMAT_KEYS) if (t.responseFormat[k]) group('responseFormat').set(k, arrow(['f'], t.responseFormat[k]!, 'responseFormat'));
   for (const f of PARAM_FIELDS) if (t.params[f]) group('params').set(f, arrow(['v'], t.params[f]!, 'param.template'));
+  // Runtime units only some wires need, named so the module imports them (and bundles without it leave them out).
+  const actions = actionKinds(ir);
+  const uses: Array<[string, string]> = [];
+  if (actions.has('thinking')) uses.push(['thinking', 'ThinkingBlocks']);
+  if (actions.has('part')) uses.push(['parts', 'ResponseParts']);
+  // Templates call the message context only through SLOT_EXPRS; these slots need its block methods.
+  const templates = [...members.values()].flatMap((g) => [...g.values()]).join('\n');
+  if (/\bcx\.(blocks|thinkingBlocks|thinkingText|argumentsObject|imageData)\(/.test(templates)) uses.push(['blocks', 'BlockContext']);
+  if (ir.profile.continuity.rules.length || ir.profile.continuity.carry?.length) uses.push(['continuity', 'continuityRules']);
+  if (ir.profile.request.messages.merge) uses.push(['merge', 'mergeConsecutive']);
+  if (ir.profile.stream.framing === 'ndjson') uses.push(['ndjson', 'NdjsonDecoder']);
+  if (ir.profile.errors.retryDelay?.length) uses.push(['retryDelay', 'retryDelayMs']);
+  if (uses.length) members.set('uses', new Map(uses));
   return { members, readResponse: emitReadResponse(ir), readEvent: emitReadEvent(ir) };
 }
 

@@ -187,7 +187,7 @@ function codecExpr(codec: CodecSource, base: CodecSource | undefined, baseRef: s
     entries.push(`${group}: { ${[...spread, ...items, ...removed].join(', ')} }`);
   }
   // A group the base has and this spec does not (no system template, no tools) is taken away.
-  for (const group of ['system', 'tools']) if (base && !codec.members.has(group) && base.members.has(group)) entries.push(`${group}: undefined`);
+  for (const group of ['system', 'tools', 'uses']) if (base && !codec.members.has(group) && base.members.has(group)) entries.push(`${group}: undefined`);
   if (!sameReaders) entries.push('readResponse', 'readEvent');
   return base ? `{ ...${ref}, ${entries.join(', ')} }` : `{ ${entries.join(', ')} }`;
 }

@@ -6,6 +6,22 @@ import type { Action, Condition, Rule, SpecIR } from '../ir/types.js';
 import { access, commentText, firstOf, lit } from './code.js';
 import { testCode } from './emit-test.js';
 
+/** The kinds of action the spec's readers take, over every rule of the response and the stream. */
+export function actionKinds(ir: SpecIR): Set<Action['kind']> {
+  const out = new Set<Action['kind']>();
+  const walk = (rules: Rule[]): void => {
+    for (const r of rules) {
+      if (r.body.kind === 'action') out.add(r.body.action.kind);
+      else if (r.body.kind === 'group') walk(r.body.rules);
+      else for (const c of r.body.cases) walk(c.rules);
+    }
+  };
+  walk(ir.response);
+  walk(ir.stream.all);
+  for (const ev of ir.stream.events) walk(ev.rules);
+  return out;
+}
+
 /** The statements of `readResponse(a, r)`. */
 export function emitReadResponse(ir: SpecIR, hoisted: Hoisted = NONE): string {
   const lines = rulesCode(ir.response, 'r', 0, hoisted, 2);

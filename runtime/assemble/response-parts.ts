@@ -9,11 +9,12 @@
  * place in the turn when it opens and is announced (a `part` event) when it is complete.
  */
 import { StreamError } from '../errors.js';
-import type { KindRule, PartField, PartRule, PartsProfile } from '../profile.js';
-import type { Citation, ResponsePart, ResponsePartType } from '../types.js';
+import type { KindRule, PartRule, PartsProfile } from '../profile.js';
+import type { ResponsePart, ResponsePartType } from '../types.js';
 import { passes } from '../request/conditions.js';
 import { FORBIDDEN_KEYS } from '../request/safe-merge.js';
 import { readPath } from '../wire/read-path.js';
+import { firstAt } from './citation.js';
 import type { EventSink } from './event-sink.js';
 import { TextBuffer } from './text-buffer.js';
 
@@ -143,20 +144,6 @@ export class ResponseParts {
     return this.slots[i]!.parts;
   }
 
-  /** A wire citation object, mapped by the spec's citation table. */
-  citation(raw: unknown): Citation | undefined {
-    const map = this.table.citation;
-    if (map === undefined || !isObject(raw)) return undefined;
-    const out: Citation = {};
-    for (const k of ['url', 'title', 'citedText', 'documentId'] as const) {
-      const v = firstAt(raw, map[k]);
-      if (typeof v === 'string') out[k] = v;
-    }
-    const n = firstAt(raw, map.sourceIndex);
-    if (typeof n === 'number') out.sourceIndex = n;
-    return out;
-  }
-
   private clash(key: unknown, what: string): never {
     throw new StreamError({ provider: this.provider, reason: what });
   }
@@ -284,16 +271,6 @@ function lastCallId(out: ResponsePart[]): string | undefined {
 /** `true`, or a present error value (a message, an error object with something in it, an error code). */
 function isError(v: unknown): boolean {
   return v === true || (typeof v === 'string' && v !== '') || (typeof v === 'object' && v !== null && Object.keys(v).length > 0);
-}
-
-function firstAt(raw: unknown, paths: PartField | readonly (readonly (string | number)[])[] | undefined): unknown {
-  if (paths === undefined || !Array.isArray(paths)) return undefined;
-  for (const p of paths as readonly (readonly (string | number)[])[]) {
-    // `[]` is the object itself.
-    const v = p.length === 0 ? raw : readPath(raw, p);
-    if (v !== undefined && v !== null) return v;
-  }
-  return undefined;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

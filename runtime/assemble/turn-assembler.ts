@@ -6,14 +6,18 @@
  * The parts of a turn live in units (text, thinking blocks, tool calls, usage); this facade keeps
  * the meta, the finish reason and the event queue, and is what generated code calls. Units are
  * made once per assembler and push events onto this object's queue (it is their EventSink).
+ * Thinking blocks and kind-table parts are units only some wires have: the generated module
+ * supplies them (`codec.uses`), and a turn without them has none of those parts.
  */
+import { missingUse, type CodecUses } from '../codec.js';
 import { ProviderError } from '../errors.js';
 import type { PartsProfile } from '../profile.js';
 import type { AssistantMessage, ChatResponse, FinishReason, ResponsePart, StreamEvent, ToolCall, Usage, Warning } from '../types.js';
+import { citationOf } from './citation.js';
 import type { EventSink, Placed } from './event-sink.js';
-import { ResponseParts } from './response-parts.js';
+import type { ResponseParts } from './response-parts.js';
 import { TextPart } from './text-part.js';
-import { ThinkingBlocks } from './thinking-blocks.js';
+import type { ThinkingBlocks } from './thinking-blocks.js';
 import { ToolCalls } from './tool-calls.js';
 import { UsageState } from './usage-state.js';
 
@@ -26,6 +30,8 @@ export interface TurnRules {
   parts?: PartsProfile;
   /** Raw finish values that pause the turn rather than end it. */
   continues?: readonly string[];
+  /** The units only some wires need (thinking blocks, kind-table parts), as the codec supplies them. */
+  uses?: CodecUses;
 }
 
 export class TurnAssembler implements EventSink {
@@ -47,10 +53,10 @@ export class TurnAssembler implements EventSink {
   /** Queue StreamEvents as parts arrive (off for blocking bodies, and for streams only read to final()). */
   emit: boolean;
   private readonly text: TextPart;
-  private readonly thinking: ThinkingBlocks;
+  private readonly thinking: ThinkingBlocks | undefined;
   private readonly calls: ToolCalls;
   private readonly usage: UsageState;
-  private readonly more: ResponseParts;
+  private readonly more: ResponseParts | undefined;
   private rawFinish: string | null = null;
   private readonly warnings: Warning[];
   private raw: unknown;
@@ -68,10 +74,19 @@ export class TurnAssembler implements EventSink {
     this.redact = options.redact ?? identity;
     this.requestModel = options.model;
     this.text = new TextPart(this);
-    this.thinking = new ThinkingBlocks(this);
+    this.thinking = rules.uses?.thinking && new rules.uses.thinking(this);
     this.calls = new ToolCalls(rules.provider, this);
     this.usage = new UsageState(rules, this);
-    this.more = new ResponseParts(rules.provider, rules.parts, this);
+    this.more = rules.uses?.parts && new rules.uses.parts(rules.provider, rules.parts, this);
+  }
+
+  /** The units readers call; a hand-written codec that reads one without supplying it is told which. */
+  private get parts(): ResponseParts {
+    return this.more ?? missingUse(this.rules.provider, 'parts', 'reads parts of its kind table');
+  }
+
+  private get blocks(): ThinkingBlocks {
+    return this.thinking ?? missingUse(this.rules.provider, 'thinking', 'reads thinking blocks');
   }
 
   setMeta(id: unknown, model: unknown): void {
@@ -100,24 +115,24 @@ export class TurnAssembler implements EventSink {
   }
 
   private addCitation(raw: unknown): void {
-    const c = this.more.citation(raw);
+    const c = citationOf(this.rules.parts?.citation, raw);
     if (c !== undefined) this.text.addCitation(c);
   }
 
   /** A whole wire object of this kind (a server-tool block, a hosted-tool item), mapped by the kind table. */
   addPart(kind: unknown, wire: unknown): void {
-    this.more.add(kind, wire);
+    this.parts.add(kind, wire);
   }
 
   /** A block of this kind starts; JSON fragments and deltas with this key complete it. */
   openPart(key: unknown, kind: unknown, start: unknown): void {
     if (key !== undefined && key !== null && this.calls.has(key)) this.calls.clash(key);
-    this.more.openBlock(key, kind, start);
+    this.parts.openBlock(key, kind, start);
   }
 
   /** A delta for the block open at this key: its string fields are appended to the block's. */
   partDelta(key: unknown, delta: unknown): void {
-    this.more.applyDelta(key, delta);
+    this.parts.applyDelta(key, delta);
   }
 
   /** Refusal text is shown as text; the turn's finish reason can then become `refusal`. */
@@ -126,48 +141,48 @@ export class TurnAssembler implements EventSink {
   }
 
   setThinkingId(id: unknown): void {
-    this.thinking.setId(id);
+    this.blocks.setId(id);
   }
 
   startThinking(id?: unknown): void {
-    this.thinking.start(id);
+    this.blocks.start(id);
   }
 
   /** Makes the block with this key the open one, creating it the first time the key is seen. */
   selectThinking(key: unknown): void {
-    this.thinking.select(key);
+    this.blocks.select(key);
   }
 
   /** Summary text: appended like thinking text, and the block is marked as a summary. */
   appendThinkingSummary(delta: unknown): void {
-    this.thinking.appendSummary(delta);
+    this.blocks.appendSummary(delta);
   }
 
   setThinkingFormat(format: unknown): void {
-    this.thinking.setFormat(format);
+    this.blocks.setFormat(format);
   }
 
   /** A paragraph break in the open thinking block (e.g. a new summary part). */
   breakThinking(separator: string): void {
-    this.thinking.breakText(separator);
+    this.blocks.breakText(separator);
   }
 
   appendThinking(delta: unknown): void {
-    this.thinking.append(delta);
+    this.blocks.append(delta);
   }
 
   /** Signatures are opaque and replace any earlier value (a later event carries the final one). */
   setThinkingSignature(signature: unknown): void {
-    this.thinking.setSignature(signature);
+    this.blocks.setSignature(signature);
   }
 
   setThinkingRedacted(data: unknown): void {
-    this.thinking.setRedacted(data);
+    this.blocks.setRedacted(data);
   }
 
   /** Opens a call; `key` (the wire's index or item id) tells calls of one turn apart. */
   openToolCall(key: unknown, id: unknown, name: unknown, initial?: unknown): void {
-    if (this.more.openCount !== 0 && this.more.has(key)) this.calls.clash(key);
+    if (this.more?.openCount && this.more.has(key)) this.calls.clash(key);
     this.calls.open(key, id, name, this.id, initial);
   }
 
@@ -176,12 +191,12 @@ export class TurnAssembler implements EventSink {
    * part block (a server-tool call streaming its input) goes to that block.
    */
   toolCallDelta(key: unknown, id: unknown, name: unknown, fragment: unknown): void {
-    if (this.more.openCount !== 0 && this.more.has(key)) this.more.appendJson(key, fragment);
+    if (this.more?.openCount && this.more.has(key)) this.more.appendJson(key, fragment);
     else this.calls.delta(key, id, name, fragment, this.id);
   }
 
   appendToolArguments(key: unknown, fragment: unknown): void {
-    if (this.more.openCount !== 0 && this.more.has(key)) this.more.appendJson(key, fragment);
+    if (this.more?.openCount && this.more.has(key)) this.more.appendJson(key, fragment);
     else this.calls.append(key, fragment);
   }
 
@@ -205,7 +220,7 @@ export class TurnAssembler implements EventSink {
 
   /** Closes the call, or the part block, open at this key. */
   closeToolCall(key: unknown): void {
-    if (this.more.openCount !== 0 && this.more.has(key)) this.more.close(key);
+    if (this.more?.openCount && this.more.has(key)) this.more.close(key);
     else this.calls.close(key);
   }
 
@@ -247,7 +262,7 @@ export class TurnAssembler implements EventSink {
 
   /** Nothing a turn is made of arrived: no text, reasoning, tool call or finish reason. */
   get isEmpty(): boolean {
-    return this.text.empty && this.thinking.count === 0 && this.calls.count === 0 && this.more.count === 0 && this.rawFinish === null;
+    return this.text.empty && !this.thinking?.count && this.calls.count === 0 && !this.more?.count && this.rawFinish === null;
   }
 
   setRaw(raw: unknown): void {
@@ -257,7 +272,7 @@ export class TurnAssembler implements EventSink {
   /** Close every open call (end of turn) so each gets its `tool-call` event. */
   closeAll(): void {
     this.calls.closeAll();
-    this.more.closeAll();
+    this.more?.closeAll();
   }
 
   finishEvent(): StreamEvent {
@@ -273,7 +288,7 @@ export class TurnAssembler implements EventSink {
         if (!this.text.isBlank(p.index)) out.push(this.text.part(p.index));
       } else if (p.unit === 'thinking') out.push({ type: 'thinking', ...thinking[p.index]! });
       else if (p.unit === 'call') out.push({ type: 'tool-call', call: calls[p.index]! });
-      else for (const part of this.more.at(p.index)) out.push(part);
+      else for (const part of this.more!.at(p.index)) out.push(part);
     }
     return out;
   }
@@ -281,7 +296,7 @@ export class TurnAssembler implements EventSink {
   /** The response so far; complete once the turn has ended. */
   result(): ChatResponse {
     const text = this.text.value();
-    const thinking = this.thinking.parts();
+    const thinking = this.thinking?.parts() ?? [];
     const thinkingText = thinking.map((t) => t.text).join('');
     const toolCalls = this.calls.final();
     const message: AssistantMessage = { role: 'assistant', content: text };

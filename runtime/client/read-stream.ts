@@ -6,7 +6,6 @@
 import type { ProviderAdapter } from '../adapter.js';
 import type { TurnAssembler } from '../assemble/turn-assembler.js';
 import { excerptOf, StreamError, TimeoutError, WireforgeError } from '../errors.js';
-import { NdjsonDecoder } from '../framing/decode-ndjson.js';
 import { SseDecoder } from '../framing/decode-sse.js';
 import type { FrameSink } from '../framing/frame.js';
 import type { StreamEvent, Warning } from '../types.js';
@@ -32,7 +31,8 @@ export async function* readStream(c: StreamContext): AsyncGenerator<StreamEvent[
   const reader = body.getReader();
   const text = new TextDecoder();
   const onFrame = frameHandler(c);
-  const framer = adapter.stream.framing === 'sse' ? new SseDecoder(onFrame) : new NdjsonDecoder(onFrame);
+  // NDJSON comes with the adapters that stream it (defineAdapter checks it is there).
+  const framer = adapter.stream.framing === 'sse' ? new SseDecoder(onFrame) : new adapter.codec.uses!.ndjson!(onFrame);
   let started = false;
   let finished = false;
   let drained = false;

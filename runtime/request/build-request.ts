@@ -5,13 +5,13 @@
  * made; a request runs the plan.
  */
 import type { CallMode } from '../adapter.js';
-import type { Codec, ToolChoiceSlots } from '../codec.js';
+import { missingUse, type Codec, type ToolChoiceSlots } from '../codec.js';
 import { PARAM_FIELDS, type Condition, type DefaultValue, type ParamField, type Profile, type WirePath } from '../profile.js';
 import type { ChatRequest, FunctionToolSpec, Message, ProviderToolSpec, Warning } from '../types.js';
 import { deepMerge, sanitize } from './safe-merge.js';
 import { holds } from './conditions.js';
 import { finalizeBody } from './finalize-body.js';
-import { MessageContext, mergeConsecutive } from './message-context.js';
+import { MessageContext } from './message-context.js';
 import { prepareConversation } from './prepare-conversation.js';
 import { setPath } from './set-path.js';
 import { Warnings } from './warnings.js';
@@ -63,10 +63,13 @@ export function requestBuilder(profile: Profile, codec: Codec): (input: ChatRequ
   const noTools = `${profile.name} takes no tools`;
   const parallel = rq.params.parallelToolCalls;
   const carriesParallel = parallel !== undefined && 'carriedBy' in parallel;
+  const rules = codec.uses?.continuity;
+  if ((continuity.rules.length || continuity.carry?.length) && !rules) missingUse(profile.id, 'continuity', 'has continuity rules');
+  const merge = rq.messages.merge && (codec.uses?.merge ?? missingUse(profile.id, 'merge', 'merges consecutive messages'));
   return (input, mode) => {
     const w = new Warnings(profile.id);
     // History first: continuity rules may take fields out of what this conversation can carry.
-    const conv = prepareConversation(input, rq.system.placement, rq.system.join, continuity, w);
+    const conv = prepareConversation(input, rq.system.placement, rq.system.join, continuity, w, rules);
     const req = conv.request;
     for (const s of plan.warns) {
       if (s.get(req) === undefined) continue;
@@ -77,7 +80,7 @@ export function requestBuilder(profile: Profile, codec: Codec): (input: ChatRequ
     if (!rq.toolChoice && req.toolChoice !== undefined) w.drop('toolChoice', `${profile.name} has no tool choice`);
     if (!rq.responseFormat && req.responseFormat !== undefined) w.drop('responseFormat', `${profile.name} has no response format setting`);
 
-    const cx = new MessageContext(codec.parts, codec.blocks, w);
+    const cx = new (codec.uses?.blocks ?? MessageContext)(codec.parts, codec.blocks, w);
     const mapped: unknown[] = [];
     for (let i = 0; i < conv.messages.length; i++) {
       const m = conv.messages[i]!;
@@ -85,7 +88,7 @@ export function requestBuilder(profile: Profile, codec: Codec): (input: ChatRequ
       mapped.push(cx.finish(m, mapMessage(m, profile, codec, cx, w)));
     }
     const items = spreadItems(mapped, rq.messages.spread);
-    const messages = rq.messages.merge ? mergeConsecutive(items, rq.messages.merge.field, rq.messages.merge.join, codec.parts.text) : items;
+    const messages = merge ? merge(items, rq.messages.merge!.field, rq.messages.merge!.join, codec.parts.text) : items;
 
     const body: Record<string, unknown> = {};
     if (rq.model && req.model !== undefined) setPath(body, rq.model, req.model);

@@ -11,137 +11,145 @@ const ROLES = ['system', 'user', 'assistant', 'tool', 'approval'] as const;
 const EFFORTS = ['minimal', 'low', 'medium', 'high'] as const;
 const FORMATS = ['text', 'json', 'json_schema'] as const;
 
-type Fail = (path: string, message: string) => never;
+/** The provider of the request being checked (a check runs start to end synchronously). */
+let provider = '';
 
-export function checkRequest(provider: string, req: unknown): asserts req is ChatRequest {
-  const fail: Fail = (path, message) => {
-    throw new RequestError(provider, path, message);
-  };
-  if (!isObject(req)) fail('request', `must be an object, got ${describe(req)}`);
+function fail(path: string, message: string): never {
+  throw new RequestError(provider, path, message);
+}
+
+/** What a value must be, and what it is (`must be a string, got an object`). */
+function bad(path: string, must: string, v: unknown): never {
+  return fail(path, `must ${must}, got ${describe(v)}`);
+}
+
+export function checkRequest(id: string, req: unknown): asserts req is ChatRequest {
+  provider = id;
+  if (!isObject(req)) bad('request', 'be an object', req);
   const r = req as Record<string, unknown>;
-  if (!Array.isArray(r.messages)) fail('messages', `must be an array of messages, got ${describe(r.messages)}`);
+  if (!Array.isArray(r.messages)) bad('messages', 'be an array of messages', r.messages);
   const messages = r.messages as unknown[];
   if (messages.length === 0) fail('messages', 'must hold at least one message');
-  messages.forEach((m, i) => checkMessage(m, `messages[${i}]`, fail));
-  optional(r, 'model', 'string', fail);
-  optional(r, 'system', 'string', fail);
-  optional(r, 'user', 'string', fail);
-  optional(r, 'previousResponseId', 'string', fail);
-  optional(r, 'store', 'boolean', fail);
-  optional(r, 'parallelToolCalls', 'boolean', fail);
-  if (r.maxTokens !== undefined && !(Number.isInteger(r.maxTokens) && (r.maxTokens as number) > 0)) fail('maxTokens', `must be a positive integer, got ${describe(r.maxTokens)}`);
+  messages.forEach((m, i) => checkMessage(m, `messages[${i}]`));
+  optional(r, 'model', 'string');
+  optional(r, 'system', 'string');
+  optional(r, 'user', 'string');
+  optional(r, 'previousResponseId', 'string');
+  optional(r, 'store', 'boolean');
+  optional(r, 'parallelToolCalls', 'boolean');
+  if (r.maxTokens !== undefined && !(Number.isInteger(r.maxTokens) && (r.maxTokens as number) > 0)) bad('maxTokens', 'be a positive integer', r.maxTokens);
   for (const k of ['temperature', 'topP'] as const) {
-    if (r[k] !== undefined && !(typeof r[k] === 'number' && Number.isFinite(r[k]))) fail(k, `must be a finite number, got ${describe(r[k])}`);
+    if (r[k] !== undefined && !(typeof r[k] === 'number' && Number.isFinite(r[k]))) bad(k, 'be a finite number', r[k]);
   }
-  if (r.stop !== undefined && !(Array.isArray(r.stop) && r.stop.every((s) => typeof s === 'string'))) fail('stop', `must be an array of strings, got ${describe(r.stop)}`);
+  if (r.stop !== undefined && !(Array.isArray(r.stop) && r.stop.every((s) => typeof s === 'string'))) bad('stop', 'be an array of strings', r.stop);
   if (r.tools !== undefined) {
-    if (!Array.isArray(r.tools)) fail('tools', `must be an array, got ${describe(r.tools)}`);
-    (r.tools as unknown[]).forEach((t, i) => checkTool(t, `tools[${i}]`, fail));
+    if (!Array.isArray(r.tools)) bad('tools', 'be an array', r.tools);
+    (r.tools as unknown[]).forEach((t, i) => checkTool(t, `tools[${i}]`));
   }
   if (r.toolChoice !== undefined) {
     const c = r.toolChoice;
     const named = isObject(c) && typeof c.name === 'string';
-    if (!named && !(c === 'auto' || c === 'none' || c === 'required')) fail('toolChoice', `must be "auto", "none", "required" or { name }, got ${describe(c)}`);
+    if (!named && !(c === 'auto' || c === 'none' || c === 'required')) bad('toolChoice', 'be "auto", "none", "required" or { name }', c);
   }
   if (r.reasoning !== undefined) {
-    if (!isObject(r.reasoning)) fail('reasoning', `must be an object, got ${describe(r.reasoning)}`);
+    if (!isObject(r.reasoning)) bad('reasoning', 'be an object', r.reasoning);
     const x = r.reasoning as Record<string, unknown>;
-    if (x.effort !== undefined) oneOf(x.effort, EFFORTS, 'reasoning.effort', fail);
+    if (x.effort !== undefined) oneOf(x.effort, EFFORTS, 'reasoning.effort');
     // -1: the provider decides (Gemini's dynamic thinking budget).
-    if (x.budgetTokens !== undefined && !(Number.isInteger(x.budgetTokens) && (x.budgetTokens as number) >= -1)) fail('reasoning.budgetTokens', `must be an integer of at least -1, got ${describe(x.budgetTokens)}`);
-    optional(x, 'summary', 'boolean', fail, 'reasoning.');
+    if (x.budgetTokens !== undefined && !(Number.isInteger(x.budgetTokens) && (x.budgetTokens as number) >= -1)) bad('reasoning.budgetTokens', 'be an integer of at least -1', x.budgetTokens);
+    optional(x, 'summary', 'boolean', 'reasoning.');
   }
   if (r.responseFormat !== undefined) {
-    if (!isObject(r.responseFormat)) fail('responseFormat', `must be an object, got ${describe(r.responseFormat)}`);
+    if (!isObject(r.responseFormat)) bad('responseFormat', 'be an object', r.responseFormat);
     const f = r.responseFormat as Record<string, unknown>;
-    oneOf(f.type, FORMATS, 'responseFormat.type', fail);
+    oneOf(f.type, FORMATS, 'responseFormat.type');
     if (f.type === 'json_schema') {
-      if (typeof f.name !== 'string') fail('responseFormat.name', `must be a string, got ${describe(f.name)}`);
-      if (!isObject(f.schema)) fail('responseFormat.schema', `must be a JSON Schema object, got ${describe(f.schema)}`);
+      if (typeof f.name !== 'string') bad('responseFormat.name', 'be a string', f.name);
+      if (!isObject(f.schema)) bad('responseFormat.schema', 'be a JSON Schema object', f.schema);
     }
   }
-  if (r.metadata !== undefined && !(isObject(r.metadata) && Object.values(r.metadata).every((v) => typeof v === 'string'))) fail('metadata', `must be an object of strings, got ${describe(r.metadata)}`);
-  if (r.providerOptions !== undefined && !isObject(r.providerOptions)) fail('providerOptions', `must be an object, got ${describe(r.providerOptions)}`);
+  if (r.metadata !== undefined && !(isObject(r.metadata) && Object.values(r.metadata).every((v) => typeof v === 'string'))) bad('metadata', 'be an object of strings', r.metadata);
+  if (r.providerOptions !== undefined && !isObject(r.providerOptions)) bad('providerOptions', 'be an object', r.providerOptions);
 }
 
-function checkMessage(m: unknown, at: string, fail: Fail): void {
-  if (!isObject(m)) fail(at, `must be a message object, got ${describe(m)}`);
+function checkMessage(m: unknown, at: string): void {
+  if (!isObject(m)) bad(at, 'be a message object', m);
   const x = m as Record<string, unknown>;
-  const role = oneOf(x.role, ROLES, `${at}.role`, fail);
+  const role = oneOf(x.role, ROLES, `${at}.role`);
   switch (role) {
     case 'system':
-      if (typeof x.content !== 'string') fail(`${at}.content`, `must be a string, got ${describe(x.content)}`);
+      if (typeof x.content !== 'string') bad(`${at}.content`, 'be a string', x.content);
       return;
     case 'user':
-      checkContent(x.content, `${at}.content`, fail);
-      optional(x, 'name', 'string', fail, `${at}.`);
+      checkContent(x.content, `${at}.content`);
+      optional(x, 'name', 'string', `${at}.`);
       return;
     case 'assistant':
-      if (x.content !== undefined && x.content !== null && typeof x.content !== 'string') fail(`${at}.content`, `must be a string or null, got ${describe(x.content)}`);
+      if (x.content !== undefined && x.content !== null && typeof x.content !== 'string') bad(`${at}.content`, 'be a string or null', x.content);
       if (x.thinking !== undefined) {
-        if (!Array.isArray(x.thinking)) fail(`${at}.thinking`, `must be an array, got ${describe(x.thinking)}`);
+        if (!Array.isArray(x.thinking)) bad(`${at}.thinking`, 'be an array', x.thinking);
         (x.thinking as unknown[]).forEach((t, j) => {
-          if (!isObject(t) || typeof t.text !== 'string') fail(`${at}.thinking[${j}].text`, `must be a string, got ${describe(isObject(t) ? t.text : t)}`);
+          if (!isObject(t) || typeof t.text !== 'string') bad(`${at}.thinking[${j}].text`, 'be a string', isObject(t) ? t.text : t);
         });
       }
       if (x.toolCalls !== undefined) {
-        if (!Array.isArray(x.toolCalls)) fail(`${at}.toolCalls`, `must be an array, got ${describe(x.toolCalls)}`);
+        if (!Array.isArray(x.toolCalls)) bad(`${at}.toolCalls`, 'be an array', x.toolCalls);
         (x.toolCalls as unknown[]).forEach((c, j) => {
-          if (!isObject(c)) fail(`${at}.toolCalls[${j}]`, `must be { id, name, arguments }, got ${describe(c)}`);
-          for (const k of ['id', 'name', 'arguments'] as const) if (typeof (c as Record<string, unknown>)[k] !== 'string') fail(`${at}.toolCalls[${j}].${k}`, `must be a string, got ${describe((c as Record<string, unknown>)[k])}`);
+          if (!isObject(c)) bad(`${at}.toolCalls[${j}]`, 'be { id, name, arguments }', c);
+          for (const k of ['id', 'name', 'arguments'] as const) if (typeof (c as Record<string, unknown>)[k] !== 'string') bad(`${at}.toolCalls[${j}].${k}`, 'be a string', (c as Record<string, unknown>)[k]);
         });
       }
-      if (x.parts !== undefined && !Array.isArray(x.parts)) fail(`${at}.parts`, `must be an array, got ${describe(x.parts)}`);
+      if (x.parts !== undefined && !Array.isArray(x.parts)) bad(`${at}.parts`, 'be an array', x.parts);
       return;
     case 'tool':
-      if (typeof x.toolCallId !== 'string') fail(`${at}.toolCallId`, `must be a string, got ${describe(x.toolCallId)}`);
-      checkContent(x.content, `${at}.content`, fail);
-      optional(x, 'toolName', 'string', fail, `${at}.`);
-      optional(x, 'isError', 'boolean', fail, `${at}.`);
+      if (typeof x.toolCallId !== 'string') bad(`${at}.toolCallId`, 'be a string', x.toolCallId);
+      checkContent(x.content, `${at}.content`);
+      optional(x, 'toolName', 'string', `${at}.`);
+      optional(x, 'isError', 'boolean', `${at}.`);
       return;
     case 'approval':
-      if (typeof x.requestId !== 'string') fail(`${at}.requestId`, `must be a string, got ${describe(x.requestId)}`);
-      if (typeof x.approve !== 'boolean') fail(`${at}.approve`, `must be true or false, got ${describe(x.approve)}`);
-      optional(x, 'reason', 'string', fail, `${at}.`);
+      if (typeof x.requestId !== 'string') bad(`${at}.requestId`, 'be a string', x.requestId);
+      if (typeof x.approve !== 'boolean') bad(`${at}.approve`, 'be true or false', x.approve);
+      optional(x, 'reason', 'string', `${at}.`);
       return;
   }
 }
 
-function checkContent(c: unknown, at: string, fail: Fail): void {
+function checkContent(c: unknown, at: string): void {
   if (typeof c === 'string') return;
-  if (!Array.isArray(c)) fail(at, `must be a string or an array of parts, got ${describe(c)}`);
+  if (!Array.isArray(c)) bad(at, 'be a string or an array of parts', c);
   (c as unknown[]).forEach((p, j) => {
     const where = `${at}[${j}]`;
-    if (!isObject(p)) fail(where, `must be a content part, got ${describe(p)}`);
-    const type = oneOf(p.type, ['text', 'image'] as const, `${where}.type`, fail);
+    if (!isObject(p)) bad(where, 'be a content part', p);
+    const type = oneOf(p.type, ['text', 'image'] as const, `${where}.type`);
     if (type === 'text') {
-      if (typeof p.text !== 'string') fail(`${where}.text`, `must be a string, got ${describe(p.text)}`);
+      if (typeof p.text !== 'string') bad(`${where}.text`, 'be a string', p.text);
     } else {
       if (typeof p.url !== 'string' && typeof p.data !== 'string') fail(where, 'an image needs a url or base64 data');
-      optional(p, 'mediaType', 'string', fail, `${where}.`);
+      optional(p, 'mediaType', 'string', `${where}.`);
     }
   });
 }
 
-function checkTool(t: unknown, at: string, fail: Fail): void {
-  if (!isObject(t)) fail(at, `must be a tool object, got ${describe(t)}`);
-  if (typeof t.name !== 'string' || t.name === '') fail(`${at}.name`, `must be a non-empty string, got ${describe(t.name)}`);
+function checkTool(t: unknown, at: string): void {
+  if (!isObject(t)) bad(at, 'be a tool object', t);
+  if (typeof t.name !== 'string' || t.name === '') bad(`${at}.name`, 'be a non-empty string', t.name);
   if (t.type === 'provider') {
-    if (t.options !== undefined && !isObject(t.options)) fail(`${at}.options`, `must be an object, got ${describe(t.options)}`);
+    if (t.options !== undefined && !isObject(t.options)) bad(`${at}.options`, 'be an object', t.options);
     return;
   }
-  if (t.type !== undefined && t.type !== 'function') fail(`${at}.type`, `must be "function" or "provider", got ${describe(t.type)}`);
-  if (!isObject(t.parameters)) fail(`${at}.parameters`, `must be a JSON Schema object, got ${describe(t.parameters)}`);
-  optional(t, 'description', 'string', fail, `${at}.`);
-  optional(t, 'strict', 'boolean', fail, `${at}.`);
+  if (t.type !== undefined && t.type !== 'function') bad(`${at}.type`, 'be "function" or "provider"', t.type);
+  if (!isObject(t.parameters)) bad(`${at}.parameters`, 'be a JSON Schema object', t.parameters);
+  optional(t, 'description', 'string', `${at}.`);
+  optional(t, 'strict', 'boolean', `${at}.`);
 }
 
-function optional(o: Record<string, unknown>, key: string, type: 'string' | 'boolean', fail: Fail, prefix = ''): void {
+function optional(o: Record<string, unknown>, key: string, type: 'string' | 'boolean', prefix = ''): void {
   const v = o[key];
-  if (v !== undefined && typeof v !== type) fail(`${prefix}${key}`, `must be a ${type}, got ${describe(v)}`);
+  if (v !== undefined && typeof v !== type) bad(`${prefix}${key}`, `be a ${type}`, v);
 }
 
-function oneOf<T extends string>(v: unknown, allowed: readonly T[], path: string, fail: Fail): T {
+function oneOf<T extends string>(v: unknown, allowed: readonly T[], path: string): T {
   if (typeof v === 'string' && (allowed as readonly string[]).includes(v)) return v as T;
   // A value meant for a closed set is quoted (short); other strings never are (they may be user text).
   return fail(path, `${typeof v === 'string' && v.length <= 24 ? JSON.stringify(v) : describe(v)} is not one of ${allowed.join(', ')}`);

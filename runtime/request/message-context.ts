@@ -4,6 +4,7 @@
  * spec has no template for, so nothing silently vanishes.
  */
 import type { AssistantMessage, ContentPart, ResponsePart, ThinkingPart, ToolCall } from '../types.js';
+import { missingUse } from '../codec.js';
 import type { Warnings } from './warnings.js';
 
 type TextPart = Extract<ContentPart, { type: 'text' }>;
@@ -29,14 +30,14 @@ export interface BlockTemplates {
 
 export class MessageContext {
   private index = 0;
-  private thinkingCarried = false;
+  protected thinkingCarried = false;
   /** The message's parts went out through `blocks` (the wire has a place for every kind). */
-  private partsCarried = false;
+  protected partsCarried = false;
 
   constructor(
     private readonly parts_: PartTemplates,
-    private readonly blocks_: BlockTemplates,
-    private readonly w: Warnings,
+    protected readonly blocks_: BlockTemplates,
+    protected readonly w: Warnings,
   ) {}
 
   /** The current message, as named in warnings. */
@@ -45,7 +46,7 @@ export class MessageContext {
   }
 
   /** Image parts a text-only slot left out, reported at finish() unless another slot carried them. */
-  private pendingImages = new Map<number, string>();
+  protected pendingImages = new Map<number, string>();
 
   /** Sets the request position used in warnings; returns this for chaining. */
   at(index: number): this {
@@ -100,83 +101,8 @@ export class MessageContext {
     return texts.join('\n');
   }
 
-  /** Base64 image data for wires that list images beside the text (Ollama `images`). */
-  imageData(c: string | ContentPart[]): string[] | undefined {
-    if (typeof c === 'string') return undefined;
-    const out: string[] = [];
-    c.forEach((p, j) => {
-      if (p.type !== 'image') return;
-      if (p.data !== undefined) {
-        out.push(p.data);
-        this.pendingImages.delete(j);
-      } else this.pendingImages.set(j, 'only base64 image data can be sent here; the image URL was not sent');
-    });
-    return out.length ? out : undefined;
-  }
-
   assistantText(m: AssistantMessage): string | null {
     return m.content === undefined || m.content === '' ? null : m.content;
-  }
-
-  /**
-   * Assistant content as blocks. With `parts` (a turn this provider returned), in their order,
-   * each part the wire object it came from when it has one; otherwise thinking first, then text,
-   * then tool calls.
-   */
-  blocks(m: AssistantMessage): unknown[] {
-    if (m.parts) {
-      if (agrees(m, m.parts)) return this.partBlocks(m, m.parts);
-      // The fields were changed after the turn came back: they are what the caller means to send.
-      this.partsCarried = true;
-      m.parts.forEach((p, j) => {
-        if ('wire' in p && p.wire !== undefined) this.w.drop(`${this.where()}.parts[${j}]`, 'the message\'s content, thinking or toolCalls no longer match its parts (edited?); the turn was written from those fields and this part was not sent');
-      });
-    }
-    const out: unknown[] = this.thinkingBlocks(m) ?? [];
-    if (m.content && this.blocks_.text) out.push(this.blocks_.text({ text: m.content }, this));
-    for (const c of m.toolCalls ?? []) if (this.blocks_.toolCall) out.push(this.blocks_.toolCall(c, this));
-    return out;
-  }
-
-  /**
-   * The k-th thinking or tool-call part is the k-th entry of `thinking` / `toolCalls` (those are
-   * what continuity rules and id renaming act on); other parts go back as the wire sent them.
-   */
-  private partBlocks(m: AssistantMessage, parts: ResponsePart[]): unknown[] {
-    this.partsCarried = true;
-    if (this.blocks_.thinking || this.blocks_.redactedThinking) this.thinkingCarried = true;
-    const out: unknown[] = [];
-    let t = 0;
-    let c = 0;
-    for (const p of parts) {
-      if (p.type === 'text') {
-        if ((p.text !== '' || p.signature !== undefined) && this.blocks_.text) out.push(this.blocks_.text(p, this));
-      } else if (p.type === 'thinking') {
-        const block = m.thinking![t]!;
-        const template = this.thinkingTemplate(block);
-        if (template) out.push(template(block, this, t));
-        t++;
-      } else if (p.type === 'tool-call') {
-        if (this.blocks_.toolCall) out.push(this.blocks_.toolCall(m.toolCalls![c]!, this));
-        c++;
-      } else if ('wire' in p && p.wire !== undefined) out.push(p.wire);
-    }
-    return out;
-  }
-
-  private thinkingTemplate(t: ThinkingPart): BlockTemplates['thinking'] {
-    return t.redacted !== undefined ? this.blocks_.redactedThinking : t.summary ? (this.blocks_.summaryThinking ?? this.blocks_.thinking) : this.blocks_.thinking;
-  }
-
-  /** The turn's thinking through the thinking block templates (a wire list of reasoning entries). */
-  thinkingBlocks(m: AssistantMessage): unknown[] | undefined {
-    if (this.blocks_.thinking || this.blocks_.redactedThinking) this.thinkingCarried = true;
-    const out: unknown[] = [];
-    (m.thinking ?? []).forEach((t, i) => {
-      const template = this.thinkingTemplate(t);
-      if (template) out.push(template(t, this, i));
-    });
-    return out.length ? out : undefined;
   }
 
   toolCalls(m: AssistantMessage): unknown[] | undefined {
@@ -184,26 +110,31 @@ export class MessageContext {
     return m.toolCalls.map((c) => this.blocks_.toolCall!(c, this));
   }
 
-  /** All thinking text of a turn, for wires that echo reasoning as one string field. */
-  thinkingText(m: AssistantMessage): string | undefined {
-    this.thinkingCarried = true;
-    const parts = (m.thinking ?? []).filter((t) => t.redacted === undefined);
-    return parts.length ? parts.map((t) => t.text).join('') : undefined;
+  // Turns as blocks, thinking, argument objects and base64 image lists: BlockContext
+  // (block-context.ts), which modules whose templates read them supply as `codec.uses.blocks`.
+
+  imageData(_c: string | ContentPart[]): string[] | undefined {
+    return this.needs('images');
   }
 
-  /** Tool-call arguments as an object, for wires that take objects (Anthropic `input`). */
-  argumentsObject(c: ToolCall): Record<string, unknown> {
-    try {
-      const v: unknown = JSON.parse(c.arguments === '' ? '{}' : c.arguments);
-      if (typeof v === 'object' && v !== null && !Array.isArray(v)) return v as Record<string, unknown>;
-    } catch {
-      // reported below
-    }
-    this.w.drop(
-      `${this.where()}.toolCalls[${c.id}].arguments`,
-      'arguments are not a JSON object and this provider takes objects; sent as {}',
-    );
-    return {};
+  blocks(_m: AssistantMessage): unknown[] {
+    return this.needs('blocks');
+  }
+
+  thinkingBlocks(_m: AssistantMessage): unknown[] | undefined {
+    return this.needs('thinking');
+  }
+
+  thinkingText(_m: AssistantMessage): string | undefined {
+    return this.needs('thinkingText');
+  }
+
+  argumentsObject(_c: ToolCall): Record<string, unknown> {
+    return this.needs('argumentsObject');
+  }
+
+  private needs(slot: string): never {
+    return missingUse(this.w.provider, 'blocks', `has a template that reads $${slot}`);
   }
 
   private part(p: ContentPart, j: number): unknown {
@@ -221,92 +152,9 @@ export class MessageContext {
     return undefined;
   }
 
-  private where(): string {
+  protected where(): string {
     return this.index < 0 ? 'system' : `messages[${this.index}]`;
   }
-}
-
-/**
- * `parts` still say what the fields say: as many reasoning blocks and calls, the same text (by
- * its characters; separators aside). The k-th thinking or call part stands for the k-th entry of
- * the field, which continuity rules and id renaming may have changed.
- */
-function agrees(m: AssistantMessage, parts: ResponsePart[]): boolean {
-  let thinking = 0;
-  let calls = 0;
-  let text = '';
-  for (const p of parts) {
-    if (p.type === 'thinking') thinking++;
-    else if (p.type === 'tool-call') calls++;
-    else if (p.type === 'text') text += p.text;
-  }
-  const content = typeof m.content === 'string' ? m.content : '';
-  return thinking === (m.thinking?.length ?? 0) && calls === (m.toolCalls?.length ?? 0) && squash(text) === squash(content);
-}
-
-function squash(s: string): string {
-  return s.replace(/\s+/g, '');
-}
-
-/**
- * Wires that want one message per run of a role: consecutive wire messages become one, by
- * `field`: arrays concatenated, strings joined with `join` when the spec gives one (else made
- * text parts, as is a string beside an array). Only messages that both carry the field and agree on everything else (the
- * role among it) are joined, so nothing is lost: two tool results whose wire role is "user"
- * stay two results when each result sits outside that field.
- */
-export function mergeConsecutive(
-  mapped: unknown[],
-  field: string,
-  join: string | undefined,
-  textPart: ((p: TextPart) => unknown) | undefined,
-): unknown[] {
-  const out: unknown[] = [];
-  // The message a run is being joined into, made ours (a copy with its own list) on its first join.
-  let owned: Record<string, unknown> | undefined;
-  for (let i = 0; i < mapped.length; i++) {
-    const m = mapped[i];
-    if (m === undefined) continue;
-    const prev = out[out.length - 1] as Record<string, unknown> | undefined;
-    const cur = m as Record<string, unknown>;
-    if (prev && isRecord(prev) && isRecord(cur) && sameBesides(prev, cur, field)) {
-      const a = prev[field];
-      const b = cur[field];
-      if (join !== undefined && typeof a === 'string' && typeof b === 'string') {
-        out[out.length - 1] = owned = { ...prev, [field]: a + join + b };
-        continue;
-      }
-      if (owned !== prev || !Array.isArray(a)) out[out.length - 1] = owned = { ...prev, [field]: asList(a, textPart).slice() };
-      const list = owned[field] as unknown[];
-      for (const x of asList(b, textPart)) list.push(x);
-    } else {
-      out.push(m);
-      owned = undefined;
-    }
-  }
-  return out;
-}
-
-/** Both carry `field`, and everything else they say is the same (nothing is lost by joining them). */
-function sameBesides(a: Record<string, unknown>, b: Record<string, unknown>, field: string): boolean {
-  if (a[field] === undefined || b[field] === undefined) return false;
-  for (const k in a) if (k !== field && a[k] !== undefined && !same(a[k], b[k])) return false;
-  for (const k in b) if (k !== field && b[k] !== undefined && a[k] === undefined) return false;
-  return true;
-}
-
-function same(x: unknown, y: unknown): boolean {
-  return x === y || (typeof x === 'object' && typeof y === 'object' && JSON.stringify(x) === JSON.stringify(y));
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function asList(v: unknown, textPart: ((p: TextPart) => unknown) | undefined): unknown[] {
-  if (Array.isArray(v)) return v;
-  if (typeof v === 'string') return [textPart ? textPart({ type: 'text', text: v }) : v];
-  return [v];
 }
 
 /** A part as warnings name it. */

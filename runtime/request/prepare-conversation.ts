@@ -27,6 +27,7 @@ export function prepareConversation(
   join: string,
   continuity: Continuity,
   w: Warnings,
+  rules: typeof applyContinuity = applyContinuity,
 ): Conversation {
   const systemTexts: string[] = [];
   const messages: Message[] = [];
@@ -71,7 +72,7 @@ export function prepareConversation(
     messages.push(out);
     origins.push(i);
   });
-  const kept = applyContinuity(messages, origins, req, continuity, w);
+  const kept = rules(messages, origins, req, continuity, w);
   return { system: systemTexts.length ? systemTexts.join(join) : undefined, messages: kept.messages, origins, body: kept.body, request: kept.request, carried: kept.carried };
 }
 

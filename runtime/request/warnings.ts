@@ -4,7 +4,7 @@ import type { Warning } from '../types.js';
 
 export class Warnings {
   readonly list: Warning[] = [];
-  constructor(private readonly provider: string) {}
+  constructor(readonly provider: string) {}
 
   /** Record a field that is set but not sent; returns undefined so callers can `return w.drop(…)`. */
   drop(field: string, message: string): undefined {

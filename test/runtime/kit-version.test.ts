@@ -5,6 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { adapters, defineAdapter, KIT_VERSION, WireforgeError } from '../../generated/index.js';
 import { profile, codec } from '../../generated/openai-chat.js';
+import * as ollama from '../../generated/ollama.js';
+import * as anthropic from '../../generated/anthropic-messages.js';
+import { TurnAssembler } from '../../runtime/assemble/turn-assembler.js';
 
 describe('the adapter-kit version', () => {
   it('every generated adapter was made for this runtime', () => {
@@ -18,5 +21,18 @@ describe('the adapter-kit version', () => {
   ])('kit %i is refused with both versions and the fix', (kit, message) => {
     expect(() => defineAdapter(profile, codec, { kit })).toThrow(WireforgeError);
     expect(() => defineAdapter(profile, codec, { kit })).toThrow(message);
+  });
+
+  it('a codec without a unit its profile or readers need is told which (hand-written codecs)', () => {
+    const { uses: _u, ...bare } = ollama.codec;
+    expect(() => defineAdapter(ollama.profile, bare, { kit: KIT_VERSION })).toThrow(/adapter "ollama" streams NDJSON, .*codec\.uses\.ndjson/);
+    const { uses, ...rest } = anthropic.codec;
+    expect(() => defineAdapter(anthropic.profile, { ...rest, uses: { ...uses, continuity: undefined } }, { kit: KIT_VERSION })).toThrow(/codec\.uses\.continuity/);
+    const noThinking = defineAdapter(anthropic.profile, { ...rest, uses: { ...uses, thinking: undefined } }, { kit: KIT_VERSION });
+    const a = new TurnAssembler(noThinking.rules, { streaming: false });
+    expect(() => a.appendThinking('x')).toThrow(/reads thinking blocks, .*codec\.uses\.thinking/);
+    const noBlocks = defineAdapter(anthropic.profile, { ...rest, uses: { ...uses, blocks: undefined } }, { kit: KIT_VERSION });
+    const turn = { role: 'assistant' as const, content: 'hi' };
+    expect(() => noBlocks.buildRequest({ model: 'm', messages: [{ role: 'user', content: 'q' }, turn] }, 'blocking')).toThrow(/reads \$blocks, .*codec\.uses\.blocks/);
   });
 });

@@ -1,6 +1,6 @@
 /** Joining consecutive wire messages: only what agrees on everything but the merged field, so nothing is lost. */
 import { describe, expect, it } from 'vitest';
-import { mergeConsecutive } from '../../runtime/request/message-context.js';
+import { mergeConsecutive } from '../../runtime/request/merge-consecutive.js';
 
 const textPart = (p: { type: 'text'; text: string }) => ({ type: 'text', text: p.text });
 

@@ -1,0 +1,26 @@
+/** Wire citation objects → unified Citations, by the spec's citation table (`parts.citation`). */
+import type { PartField, PartsProfile } from '../profile.js';
+import type { Citation } from '../types.js';
+import { readPath } from '../wire/read-path.js';
+
+export function citationOf(map: PartsProfile['citation'], raw: unknown): Citation | undefined {
+  if (map === undefined || typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined;
+  const out: Citation = {};
+  for (const k of ['url', 'title', 'citedText', 'documentId'] as const) {
+    const v = firstAt(raw, map[k]);
+    if (typeof v === 'string') out[k] = v;
+  }
+  const n = firstAt(raw, map.sourceIndex);
+  if (typeof n === 'number') out.sourceIndex = n;
+  return out;
+}
+
+/** The first present value among several paths (`[]` is the object itself). */
+export function firstAt(raw: unknown, paths: PartField | readonly (readonly (string | number)[])[] | undefined): unknown {
+  if (paths === undefined || !Array.isArray(paths)) return undefined;
+  for (const p of paths as readonly (readonly (string | number)[])[]) {
+    const v = p.length === 0 ? raw : readPath(raw, p);
+    if (v !== undefined && v !== null) return v;
+  }
+  return undefined;
+}

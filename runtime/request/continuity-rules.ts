@@ -1,0 +1,138 @@
+/**
+ * A spec's continuity rules (what reasoning must carry to go back, what a request cannot send
+ * with it, fields added to the body) and the state a turn carries into the next request (a
+ * container id). Generated modules whose spec has rules or `carry` supply this as
+ * `codec.uses.continuity`; turns from elsewhere are cleaned first, as for every wire.
+ */
+import type { Condition } from '../profile.js';
+import type { AssistantMessage, ChatRequest, Message, ResponsePart, ThinkingPart } from '../types.js';
+import { readPath } from '../wire/read-path.js';
+import { cleanForeign, fromElsewhere, isForeign, type Continuity, type ContinuityFact, type ContinuityResult } from './apply-continuity.js';
+import { holds } from './conditions.js';
+import type { Warnings } from './warnings.js';
+
+export function continuityRules(messages: Message[], origins: number[], req: ChatRequest, c: Continuity, w: Warnings): ContinuityResult {
+  const carried = c.carry?.length ? carry(messages, req, c) : [];
+  if (c.rules.length === 0) return { messages: cleanForeign(messages, origins, req, c, w), body: {}, request: req, carried };
+  const rules = c.rules.filter((r) => !('toolTurnWithoutThinking' in r.when) && applies(r.when, req));
+  const body = Object.assign({}, ...rules.map((r) => r.body ?? {})) as Record<string, unknown>;
+  const requireSignature = rules.some((r) => r.require.includes('thinking.signature'));
+  const requireId = rules.some((r) => r.require.includes('thinking.id'));
+  const omit = rules.some((r) => r.drop.includes('thinking'));
+  const ensure = rules.some((r) => r.ensure.includes('thinking'));
+
+  const out = messages.map((m, i) => {
+    if (m.role !== 'assistant') return m;
+    const where = `messages[${origins[i]}]`;
+    let msg: AssistantMessage = m;
+    if (isForeign(m, req, c)) msg = fromElsewhere(m, c, where, w);
+    const before = msg.thinking;
+    if (omit) {
+      if (msg.thinking) msg = { ...msg, thinking: undefined };
+    } else if (msg.thinking?.length && (requireSignature || requireId)) {
+      const kept = msg.thinking.filter((t) => (!requireSignature || t.signature !== undefined) && (!requireId || t.id !== undefined));
+      if (kept.length < msg.thinking.length) {
+        w.drop(`${where}.thinking`, `${c.provider} needs ${requireSignature ? 'a signature (encrypted content)' : 'an id'} on reasoning it is sent back, under this request's settings; reasoning without one was not sent`);
+        msg = { ...msg, thinking: kept };
+      }
+    }
+    if (ensure && !omit && !msg.thinking?.length) msg = { ...msg, thinking: [{ text: '' }] };
+    return msg.parts && msg.thinking !== before ? syncThinking(msg, before, where, w) : msg;
+  });
+  let request = req;
+  for (const r of rules) for (const field of r.drop) if (field !== 'thinking') request = dropField(request, field, c, 'under this request\'s settings', w);
+  // Rules about the conversation as it will be sent (after the clean-up above).
+  const continues = toolTurnWithoutThinking(out);
+  for (const r of c.rules) {
+    if (!('toolTurnWithoutThinking' in r.when) || !applies(r.when, req, continues)) continue;
+    for (const field of r.drop) if (field !== 'thinking') request = dropField(request, field, c, 'while continuing a tool turn that has no reasoning (it came from elsewhere)', w);
+  }
+  return { messages: out, body, request, carried };
+}
+
+/**
+ * The thinking parts of `parts` made to match `thinking` after the rules above changed it: the
+ * k-th thinking part is the k-th block of `before`, kept when the block was kept (filters keep
+ * the objects); an added empty block goes first.
+ */
+function syncThinking(m: AssistantMessage, before: ThinkingPart[] | undefined, where: string, w: Warnings): AssistantMessage {
+  const after = new Set(m.thinking ?? []);
+  const parts: ResponsePart[] = [];
+  let k = 0;
+  // Items that followed reasoning which is not sent go with it (an item that names the reasoning
+  // it came from is rejected without it); text and calls stay, written by their templates.
+  let orphaned = false;
+  m.parts!.forEach((p, j) => {
+    if (p.type === 'thinking') {
+      orphaned = !(before?.[k] !== undefined && after.has(before[k]!));
+      k++;
+      if (!orphaned) parts.push(p);
+    } else if (orphaned && 'wire' in p && p.wire !== undefined) {
+      w.drop(`${where}.parts[${j}]`, 'it followed reasoning that is not sent, and cannot go without it; it was not sent');
+    } else {
+      if (p.type === 'text' || p.type === 'tool-call') orphaned = false;
+      parts.push(p);
+    }
+  });
+  const added = (m.thinking ?? []).filter((t) => !before?.includes(t));
+  if (added.length) parts.unshift(...added.map((t): ResponsePart => ({ type: 'thinking', ...t })));
+  return { ...m, parts };
+}
+
+/** Carried fields: from the latest assistant turn of this provider that has a part of each kind. */
+function carry(messages: Message[], req: ChatRequest, c: Continuity): Array<[readonly (string | number)[], unknown]> {
+  const out: Array<[readonly (string | number)[], unknown]> = [];
+  for (const rule of c.carry ?? []) {
+    for (let i = messages.length - 1; i >= 0; i--) {
+      const m = messages[i]!;
+      if (m.role !== 'assistant' || !m.parts || (m.origin && isForeign(m, req, c))) continue;
+      const part = m.parts.find((p) => p.type === 'opaque' && p.kind === rule.kind);
+      if (part === undefined || part.type !== 'opaque') continue;
+      const v = readPath(part.value, rule.from);
+      if (v !== undefined && v !== null) out.push([rule.to, v]);
+      break;
+    }
+  }
+  return out;
+}
+
+/** The conversation continues a tool turn (only tool results follow it) that has no thinking. */
+function toolTurnWithoutThinking(messages: Message[]): boolean {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.role === 'tool') continue;
+    return m.role === 'assistant' && (m.toolCalls?.length ?? 0) > 0 && !m.thinking?.length;
+  }
+  return false;
+}
+
+function dropField(req: ChatRequest, field: string, c: Continuity, why: string, w: Warnings): ChatRequest {
+  const [head, tail] = field.split('.') as [keyof ChatRequest, string | undefined];
+  const value = req[head];
+  if (value === undefined) return req;
+  if (tail === undefined) {
+    w.drop(field, `${c.provider} cannot take this ${why}`);
+    return { ...req, [head]: undefined };
+  }
+  if (typeof value !== 'object' || value === null || (value as Record<string, unknown>)[tail] === undefined) return req;
+  w.drop(field, `${c.provider} cannot take this ${why}`);
+  return { ...req, [head]: { ...(value as object), [tail]: undefined } };
+}
+
+function applies(when: Condition, req: ChatRequest, continues = false): boolean {
+  return holds(when, (fact) => {
+    switch (fact as ContinuityFact) {
+      case 'store':
+        return req.store;
+      case 'model':
+        return req.model ?? '';
+      case 'reasoning':
+        return req.reasoning?.budgetTokens !== undefined || req.reasoning?.effort !== undefined;
+      case 'toolTurnWithoutThinking':
+        return continues;
+      default:
+        return undefined;
+    }
+  });
+}
+
