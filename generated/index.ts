@@ -4,6 +4,8 @@
  */
 import { createRegistry } from '../runtime/adapter-kit.js';
 import { adapter as anthropicMessages } from './anthropic-messages.js';
+import { adapter as azureOpenai } from './azure-openai.js';
+import { adapter as azureOpenaiV1 } from './azure-openai-v1.js';
 import { adapter as deepseek } from './deepseek.js';
 import { adapter as gemini } from './gemini.js';
 import { adapter as groq } from './groq.js';
@@ -22,6 +24,8 @@ export * from '../runtime/index.js';
 /** Every provider spec, by id. */
 export const adapters = {
   'anthropic-messages': anthropicMessages,
+  'azure-openai': azureOpenai,
+  'azure-openai-v1': azureOpenaiV1,
   deepseek: deepseek,
   gemini: gemini,
   groq: groq,

@@ -15,6 +15,8 @@ export { compact } from './request/compact.js';
 export { continuityRules } from './request/continuity-rules.js';
 export { mergeConsecutive } from './request/merge-consecutive.js';
 export { NdjsonDecoder } from './framing/decode-ndjson.js';
+export { EventStreamDecoder } from './framing/decode-event-stream.js';
+export { signSigV4 } from './transport/sign-sigv4.js';
 export { retryDelayMs } from './wire/retry-delay.js';
 export { firstString } from './wire/read-path.js';
 export type { Codec, CodecUses } from './codec.js';

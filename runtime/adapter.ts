@@ -60,6 +60,8 @@ export function defineAdapter(profile: Profile, codec: Codec, generated?: { kit:
   const e = profile.errors;
   const uses = codec.uses ?? {};
   if (profile.stream.framing === 'ndjson' && !uses.ndjson) missingUse(profile.id, 'ndjson', 'streams NDJSON');
+  if (profile.stream.framing === 'event-stream' && !uses.eventStream) missingUse(profile.id, 'eventStream', 'streams AWS event-stream frames');
+  if (profile.endpoint.sigv4 && !uses.sigv4) missingUse(profile.id, 'sigv4', 'signs requests with AWS SigV4');
   const retryDelay = e.retryDelay?.length ? (uses.retryDelay ?? missingUse(profile.id, 'retryDelay', 'reads retry delays from error bodies')) : undefined;
   return {
     id: profile.id,

@@ -9,6 +9,8 @@ import type { ResponseParts } from './assemble/response-parts.js';
 import { WireforgeError } from './errors.js';
 import type { ThinkingBlocks } from './assemble/thinking-blocks.js';
 import type { NdjsonDecoder } from './framing/decode-ndjson.js';
+import type { EventStreamDecoder } from './framing/decode-event-stream.js';
+import type { signSigV4 } from './transport/sign-sigv4.js';
 import type { BlockContext } from './request/block-context.js';
 import type { continuityRules } from './request/continuity-rules.js';
 import type { mergeConsecutive } from './request/merge-consecutive.js';
@@ -73,6 +75,10 @@ export interface CodecUses {
   ndjson?: typeof NdjsonDecoder;
   /** Retry delays read from error bodies, for specs with `errors.retryDelay`. */
   retryDelay?: typeof retryDelayMs;
+  /** The AWS event-stream decoder, for specs that stream it (Bedrock). */
+  eventStream?: typeof EventStreamDecoder;
+  /** AWS SigV4 signing, for specs whose requests are signed. */
+  sigv4?: typeof signSigV4;
 }
 
 /** A profile or reader that needs a unit its codec does not supply (a hand-written codec): said when first needed. */

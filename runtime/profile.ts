@@ -77,6 +77,22 @@ export interface EndpointInfo {
   readonly apiKeyEnv?: string;
   readonly apiKeyOptional: boolean;
   readonly headers: Readonly<Record<string, string>>;
+  /** Query parameters on every request; values may use {option} placeholders. */
+  readonly query?: Readonly<Record<string, string>>;
+  /** The header carries an access token from the client's getToken() (else a static apiKey), asked for per request. */
+  readonly authFrom?: 'token';
+  /** Requests are signed with AWS SigV4 instead; `region` names the endpoint option holding the region. */
+  readonly sigv4?: { readonly service: string; readonly region: string };
+  /** Endpoint parameters the client supplies ({name} in baseUrl, path, streamPath, query). */
+  readonly options?: Readonly<Record<string, EndpointOption>>;
+}
+
+export interface EndpointOption {
+  /** Environment variables read when the client does not give it, first set wins. */
+  readonly env?: readonly string[];
+  /** Used when neither gives one; may use other options' {placeholders}. */
+  readonly default?: string;
+  readonly description?: string;
 }
 
 export interface RequestProfile {
@@ -193,6 +209,8 @@ export interface ErrorProfile {
   readonly type: readonly WirePath[];
   readonly code: readonly WirePath[];
   readonly requestIdHeader?: string;
+  /** A response header naming the error type (the text before any `:`), for wires whose bodies do not (AWS). */
+  readonly typeHeader?: string;
   readonly retryable: { readonly codes: readonly number[]; readonly ranges: ReadonlyArray<readonly [number, number]> };
   /** Errors never retried whatever their status (OpenAI's `insufficient_quota` 429). */
   readonly noRetry: ReadonlyArray<{ readonly type?: string; readonly code?: string }>;
@@ -204,7 +222,9 @@ export interface ErrorProfile {
 }
 
 export interface StreamProfile {
-  readonly framing: 'sse' | 'ndjson';
+  readonly framing: 'sse' | 'ndjson' | 'event-stream';
+  /** event-stream: the JSON field of each frame's payload that holds the event as base64 (Bedrock InvokeModel). */
+  readonly unwrap?: string;
   /** A data payload that ends the stream, e.g. `[DONE]`. */
   readonly doneSentinel?: string;
   /** The connection closing after a finish reason is a normal end (no terminal event). */

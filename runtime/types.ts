@@ -261,6 +261,15 @@ export interface ClientOptions {
   maxRetries?: number;
   /** Model-level defaults: a request value that is set wins; providerOptions merge key by key. */
   defaults?: Partial<Omit<ChatRequest, 'messages'>>;
+  /** The endpoint options the spec declares (Azure resource, Vertex project and location, AWS region); else their env vars or defaults. */
+  endpoint?: Record<string, string>;
+  /**
+   * For specs that send an access token (Vertex AI, Azure with Entra ID): asked for before every
+   * request, so cache and refresh it as your auth library does. A static `apiKey` stands in without it.
+   */
+  getToken?: () => string | Promise<string>;
+  /** For specs signed with AWS SigV4 (Bedrock). Default: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN. */
+  aws?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
 }
 
 export interface CallOptions {

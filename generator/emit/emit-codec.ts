@@ -80,6 +80,8 @@ export function emitCodec(ir: SpecIR): CodecSource {
   if (ir.profile.request.messages.merge) uses.push(['merge', 'mergeConsecutive']);
   if (ir.profile.stream.framing === 'ndjson') uses.push(['ndjson', 'NdjsonDecoder']);
   if (ir.profile.errors.retryDelay?.length) uses.push(['retryDelay', 'retryDelayMs']);
+  if (ir.profile.stream.framing === 'event-stream') uses.push(['eventStream', 'EventStreamDecoder']);
+  if (ir.profile.endpoint.sigv4) uses.push(['sigv4', 'signSigV4']);
   if (uses.length) members.set('uses', new Map(uses));
   return { members, readResponse: emitReadResponse(ir), readEvent: emitReadEvent(ir) };
 }

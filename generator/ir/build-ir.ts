@@ -2,11 +2,11 @@
  * Stage 4: a resolved spec document → SpecIR. Only shape work happens here (defaults filled,
  * paths and templates parsed); every judgement about validity lives in the semantic rules.
  */
-import type { ConditionValue, MessagesDocument, ParamDocument, RequestDocument, RuleDocument, RulesDocument, SpecDocument, StreamDocument } from '../load/spec-document.js';
+import type { ConditionValue, EndpointDocument, MessagesDocument, ParamDocument, RequestDocument, RuleDocument, RulesDocument, SpecDocument, StreamDocument } from '../load/spec-document.js';
 import { escapePointer } from '../load/parse-spec.js';
 import type { ResolvedSpec } from '../resolve/resolve-extends.js';
 import { parsePath, pathList } from './paths.js';
-import { PARAM_FIELDS, type DefaultValue, type KindRule, type ParamField, type ParamRule, type PartField, type PartRule, type PartsProfile, type Profile, type Scalar, type UsageCount } from '../../runtime/profile.js';
+import { PARAM_FIELDS, type DefaultValue, type EndpointOption, type KindRule, type ParamField, type ParamRule, type PartField, type PartRule, type PartsProfile, type Profile, type Scalar, type UsageCount } from '../../runtime/profile.js';
 import type { KindDocument, PartDocument, PartFieldsDocument, PartsDocument, UsageCountDocument } from '../load/spec-document.js';
 import type { FinishReason } from '../../runtime/types.js';
 import { ACTIONS, type ActionKey } from './actions.js';
@@ -65,6 +65,19 @@ export function buildIR(spec: ResolvedSpec): SpecIR {
   };
 }
 
+/** Endpoint options in the runtime's form: env always a list, nothing undefined. */
+function endpointOptions(options: NonNullable<EndpointDocument['options']>): Record<string, EndpointOption> {
+  const out: Record<string, EndpointOption> = {};
+  for (const [name, o] of Object.entries(options)) {
+    out[name] = {
+      ...(o.env !== undefined ? { env: [o.env].flat() } : {}),
+      ...(o.default !== undefined ? { default: o.default } : {}),
+      ...(o.description !== undefined ? { description: o.description } : {}),
+    };
+  }
+  return out;
+}
+
 /** The data half of a spec, in the runtime's own types. */
 function buildProfile(id: string, d: SpecDocument, t: TemplatesIR): Profile {
   const ep = d.endpoint ?? {};
@@ -101,6 +114,10 @@ function buildProfile(id: string, d: SpecDocument, t: TemplatesIR): Profile {
       apiKeyEnv: ep.apiKeyEnv,
       apiKeyOptional: ep.apiKeyOptional === true,
       headers: ep.headers ?? {},
+      ...(ep.query ? { query: ep.query } : {}),
+      ...(ep.auth?.from === 'token' ? { authFrom: 'token' as const } : {}),
+      ...(ep.auth?.sigv4 ? { sigv4: { service: ep.auth.sigv4.service, region: ep.auth.sigv4.region ?? 'region' } } : {}),
+      ...(ep.options ? { options: endpointOptions(ep.options) } : {}),
     },
     request: {
       ...(typeof rq.model === 'string' ? { model: parsePath(rq.model).segments } : {}),
@@ -135,7 +152,7 @@ function buildProfile(id: string, d: SpecDocument, t: TemplatesIR): Profile {
       streamBody: rq.stream?.body ?? {},
       blockingBody: rq.blocking?.body ?? {},
     },
-    stream: { framing: st.framing ?? 'sse', doneSentinel: st.doneSentinel, endsOnClose: st.endsOnClose === true },
+    stream: { framing: st.framing ?? 'sse', ...(st.unwrap ? { unwrap: st.unwrap } : {}), doneSentinel: st.doneSentinel, endsOnClose: st.endsOnClose === true },
     finish: {
       map: (fr.map ?? {}) as Record<string, FinishReason>,
       // Unified values on the right are checked by the finish-table rule.
@@ -158,6 +175,7 @@ function buildProfile(id: string, d: SpecDocument, t: TemplatesIR): Profile {
       type: segs(er.type),
       code: segs(er.code),
       requestIdHeader: er.requestIdHeader?.toLowerCase(),
+      ...(er.typeHeader ? { typeHeader: er.typeHeader.toLowerCase() } : {}),
       retryable: {
         codes: retryable.filter((s): s is number => typeof s === 'number'),
         ranges: retryable.filter((s): s is string => typeof s === 'string').map((s) => [Number(s[0]) * 100, Number(s[0]) * 100 + 99] as const),

@@ -36,8 +36,10 @@ export interface EndpointDocument {
   path?: string;
   streamPath?: string;
   streamQuery?: Record<string, string>;
+  query?: Record<string, string>;
   method?: 'POST';
-  auth?: { header?: string; scheme?: string };
+  auth?: { header?: string; scheme?: string; from?: 'key' | 'token'; sigv4?: { service: string; region?: string } };
+  options?: Record<string, { env?: string | string[]; default?: string; description?: string }>;
   apiKeyEnv?: string;
   apiKeyOptional?: boolean;
   headers?: Record<string, string>;
@@ -119,7 +121,8 @@ export interface RuleDocument {
 }
 
 export interface StreamDocument {
-  framing?: 'sse' | 'ndjson';
+  framing?: 'sse' | 'ndjson' | 'event-stream';
+  unwrap?: string;
   eventKey?: PathText;
   doneSentinel?: string;
   endsOnClose?: boolean;
@@ -155,6 +158,7 @@ export interface ErrorsDocument {
   type?: PathsText;
   code?: PathsText;
   requestIdHeader?: string;
+  typeHeader?: string;
   retryable?: Array<number | string>;
   noRetry?: Array<{ type?: string; code?: string }>;
   retryDelay?: PathsText;

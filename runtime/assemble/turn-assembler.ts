@@ -90,8 +90,9 @@ export class TurnAssembler implements EventSink {
   }
 
   setMeta(id: unknown, model: unknown): void {
-    if (this.id === undefined && typeof id === 'string') this.id = id;
-    if (this.model === undefined && typeof model === 'string') this.model = model;
+    // An empty id or model is none (Azure's prompt-filter chunk comes first with both blank).
+    if (this.id === undefined && typeof id === 'string' && id !== '') this.id = id;
+    if (this.model === undefined && typeof model === 'string' && model !== '') this.model = model;
   }
 
   appendText(delta: unknown): void {

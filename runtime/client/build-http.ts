@@ -12,15 +12,19 @@ export function buildUrl(
 ): string {
   const base = baseUrl ?? ep.baseUrl;
   if (!base) throw new RequestError(provider, 'baseUrl', `${provider} has no default base URL: pass createClient(…, { baseUrl })`);
-  const template = (stream && ep.streamPath) || ep.path;
-  const path = template.replace(/\{(\w+)\}/g, (_m, name: string) => {
-    const v = pathParams[name];
-    if (v === undefined || v === '') throw new RequestError(provider, name, `the endpoint path needs ${name}; set it on the request or the client`);
-    return encodeURIComponent(v);
-  });
-  let url = base.replace(/\/+$/, '') + path;
-  if (stream) {
-    const query = new URLSearchParams(ep.streamQuery as Record<string, string>).toString();
+  // {name}: the request's model, or an endpoint option (resolved when the client was made).
+  const fill = (template: string, encode: (v: string) => string) =>
+    template.replace(/\{(\w+)\}/g, (_m, name: string) => {
+      const v = pathParams[name];
+      if (v === undefined || v === '') throw new RequestError(provider, name, `the endpoint needs ${name}; set it on the request or the client`);
+      return encode(v);
+    });
+  let url = fill(base.replace(/\/+$/, ''), encodeURIComponent) + fill((stream && ep.streamPath) || ep.path, encodeURIComponent);
+  const params = stream ? { ...ep.query, ...ep.streamQuery } : ep.query;
+  if (params) {
+    const filled: Record<string, string> = {};
+    for (const [k, v] of Object.entries(params)) filled[k] = fill(v, (x) => x);
+    const query = new URLSearchParams(filled).toString();
     if (query) url += (url.includes('?') ? '&' : '?') + query;
   }
   return url;

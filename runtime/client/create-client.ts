@@ -9,11 +9,13 @@ import { RequestError, StreamError, WireforgeError } from '../errors.js';
 import { readPath } from '../wire/read-path.js';
 import { checkRequest } from '../request/check-request.js';
 import { deepMerge, isPlainObject, sanitize } from '../request/safe-merge.js';
+import { authorize } from '../transport/authorize.js';
 import { makeRedactor } from '../transport/redact.js';
 import { sendRequest } from '../transport/send-request.js';
 import type { CallOptions, ChatRequest, ChatResponse, ClientOptions } from '../types.js';
 import { buildHeaders, buildUrl } from './build-http.js';
 import { ChatStream } from './chat-stream.js';
+import { resolveEndpointOptions } from './endpoint-options.js';
 import { readBodyText, readStream } from './read-stream.js';
 
 export interface Client {
@@ -26,18 +28,12 @@ const DEFAULT_TIMEOUT_MS = 600_000;
 
 export function createClientFor(adapter: ProviderAdapter, options: ClientOptions = {}): Client {
   const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
-  const apiKey = options.apiKey ?? (adapter.endpoint.apiKeyEnv ? env?.[adapter.endpoint.apiKeyEnv] : undefined);
-  if (apiKey === undefined && !adapter.endpoint.apiKeyOptional && !options.allowAuthOverride) {
-    throw new RequestError(
-      adapter.id,
-      'apiKey',
-      `no API key: pass createClient(${JSON.stringify(adapter.id)}, { apiKey }) or set ${adapter.endpoint.apiKeyEnv ?? 'the key'}`,
-    );
-  }
   if (adapter.endpoint.baseUrlRequired && !options.baseUrl) {
     throw new RequestError(adapter.id, 'baseUrl', `${adapter.id} needs a baseUrl: pass createClient(${JSON.stringify(adapter.id)}, { baseUrl })`);
   }
-  const redact = makeRedactor(apiKey);
+  const redact = makeRedactor();
+  const endpoint = adapter.endpoint.options || options.endpoint ? resolveEndpointOptions(adapter, options.endpoint, env, options.baseUrl) : undefined;
+  const { apiKey, sign } = authorize(adapter, options, env, endpoint ?? {}, redact);
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const idleTimeoutMs = options.idleTimeoutMs ?? timeoutMs;
@@ -48,9 +44,9 @@ export function createClientFor(adapter: ProviderAdapter, options: ClientOptions
     const merged = withDefaults(request, options);
     if (merged.model === undefined && (adapter.profile.request.model !== undefined || adapter.endpoint.path.includes('{model}') || adapter.endpoint.streamPath?.includes('{model}') === true)) throw new RequestError(adapter.id, 'model', `no model: set it on the request or pass createClient(${JSON.stringify(adapter.id)}, { model })`);
     const built = adapter.buildRequest(merged, stream ? 'stream' : 'blocking');
-    const url = buildUrl(adapter.id, adapter.endpoint, options.baseUrl, stream, built.pathParams);
+    const url = buildUrl(adapter.id, adapter.endpoint, options.baseUrl, stream, endpoint ? { ...endpoint, ...built.pathParams } : built.pathParams);
     const headers = buildHeaders(adapter.endpoint, apiKey, stream, [options.headers, call?.headers], options.allowAuthOverride === true);
-    return { built, send: { url, headers, body: JSON.stringify(built.body), fetch: doFetch, timeoutMs, maxRetries, signal: call?.signal, redact } };
+    return { built, send: { url, headers, body: JSON.stringify(built.body), fetch: doFetch, timeoutMs, maxRetries, signal: call?.signal, redact, sign } };
   };
 
   return {

@@ -5,7 +5,7 @@
  */
 import type { ProviderAdapter } from '../adapter.js';
 import type { TurnAssembler } from '../assemble/turn-assembler.js';
-import { excerptOf, StreamError, TimeoutError, WireforgeError } from '../errors.js';
+import { excerptOf, ProviderError, StreamError, TimeoutError, WireforgeError } from '../errors.js';
 import { SseDecoder } from '../framing/decode-sse.js';
 import type { FrameSink } from '../framing/frame.js';
 import type { StreamEvent, Warning } from '../types.js';
@@ -29,10 +29,9 @@ export async function* readStream(c: StreamContext): AsyncGenerator<StreamEvent[
   const body = c.sent.response.body;
   if (!body) throw new StreamError({ provider: adapter.id, reason: 'the response has no body' });
   const reader = body.getReader();
-  const text = new TextDecoder();
   const onFrame = frameHandler(c);
   // NDJSON comes with the adapters that stream it (defineAdapter checks it is there).
-  const framer = adapter.stream.framing === 'sse' ? new SseDecoder(onFrame) : new adapter.codec.uses!.ndjson!(onFrame);
+  const framer = framerFor(c, onFrame);
   let started = false;
   let finished = false;
   let drained = false;
@@ -56,12 +55,11 @@ export async function* readStream(c: StreamContext): AsyncGenerator<StreamEvent[
         break;
       }
       sawBytes ||= chunk.value.byteLength > 0;
-      framer.push(text.decode(chunk.value, { stream: true }));
+      framer.push(chunk.value);
       if (a.events.length) yield queued();
       else if (c.signal?.aborted) throw abortReason(c.signal);
     }
     if (!a.ended) {
-      framer.push(text.decode());
       const { unterminated } = framer.end();
       const batch = queued();
       if (batch.length) yield batch;
@@ -87,6 +85,27 @@ export async function* readStream(c: StreamContext): AsyncGenerator<StreamEvent[
     // server has not closed after: the connection is released now, and nothing outlives the turn.
     if (!finished || !drained) await reader.cancel().catch(() => undefined);
   }
+}
+
+/** Bytes in, framed events out: text framings decode UTF-8 once (split-safe); event-stream frames are binary. */
+function framerFor(c: StreamContext, onFrame: FrameSink): { push(bytes: Uint8Array): void; end(): { unterminated: boolean } } {
+  const { adapter } = c;
+  if (adapter.stream.framing === 'event-stream') {
+    // Exceptions in the stream are the provider's errors, typed by their :exception-type.
+    const onException = (type: string, message: string | undefined, payload: string) => {
+      throw new ProviderError({ provider: adapter.id, message: c.redact(message ?? type), type, code: type, body: c.redact(payload), retryable: false });
+    };
+    return new adapter.codec.uses!.eventStream!(onFrame, onException, { provider: adapter.id, unwrap: adapter.stream.unwrap });
+  }
+  const text = new TextDecoder();
+  const framer = adapter.stream.framing === 'sse' ? new SseDecoder(onFrame) : new adapter.codec.uses!.ndjson!(onFrame);
+  return {
+    push: (bytes) => framer.push(text.decode(bytes, { stream: true })),
+    end: () => {
+      framer.push(text.decode());
+      return framer.end();
+    },
+  };
 }
 
 /** Each framed event: the done sentinel, or JSON into the generated readEvent. */

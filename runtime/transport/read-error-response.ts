@@ -24,11 +24,17 @@ export async function readErrorResponse(adapter: ProviderAdapter, response: Resp
     provider: adapter.id,
     status: response.status,
     message: redact(fields.message ?? fallback),
-    type: fields.type,
+    type: fields.type ?? headerType(response, adapter.profile.errors.typeHeader),
     code: fields.code,
     body: redact(body),
     retryable,
     requestId: adapter.requestIdHeader ? (response.headers.get(adapter.requestIdHeader) ?? undefined) : undefined,
     retryAfterMs: fields.retryDelayMs,
   });
+}
+
+/** The error type a header names (AWS `x-amzn-ErrorType: ValidationException:http://…`): the text before any `:`. */
+function headerType(response: Response, header: string | undefined): string | undefined {
+  const v = header ? response.headers.get(header) : null;
+  return v ? v.split(':')[0]!.trim() || undefined : undefined;
 }

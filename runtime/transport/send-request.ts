@@ -6,6 +6,7 @@ import type { ProviderAdapter } from '../adapter.js';
 import { ConnectionError, ProviderError, TimeoutError } from '../errors.js';
 import { abortReason, linkSignal, sleep } from './abort.js';
 import { readErrorResponse } from './read-error-response.js';
+import type { Signer } from './authorize.js';
 import type { Redact } from './redact.js';
 
 export interface SendOptions {
@@ -17,6 +18,8 @@ export interface SendOptions {
   maxRetries: number;
   signal: AbortSignal | undefined;
   redact: Redact;
+  /** Authentication computed per attempt (an access token, a SigV4 signature). */
+  sign?: Signer | undefined;
 }
 
 export interface Sent {
@@ -31,6 +34,9 @@ const MAX_WAIT_MS = 60_000;
 
 export async function sendRequest(adapter: ProviderAdapter, o: SendOptions): Promise<Sent> {
   for (let attempt = 0; ; attempt++) {
+    // Signed per attempt (a token may have been refreshed, a signature carries its time); a
+    // failing getToken() is its own error, not a network failure to retry.
+    const headers = o.sign ? { ...o.headers, ...(await o.sign(o.url, o.headers, o.body)) } : o.headers;
     const link = linkSignal(o.signal);
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -39,7 +45,7 @@ export async function sendRequest(adapter: ProviderAdapter, o: SendOptions): Pro
     }, o.timeoutMs);
     let response: Response;
     try {
-      response = await o.fetch(o.url, { method: 'POST', headers: o.headers, body: o.body, signal: link.signal });
+      response = await o.fetch(o.url, { method: 'POST', headers, body: o.body, signal: link.signal });
     } catch (error) {
       clearTimeout(timer);
       link.dispose();

@@ -69,8 +69,9 @@ function canonicalPath(path: string): string {
 }
 
 function canonicalQuery(params: URLSearchParams): string {
-  return [...params]
-    .map(([k, v]) => [rfc3986(k), rfc3986(v)] as const)
+  const pairs: Array<readonly [string, string]> = [];
+  params.forEach((v, k) => pairs.push([rfc3986(k), rfc3986(v)]));
+  return pairs
     .sort(([a, x], [b, y]) => (a < b ? -1 : a > b ? 1 : x < y ? -1 : x > y ? 1 : 0))
     .map(([k, v]) => `${k}=${v}`)
     .join('&');

@@ -9,6 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { adapters } from '../../generated/index.js';
 import { createClientFor, type ChatResponse, type ProviderAdapter } from '../../generated/index.js';
+import { accessFor } from '../helpers/client-access.js';
 import { comparable, fetchReturning, replayBlocking } from '../helpers/replay.js';
 import { buildTurn, expectedArguments, familySpecIds, specIds, wireFamilyOf, type ScriptedTurn } from '../helpers/scripted-turns.js';
 
@@ -33,7 +34,7 @@ function cutAt(bytes: Uint8Array, cuts: number[]): Uint8Array[] {
 }
 
 async function streamChunks(adapter: ProviderAdapter, chunks: Uint8Array[]): Promise<ChatResponse> {
-  const client = createClientFor(adapter, { apiKey: 'k-property-000', fetch: fetchReturning(chunks, 'text/event-stream'), maxRetries: 0 });
+  const client = createClientFor(adapter, { ...accessFor(adapter), apiKey: 'k-property-000', fetch: fetchReturning(chunks, 'text/event-stream'), maxRetries: 0 });
   // The same model as replayBlocking's request, so both messages have the same origin.
   return client.stream({ model: 'test-model', messages: [{ role: 'user', content: 'x' }] }).final();
 }

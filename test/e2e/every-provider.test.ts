@@ -56,7 +56,14 @@ describe.each(specIds().filter((id) => fixtureFor(id) !== undefined))('%s', (id)
 
     const [b, s] = server.requests.filter((r) => r.url.startsWith(`/${id}/`)).slice(-2);
     const path = ep.path.replace('{model}', 'm-1');
-    expect(b!.url).toBe(`/${id}/blocking/v9${path}`);
+    // Query parameters every request carries (Azure's api-version), with their defaults filled in.
+    const [bPath, bQuery] = b!.url.split('?');
+    expect(bPath).toBe(`/${id}/blocking/v9${path}`);
+    const query = new URLSearchParams(bQuery ?? '');
+    for (const [k, v] of Object.entries(ep.query ?? {})) {
+      const option = /^\{(\w+)\}$/.exec(v)?.[1];
+      expect(query.get(k), k).toBe(option ? ep.options?.[option]?.default : v);
+    }
     expect(s!.url.startsWith(`/${id}/stream/v9${(ep.streamPath ?? ep.path).replace('{model}', 'm-1')}`)).toBe(true);
     const auth = b!.headers[ep.authHeader.toLowerCase()];
     expect(auth).toBe(ep.authScheme ? `${ep.authScheme} ${KEY}` : KEY);
