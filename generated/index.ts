@@ -16,6 +16,8 @@ import { adapter as openaiCompatible } from './openai-compatible.js';
 import { adapter as openaiResponses } from './openai-responses.js';
 import { adapter as openrouter } from './openrouter.js';
 import { adapter as together } from './together.js';
+import { adapter as vertexAnthropic } from './vertex-anthropic.js';
+import { adapter as vertexGemini } from './vertex-gemini.js';
 import { adapter as vllm } from './vllm.js';
 import { adapter as xai } from './xai.js';
 
@@ -36,6 +38,8 @@ export const adapters = {
   'openai-responses': openaiResponses,
   openrouter: openrouter,
   together: together,
+  'vertex-anthropic': vertexAnthropic,
+  'vertex-gemini': vertexGemini,
   vllm: vllm,
   xai: xai,
 } as const;

@@ -32,7 +32,8 @@ export const SLOT_EXPRS: Record<SlotContext, Record<string, string>> = {
   'roles.approval': { requestId: 'm.requestId', approve: 'm.approve', reason: 'm.reason' },
   'parts.text': { text: 'p.text' },
   'parts.imageUrl': { url: 'p.url', mediaType: 'p.mediaType' },
-  'parts.imageData': { data: 'p.data', mediaType: 'p.mediaType', dataUrl: '`data:${p.mediaType};base64,${p.data}`' },
+  // mediaSubtype: png of image/png (Bedrock's image format).
+  'parts.imageData': { data: 'p.data', mediaType: 'p.mediaType', mediaSubtype: "(p.mediaType ?? '').replace(/^[^/]*\\//, '')", dataUrl: '`data:${p.mediaType};base64,${p.data}`' },
   'blocks.thinking': { text: 'b.text', signature: 'b.signature', id: 'b.id', format: 'b.format', index: 'i' },
   'blocks.summaryThinking': { text: 'b.text', signature: 'b.signature', id: 'b.id', format: 'b.format', index: 'i' },
   'blocks.redactedThinking': { data: 'b.redacted', id: 'b.id', format: 'b.format', index: 'i' },

@@ -34,7 +34,7 @@ export const SLOTS: Record<SlotContext, readonly string[]> = {
   'roles.approval': ['requestId', 'approve', 'reason'],
   'parts.text': ['text'],
   'parts.imageUrl': ['url', 'mediaType'],
-  'parts.imageData': ['data', 'mediaType', 'dataUrl'],
+  'parts.imageData': ['data', 'mediaType', 'mediaSubtype', 'dataUrl'],
   'blocks.thinking': ['text', 'signature', 'id', 'format', 'index'],
   'blocks.summaryThinking': ['text', 'signature', 'id', 'format', 'index'],
   'blocks.redactedThinking': ['data', 'id', 'format', 'index'],
