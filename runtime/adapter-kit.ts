@@ -7,6 +7,7 @@ export { defineAdapter, type ProviderAdapter } from './adapter.js';
 export { KIT_VERSION } from './kit-version.js';
 export { createRegistry, type Registry } from './client/registry.js';
 export { TurnAssembler, type TurnRules } from './assemble/turn-assembler.js';
+export { openToolCall, toolCallDelta, appendToolArguments, setToolArguments, setToolArgumentsObject, setToolSignature, closeToolCall } from './assemble/tool-call-stream.js';
 export { ThinkingBlocks } from './assemble/thinking-blocks.js';
 export { ResponseParts } from './assemble/response-parts.js';
 export type { MessageContext } from './request/message-context.js';
