@@ -15,6 +15,7 @@ import {
   list,
   mergeConsecutive,
   openToolCall,
+  paramRules,
   toolCallDelta,
 } from '../runtime/adapter-kit.js';
 import type { Codec, Profile, TurnAssembler } from '../runtime/adapter-kit.js';
@@ -381,6 +382,7 @@ export const codec = {
     parts: ResponseParts,
     blocks: BlockContext,
     continuity: continuityRules,
+    paramRules,
     merge: mergeConsecutive,
   },
   readResponse,

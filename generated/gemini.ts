@@ -11,6 +11,7 @@ import {
   firstString,
   list,
   mergeConsecutive,
+  paramRules,
   retryDelayMs,
 } from '../runtime/adapter-kit.js';
 import type { Codec, Profile, TurnAssembler } from '../runtime/adapter-kit.js';
@@ -289,6 +290,7 @@ export const codec = {
     thinking: ThinkingBlocks,
     parts: ResponseParts,
     blocks: BlockContext,
+    paramRules,
     merge: mergeConsecutive,
     retryDelay: retryDelayMs,
   },

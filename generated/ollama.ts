@@ -10,6 +10,7 @@ import {
   defineAdapter,
   firstString,
   list,
+  paramRules,
 } from '../runtime/adapter-kit.js';
 import type { Codec, Profile, TurnAssembler } from '../runtime/adapter-kit.js';
 
@@ -151,7 +152,7 @@ export const codec = {
         function: compact({ name: t.name, description: t.description, parameters: t.parameters }),
       }),
   },
-  uses: { thinking: ThinkingBlocks, blocks: BlockContext, ndjson: NdjsonDecoder },
+  uses: { thinking: ThinkingBlocks, blocks: BlockContext, paramRules, ndjson: NdjsonDecoder },
   readResponse,
   readEvent,
 } satisfies Codec;

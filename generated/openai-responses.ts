@@ -14,6 +14,7 @@ import {
   isEmpty,
   list,
   openToolCall,
+  paramRules,
   present,
   setToolArguments,
   toolCallDelta,
@@ -305,7 +306,13 @@ export const codec = {
         strict: t.strict ?? false,
       }),
   },
-  uses: { thinking: ThinkingBlocks, parts: ResponseParts, blocks: BlockContext, continuity: continuityRules },
+  uses: {
+    thinking: ThinkingBlocks,
+    parts: ResponseParts,
+    blocks: BlockContext,
+    continuity: continuityRules,
+    paramRules,
+  },
   readResponse,
   readEvent,
 } satisfies Codec;

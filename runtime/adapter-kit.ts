@@ -14,6 +14,7 @@ export type { MessageContext } from './request/message-context.js';
 export { BlockContext } from './request/block-context.js';
 export { compact } from './request/compact.js';
 export { continuityRules } from './request/continuity-rules.js';
+export { paramRules } from './request/param-rules.js';
 export { mergeConsecutive } from './request/merge-consecutive.js';
 export { NdjsonDecoder } from './framing/decode-ndjson.js';
 export { retryDelayMs } from './wire/retry-delay.js';

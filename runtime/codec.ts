@@ -12,6 +12,7 @@ import type { NdjsonDecoder } from './framing/decode-ndjson.js';
 import type { BlockContext } from './request/block-context.js';
 import type { continuityRules } from './request/continuity-rules.js';
 import type { mergeConsecutive } from './request/merge-consecutive.js';
+import type { paramRules } from './request/param-rules.js';
 import type { retryDelayMs } from './wire/retry-delay.js';
 import type { TurnAssembler } from './assemble/turn-assembler.js';
 import type { BlockTemplates, MessageContext, PartTemplates } from './request/message-context.js';
@@ -67,6 +68,8 @@ export interface CodecUses {
   continuity?: typeof continuityRules;
   /** The message context for templates that read $blocks, $thinking, $thinkingText, $argumentsObject or $images. */
   blocks?: typeof BlockContext;
+  /** Param value tables (`values`, `silent`), `when` conditions and defaults, for specs with any. */
+  paramRules?: typeof paramRules;
   /** Joining consecutive wire messages, for specs with `messages.merge`. */
   merge?: typeof mergeConsecutive;
   /** The NDJSON stream decoder, for specs that stream NDJSON. */

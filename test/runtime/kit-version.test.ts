@@ -28,6 +28,7 @@ describe('the adapter-kit version', () => {
     expect(() => defineAdapter(ollama.profile, bare, { kit: KIT_VERSION })).toThrow(/adapter "ollama" streams NDJSON, .*codec\.uses\.ndjson/);
     const { uses, ...rest } = anthropic.codec;
     expect(() => defineAdapter(anthropic.profile, { ...rest, uses: { ...uses, continuity: undefined } }, { kit: KIT_VERSION })).toThrow(/codec\.uses\.continuity/);
+    expect(() => defineAdapter(anthropic.profile, { ...rest, uses: { ...uses, paramRules: undefined } }, { kit: KIT_VERSION })).toThrow(/has param value tables, conditions or defaults, .*codec\.uses\.paramRules/);
     const noThinking = defineAdapter(anthropic.profile, { ...rest, uses: { ...uses, thinking: undefined } }, { kit: KIT_VERSION });
     const a = new TurnAssembler(noThinking.rules, { streaming: false });
     expect(() => a.thinking.append('x')).toThrow(/reads thinking blocks, .*codec\.uses\.thinking/);
