@@ -6,6 +6,7 @@ import {
   BlockContext,
   ResponseParts,
   ThinkingBlocks,
+  closeToolCall,
   compact,
   continuityRules,
   defineAdapter,
@@ -13,6 +14,9 @@ import {
   isEmpty,
   list,
   mergeConsecutive,
+  openToolCall,
+  paramRules,
+  toolCallDelta,
 } from '../runtime/adapter-kit.js';
 import type { Codec, Profile, TurnAssembler } from '../runtime/adapter-kit.js';
 
@@ -378,6 +382,7 @@ export const codec = {
     parts: ResponseParts,
     blocks: BlockContext,
     continuity: continuityRules,
+    paramRules,
     merge: mergeConsecutive,
   },
   readResponse,
@@ -405,19 +410,19 @@ function readBlock(a: TurnAssembler, x: WireBlock): void {
       a.addCitations(x?.citations);
       break;
     case 'thinking':
-      a.startThinking(undefined);
-      a.appendThinking(x?.thinking);
-      a.setThinkingSignature(x?.signature);
+      a.thinking.start(undefined);
+      a.thinking.append(x?.thinking);
+      a.thinking.setSignature(x?.signature);
       break;
     case 'redacted_thinking':
-      a.startThinking(undefined);
-      a.setThinkingRedacted(x?.data);
+      a.thinking.start(undefined);
+      a.thinking.setRedacted(x?.data);
       break;
     case 'tool_use':
       a.addToolCall(x?.id, x?.name, x?.input);
       break;
     default:
-      a.addPart(x?.type, x);
+      a.parts.add(x?.type, x);
       break;
   }
 }
@@ -427,7 +432,7 @@ export function readResponse(a: TurnAssembler, r: WireResponse): void {
   a.setMeta(r?.id, r?.model);
   for (const x of list(r?.content)) readBlock(a, x);
   // container
-  a.addPart('container', r?.container);
+  a.parts.add('container', r?.container);
   a.setFinishReason(r?.stop_reason);
   a.setUsage(r?.usage);
 }
@@ -440,7 +445,7 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
       a.mergeUsage(e?.message?.usage);
       for (const x of list(e?.message?.content)) readBlock(a, x);
       // container
-      a.addPart('container', e?.message?.container);
+      a.parts.add('container', e?.message?.container);
       a.setFinishReason(e?.message?.stop_reason);
       break;
     }
@@ -453,19 +458,19 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
           a.addCitations(e?.content_block?.citations);
           break;
         case 'thinking':
-          a.startThinking(undefined);
-          a.appendThinking(e?.content_block?.thinking);
-          a.setThinkingSignature(e?.content_block?.signature);
+          a.thinking.start(undefined);
+          a.thinking.append(e?.content_block?.thinking);
+          a.thinking.setSignature(e?.content_block?.signature);
           break;
         case 'redacted_thinking':
-          a.startThinking(undefined);
-          a.setThinkingRedacted(e?.content_block?.data);
+          a.thinking.start(undefined);
+          a.thinking.setRedacted(e?.content_block?.data);
           break;
         case 'tool_use':
-          a.openToolCall(e?.index, e?.content_block?.id, e?.content_block?.name, e?.content_block?.input);
+          openToolCall(a, e?.index, e?.content_block?.id, e?.content_block?.name, e?.content_block?.input);
           break;
         default:
-          a.openPart(e?.index, e?.content_block?.type, e?.content_block);
+          a.parts.openBlock(e?.index, e?.content_block?.type, e?.content_block);
           break;
       }
       break;
@@ -477,31 +482,31 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
           a.appendText(e?.delta?.text);
           break;
         case 'thinking_delta':
-          a.appendThinking(e?.delta?.thinking);
+          a.thinking.append(e?.delta?.thinking);
           break;
         case 'signature_delta':
-          a.setThinkingSignature(e?.delta?.signature);
+          a.thinking.setSignature(e?.delta?.signature);
           break;
         case 'input_json_delta':
-          a.toolCallDelta(e?.index, undefined, undefined, e?.delta?.partial_json);
+          toolCallDelta(a, e?.index, undefined, undefined, e?.delta?.partial_json);
           break;
         case 'citations_delta':
           a.addCitations(e?.delta?.citation);
           break;
         default:
-          a.partDelta(e?.index, e?.delta);
+          a.parts.applyDelta(e?.index, e?.delta);
           break;
       }
       break;
     }
     case 'content_block_stop': {
-      a.closeToolCall(e?.index);
+      closeToolCall(a, e?.index);
       break;
     }
     case 'message_delta': {
       a.setFinishReason(e?.delta?.stop_reason);
       // container
-      a.addPart('container', e?.delta?.container);
+      a.parts.add('container', e?.delta?.container);
       a.mergeUsage(e?.usage);
       break;
     }

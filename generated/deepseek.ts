@@ -11,6 +11,7 @@ import {
   defineAdapter,
   firstString,
   list,
+  toolCallDelta,
 } from '../runtime/adapter-kit.js';
 import type { Codec, Profile, TurnAssembler } from '../runtime/adapter-kit.js';
 
@@ -82,7 +83,7 @@ export const codec = {
 export function readResponse(a: TurnAssembler, r: WireResponse): void {
   a.setMeta(r?.id, r?.model);
   // reasoning
-  a.appendThinking(r?.choices?.[0]?.message?.reasoning_content);
+  a.thinking.append(r?.choices?.[0]?.message?.reasoning_content);
   a.appendText(r?.choices?.[0]?.message?.content);
   a.appendRefusal(r?.choices?.[0]?.message?.refusal);
   // annotations
@@ -109,7 +110,7 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
   }
   a.setMeta(e?.id, e?.model);
   // reasoning
-  a.appendThinking(e?.choices?.[0]?.delta?.reasoning_content);
+  a.thinking.append(e?.choices?.[0]?.delta?.reasoning_content);
   a.appendText(e?.choices?.[0]?.delta?.content);
   a.appendRefusal(e?.choices?.[0]?.delta?.refusal);
   // annotations
@@ -118,7 +119,7 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
   }
   // toolCalls
   for (const x of list(e?.choices?.[0]?.delta?.tool_calls)) {
-    a.toolCallDelta(x?.index, x?.id, x?.function?.name, x?.function?.arguments);
+    toolCallDelta(a, x?.index, x?.id, x?.function?.name, x?.function?.arguments);
   }
   a.setFinishReason(e?.choices?.[0]?.finish_reason);
   a.setUsage(e?.usage);

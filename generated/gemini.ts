@@ -11,6 +11,7 @@ import {
   firstString,
   list,
   mergeConsecutive,
+  paramRules,
   retryDelayMs,
 } from '../runtime/adapter-kit.js';
 import type { Codec, Profile, TurnAssembler } from '../runtime/adapter-kit.js';
@@ -289,6 +290,7 @@ export const codec = {
     thinking: ThinkingBlocks,
     parts: ResponseParts,
     blocks: BlockContext,
+    paramRules,
     merge: mergeConsecutive,
     retryDelay: retryDelayMs,
   },
@@ -320,19 +322,19 @@ function readPart(a: TurnAssembler, x: WirePart): void {
   }
   // thought
   if (x?.thought === true) {
-    a.appendThinking(x?.text);
-    a.setThinkingSignature(x?.thoughtSignature);
+    a.thinking.append(x?.text);
+    a.thinking.setSignature(x?.thoughtSignature);
   }
   if (x?.thought !== true && x?.text != null) {
     a.setTextSignature(x?.thoughtSignature);
     a.appendText(x?.text);
   }
   // code
-  if (x?.executableCode != null) a.addPart('executable_code', x);
+  if (x?.executableCode != null) a.parts.add('executable_code', x);
   // codeResult
-  if (x?.codeExecutionResult != null) a.addPart('code_execution_result', x);
+  if (x?.codeExecutionResult != null) a.parts.add('code_execution_result', x);
   // file
-  if (x?.inlineData != null) a.addPart('inline_data', x);
+  if (x?.inlineData != null) a.parts.add('inline_data', x);
   // other
   if (
     x?.text == null &&
@@ -341,7 +343,7 @@ function readPart(a: TurnAssembler, x: WirePart): void {
     x?.codeExecutionResult == null &&
     x?.inlineData == null
   ) {
-    a.addPart('other_part', x);
+    a.parts.add('other_part', x);
   }
 }
 
@@ -351,15 +353,15 @@ export function readResponse(a: TurnAssembler, r: WireResponse): void {
   for (const x of list(r?.candidates?.[0]?.content?.parts)) readPart(a, x);
   // grounding
   if (r?.candidates?.[0]?.groundingMetadata != null) {
-    a.addPart('grounding_metadata', r?.candidates?.[0]?.groundingMetadata);
+    a.parts.add('grounding_metadata', r?.candidates?.[0]?.groundingMetadata);
   }
   // urlContext
   if (r?.candidates?.[0]?.urlContextMetadata != null) {
-    a.addPart('url_context_metadata', r?.candidates?.[0]?.urlContextMetadata);
+    a.parts.add('url_context_metadata', r?.candidates?.[0]?.urlContextMetadata);
   }
   // citedSources
   for (const x of list(r?.candidates?.[0]?.citationMetadata?.citationSources)) {
-    a.addPart('citation_source', x);
+    a.parts.add('citation_source', x);
   }
   a.setFinishReason(r?.candidates?.[0]?.finishReason ?? r?.promptFeedback?.blockReason);
   a.setUsage(r?.usageMetadata);
@@ -374,15 +376,15 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
   for (const x of list(e?.candidates?.[0]?.content?.parts)) readPart(a, x);
   // grounding
   if (e?.candidates?.[0]?.groundingMetadata != null) {
-    a.addPart('grounding_metadata', e?.candidates?.[0]?.groundingMetadata);
+    a.parts.add('grounding_metadata', e?.candidates?.[0]?.groundingMetadata);
   }
   // urlContext
   if (e?.candidates?.[0]?.urlContextMetadata != null) {
-    a.addPart('url_context_metadata', e?.candidates?.[0]?.urlContextMetadata);
+    a.parts.add('url_context_metadata', e?.candidates?.[0]?.urlContextMetadata);
   }
   // citedSources
   for (const x of list(e?.candidates?.[0]?.citationMetadata?.citationSources)) {
-    a.addPart('citation_source', x);
+    a.parts.add('citation_source', x);
   }
   a.setFinishReason(e?.candidates?.[0]?.finishReason ?? e?.promptFeedback?.blockReason);
   a.setUsage(e?.usageMetadata);

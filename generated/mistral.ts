@@ -3,7 +3,14 @@
  * Do not edit: change the spec and run `wireforge gen`.
  */
 import * as base from './openai-chat.js';
-import { ThinkingBlocks, compact, defineAdapter, firstString, list } from '../runtime/adapter-kit.js';
+import {
+  ThinkingBlocks,
+  compact,
+  defineAdapter,
+  firstString,
+  list,
+  toolCallDelta,
+} from '../runtime/adapter-kit.js';
 import type { Codec, Profile, TurnAssembler } from '../runtime/adapter-kit.js';
 
 /** A blocking Mistral response body, as far as this adapter reads it. */
@@ -67,7 +74,7 @@ function readChunk(a: TurnAssembler, x: WireChunk): void {
     case 'thinking':
       // reasoning
       for (const x2 of list(x?.thinking)) {
-        a.appendThinking(x2?.text);
+        a.thinking.append(x2?.text);
       }
       break;
     case 'text':
@@ -114,7 +121,7 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
   }
   // toolCalls
   for (const x of list(e?.choices?.[0]?.delta?.tool_calls)) {
-    a.toolCallDelta(x?.index, x?.id, x?.function?.name, x?.function?.arguments);
+    toolCallDelta(a, x?.index, x?.id, x?.function?.name, x?.function?.arguments);
   }
   a.setFinishReason(e?.choices?.[0]?.finish_reason);
   a.setUsage(e?.usage);

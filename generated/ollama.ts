@@ -10,6 +10,7 @@ import {
   defineAdapter,
   firstString,
   list,
+  paramRules,
 } from '../runtime/adapter-kit.js';
 import type { Codec, Profile, TurnAssembler } from '../runtime/adapter-kit.js';
 
@@ -151,7 +152,7 @@ export const codec = {
         function: compact({ name: t.name, description: t.description, parameters: t.parameters }),
       }),
   },
-  uses: { thinking: ThinkingBlocks, blocks: BlockContext, ndjson: NdjsonDecoder },
+  uses: { thinking: ThinkingBlocks, blocks: BlockContext, paramRules, ndjson: NdjsonDecoder },
   readResponse,
   readEvent,
 } satisfies Codec;
@@ -159,7 +160,7 @@ export const codec = {
 /** Feeds a blocking response body to the assembler. */
 export function readResponse(a: TurnAssembler, r: WireResponse): void {
   a.setMeta(undefined, r?.model);
-  a.appendThinking(r?.message?.thinking);
+  a.thinking.append(r?.message?.thinking);
   a.appendText(r?.message?.content);
   // calls
   for (const x of list(r?.message?.tool_calls)) {
@@ -175,7 +176,7 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
     a.fail(firstString(e?.error), undefined, undefined, e);
   }
   a.setMeta(undefined, e?.model);
-  a.appendThinking(e?.message?.thinking);
+  a.thinking.append(e?.message?.thinking);
   a.appendText(e?.message?.content);
   // calls
   for (const x of list(e?.message?.tool_calls)) {

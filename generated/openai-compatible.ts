@@ -3,7 +3,7 @@
  * Do not edit: change the spec and run `wireforge gen`.
  */
 import * as base from './openai-chat.js';
-import { ThinkingBlocks, defineAdapter, firstString, list } from '../runtime/adapter-kit.js';
+import { ThinkingBlocks, defineAdapter, firstString, list, toolCallDelta } from '../runtime/adapter-kit.js';
 import type { Codec, Profile, TurnAssembler } from '../runtime/adapter-kit.js';
 
 /** A blocking OpenAI-compatible response body, as far as this adapter reads it. */
@@ -51,7 +51,7 @@ export const codec = {
 export function readResponse(a: TurnAssembler, r: WireResponse): void {
   a.setMeta(r?.id, r?.model);
   // reasoning
-  a.appendThinking(r?.choices?.[0]?.message?.reasoning_content ?? r?.choices?.[0]?.message?.reasoning);
+  a.thinking.append(r?.choices?.[0]?.message?.reasoning_content ?? r?.choices?.[0]?.message?.reasoning);
   a.appendText(r?.choices?.[0]?.message?.content);
   a.appendRefusal(r?.choices?.[0]?.message?.refusal);
   // annotations
@@ -78,7 +78,7 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
   }
   a.setMeta(e?.id, e?.model);
   // reasoning
-  a.appendThinking(e?.choices?.[0]?.delta?.reasoning_content ?? e?.choices?.[0]?.delta?.reasoning);
+  a.thinking.append(e?.choices?.[0]?.delta?.reasoning_content ?? e?.choices?.[0]?.delta?.reasoning);
   a.appendText(e?.choices?.[0]?.delta?.content);
   a.appendRefusal(e?.choices?.[0]?.delta?.refusal);
   // annotations
@@ -87,7 +87,7 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
   }
   // toolCalls
   for (const x of list(e?.choices?.[0]?.delta?.tool_calls)) {
-    a.toolCallDelta(x?.index, x?.id, x?.function?.name, x?.function?.arguments);
+    toolCallDelta(a, x?.index, x?.id, x?.function?.name, x?.function?.arguments);
   }
   a.setFinishReason(e?.choices?.[0]?.finish_reason);
   a.setUsage(e?.usage);

@@ -6,13 +6,18 @@ import {
   BlockContext,
   ResponseParts,
   ThinkingBlocks,
+  closeToolCall,
   compact,
   continuityRules,
   defineAdapter,
   firstString,
   isEmpty,
   list,
+  openToolCall,
+  paramRules,
   present,
+  setToolArguments,
+  toolCallDelta,
 } from '../runtime/adapter-kit.js';
 import type { Codec, Profile, TurnAssembler } from '../runtime/adapter-kit.js';
 
@@ -301,7 +306,13 @@ export const codec = {
         strict: t.strict ?? false,
       }),
   },
-  uses: { thinking: ThinkingBlocks, parts: ResponseParts, blocks: BlockContext, continuity: continuityRules },
+  uses: {
+    thinking: ThinkingBlocks,
+    parts: ResponseParts,
+    blocks: BlockContext,
+    continuity: continuityRules,
+    paramRules,
+  },
   readResponse,
   readEvent,
 } satisfies Codec;
@@ -330,23 +341,23 @@ export function readResponse(a: TurnAssembler, r: WireResponse): void {
         }
         break;
       case 'reasoning':
-        a.startThinking(x?.id);
-        a.setThinkingSignature(x?.encrypted_content);
+        a.thinking.start(x?.id);
+        a.thinking.setSignature(x?.encrypted_content);
         // summary
         for (const x2 of list(x?.summary)) {
-          a.breakThinking('\n\n');
-          a.appendThinking(x2?.text);
+          a.thinking.breakText('\n\n');
+          a.thinking.append(x2?.text);
         }
         // content
         for (const x2 of list(x?.content)) {
-          a.appendThinking(x2?.text);
+          a.thinking.append(x2?.text);
         }
         break;
       case 'function_call':
         a.addToolCall(x?.call_id, x?.name, x?.arguments);
         break;
       default:
-        a.addPart(x?.type, x);
+        a.parts.add(x?.type, x);
         break;
     }
   }
@@ -368,11 +379,11 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
       // item
       switch (e?.item?.type) {
         case 'function_call':
-          a.openToolCall(e?.output_index, e?.item?.call_id, e?.item?.name);
+          openToolCall(a, e?.output_index, e?.item?.call_id, e?.item?.name);
           break;
         case 'reasoning':
-          a.startThinking(e?.item?.id);
-          a.setThinkingSignature(e?.item?.encrypted_content);
+          a.thinking.start(e?.item?.id);
+          a.thinking.setSignature(e?.item?.encrypted_content);
           break;
         case 'message':
           a.startText(e?.item?.phase ?? null);
@@ -402,35 +413,35 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
       break;
     }
     case 'response.function_call_arguments.delta': {
-      a.toolCallDelta(e?.output_index, undefined, undefined, e?.delta);
+      toolCallDelta(a, e?.output_index, undefined, undefined, e?.delta);
       break;
     }
     case 'response.reasoning_summary_part.added': {
-      a.breakThinking('\n\n');
+      a.thinking.breakText('\n\n');
       break;
     }
     case 'response.reasoning_summary_text.delta': {
-      a.appendThinking(e?.delta);
+      a.thinking.append(e?.delta);
       break;
     }
     case 'response.reasoning_text.delta': {
-      a.appendThinking(e?.delta);
+      a.thinking.append(e?.delta);
       break;
     }
     case 'response.output_item.done': {
       // item
       switch (e?.item?.type) {
         case 'function_call':
-          a.setToolArguments(e?.output_index, e?.item?.arguments);
-          a.closeToolCall(e?.output_index);
+          setToolArguments(a, e?.output_index, e?.item?.arguments);
+          closeToolCall(a, e?.output_index);
           break;
         case 'reasoning':
-          a.setThinkingSignature(e?.item?.encrypted_content);
+          a.thinking.setSignature(e?.item?.encrypted_content);
           break;
         case 'message':
           break;
         default:
-          a.addPart(e?.item?.type, e?.item);
+          a.parts.add(e?.item?.type, e?.item);
           break;
       }
       break;

@@ -10,6 +10,7 @@ import {
   defineAdapter,
   firstString,
   list,
+  toolCallDelta,
 } from '../runtime/adapter-kit.js';
 import type { Codec, Profile, TurnAssembler } from '../runtime/adapter-kit.js';
 
@@ -99,13 +100,13 @@ export interface WireDetail {
 
 function readDetail(a: TurnAssembler, x: WireDetail): void {
   if (x?.type === 'reasoning.text' || x?.type === 'reasoning.summary' || x?.type === 'reasoning.encrypted') {
-    a.selectThinking(x?.index);
-    a.setThinkingId(x?.id);
-    a.setThinkingRedacted(x?.data);
-    a.appendThinking(x?.text);
-    a.appendThinkingSummary(x?.summary);
-    a.setThinkingSignature(x?.signature);
-    a.setThinkingFormat(x?.format);
+    a.thinking.select(x?.index);
+    a.thinking.setId(x?.id);
+    a.thinking.setRedacted(x?.data);
+    a.thinking.append(x?.text);
+    a.thinking.appendSummary(x?.summary);
+    a.thinking.setSignature(x?.signature);
+    a.thinking.setFormat(x?.format);
   }
 }
 
@@ -114,7 +115,7 @@ export function readResponse(a: TurnAssembler, r: WireResponse): void {
   a.setMeta(r?.id, r?.model);
   for (const x of list(r?.choices?.[0]?.message?.reasoning_details)) readDetail(a, x);
   if (r?.choices?.[0]?.message?.reasoning_details == null) {
-    a.appendThinking(r?.choices?.[0]?.message?.reasoning);
+    a.thinking.append(r?.choices?.[0]?.message?.reasoning);
   }
   a.appendText(r?.choices?.[0]?.message?.content);
   a.appendRefusal(r?.choices?.[0]?.message?.refusal);
@@ -142,7 +143,7 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
   }
   a.setMeta(e?.id, e?.model);
   for (const x of list(e?.choices?.[0]?.delta?.reasoning_details)) readDetail(a, x);
-  if (e?.choices?.[0]?.delta?.reasoning_details == null) a.appendThinking(e?.choices?.[0]?.delta?.reasoning);
+  if (e?.choices?.[0]?.delta?.reasoning_details == null) a.thinking.append(e?.choices?.[0]?.delta?.reasoning);
   a.appendText(e?.choices?.[0]?.delta?.content);
   a.appendRefusal(e?.choices?.[0]?.delta?.refusal);
   // annotations
@@ -151,7 +152,7 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
   }
   // toolCalls
   for (const x of list(e?.choices?.[0]?.delta?.tool_calls)) {
-    a.toolCallDelta(x?.index, x?.id, x?.function?.name, x?.function?.arguments);
+    toolCallDelta(a, x?.index, x?.id, x?.function?.name, x?.function?.arguments);
   }
   a.setFinishReason(e?.choices?.[0]?.finish_reason);
   a.setUsage(e?.usage);

@@ -14,6 +14,7 @@ import type { signSigV4 } from './transport/sign-sigv4.js';
 import type { BlockContext } from './request/block-context.js';
 import type { continuityRules } from './request/continuity-rules.js';
 import type { mergeConsecutive } from './request/merge-consecutive.js';
+import type { paramRules } from './request/param-rules.js';
 import type { retryDelayMs } from './wire/retry-delay.js';
 import type { TurnAssembler } from './assemble/turn-assembler.js';
 import type { BlockTemplates, MessageContext, PartTemplates } from './request/message-context.js';
@@ -69,6 +70,8 @@ export interface CodecUses {
   continuity?: typeof continuityRules;
   /** The message context for templates that read $blocks, $thinking, $thinkingText, $argumentsObject or $images. */
   blocks?: typeof BlockContext;
+  /** Param value tables (`values`, `silent`), `when` conditions and defaults, for specs with any. */
+  paramRules?: typeof paramRules;
   /** Joining consecutive wire messages, for specs with `messages.merge`. */
   merge?: typeof mergeConsecutive;
   /** The NDJSON stream decoder, for specs that stream NDJSON. */

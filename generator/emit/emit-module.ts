@@ -181,7 +181,7 @@ function codecExpr(codec: CodecSource, base: CodecSource | undefined, baseRef: s
     }
     if (base && baseMembers && sameMap(members, baseMembers)) continue;
     const items: string[] = [];
-    for (const [k, fn] of members) if (!(baseMembers?.get(k) === fn)) items.push(`${lit(k)}: ${fn}`);
+    for (const [k, fn] of members) if (!(baseMembers?.get(k) === fn)) items.push(k === fn ? fn : `${lit(k)}: ${fn}`);
     const removed = [...(baseMembers?.keys() ?? [])].filter((k) => !members.has(k)).map((k) => `${lit(k)}: undefined`);
     const spread = base && baseMembers?.size ? [`...${member(ref, group)}`] : [];
     entries.push(`${group}: { ${[...spread, ...items, ...removed].join(', ')} }`);

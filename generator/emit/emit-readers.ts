@@ -1,6 +1,8 @@
 /**
- * Response and stream rules → straight-line reader functions: one call on the assembler per
- * action, a `switch` per event type and per `switch:` rule, a for-of per `each:`.
+ * Response and stream rules → straight-line reader functions: one call per action (on the
+ * assembler, on one of its units — `a.thinking`, `a.parts` — or, for tool calls that arrive in
+ * pieces, a kit function given the assembler), a `switch` per event type and per `switch:`
+ * rule, a for-of per `each:`.
  */
 import type { Action, Condition, Rule, SpecIR } from '../ir/types.js';
 import { access, commentText, firstOf, lit } from './code.js';
@@ -187,23 +189,23 @@ function actionCode(a: Action, s: string): string[] {
     case 'part': {
       const object = a.at ? p(a.at) : s;
       const kind = a.name !== undefined ? lit(a.name) : p(a.kindAt);
-      if (a.delta) return [`a.partDelta(${p(a.open)}, ${p(a.delta)});`];
-      if (a.open) return [`a.openPart(${p(a.open)}, ${kind}, ${object});`];
-      return [`a.addPart(${kind}, ${object});`];
+      if (a.delta) return [`a.parts.applyDelta(${p(a.open)}, ${p(a.delta)});`];
+      if (a.open) return [`a.parts.openBlock(${p(a.open)}, ${kind}, ${object});`];
+      return [`a.parts.add(${kind}, ${object});`];
     }
     case 'refusal':
       return [`a.appendRefusal(${firstOf(s, a.paths)});`];
     case 'thinking': {
       const out: string[] = [];
-      if (a.index) out.push(`a.selectThinking(${p(a.index)});`);
-      if (a.start) out.push(`a.startThinking(${p(a.id)});`);
-      else if (a.id) out.push(`a.setThinkingId(${p(a.id)});`);
-      if (a.break !== undefined) out.push(`a.breakThinking(${lit(a.break)});`);
-      if (a.redacted) out.push(`a.setThinkingRedacted(${p(a.redacted)});`);
-      if (a.text.length) out.push(`a.appendThinking(${firstOf(s, a.text)});`);
-      if (a.summary) out.push(`a.appendThinkingSummary(${p(a.summary)});`);
-      if (a.signature) out.push(`a.setThinkingSignature(${p(a.signature)});`);
-      if (a.format) out.push(`a.setThinkingFormat(${p(a.format)});`);
+      if (a.index) out.push(`a.thinking.select(${p(a.index)});`);
+      if (a.start) out.push(`a.thinking.start(${p(a.id)});`);
+      else if (a.id) out.push(`a.thinking.setId(${p(a.id)});`);
+      if (a.break !== undefined) out.push(`a.thinking.breakText(${lit(a.break)});`);
+      if (a.redacted) out.push(`a.thinking.setRedacted(${p(a.redacted)});`);
+      if (a.text.length) out.push(`a.thinking.append(${firstOf(s, a.text)});`);
+      if (a.summary) out.push(`a.thinking.appendSummary(${p(a.summary)});`);
+      if (a.signature) out.push(`a.thinking.setSignature(${p(a.signature)});`);
+      if (a.format) out.push(`a.thinking.setFormat(${p(a.format)});`);
       return out;
     }
     case 'toolCall': {
@@ -216,15 +218,15 @@ function actionCode(a: Action, s: string): string[] {
       const out: string[] = [];
       if (a.start) {
         // With `start`, an arguments object is what the opening event already holds (used when no fragment follows).
-        out.push(`a.openToolCall(${k}, ${p(a.id)}, ${p(a.name)}${a.argumentsObject ? `, ${p(a.argumentsObject)}` : ''});`);
-        if (a.arguments) out.push(`a.appendToolArguments(${k}, ${p(a.arguments)});`);
+        out.push(`openToolCall(a, ${k}, ${p(a.id)}, ${p(a.name)}${a.argumentsObject ? `, ${p(a.argumentsObject)}` : ''});`);
+        if (a.arguments) out.push(`appendToolArguments(a, ${k}, ${p(a.arguments)});`);
       } else if (a.arguments || a.id || a.name) {
-        out.push(`a.toolCallDelta(${k}, ${p(a.id)}, ${p(a.name)}, ${p(a.arguments)});`);
+        out.push(`toolCallDelta(a, ${k}, ${p(a.id)}, ${p(a.name)}, ${p(a.arguments)});`);
       }
-      if (a.argumentsFull) out.push(`a.setToolArguments(${k}, ${p(a.argumentsFull)});`);
-      if (a.argumentsObject && !a.start) out.push(`a.setToolArgumentsObject(${k}, ${p(a.argumentsObject)});`);
-      if (a.signature) out.push(`a.setToolSignature(${k}, ${p(a.signature)});`);
-      if (a.end) out.push(`a.closeToolCall(${k});`);
+      if (a.argumentsFull) out.push(`setToolArguments(a, ${k}, ${p(a.argumentsFull)});`);
+      if (a.argumentsObject && !a.start) out.push(`setToolArgumentsObject(a, ${k}, ${p(a.argumentsObject)});`);
+      if (a.signature) out.push(`setToolSignature(a, ${k}, ${p(a.signature)});`);
+      if (a.end) out.push(`closeToolCall(a, ${k});`);
       return out;
     }
     case 'finish':

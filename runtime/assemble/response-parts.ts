@@ -32,6 +32,12 @@ interface OpenBlock {
   json: TextBuffer | undefined;
 }
 
+/** What a part block checks of the turn's tool calls. */
+interface CallKeys {
+  has(key: unknown): boolean;
+  clash(key: unknown): never;
+}
+
 const NO_PARTS: PartsProfile = { kinds: {}, unknown: 'ignore' };
 
 export class ResponseParts {
@@ -47,11 +53,14 @@ export class ResponseParts {
   private readonly provider: string;
   private readonly table: PartsProfile;
   private readonly sink: EventSink;
+  private readonly calls: CallKeys | undefined;
 
-  constructor(provider: string, table: PartsProfile | undefined, sink: EventSink) {
+  /** `calls`: the turn's tool calls, so a block is not opened at a call's key. */
+  constructor(provider: string, table: PartsProfile | undefined, sink: EventSink, calls?: CallKeys) {
     this.provider = provider;
     this.table = table ?? NO_PARTS;
     this.sink = sink;
+    this.calls = calls;
   }
 
   /** A wire object of this kind, complete. */
@@ -73,6 +82,7 @@ export class ResponseParts {
 
   /** A block of this kind starts; deltas with `key` complete it. */
   openBlock(key: unknown, kind: unknown, start: unknown): void {
+    if (key !== undefined && key !== null && this.calls?.has(key)) this.calls.clash(key);
     if (typeof kind !== 'string' || !isObject(start) || key === undefined || key === null) return;
     const rule = this.rule(kind);
     if (rule === undefined && this.table.unknown === 'ignore') return;

@@ -1,13 +1,15 @@
 /**
- * The turn's tool calls, whether the wire sends them in fragments (by key, or by id and order)
- * or whole. Arguments are kept as raw text and joined once, when a call closes or is read.
+ * The turn's tool calls. Arguments are kept as raw text and joined once, when a call closes or
+ * is read. Calls that arrive whole are added here; calls the wire sends in fragments (by key, or
+ * by id and order) are fed by the functions of tool-call-stream.ts, which readers of such wires
+ * call (a bundle of wires that send calls whole leaves them out).
  */
 import { StreamError } from '../errors.js';
 import type { ToolCall } from '../types.js';
 import type { EventSink } from './event-sink.js';
 import { TextBuffer } from './text-buffer.js';
 
-interface OpenCall {
+export interface OpenCall {
   index: number;
   key: unknown;
   id: string;
@@ -29,80 +31,15 @@ interface OpenCall {
  * made from it.
  */
 export class ToolCalls {
-  private readonly calls: OpenCall[] = [];
-  private readonly byKey = new Map<unknown, OpenCall>();
-  private readonly provider: string;
+  readonly calls: OpenCall[] = [];
+  /** Calls by their wire key (index or item id); tool-call-stream.ts feeds them. */
+  readonly byKey = new Map<unknown, OpenCall>();
+  readonly provider: string;
   private readonly sink: EventSink;
 
   constructor(provider: string, sink: EventSink) {
     this.provider = provider;
     this.sink = sink;
-  }
-
-  /**
-   * Opens a call; `key` (the wire's index or item id) tells calls of one turn apart. `initial`:
-   * arguments the opening event carries as an object (Anthropic `input`, empty when fragments
-   * follow, whole for calls made from code execution), used when no fragment arrives.
-   */
-  open(key: unknown, id: unknown, name: unknown, responseId: string | undefined, initial?: unknown): void {
-    if (key !== undefined && key !== null) {
-      const existing = this.byKey.get(key);
-      if (existing) {
-        if (typeof id === 'string' && id !== existing.id) this.inconsistent(key, id, existing);
-        return;
-      }
-    }
-    const call = this.create(key, id, name, responseId);
-    if (typeof initial === 'object' && initial !== null) call.initial = JSON.stringify(initial);
-  }
-
-  /**
-   * The OpenAI-style fragment: the first fragment for a key opens the call (it carries id and
-   * name); later ones append. Without a key, a new id starts a new call and no id continues the
-   * last one.
-   */
-  delta(key: unknown, id: unknown, name: unknown, fragment: unknown, responseId: string | undefined): void {
-    let call: OpenCall | undefined;
-    if (key !== undefined && key !== null) {
-      call = this.byKey.get(key);
-      if (call && typeof id === 'string' && id !== '' && id !== call.id) this.inconsistent(key, id, call);
-    } else {
-      const last = this.calls[this.calls.length - 1];
-      call = typeof id === 'string' && id !== '' && id !== last?.id ? undefined : last;
-    }
-    if (!call) {
-      if ((typeof id !== 'string' || id === '') && (typeof name !== 'string' || name === '')) {
-        throw new StreamError({
-          provider: this.provider,
-          reason: `tool-call fragment for ${key === undefined ? 'a call' : `index ${String(key)}`} that was never opened`,
-          excerpt: typeof fragment === 'string' ? fragment.slice(0, 80) : undefined,
-        });
-      }
-      call = this.create(key, id, name, responseId);
-    } else if (call.name === '' && typeof name === 'string') {
-      call.name = name;
-    }
-    this.appendArgs(call, fragment);
-  }
-
-  append(key: unknown, fragment: unknown): void {
-    const call = this.byKey.get(key) ?? this.neverOpened(key, fragment);
-    this.appendArgs(call, fragment);
-  }
-
-  /** Complete argument text that supersedes the fragments (e.g. a `.done` event). */
-  set(key: unknown, full: unknown): void {
-    if (typeof full !== 'string') return;
-    const call = this.byKey.get(key) ?? this.neverOpened(key, full);
-    call.full = full;
-    call.fromObject = false;
-  }
-
-  setObject(key: unknown, args: unknown): void {
-    if (args === undefined || args === null) return;
-    const call = this.byKey.get(key) ?? this.neverOpened(key, undefined);
-    call.full = JSON.stringify(args);
-    call.fromObject = true;
   }
 
   /** A whole call in one piece: arguments as a string or as an object. */
@@ -117,16 +54,6 @@ export class ToolCalls {
       call.fromObject = true;
     }
     this.closeCall(call);
-  }
-
-  setSignature(key: unknown, signature: unknown): void {
-    const call = this.byKey.get(key);
-    if (call && typeof signature === 'string' && signature !== '') call.signature = signature;
-  }
-
-  close(key: unknown): void {
-    const call = this.byKey.get(key);
-    if (call) this.closeCall(call);
   }
 
   /** Close every open call (end of turn) so each gets its `tool-call` event. */
@@ -159,7 +86,7 @@ export class ToolCalls {
     );
   }
 
-  private create(key: unknown, id: unknown, name: unknown, responseId: string | undefined): OpenCall {
+  create(key: unknown, id: unknown, name: unknown, responseId: string | undefined): OpenCall {
     const index = this.calls.length;
     const call: OpenCall = {
       index,
@@ -183,32 +110,17 @@ export class ToolCalls {
     return call;
   }
 
-  private appendArgs(call: OpenCall, fragment: unknown): void {
+  appendArgs(call: OpenCall, fragment: unknown): void {
     if (typeof fragment !== 'string' || fragment === '') return;
     call.parts.push(fragment);
     const sink = this.sink;
     if (sink.emit) sink.events.push({ type: 'tool-call-delta', index: call.index, delta: fragment });
   }
 
-  private closeCall(call: OpenCall): void {
+  closeCall(call: OpenCall): void {
     call.closed = true;
     const sink = this.sink;
     if (sink.emit) sink.events.push({ type: 'tool-call', index: call.index, call: finalCall(call) });
-  }
-
-  private neverOpened(key: unknown, fragment: unknown): never {
-    throw new StreamError({
-      provider: this.provider,
-      reason: `tool-call fragment for index ${String(key)} that was never opened`,
-      excerpt: typeof fragment === 'string' ? fragment.slice(0, 80) : undefined,
-    });
-  }
-
-  private inconsistent(key: unknown, id: string, call: OpenCall): never {
-    throw new StreamError({
-      provider: this.provider,
-      reason: `two tool calls share index ${String(key)} (ids ${JSON.stringify(call.id)} and ${JSON.stringify(id)})`,
-    });
   }
 }
 

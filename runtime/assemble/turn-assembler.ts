@@ -53,10 +53,12 @@ export class TurnAssembler implements EventSink {
   /** Queue StreamEvents as parts arrive (off for blocking bodies, and for streams only read to final()). */
   emit: boolean;
   private readonly text: TextPart;
-  private readonly thinking: ThinkingBlocks | undefined;
-  private readonly calls: ToolCalls;
+  private readonly reasoning: ThinkingBlocks | undefined;
+  /** The turn's tool calls; calls that arrive in pieces are fed through the functions of tool-call-stream.ts. */
+  readonly calls: ToolCalls;
   private readonly usage: UsageState;
-  private readonly more: ResponseParts | undefined;
+  /** The kind-table parts, when the codec supplies them (`parts` says when a reader needs them and they are missing). */
+  readonly more: ResponseParts | undefined;
   private rawFinish: string | null = null;
   private readonly warnings: Warning[];
   private raw: unknown;
@@ -74,19 +76,20 @@ export class TurnAssembler implements EventSink {
     this.redact = options.redact ?? identity;
     this.requestModel = options.model;
     this.text = new TextPart(this);
-    this.thinking = rules.uses?.thinking && new rules.uses.thinking(this);
+    this.reasoning = rules.uses?.thinking && new rules.uses.thinking(this);
     this.calls = new ToolCalls(rules.provider, this);
     this.usage = new UsageState(rules, this);
-    this.more = rules.uses?.parts && new rules.uses.parts(rules.provider, rules.parts, this);
+    this.more = rules.uses?.parts && new rules.uses.parts(rules.provider, rules.parts, this, this.calls);
   }
 
-  /** The units readers call; a hand-written codec that reads one without supplying it is told which. */
-  private get parts(): ResponseParts {
+  /** Reasoning blocks, for readers with thinking actions (`a.thinking.append(…)`); a hand-written codec that reads them without supplying the unit is told which. */
+  get thinking(): ThinkingBlocks {
+    return this.reasoning ?? missingUse(this.rules.provider, 'thinking', 'reads thinking blocks');
+  }
+
+  /** Parts made by the kind table, for readers with part actions (`a.parts.add(…)`). */
+  get parts(): ResponseParts {
     return this.more ?? missingUse(this.rules.provider, 'parts', 'reads parts of its kind table');
-  }
-
-  private get blocks(): ThinkingBlocks {
-    return this.thinking ?? missingUse(this.rules.provider, 'thinking', 'reads thinking blocks');
   }
 
   setMeta(id: unknown, model: unknown): void {
@@ -120,109 +123,14 @@ export class TurnAssembler implements EventSink {
     if (c !== undefined) this.text.addCitation(c);
   }
 
-  /** A whole wire object of this kind (a server-tool block, a hosted-tool item), mapped by the kind table. */
-  addPart(kind: unknown, wire: unknown): void {
-    this.parts.add(kind, wire);
-  }
-
-  /** A block of this kind starts; JSON fragments and deltas with this key complete it. */
-  openPart(key: unknown, kind: unknown, start: unknown): void {
-    if (key !== undefined && key !== null && this.calls.has(key)) this.calls.clash(key);
-    this.parts.openBlock(key, kind, start);
-  }
-
-  /** A delta for the block open at this key: its string fields are appended to the block's. */
-  partDelta(key: unknown, delta: unknown): void {
-    this.parts.applyDelta(key, delta);
-  }
-
   /** Refusal text is shown as text; the turn's finish reason can then become `refusal`. */
   appendRefusal(delta: unknown): void {
     this.text.appendRefusal(delta);
   }
 
-  setThinkingId(id: unknown): void {
-    this.blocks.setId(id);
-  }
-
-  startThinking(id?: unknown): void {
-    this.blocks.start(id);
-  }
-
-  /** Makes the block with this key the open one, creating it the first time the key is seen. */
-  selectThinking(key: unknown): void {
-    this.blocks.select(key);
-  }
-
-  /** Summary text: appended like thinking text, and the block is marked as a summary. */
-  appendThinkingSummary(delta: unknown): void {
-    this.blocks.appendSummary(delta);
-  }
-
-  setThinkingFormat(format: unknown): void {
-    this.blocks.setFormat(format);
-  }
-
-  /** A paragraph break in the open thinking block (e.g. a new summary part). */
-  breakThinking(separator: string): void {
-    this.blocks.breakText(separator);
-  }
-
-  appendThinking(delta: unknown): void {
-    this.blocks.append(delta);
-  }
-
-  /** Signatures are opaque and replace any earlier value (a later event carries the final one). */
-  setThinkingSignature(signature: unknown): void {
-    this.blocks.setSignature(signature);
-  }
-
-  setThinkingRedacted(data: unknown): void {
-    this.blocks.setRedacted(data);
-  }
-
-  /** Opens a call; `key` (the wire's index or item id) tells calls of one turn apart. */
-  openToolCall(key: unknown, id: unknown, name: unknown, initial?: unknown): void {
-    if (this.more?.openCount && this.more.has(key)) this.calls.clash(key);
-    this.calls.open(key, id, name, this.id, initial);
-  }
-
-  /**
-   * The OpenAI-style fragment (see ToolCalls.delta). A fragment whose key belongs to an open
-   * part block (a server-tool call streaming its input) goes to that block.
-   */
-  toolCallDelta(key: unknown, id: unknown, name: unknown, fragment: unknown): void {
-    if (this.more?.openCount && this.more.has(key)) this.more.appendJson(key, fragment);
-    else this.calls.delta(key, id, name, fragment, this.id);
-  }
-
-  appendToolArguments(key: unknown, fragment: unknown): void {
-    if (this.more?.openCount && this.more.has(key)) this.more.appendJson(key, fragment);
-    else this.calls.append(key, fragment);
-  }
-
-  /** Complete argument text that supersedes the fragments (e.g. a `.done` event). */
-  setToolArguments(key: unknown, full: unknown): void {
-    this.calls.set(key, full);
-  }
-
   /** A whole call in one piece: arguments as a string or as an object. */
   addToolCall(id: unknown, name: unknown, args: unknown, key?: unknown, signature?: unknown): void {
     this.calls.add(id, name, args, key, signature, this.id);
-  }
-
-  setToolArgumentsObject(key: unknown, args: unknown): void {
-    this.calls.setObject(key, args);
-  }
-
-  setToolSignature(key: unknown, signature: unknown): void {
-    this.calls.setSignature(key, signature);
-  }
-
-  /** Closes the call, or the part block, open at this key. */
-  closeToolCall(key: unknown): void {
-    if (this.more?.openCount && this.more.has(key)) this.more.close(key);
-    else this.calls.close(key);
   }
 
   setFinishReason(raw: unknown): void {
@@ -263,7 +171,7 @@ export class TurnAssembler implements EventSink {
 
   /** Nothing a turn is made of arrived: no text, reasoning, tool call or finish reason. */
   get isEmpty(): boolean {
-    return this.text.empty && !this.thinking?.count && this.calls.count === 0 && !this.more?.count && this.rawFinish === null;
+    return this.text.empty && !this.reasoning?.count && this.calls.count === 0 && !this.more?.count && this.rawFinish === null;
   }
 
   setRaw(raw: unknown): void {
@@ -297,7 +205,7 @@ export class TurnAssembler implements EventSink {
   /** The response so far; complete once the turn has ended. */
   result(): ChatResponse {
     const text = this.text.value();
-    const thinking = this.thinking?.parts() ?? [];
+    const thinking = this.reasoning?.parts() ?? [];
     const thinkingText = thinking.map((t) => t.text).join('');
     const toolCalls = this.calls.final();
     const message: AssistantMessage = { role: 'assistant', content: text };

@@ -6,10 +6,10 @@
  */
 import type { CallMode } from '../adapter.js';
 import { missingUse, type Codec, type ToolChoiceSlots } from '../codec.js';
-import { PARAM_FIELDS, type Condition, type DefaultValue, type ParamField, type Profile, type WirePath } from '../profile.js';
+import { PARAM_FIELDS, type DefaultValue, type ParamField, type Profile, type WirePath } from '../profile.js';
 import type { ChatRequest, FunctionToolSpec, Message, ProviderToolSpec, Warning } from '../types.js';
 import { deepMerge, sanitize } from './safe-merge.js';
-import { holds } from './conditions.js';
+import type { paramRules } from './param-rules.js';
 import { finalizeBody } from './finalize-body.js';
 import { MessageContext } from './message-context.js';
 import { prepareConversation } from './prepare-conversation.js';
@@ -47,12 +47,17 @@ export function paramValue(req: ChatRequest, field: string): unknown {
   return get ? get(req) : (req as unknown as Record<string, unknown>)[field];
 }
 
+/** What a set param value becomes on the wire; undefined sends nothing. */
+export type ParamStep = (v: unknown, req: ChatRequest, w: Warnings) => unknown;
+
 interface Plan {
   /** Fields dropped or rejected with a reason. */
   warns: Array<{ get: (r: ChatRequest) => unknown; field: ParamField; reason: string; reject: boolean }>;
   /** Fields written to the body. */
-  writes: Array<{ get: (r: ChatRequest) => unknown; field: ParamField; to: WirePath; transform?: (v: unknown, w: Warnings) => unknown; when?: Condition }>;
+  writes: Array<{ get: (r: ChatRequest) => unknown; to: WirePath; step: ParamStep | undefined }>;
   defaults: Array<{ to: WirePath; value: DefaultValue }>;
+  /** The unit for value tables, conditions and defaults, when the spec has any. */
+  rules: typeof paramRules | undefined;
 }
 
 /** The request builder of one adapter. */
@@ -119,17 +124,13 @@ export function requestBuilder(profile: Profile, codec: Codec): (input: ChatRequ
     for (const s of plan.writes) {
       let v = s.get(req);
       if (v === undefined) continue;
-      if (s.when && !holds(s.when, (f) => paramValue(req, f))) {
-        w.drop(s.field, `not sent together with ${describeUnmet(s.when, req)}, which wins`);
-        continue;
-      }
-      if (s.transform) v = s.transform(v, w);
+      if (s.step) v = s.step(v, req, w);
       if (v !== undefined) setPath(body, s.to, v);
     }
     let defaults: Record<string, unknown> | undefined;
-    if (plan.defaults.length) {
+    if (plan.rules && plan.defaults.length) {
       defaults = {};
-      for (const d of plan.defaults) setPath(defaults, d.to, defaultOf(d.value, req));
+      for (const d of plan.defaults) setPath(defaults, d.to, plan.rules.defaultOf(d.value, req));
     }
     // State the last turn returned for the next request (a container id) fills like a default.
     for (const [to, v] of conv.carried) setPath((defaults ??= {}), to, v);
@@ -146,6 +147,7 @@ function planParams(profile: Profile, codec: Codec): Plan {
   const warns: Plan['warns'] = [];
   const writes: Plan['writes'] = [];
   const defaults: Plan['defaults'] = [];
+  let rules: typeof paramRules | undefined;
   for (const field of PARAM_FIELDS) {
     const rule = profile.request.params[field];
     const get = PARAM_GET[field];
@@ -154,45 +156,22 @@ function planParams(profile: Profile, codec: Codec): Plan {
     else if ('reject' in rule) warns.push({ get, field, reason: rule.reject, reject: true });
     else {
       const template = rule.template ? (codec.params[field] as ((v: unknown) => unknown) | undefined) : undefined;
-      const table = rule.values;
-      const silent = rule.silent;
-      let transform: ((v: unknown, w: Warnings) => unknown) | undefined;
-      if (table || silent) {
-        transform = (v, w) => {
-          const k = String(v);
-          if (silent?.includes(k)) return undefined;
-          const out = table && Object.prototype.hasOwnProperty.call(table, k) ? table[k] : undefined;
-          if (out === undefined) return w.drop(field, `${JSON.stringify(v)} has no equivalent for this provider`);
-          return template ? template(out) : out;
-        };
-      } else if (template) transform = (v) => template(v);
-      writes.push({ get, field, to: rule.to, transform, when: rule.when });
-      if (rule.default !== undefined) defaults.push({ to: rule.to, value: rule.default });
+      let step: ParamStep | undefined = template && ((v) => template(v));
+      if (rule.values || rule.silent || rule.when || rule.default !== undefined) {
+        rules = codec.uses?.paramRules ?? missingUse(profile.id, 'paramRules', 'has param value tables, conditions or defaults');
+        if (rule.values || rule.silent || rule.when) step = rules.step(field, rule, template);
+        if (rule.default !== undefined) defaults.push({ to: rule.to, value: rule.default });
+      }
+      writes.push({ get, to: rule.to, step });
     }
   }
-  return { warns, writes, defaults };
+  return { warns, writes, defaults, rules };
 }
 
 /** The body fields this kind of call forces, with those continuity rules add (usually none). */
 function forced(base: Readonly<Record<string, unknown>>, extra: Record<string, unknown>): Record<string, unknown> {
   for (const _ in extra) return { ...base, ...extra };
   return base as Record<string, unknown>;
-}
-
-function defaultOf(d: DefaultValue, req: ChatRequest): unknown {
-  if (d === null || typeof d !== 'object' || Array.isArray(d)) return d;
-  let total = 0;
-  for (const term of (d as { sum: readonly (number | ParamField)[] }).sum) {
-    const v = typeof term === 'number' ? term : paramValue(req, term);
-    if (typeof v === 'number') total += v;
-  }
-  return total;
-}
-
-function describeUnmet(when: Condition, req: ChatRequest): string {
-  return Object.keys(when)
-    .filter((f) => !holds({ [f]: when[f]! }, (x) => paramValue(req, x)))
-    .join(', ');
 }
 
 function mapMessage(m: Message, p: Profile, c: Codec, cx: MessageContext, w: Warnings): unknown {

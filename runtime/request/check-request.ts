@@ -23,9 +23,28 @@ function bad(path: string, must: string, v: unknown): never {
   return fail(path, `must ${must}, got ${describe(v)}`);
 }
 
+const STRING = 'be a string';
+const ARRAY = 'be an array';
+const SCHEMA = 'be a JSON Schema object';
+const OBJECT = 'be an object';
+const isString = (v: unknown): v is string => typeof v === 'string';
+
+/** `o[key]` must pass `test` (`prefix` is the path of `o`, with its dot). */
+function need(o: Record<string, unknown>, key: string, prefix: string, test: (v: unknown) => boolean, must: string): void {
+  if (!test(o[key])) bad(prefix + key, must, o[key]);
+}
+
+/** An optional list: absent, or an array whose items `each` checks. */
+function items(o: Record<string, unknown>, key: string, prefix: string, each: (item: unknown, at: string) => void): void {
+  const v = o[key];
+  if (v === undefined) return;
+  if (!Array.isArray(v)) bad(prefix + key, ARRAY, v);
+  v.forEach((item, i) => each(item, `${prefix}${key}[${i}]`));
+}
+
 export function checkRequest(id: string, req: unknown): asserts req is ChatRequest {
   provider = id;
-  if (!isObject(req)) bad('request', 'be an object', req);
+  if (!isObject(req)) bad('request', OBJECT, req);
   const r = req as Record<string, unknown>;
   if (!Array.isArray(r.messages)) bad('messages', 'be an array of messages', r.messages);
   const messages = r.messages as unknown[];
@@ -42,17 +61,14 @@ export function checkRequest(id: string, req: unknown): asserts req is ChatReque
     if (r[k] !== undefined && !(typeof r[k] === 'number' && Number.isFinite(r[k]))) bad(k, 'be a finite number', r[k]);
   }
   if (r.stop !== undefined && !(Array.isArray(r.stop) && r.stop.every((s) => typeof s === 'string'))) bad('stop', 'be an array of strings', r.stop);
-  if (r.tools !== undefined) {
-    if (!Array.isArray(r.tools)) bad('tools', 'be an array', r.tools);
-    (r.tools as unknown[]).forEach((t, i) => checkTool(t, `tools[${i}]`));
-  }
+  items(r, 'tools', '', checkTool);
   if (r.toolChoice !== undefined) {
     const c = r.toolChoice;
     const named = isObject(c) && typeof c.name === 'string';
     if (!named && !(c === 'auto' || c === 'none' || c === 'required')) bad('toolChoice', 'be "auto", "none", "required" or { name }', c);
   }
   if (r.reasoning !== undefined) {
-    if (!isObject(r.reasoning)) bad('reasoning', 'be an object', r.reasoning);
+    need(r, 'reasoning', '', isObject, OBJECT);
     const x = r.reasoning as Record<string, unknown>;
     if (x.effort !== undefined) oneOf(x.effort, EFFORTS, 'reasoning.effort');
     // -1: the provider decides (Gemini's dynamic thinking budget).
@@ -60,57 +76,52 @@ export function checkRequest(id: string, req: unknown): asserts req is ChatReque
     optional(x, 'summary', 'boolean', 'reasoning.');
   }
   if (r.responseFormat !== undefined) {
-    if (!isObject(r.responseFormat)) bad('responseFormat', 'be an object', r.responseFormat);
+    need(r, 'responseFormat', '', isObject, OBJECT);
     const f = r.responseFormat as Record<string, unknown>;
     oneOf(f.type, FORMATS, 'responseFormat.type');
     if (f.type === 'json_schema') {
-      if (typeof f.name !== 'string') bad('responseFormat.name', 'be a string', f.name);
-      if (!isObject(f.schema)) bad('responseFormat.schema', 'be a JSON Schema object', f.schema);
+      need(f, 'name', 'responseFormat.', isString, STRING);
+      need(f, 'schema', 'responseFormat.', isObject, SCHEMA);
     }
   }
   if (r.metadata !== undefined && !(isObject(r.metadata) && Object.values(r.metadata).every((v) => typeof v === 'string'))) bad('metadata', 'be an object of strings', r.metadata);
-  if (r.providerOptions !== undefined && !isObject(r.providerOptions)) bad('providerOptions', 'be an object', r.providerOptions);
+  if (r.providerOptions !== undefined) need(r, 'providerOptions', '', isObject, OBJECT);
 }
 
 function checkMessage(m: unknown, at: string): void {
   if (!isObject(m)) bad(at, 'be a message object', m);
   const x = m as Record<string, unknown>;
-  const role = oneOf(x.role, ROLES, `${at}.role`);
+  const p = `${at}.`;
+  const role = oneOf(x.role, ROLES, `${p}role`);
   switch (role) {
     case 'system':
-      if (typeof x.content !== 'string') bad(`${at}.content`, 'be a string', x.content);
+      need(x, 'content', p, isString, STRING);
       return;
     case 'user':
-      checkContent(x.content, `${at}.content`);
-      optional(x, 'name', 'string', `${at}.`);
+      checkContent(x.content, `${p}content`);
+      optional(x, 'name', 'string', p);
       return;
     case 'assistant':
-      if (x.content !== undefined && x.content !== null && typeof x.content !== 'string') bad(`${at}.content`, 'be a string or null', x.content);
-      if (x.thinking !== undefined) {
-        if (!Array.isArray(x.thinking)) bad(`${at}.thinking`, 'be an array', x.thinking);
-        (x.thinking as unknown[]).forEach((t, j) => {
-          if (!isObject(t) || typeof t.text !== 'string') bad(`${at}.thinking[${j}].text`, 'be a string', isObject(t) ? t.text : t);
-        });
-      }
-      if (x.toolCalls !== undefined) {
-        if (!Array.isArray(x.toolCalls)) bad(`${at}.toolCalls`, 'be an array', x.toolCalls);
-        (x.toolCalls as unknown[]).forEach((c, j) => {
-          if (!isObject(c)) bad(`${at}.toolCalls[${j}]`, 'be { id, name, arguments }', c);
-          for (const k of ['id', 'name', 'arguments'] as const) if (typeof (c as Record<string, unknown>)[k] !== 'string') bad(`${at}.toolCalls[${j}].${k}`, 'be a string', (c as Record<string, unknown>)[k]);
-        });
-      }
-      if (x.parts !== undefined && !Array.isArray(x.parts)) bad(`${at}.parts`, 'be an array', x.parts);
+      if (x.content !== undefined && x.content !== null) need(x, 'content', p, isString, 'be a string or null');
+      items(x, 'thinking', p, (t, where) => {
+        if (!isObject(t) || typeof t.text !== 'string') bad(`${where}.text`, STRING, isObject(t) ? t.text : t);
+      });
+      items(x, 'toolCalls', p, (c, where) => {
+        if (!isObject(c)) bad(where, 'be { id, name, arguments }', c);
+        for (const k of ['id', 'name', 'arguments']) need(c as Record<string, unknown>, k, `${where}.`, isString, STRING);
+      });
+      if (x.parts !== undefined) need(x, 'parts', p, Array.isArray, ARRAY);
       return;
     case 'tool':
-      if (typeof x.toolCallId !== 'string') bad(`${at}.toolCallId`, 'be a string', x.toolCallId);
-      checkContent(x.content, `${at}.content`);
-      optional(x, 'toolName', 'string', `${at}.`);
-      optional(x, 'isError', 'boolean', `${at}.`);
+      need(x, 'toolCallId', p, isString, STRING);
+      checkContent(x.content, `${p}content`);
+      optional(x, 'toolName', 'string', p);
+      optional(x, 'isError', 'boolean', p);
       return;
     case 'approval':
-      if (typeof x.requestId !== 'string') bad(`${at}.requestId`, 'be a string', x.requestId);
-      if (typeof x.approve !== 'boolean') bad(`${at}.approve`, 'be true or false', x.approve);
-      optional(x, 'reason', 'string', `${at}.`);
+      need(x, 'requestId', p, isString, STRING);
+      need(x, 'approve', p, (v) => typeof v === 'boolean', 'be true or false');
+      optional(x, 'reason', 'string', p);
       return;
   }
 }
@@ -122,9 +133,8 @@ function checkContent(c: unknown, at: string): void {
     const where = `${at}[${j}]`;
     if (!isObject(p)) bad(where, 'be a content part', p);
     const type = oneOf(p.type, ['text', 'image'] as const, `${where}.type`);
-    if (type === 'text') {
-      if (typeof p.text !== 'string') bad(`${where}.text`, 'be a string', p.text);
-    } else {
+    if (type === 'text') need(p, 'text', `${where}.`, isString, STRING);
+    else {
       if (typeof p.url !== 'string' && typeof p.data !== 'string') fail(where, 'an image needs a url or base64 data');
       optional(p, 'mediaType', 'string', `${where}.`);
     }
@@ -133,15 +143,16 @@ function checkContent(c: unknown, at: string): void {
 
 function checkTool(t: unknown, at: string): void {
   if (!isObject(t)) bad(at, 'be a tool object', t);
-  if (typeof t.name !== 'string' || t.name === '') bad(`${at}.name`, 'be a non-empty string', t.name);
+  const p = `${at}.`;
+  need(t, 'name', p, (v) => typeof v === 'string' && v !== '', 'be a non-empty string');
   if (t.type === 'provider') {
-    if (t.options !== undefined && !isObject(t.options)) bad(`${at}.options`, 'be an object', t.options);
+    if (t.options !== undefined) need(t, 'options', p, isObject, OBJECT);
     return;
   }
-  if (t.type !== undefined && t.type !== 'function') bad(`${at}.type`, 'be "function" or "provider"', t.type);
-  if (!isObject(t.parameters)) bad(`${at}.parameters`, 'be a JSON Schema object', t.parameters);
-  optional(t, 'description', 'string', `${at}.`);
-  optional(t, 'strict', 'boolean', `${at}.`);
+  if (t.type !== undefined && t.type !== 'function') bad(`${p}type`, 'be "function" or "provider"', t.type);
+  need(t, 'parameters', p, isObject, SCHEMA);
+  optional(t, 'description', 'string', p);
+  optional(t, 'strict', 'boolean', p);
 }
 
 function optional(o: Record<string, unknown>, key: string, type: 'string' | 'boolean', prefix = ''): void {

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { adapters } from '../../generated/index.js';
 import { TextBuffer } from '../../runtime/assemble/text-buffer.js';
-import { TurnAssembler } from '../../runtime/adapter-kit.js';
+import { TurnAssembler, toolCallDelta } from '../../runtime/adapter-kit.js';
 import type { ProviderAdapter } from '../../generated/index.js';
 
 /** Pieces of varied length, some multi-byte, some one character. */
@@ -45,12 +45,12 @@ describe('a long turn through the assembler', () => {
     const text = pieces(3000, 't');
     const args0 = ['{"path":"', ...pieces(1000, 'a'), '"}'];
     const args1 = ['{"q":"', ...pieces(700, 'b'), '"}'];
-    a.toolCallDelta(0, 'call_0', 'write', args0[0]);
-    a.toolCallDelta(1, 'call_1', 'search', args1[0]);
+    toolCallDelta(a, 0, 'call_0', 'write', args0[0]);
+    toolCallDelta(a, 1, 'call_1', 'search', args1[0]);
     for (let i = 0; i < text.length; i++) {
       a.appendText(text[i]);
-      if (i + 1 < args0.length) a.toolCallDelta(0, undefined, undefined, args0[i + 1]);
-      if (i + 1 < args1.length) a.toolCallDelta(1, undefined, undefined, args1[i + 1]);
+      if (i + 1 < args0.length) toolCallDelta(a, 0, undefined, undefined, args0[i + 1]);
+      if (i + 1 < args1.length) toolCallDelta(a, 1, undefined, undefined, args1[i + 1]);
     }
     a.closeAll();
     const r = a.result();
@@ -64,12 +64,12 @@ describe('a long turn through the assembler', () => {
     const first = pieces(900, 'f');
     const second = pieces(600, 's');
     for (let i = 0; i < first.length; i++) {
-      a.selectThinking(0);
-      if (i === 400) a.breakThinking('\n\n');
-      a.appendThinking(first[i]);
+      a.thinking.select(0);
+      if (i === 400) a.thinking.breakText('\n\n');
+      a.thinking.append(first[i]);
       if (i < second.length) {
-        a.selectThinking(1);
-        a.appendThinking(second[i]);
+        a.thinking.select(1);
+        a.thinking.append(second[i]);
       }
     }
     const r = a.result();
@@ -82,11 +82,11 @@ describe('a long turn through the assembler', () => {
     const a = new TurnAssembler(openrouter.rules, { streaming: true });
     const texts = pieces(700, 'r');
     const deltas: string[] = [];
-    a.selectThinking(0);
-    a.setThinkingId('rs_1');
-    a.setThinkingFormat('anthropic-claude-v1');
-    for (const t of texts) a.appendThinking(t);
-    a.setThinkingSignature('sig==');
+    a.thinking.select(0);
+    a.thinking.setId('rs_1');
+    a.thinking.setFormat('anthropic-claude-v1');
+    for (const t of texts) a.thinking.append(t);
+    a.thinking.setSignature('sig==');
     for (const t of pieces(600, 'x')) a.appendText(t);
     for (const e of a.events) if (e.type === 'thinking-delta') deltas.push(e.delta);
     const r = a.result();

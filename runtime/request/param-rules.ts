@@ -1,0 +1,48 @@
+/**
+ * Param rules only some wires have: value tables (`values`, `silent`), `when` conditions and
+ * defaults. Supplied as `codec.uses.paramRules` by modules whose spec has any; the request
+ * builder plans them once, when the adapter is made.
+ */
+import type { Condition, DefaultValue, ParamField } from '../profile.js';
+import type { ChatRequest } from '../types.js';
+import { paramValue, type ParamStep } from './build-request.js';
+import { holds } from './conditions.js';
+
+export const paramRules = {
+  /** What a set value goes through before it is written: its condition, then its value table, then its template. */
+  step(
+    field: ParamField,
+    rule: { values?: Readonly<Record<string, unknown>>; silent?: readonly string[]; when?: Condition },
+    template: ((v: unknown) => unknown) | undefined,
+  ): ParamStep {
+    const { values: table, silent, when } = rule;
+    return (v, req, w) => {
+      if (when && !holds(when, (f) => paramValue(req, f))) {
+        return w.drop(field, `not sent together with ${describeUnmet(when, req)}, which wins`);
+      }
+      if (!table && !silent) return template ? template(v) : v;
+      const k = String(v);
+      if (silent?.includes(k)) return undefined;
+      const out = table && Object.prototype.hasOwnProperty.call(table, k) ? table[k] : undefined;
+      if (out === undefined) return w.drop(field, `${JSON.stringify(v)} has no equivalent for this provider`);
+      return template ? template(out) : out;
+    };
+  },
+
+  /** A default's value for this request (a sum adds request values to a base number). */
+  defaultOf(d: DefaultValue, req: ChatRequest): unknown {
+    if (d === null || typeof d !== 'object' || Array.isArray(d)) return d;
+    let total = 0;
+    for (const term of (d as { sum: readonly (number | ParamField)[] }).sum) {
+      const v = typeof term === 'number' ? term : paramValue(req, term);
+      if (typeof v === 'number') total += v;
+    }
+    return total;
+  },
+};
+
+function describeUnmet(when: Condition, req: ChatRequest): string {
+  return Object.keys(when)
+    .filter((f) => !holds({ [f]: when[f]! }, (x) => paramValue(req, x)))
+    .join(', ');
+}
