@@ -3,7 +3,7 @@
  * Do not edit: change the spec and run `wireforge gen`.
  */
 import * as base from './gemini.js';
-import { defineAdapter } from '../runtime/adapter-kit.js';
+import { defineAdapter, resolveEndpointOptions, tokenAuth } from '../runtime/adapter-kit.js';
 import type { Codec, Profile } from '../runtime/adapter-kit.js';
 
 /** What this wire is, as data: applied by the runtime. */
@@ -41,6 +41,9 @@ export const profile = {
 } as const satisfies Profile;
 
 /** The compiled parts: templates that write the wire, readers that read it. */
-export const codec = { ...base.codec } satisfies Codec;
+export const codec = {
+  ...base.codec,
+  uses: { ...base.codec.uses, tokenAuth, endpointOptions: resolveEndpointOptions },
+} satisfies Codec;
 
 export const adapter = defineAdapter(profile, codec, { kit: 3 });

@@ -61,7 +61,9 @@ export function defineAdapter(profile: Profile, codec: Codec, generated?: { kit:
   const uses = codec.uses ?? {};
   if (profile.stream.framing === 'ndjson' && !uses.ndjson) missingUse(profile.id, 'ndjson', 'streams NDJSON');
   if (profile.stream.framing === 'event-stream' && !uses.eventStream) missingUse(profile.id, 'eventStream', 'streams AWS event-stream frames');
-  if (profile.endpoint.sigv4 && !uses.sigv4) missingUse(profile.id, 'sigv4', 'signs requests with AWS SigV4');
+  if (profile.endpoint.sigv4 && !uses.sigv4Auth) missingUse(profile.id, 'sigv4Auth', 'signs requests with AWS SigV4');
+  if (profile.endpoint.authFrom === 'token' && !uses.tokenAuth) missingUse(profile.id, 'tokenAuth', 'sends access tokens');
+  if (profile.endpoint.options && !uses.endpointOptions) missingUse(profile.id, 'endpointOptions', 'declares endpoint options');
   const retryDelay = e.retryDelay?.length ? (uses.retryDelay ?? missingUse(profile.id, 'retryDelay', 'reads retry delays from error bodies')) : undefined;
   return {
     id: profile.id,

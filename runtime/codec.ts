@@ -10,7 +10,9 @@ import { WireforgeError } from './errors.js';
 import type { ThinkingBlocks } from './assemble/thinking-blocks.js';
 import type { NdjsonDecoder } from './framing/decode-ndjson.js';
 import type { EventStreamDecoder } from './framing/decode-event-stream.js';
-import type { signSigV4 } from './transport/sign-sigv4.js';
+import type { sigv4Auth } from './transport/auth-sigv4.js';
+import type { tokenAuth } from './transport/auth-token.js';
+import type { resolveEndpointOptions } from './client/endpoint-options.js';
 import type { BlockContext } from './request/block-context.js';
 import type { continuityRules } from './request/continuity-rules.js';
 import type { mergeConsecutive } from './request/merge-consecutive.js';
@@ -80,8 +82,12 @@ export interface CodecUses {
   retryDelay?: typeof retryDelayMs;
   /** The AWS event-stream decoder, for specs that stream it (Bedrock). */
   eventStream?: typeof EventStreamDecoder;
-  /** AWS SigV4 signing, for specs whose requests are signed. */
-  sigv4?: typeof signSigV4;
+  /** AWS SigV4 credentials and signing, for specs whose requests are signed. */
+  sigv4Auth?: typeof sigv4Auth;
+  /** Access tokens from the client's getToken(), for specs with `auth.from: token`. */
+  tokenAuth?: typeof tokenAuth;
+  /** Endpoint options (resource, project, region…), for specs that declare them. */
+  endpointOptions?: typeof resolveEndpointOptions;
 }
 
 /** A profile or reader that needs a unit its codec does not supply (a hand-written codec): said when first needed. */

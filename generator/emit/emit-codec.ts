@@ -82,7 +82,9 @@ export function emitCodec(ir: SpecIR): CodecSource {
   if (ir.profile.stream.framing === 'ndjson') uses.push(['ndjson', 'NdjsonDecoder']);
   if (ir.profile.errors.retryDelay?.length) uses.push(['retryDelay', 'retryDelayMs']);
   if (ir.profile.stream.framing === 'event-stream') uses.push(['eventStream', 'EventStreamDecoder']);
-  if (ir.profile.endpoint.sigv4) uses.push(['sigv4', 'signSigV4']);
+  if (ir.profile.endpoint.sigv4) uses.push(['sigv4Auth', 'sigv4Auth']);
+  if (ir.profile.endpoint.authFrom === 'token') uses.push(['tokenAuth', 'tokenAuth']);
+  if (ir.profile.endpoint.options) uses.push(['endpointOptions', 'resolveEndpointOptions']);
   if (uses.length) members.set('uses', new Map(uses));
   return { members, readResponse: emitReadResponse(ir), readEvent: emitReadEvent(ir) };
 }

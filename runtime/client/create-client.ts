@@ -5,6 +5,7 @@
  */
 import type { ProviderAdapter } from '../adapter.js';
 import { TurnAssembler } from '../assemble/turn-assembler.js';
+import { missingUse } from '../codec.js';
 import { RequestError, StreamError, WireforgeError } from '../errors.js';
 import { readPath } from '../wire/read-path.js';
 import { checkRequest } from '../request/check-request.js';
@@ -15,7 +16,6 @@ import { sendRequest } from '../transport/send-request.js';
 import type { CallOptions, ChatRequest, ChatResponse, ClientOptions } from '../types.js';
 import { buildHeaders, buildUrl } from './build-http.js';
 import { ChatStream } from './chat-stream.js';
-import { resolveEndpointOptions } from './endpoint-options.js';
 import { readBodyText, readStream } from './read-stream.js';
 
 export interface Client {
@@ -32,7 +32,12 @@ export function createClientFor(adapter: ProviderAdapter, options: ClientOptions
     throw new RequestError(adapter.id, 'baseUrl', `${adapter.id} needs a baseUrl: pass createClient(${JSON.stringify(adapter.id)}, { baseUrl })`);
   }
   const redact = makeRedactor();
-  const endpoint = adapter.endpoint.options || options.endpoint ? resolveEndpointOptions(adapter, options.endpoint, env, options.baseUrl) : undefined;
+  const endpoint = adapter.endpoint.options
+    ? (adapter.codec.uses?.endpointOptions ?? missingUse(adapter.id, 'endpointOptions', 'declares endpoint options'))(adapter, options.endpoint, env, options.baseUrl)
+    : undefined;
+  if (!endpoint && options.endpoint && Object.keys(options.endpoint).length) {
+    throw new RequestError(adapter.id, `endpoint.${Object.keys(options.endpoint)[0]!}`, `${adapter.id} takes no endpoint options`);
+  }
   const { apiKey, sign } = authorize(adapter, options, env, endpoint ?? {}, redact);
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;

@@ -1,0 +1,43 @@
+/**
+ * SigV4 auth (a unit: specs with `auth.sigv4`): credentials from the client's aws option, else
+ * AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN; the region from the endpoint
+ * option the spec names; each attempt signed at its own time. The secret and session token join
+ * the redactor.
+ */
+import type { ProviderAdapter } from '../adapter.js';
+import { RequestError } from '../errors.js';
+import type { ClientOptions } from '../types.js';
+import type { Signer } from './authorize.js';
+import type { Redact } from './redact.js';
+import { signSigV4 } from './sign-sigv4.js';
+
+export function sigv4Auth(
+  adapter: ProviderAdapter,
+  options: ClientOptions,
+  env: Record<string, string | undefined> | undefined,
+  endpoint: Record<string, string>,
+  redact: Redact,
+): Signer {
+  const ep = adapter.endpoint;
+  const c = options.aws ?? awsFromEnv(env);
+  if (!c?.accessKeyId || !c.secretAccessKey) {
+    throw new RequestError(
+      adapter.id,
+      'aws',
+      `${adapter.id} signs requests with AWS SigV4: pass createClient(${JSON.stringify(adapter.id)}, { aws: { accessKeyId, secretAccessKey, sessionToken? } }) or set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY${ep.apiKeyEnv ? ` (or a key in ${ep.apiKeyEnv})` : ''}`,
+    );
+  }
+  redact.add?.(c.secretAccessKey);
+  redact.add?.(c.sessionToken);
+  const region = ep.sigv4!.region;
+  const scope = { region: endpoint[region] ?? '', service: ep.sigv4!.service };
+  if (!scope.region) throw new RequestError(adapter.id, `endpoint.${region}`, 'SigV4 needs the region');
+  return (url, headers, body) => signSigV4({ method: 'POST', url, headers, body }, c, scope);
+}
+
+function awsFromEnv(env: Record<string, string | undefined> | undefined): ClientOptions['aws'] | undefined {
+  const accessKeyId = env?.AWS_ACCESS_KEY_ID;
+  const secretAccessKey = env?.AWS_SECRET_ACCESS_KEY;
+  if (!accessKeyId || !secretAccessKey) return undefined;
+  return env.AWS_SESSION_TOKEN ? { accessKeyId, secretAccessKey, sessionToken: env.AWS_SESSION_TOKEN } : { accessKeyId, secretAccessKey };
+}
