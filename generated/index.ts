@@ -6,6 +6,7 @@ import { createRegistry } from '../runtime/adapter-kit.js';
 import { adapter as anthropicMessages } from './anthropic-messages.js';
 import { adapter as azureOpenai } from './azure-openai.js';
 import { adapter as azureOpenaiV1 } from './azure-openai-v1.js';
+import { adapter as bedrockAnthropic } from './bedrock-anthropic.js';
 import { adapter as deepseek } from './deepseek.js';
 import { adapter as gemini } from './gemini.js';
 import { adapter as groq } from './groq.js';
@@ -28,6 +29,7 @@ export const adapters = {
   'anthropic-messages': anthropicMessages,
   'azure-openai': azureOpenai,
   'azure-openai-v1': azureOpenaiV1,
+  'bedrock-anthropic': bedrockAnthropic,
   deepseek: deepseek,
   gemini: gemini,
   groq: groq,

@@ -33,7 +33,7 @@ export function createClientFor(adapter: ProviderAdapter, options: ClientOptions
   }
   const redact = makeRedactor();
   const endpoint = adapter.endpoint.options
-    ? (adapter.codec.uses?.endpointOptions ?? missingUse(adapter.id, 'endpointOptions', 'declares endpoint options'))(adapter, options.endpoint, env, options.baseUrl)
+    ? (adapter.codec.uses?.endpointOptions ?? missingUse(adapter.id, 'endpointOptions', 'declares endpoint options'))(adapter, options.endpoint, env, options.baseUrl, adapter.endpoint.sigv4 !== undefined && (options.apiKey ?? (adapter.endpoint.apiKeyEnv ? env?.[adapter.endpoint.apiKeyEnv] : undefined)) === undefined)
     : undefined;
   if (!endpoint && options.endpoint && Object.keys(options.endpoint).length) {
     throw new RequestError(adapter.id, `endpoint.${Object.keys(options.endpoint)[0]!}`, `${adapter.id} takes no endpoint options`);

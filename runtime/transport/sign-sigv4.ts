@@ -28,13 +28,17 @@ export interface SigV4Scope {
 
 const encoder = new TextEncoder();
 
-/** The headers to add so the request is signed at `now`: x-amz-date, x-amz-content-sha256, the session token, Authorization. */
+/**
+ * The headers to add so the request is signed at `now`: x-amz-date, the session token,
+ * Authorization. The body's hash is signed but not sent as x-amz-content-sha256 (an S3 header;
+ * other services hash the body they receive, so a changed body fails the signature).
+ */
 export async function signSigV4(request: SigV4Request, credentials: AwsCredentials, scope: SigV4Scope, now = new Date()): Promise<Record<string, string>> {
   const url = new URL(request.url);
   const amzDate = now.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
   const day = amzDate.slice(0, 8);
   const payloadHash = hex(await crypto.subtle.digest('SHA-256', encoder.encode(request.body)));
-  const added: Record<string, string> = { 'x-amz-date': amzDate, 'x-amz-content-sha256': payloadHash };
+  const added: Record<string, string> = { 'x-amz-date': amzDate };
   if (credentials.sessionToken) added['x-amz-security-token'] = credentials.sessionToken;
 
   const headers = new Map<string, string>();

@@ -7,7 +7,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adapters, createClient, type ProviderAdapter, type ProviderId } from '../../generated/index.js';
 import { startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
-import { comparable } from '../helpers/replay.js';
+import { chunked, comparable } from '../helpers/replay.js';
+import { streamBodyFor } from '../helpers/frame-stream.js';
 import { specChain, specIds } from '../helpers/spec-chain.js';
 
 const registry = adapters as Record<string, ProviderAdapter>;
@@ -29,8 +30,12 @@ beforeAll(async () => {
     const [id, mode] = req.url.split('/').slice(1, 3) as [string, string];
     const f = fixtureFor(id)!;
     const body = readFileSync(new URL(`${f.name}.${mode === 'stream' ? f.ext : 'json'}`, f.dir), 'utf8');
-    const chunks = body.match(/[\s\S]{1,61}/g)!;
-    return { status: 200, headers: { 'content-type': mode === 'stream' ? 'text/event-stream' : 'application/json' }, body: chunks };
+    if (mode === 'stream') {
+      // An event-stream deployment of the wire gets the same events in its own frames.
+      const framed = streamBodyFor(registry[id]!, body);
+      return { status: 200, headers: { 'content-type': framed.contentType }, body: chunked(framed.body, 61) };
+    }
+    return { status: 200, headers: { 'content-type': 'application/json' }, body: body.match(/[\s\S]{1,61}/g)! };
   });
 });
 afterAll(() => server.close());

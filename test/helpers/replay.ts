@@ -1,4 +1,6 @@
 /** Feed recorded bytes to a real client through an injected fetch, in chunks of a chosen size. */
+import { accessFor } from './client-access.js';
+import { streamBodyFor } from './frame-stream.js';
 import { createClientFor, type AssistantMessage, type ChatResponse, type ProviderAdapter, type ResponsePart, type StreamEvent } from '../../runtime/index.js';
 
 export function chunked(bytes: Uint8Array, size: number): Uint8Array[] {
@@ -23,7 +25,9 @@ export function fetchReturning(chunks: Uint8Array[], contentType: string, status
 const REQUEST = { messages: [{ role: 'user' as const, content: 'hi' }], model: 'test-model' };
 
 export async function replayStream(adapter: ProviderAdapter, bytes: Uint8Array, size: number): Promise<{ events: StreamEvent[]; final: ChatResponse }> {
-  const client = createClientFor(adapter, { apiKey: 'test-key-0000', baseUrl: 'http://127.0.0.1:9/v1', fetch: fetchReturning(chunked(bytes, size), 'text/event-stream'), maxRetries: 0 });
+  // An event-stream deployment of a wire gets the same events in its own frames.
+  const framed = adapter.stream.framing === 'event-stream' ? streamBodyFor(adapter, new TextDecoder().decode(bytes)) : { body: bytes, contentType: 'text/event-stream' };
+  const client = createClientFor(adapter, { ...accessFor(adapter), apiKey: 'test-key-0000', baseUrl: 'http://127.0.0.1:9/v1', fetch: fetchReturning(chunked(framed.body, size), framed.contentType), maxRetries: 0 });
   const stream = client.stream(REQUEST);
   const events: StreamEvent[] = [];
   for await (const e of stream) events.push(e);
@@ -32,7 +36,7 @@ export async function replayStream(adapter: ProviderAdapter, bytes: Uint8Array, 
 
 export async function replayBlocking(adapter: ProviderAdapter, body: string): Promise<ChatResponse> {
   const bytes = new TextEncoder().encode(body);
-  const client = createClientFor(adapter, { apiKey: 'test-key-0000', baseUrl: 'http://127.0.0.1:9/v1', fetch: fetchReturning([bytes], 'application/json'), maxRetries: 0 });
+  const client = createClientFor(adapter, { ...accessFor(adapter), apiKey: 'test-key-0000', baseUrl: 'http://127.0.0.1:9/v1', fetch: fetchReturning([bytes], 'application/json'), maxRetries: 0 });
   return client.chat(REQUEST);
 }
 

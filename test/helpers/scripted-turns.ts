@@ -10,7 +10,9 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { specChain, specIds } from './spec-chain.js';
-import { createClient, type Client, type ClientOptions, type ProviderId } from '../../generated/index.js';
+import { adapters, createClient, type Client, type ClientOptions, type ProviderAdapter, type ProviderId } from '../../generated/index.js';
+import { streamBodyFor } from './frame-stream.js';
+import { chunked } from './replay.js';
 import {
   jsonResponse,
   splitInto,
@@ -130,6 +132,12 @@ export function buildTurn(id: string, turn: ScriptedTurn, model = 'm-1'): WireBo
 export function respondWith(id: string, turn: ScriptedTurn, streaming: boolean, model = 'm-1'): ScriptedResponse {
   const b = buildTurn(id, turn, model);
   if (!streaming) return jsonResponse(200, b.json);
+  const adapter = (adapters as Record<string, ProviderAdapter>)[id];
+  if (adapter?.stream.framing === 'event-stream') {
+    // An event-stream deployment of the wire gets the same events in its own frames.
+    const framed = streamBodyFor(adapter, b.stream);
+    return { status: 200, headers: { 'content-type': framed.contentType }, body: chunked(framed.body, 29) };
+  }
   const bytes = Buffer.byteLength(b.stream);
   return { status: 200, headers: { 'content-type': b.streamContentType, 'cache-control': 'no-cache' }, body: splitInto(b.stream, Math.ceil(bytes / 29)) };
 }
@@ -429,6 +437,11 @@ const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
 /** Whether the client asked for a stream, the way `id`'s wire says it. */
 export function isStreamingRequest(id: string, req: RecordedRequest): boolean {
+  // A deployment that streams at a path of its own says so by the path (Bedrock's invoke-with-response-stream).
+  const ep = (adapters as Record<string, ProviderAdapter>)[id]?.endpoint;
+  if (ep?.streamPath && ep.streamPath !== ep.path && ep.streamPath.split('/').pop() !== ep.path.split('/').pop()) {
+    return req.url.split('?')[0]!.endsWith(ep.streamPath.split('/').pop()!.replace('{model}', ''));
+  }
   const family = wireFamilyOf(id);
   if (family === 'gemini') return req.url.includes(':streamGenerateContent');
   if (family === 'ollama') return obj(req.body).stream !== false;

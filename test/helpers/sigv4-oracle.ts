@@ -30,7 +30,7 @@ export async function expectedAuthorization(req: ReceivedRequest, credentials: A
   }
   const headers: Record<string, string> = {};
   for (const name of signed) headers[name] = String(req.headers[name] ?? '');
-  const signer = new SignatureV4({ credentials, region, service, sha256: Sha256, uriEscapePath: true, applyChecksum: true });
+  const signer = new SignatureV4({ credentials, region, service, sha256: Sha256, uriEscapePath: true, applyChecksum: false });
   const out = await signer.sign(
     { method: req.method, protocol: 'http:', hostname: headers.host!.split(':')[0]!, port: Number(headers.host!.split(':')[1] ?? 80), path: req.url.split('?')[0]!, query, headers, body: req.body },
     { signingDate: date },

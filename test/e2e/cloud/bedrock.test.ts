@@ -1,0 +1,180 @@
+/**
+ * Claude on Bedrock (InvokeModel) against a loopback server that checks what Bedrock checks: the
+ * SigV4 signature recomputed by the AWS SDK's signer with the secret it knows (so a wrong secret
+ * or a changed body is refused), the signing time within five minutes, and Bedrock's 403 shape
+ * when not. Streams are event-stream frames encoded by the AWS SDK's codec; an exception frame
+ * and a corrupt frame keep what arrived. No secret reaches an error.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createClient, PermissionError, ProviderError, RequestError, StreamError } from '../../../generated/index.js';
+import { concat, encodeEvent, encodeException } from '../../helpers/event-stream-encoder.js';
+import { startLoopbackServer, type LoopbackServer, type RecordedRequest, type ScriptedResponse } from '../../helpers/loopback-server.js';
+import { expectedAuthorization } from '../../helpers/sigv4-oracle.js';
+
+const AWS = { accessKeyId: 'AKIDLOOPBACKTEST0001', secretAccessKey: 'loopback/Secret+Key/0123456789abcdefghij' };
+const MODEL = 'anthropic.claude-sonnet-4-5-20250929-v1:0';
+let server: LoopbackServer | undefined;
+afterEach(async () => {
+  vi.useRealTimers();
+  await server?.close();
+});
+
+const message = { id: 'msg_bdrk_01', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5-20250929', content: [{ type: 'text', text: 'Olá.' }], stop_reason: 'end_turn', usage: { input_tokens: 6, output_tokens: 2 } };
+const chunk = (e: unknown) => encodeEvent('chunk', { bytes: Buffer.from(JSON.stringify(e)).toString('base64'), p: 'abcdef' });
+const turnEvents = [
+  { type: 'message_start', message: { ...message, content: [], stop_reason: null, usage: { input_tokens: 6, output_tokens: 0 } } },
+  { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+  { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Ol' } },
+  { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'á.' } },
+  { type: 'content_block_stop', index: 0 },
+  { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 2 } },
+  { type: 'message_stop', 'amazon-bedrock-invocationMetrics': { inputTokenCount: 6, outputTokenCount: 2, invocationLatency: 310, firstByteLatency: 120 } },
+];
+
+/** Real wall-clock time, whatever Date says (a test may move the client's clock). */
+const realNow = () => performance.timeOrigin + performance.now();
+
+function denied(message: string): ScriptedResponse {
+  return { status: 403, headers: { 'content-type': 'application/json', 'x-amzn-errortype': 'InvalidSignatureException:http://internal.amazon.com/coral/com.amazon.coral.service/', 'x-amzn-requestid': 'req-403-1' }, body: JSON.stringify({ message }) };
+}
+
+/** What Bedrock does before it reads a body: the signature and its time. */
+async function verify(req: RecordedRequest): Promise<ScriptedResponse | undefined> {
+  const date = String(req.headers['x-amz-date'] ?? '');
+  const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(date);
+  if (!m) return denied('Missing Authentication Token');
+  const at = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!);
+  if (Math.abs(realNow() - at) > 5 * 60_000) return denied(`Signature expired: ${date} is now earlier than the allowed window (5 min.)`);
+  // The host the client signed (and would have connected to): fetch cannot set Host, so the test's
+  // forwarding fetch passes it along as a proxy would.
+  const headers = { ...req.headers, host: req.headers['x-original-host'] ?? req.headers.host };
+  const want = await expectedAuthorization({ method: req.method, url: req.url, headers, body: req.rawBody }, AWS, 'us-east-1', 'bedrock');
+  if (req.headers.authorization !== want) return denied('The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key and signing method.');
+  return undefined;
+}
+
+async function bedrock(reply: (req: RecordedRequest) => ScriptedResponse) {
+  server = await startLoopbackServer(async (req) => (await verify(req)) ?? reply(req));
+  const s = server;
+  const urls: string[] = [];
+  // The client signs its real URL; the request goes to the loopback server with the same path.
+  const f: typeof fetch = (url, init) => {
+    urls.push(String(url));
+    const u = new URL(String(url));
+    return fetch(`${s.url}${u.pathname}${u.search}`, { ...init, headers: { ...(init?.headers as Record<string, string>), 'x-original-host': u.host } });
+  };
+  return { server: s, urls, fetch: f };
+}
+
+const invoke = (r: RecordedRequest): ScriptedResponse =>
+  r.url.endsWith('/invoke-with-response-stream')
+    ? { status: 200, headers: { 'content-type': 'application/vnd.amazon.eventstream' }, body: [...chunked(concat(turnEvents.map(chunk)), 37)] }
+    : { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(message) };
+
+function* chunked(b: Uint8Array, n: number): Generator<Uint8Array> {
+  for (let i = 0; i < b.length; i += n) yield b.subarray(i, i + n);
+}
+
+describe('bedrock-anthropic', () => {
+  it('a blocking and a streamed turn, signed as Bedrock checks them; the model in the path, anthropic_version in the body, no model or stream there', async () => {
+    const lb = await bedrock(invoke);
+    const client = createClient('bedrock-anthropic', { model: MODEL, endpoint: { region: 'us-east-1' }, aws: AWS, fetch: lb.fetch, maxRetries: 0 });
+    const blocking = await client.chat({ messages: [{ role: 'user', content: 'Diga olá.' }] });
+    const stream = client.stream({ messages: [{ role: 'user', content: 'Diga olá.' }] });
+    const final = await stream.final();
+    expect(blocking.text).toBe('Olá.');
+    expect(final).toMatchObject({ id: 'msg_bdrk_01', text: 'Olá.', finishReason: 'stop', usage: { inputTokens: 6, outputTokens: 2 } });
+    expect(lb.urls).toEqual([
+      'https://bedrock-runtime.us-east-1.amazonaws.com/model/anthropic.claude-sonnet-4-5-20250929-v1%3A0/invoke',
+      'https://bedrock-runtime.us-east-1.amazonaws.com/model/anthropic.claude-sonnet-4-5-20250929-v1%3A0/invoke-with-response-stream',
+    ]);
+    for (const r of lb.server.requests) {
+      expect(r.body).toMatchObject({ anthropic_version: 'bedrock-2023-05-31', max_tokens: 4096 });
+      expect(Object.keys(r.body as object)).not.toContain('model');
+      expect(Object.keys(r.body as object)).not.toContain('stream');
+      expect(r.headers['anthropic-version']).toBeUndefined();
+      expect(r.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDLOOPBACKTEST0001\/\d{8}\/us-east-1\/bedrock\/aws4_request, /);
+    }
+  });
+
+  it('a session token is sent and signed; an error that quotes it, or the secret, is redacted', async () => {
+    const token = 'IQoJb3JpZ2luX2VjEXAMPLESESSIONTOKEN0123456789';
+    const lb = await bedrock((r) => ({ status: 400, headers: { 'content-type': 'application/json', 'x-amzn-errortype': 'ValidationException' }, body: JSON.stringify({ message: `bad request for token ${String(r.headers['x-amz-security-token'])} and ${AWS.secretAccessKey}` }) }));
+    const e = await createClient('bedrock-anthropic', { model: MODEL, endpoint: { region: 'us-east-1' }, aws: { ...AWS, sessionToken: token }, fetch: lb.fetch, maxRetries: 0 })
+      .chat({ messages: [{ role: 'user', content: 'hi' }] })
+      .catch((x: unknown) => x);
+    expect(lb.server.requests[0]!.headers['x-amz-security-token']).toBe(token);
+    expect(e).toBeInstanceOf(ProviderError);
+    expect((e as ProviderError).type).toBe('ValidationException');
+    const shown = `${String(e)} ${JSON.stringify(e)} ${JSON.stringify((e as ProviderError).body)}`;
+    expect(shown).not.toContain(token);
+    expect(shown).not.toContain(AWS.secretAccessKey);
+  });
+
+  it("a wrong secret, a changed body, a clock six minutes off: Bedrock's 403 as a PermissionError typed InvalidSignatureException", async () => {
+    const lb = await bedrock(invoke);
+    const wrong = createClient('bedrock-anthropic', { model: MODEL, endpoint: { region: 'us-east-1' }, aws: { ...AWS, secretAccessKey: 'not/the/secret/0123456789' }, fetch: lb.fetch, maxRetries: 0 });
+    const e1 = await wrong.chat({ messages: [{ role: 'user', content: 'hi' }] }).catch((x: unknown) => x);
+    expect(e1).toBeInstanceOf(PermissionError);
+    expect(e1).toMatchObject({ status: 403, type: 'InvalidSignatureException', requestId: 'req-403-1' });
+    expect((e1 as PermissionError).providerMessage).toContain('signature we calculated does not match');
+
+    const tamper: typeof fetch = (url, init) => lb.fetch(url, { ...init, body: String(init?.body).replace('hi', 'ho') });
+    const e2 = await createClient('bedrock-anthropic', { model: MODEL, endpoint: { region: 'us-east-1' }, aws: AWS, fetch: tamper, maxRetries: 0 }).chat({ messages: [{ role: 'user', content: 'hi' }] }).catch((x: unknown) => x);
+    expect(e2).toBeInstanceOf(PermissionError);
+
+    vi.useFakeTimers({ toFake: ['Date'], now: realNow() - 6 * 60_000 });
+    const e3 = await createClient('bedrock-anthropic', { model: MODEL, endpoint: { region: 'us-east-1' }, aws: AWS, fetch: lb.fetch, maxRetries: 0 }).chat({ messages: [{ role: 'user', content: 'hi' }] }).catch((x: unknown) => x);
+    vi.useRealTimers();
+    expect(e3).toBeInstanceOf(PermissionError);
+    expect((e3 as PermissionError).providerMessage).toContain('Signature expired');
+  });
+
+  it('an exception frame mid-stream is a ProviderError typed by :exception-type, with the text that arrived', async () => {
+    const lb = await bedrock(() => ({ status: 200, headers: { 'content-type': 'application/vnd.amazon.eventstream' }, body: [concat([...turnEvents.slice(0, 3).map(chunk), encodeException('throttlingException', 'Too many requests, please wait before trying again.')])] }));
+    const e = await createClient('bedrock-anthropic', { model: MODEL, endpoint: { region: 'us-east-1' }, aws: AWS, fetch: lb.fetch, maxRetries: 0 }).stream({ messages: [{ role: 'user', content: 'hi' }] }).final().catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ProviderError);
+    expect(e).toMatchObject({ type: 'throttlingException', status: undefined, partial: { text: 'Ol' } });
+    expect((e as ProviderError).providerMessage).toBe('Too many requests, please wait before trying again.');
+  });
+
+  it('a corrupt frame (a byte changed in flight) or a body cut inside a frame is a StreamError that keeps what arrived', async () => {
+    const good = concat(turnEvents.slice(0, 3).map(chunk));
+    const bad = chunk(turnEvents[3]).slice();
+    bad[bad.length - 6] = bad[bad.length - 6]! ^ 0x20;
+    for (const [name, body, reason] of [
+      ['corrupt', concat([good, bad]), /corrupt event-stream frame: message CRC/],
+      ['cut', concat([good, chunk(turnEvents[3]).subarray(0, 20)]), /ended inside an event/],
+    ] as const) {
+      const lb = await bedrock(() => ({ status: 200, headers: { 'content-type': 'application/vnd.amazon.eventstream' }, body: [...chunked(body, 11)] }));
+      const e = await createClient('bedrock-anthropic', { model: MODEL, endpoint: { region: 'us-east-1' }, aws: AWS, fetch: lb.fetch, maxRetries: 0 }).stream({ messages: [{ role: 'user', content: 'hi' }] }).final().catch((x: unknown) => x);
+      expect(e, name).toBeInstanceOf(StreamError);
+      expect(String((e as Error).message), name).toMatch(reason);
+      expect((e as StreamError).partial?.text, name).toBe('Ol');
+      await server!.close();
+      server = undefined;
+    }
+  });
+
+  it('a Bedrock API key goes as a bearer token instead of a signature; no credentials at all names both ways', async () => {
+    server = await startLoopbackServer(() => ({ status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(message) }));
+    const s = server;
+    const f: typeof fetch = (url, init) => fetch(`${s.url}${new URL(String(url)).pathname}`, init);
+    await createClient('bedrock-anthropic', { model: MODEL, apiKey: 'ABSKbedrock-api-key-0123456789', endpoint: { region: 'eu-west-1' }, fetch: f }).chat({ messages: [{ role: 'user', content: 'hi' }] });
+    expect(s.requests[0]!.headers.authorization).toBe('Bearer ABSKbedrock-api-key-0123456789');
+    expect(s.requests[0]!.headers['x-amz-date']).toBeUndefined();
+    const before = { ...process.env };
+    try {
+      for (const k of ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_BEARER_TOKEN_BEDROCK']) delete process.env[k];
+      expect(() => createClient('bedrock-anthropic', { endpoint: { region: 'us-east-1' } })).toThrow(RequestError);
+      expect(() => createClient('bedrock-anthropic', { endpoint: { region: 'us-east-1' } })).toThrow(/AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY \(or a key in AWS_BEARER_TOKEN_BEDROCK\)/);
+      process.env.AWS_ACCESS_KEY_ID = AWS.accessKeyId;
+      process.env.AWS_SECRET_ACCESS_KEY = AWS.secretAccessKey;
+      delete process.env.AWS_REGION;
+      delete process.env.AWS_DEFAULT_REGION;
+      expect(() => createClient('bedrock-anthropic', {})).toThrow(/endpoint option "region".*AWS_REGION or AWS_DEFAULT_REGION/);
+    } finally {
+      process.env = before;
+    }
+  });
+});
