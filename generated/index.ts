@@ -7,6 +7,7 @@ import { adapter as anthropicMessages } from './anthropic-messages.js';
 import { adapter as azureOpenai } from './azure-openai.js';
 import { adapter as azureOpenaiV1 } from './azure-openai-v1.js';
 import { adapter as bedrockAnthropic } from './bedrock-anthropic.js';
+import { adapter as bedrockConverse } from './bedrock-converse.js';
 import { adapter as deepseek } from './deepseek.js';
 import { adapter as gemini } from './gemini.js';
 import { adapter as groq } from './groq.js';
@@ -30,6 +31,7 @@ export const adapters = {
   'azure-openai': azureOpenai,
   'azure-openai-v1': azureOpenaiV1,
   'bedrock-anthropic': bedrockAnthropic,
+  'bedrock-converse': bedrockConverse,
   deepseek: deepseek,
   gemini: gemini,
   groq: groq,

@@ -9,9 +9,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createClient, PermissionError, ProviderError, RequestError, StreamError } from '../../../generated/index.js';
 import { concat, encodeEvent, encodeException } from '../../helpers/event-stream-encoder.js';
 import { startLoopbackServer, type LoopbackServer, type RecordedRequest, type ScriptedResponse } from '../../helpers/loopback-server.js';
-import { expectedAuthorization } from '../../helpers/sigv4-oracle.js';
+import { AWS, bedrockServer, realNow } from '../../helpers/bedrock-server.js';
 
-const AWS = { accessKeyId: 'AKIDLOOPBACKTEST0001', secretAccessKey: 'loopback/Secret+Key/0123456789abcdefghij' };
 const MODEL = 'anthropic.claude-sonnet-4-5-20250929-v1:0';
 let server: LoopbackServer | undefined;
 afterEach(async () => {
@@ -31,39 +30,10 @@ const turnEvents = [
   { type: 'message_stop', 'amazon-bedrock-invocationMetrics': { inputTokenCount: 6, outputTokenCount: 2, invocationLatency: 310, firstByteLatency: 120 } },
 ];
 
-/** Real wall-clock time, whatever Date says (a test may move the client's clock). */
-const realNow = () => performance.timeOrigin + performance.now();
-
-function denied(message: string): ScriptedResponse {
-  return { status: 403, headers: { 'content-type': 'application/json', 'x-amzn-errortype': 'InvalidSignatureException:http://internal.amazon.com/coral/com.amazon.coral.service/', 'x-amzn-requestid': 'req-403-1' }, body: JSON.stringify({ message }) };
-}
-
-/** What Bedrock does before it reads a body: the signature and its time. */
-async function verify(req: RecordedRequest): Promise<ScriptedResponse | undefined> {
-  const date = String(req.headers['x-amz-date'] ?? '');
-  const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(date);
-  if (!m) return denied('Missing Authentication Token');
-  const at = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!);
-  if (Math.abs(realNow() - at) > 5 * 60_000) return denied(`Signature expired: ${date} is now earlier than the allowed window (5 min.)`);
-  // The host the client signed (and would have connected to): fetch cannot set Host, so the test's
-  // forwarding fetch passes it along as a proxy would.
-  const headers = { ...req.headers, host: req.headers['x-original-host'] ?? req.headers.host };
-  const want = await expectedAuthorization({ method: req.method, url: req.url, headers, body: req.rawBody }, AWS, 'us-east-1', 'bedrock');
-  if (req.headers.authorization !== want) return denied('The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key and signing method.');
-  return undefined;
-}
-
 async function bedrock(reply: (req: RecordedRequest) => ScriptedResponse) {
-  server = await startLoopbackServer(async (req) => (await verify(req)) ?? reply(req));
-  const s = server;
-  const urls: string[] = [];
-  // The client signs its real URL; the request goes to the loopback server with the same path.
-  const f: typeof fetch = (url, init) => {
-    urls.push(String(url));
-    const u = new URL(String(url));
-    return fetch(`${s.url}${u.pathname}${u.search}`, { ...init, headers: { ...(init?.headers as Record<string, string>), 'x-original-host': u.host } });
-  };
-  return { server: s, urls, fetch: f };
+  const b = await bedrockServer(reply);
+  server = b.server;
+  return b;
 }
 
 const invoke = (r: RecordedRequest): ScriptedResponse =>
