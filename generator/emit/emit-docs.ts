@@ -23,9 +23,13 @@ export function emitDocs(irs: SpecIR[], schema: JsonSchema): Map<string, string>
       name: p.name,
       extends: ir.base ?? '',
       endpoint: p.endpoint.baseUrlRequired ? `(your base URL)${p.endpoint.path}` : `${p.endpoint.baseUrl ?? ''}${p.endpoint.path}`,
-      framing: p.stream.framing === 'ndjson' ? 'NDJSON' : 'SSE',
-      apiKeyEnv: p.endpoint.apiKeyEnv ?? '',
-      apiKeyOptional: p.endpoint.apiKeyOptional,
+      framing: { sse: 'SSE', ndjson: 'NDJSON', 'event-stream': 'AWS event-stream' }[p.stream.framing],
+      auth: authOf(p.endpoint),
+      options: Object.entries(p.endpoint.options ?? {}).map(([name, o]) => ({
+        name,
+        from: [...(o.env ?? []).map((e) => `\`${e}\``), ...(o.default !== undefined ? [`default \`${o.default}\``] : ['required'])].join(', '),
+        about: o.description ?? '',
+      })),
       fields: fieldDispositions(ir),
       scope: p.continuity.scope,
       state: ir.continuityState.map((s) => ({ field: s.field, wire: s.wire, echo: s.echo ?? '' })),
@@ -48,6 +52,14 @@ export function emitDocs(irs: SpecIR[], schema: JsonSchema): Map<string, string>
 }
 
 const path = (segments: readonly (string | number)[] | undefined) => (segments ?? []).join('.');
+
+/** How a spec authenticates, for the providers table. */
+function authOf(ep: SpecIR['profile']['endpoint']): string {
+  const key = ep.apiKeyEnv ? `\`${ep.apiKeyEnv}\`` : 'apiKey';
+  if (ep.sigv4) return `AWS SigV4 (\`aws\` or \`AWS_*\`)${ep.apiKeyEnv ? `, or a key in ${key}` : ''}`;
+  if (ep.authFrom === 'token') return `access token (\`getToken\`)${ep.apiKeyEnv ? ` or ${key}` : ''}`;
+  return `${key}${ep.apiKeyOptional ? ' (optional)' : ''}`;
+}
 
 function fieldDispositions(ir: SpecIR): Array<{ field: string; disposition: string }> {
   const rq = ir.profile.request;
