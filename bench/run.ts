@@ -19,6 +19,7 @@ import type { MemoryJob, MemoryResult } from './memory.js';
 import { METHOD_LABEL, methodsFor, OBJECT_ARGUMENTS, type Method } from './methods.js';
 import type { MicroJob, MicroRow } from './micro.js';
 import type { ValidateJob, ValidateRow } from './validate-arguments.js';
+import type { CloudJob, CloudRow } from './cloud.js';
 import type { Job, TimeJob, TimeResult } from './worker.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -274,6 +275,7 @@ interface Results {
   /** All protocols in one process (absent in results from before it was measured). */
   microMixed?: MicroRow[] | { error: string };
   validation?: ValidateRow | { ok: false; error: string };
+  cloud?: CloudRow | { ok: false; error: string };
   gen: ReturnType<typeof genTiming>;
   bundles: BundleRow[];
 }
@@ -436,6 +438,23 @@ function report(res: Results): string {
     L.push('');
   }
 
+  // Cloud paths
+  if (res.cloud) {
+    const c = res.cloud as CloudRow;
+    L.push('## Cloud paths: AWS event-stream and SigV4');
+    L.push('');
+    if (!c.ok || c.wireforge === undefined) L.push(`✗ ${c.error ?? 'wrong result'}`);
+    else {
+      L.push(`A Bedrock ConverseStream body of ${c.events.toLocaleString('en')} text deltas (${(c.bytes / 1024 / 1024).toFixed(2)} MB of event-stream frames, 16 KB chunks) read to \`final()\`, against a floor that cuts frames by their length prefix and JSON.parses each payload (no CRC checks, which the decoder does on every prelude and message). SigV4: one Converse request signed with Web Crypto.`);
+      L.push('');
+      L.push('| | wireforge | floor | ratio |');
+      L.push('|---|---:|---:|---:|');
+      L.push(`| event-stream body → final() | ${c.wireforge.toFixed(1)} ms | ${c.floor.toFixed(1)} ms | ${ratio(c.wireforge, c.floor)} |`);
+      L.push(`| SigV4 signature per request | ${c.sigv4.toFixed(0)} µs | | |`);
+    }
+    L.push('');
+  }
+
   // Gen + bundle
   L.push('## `pnpm gen` and bundle size');
   L.push('');
@@ -495,6 +514,8 @@ async function main(): Promise<void> {
   log('build / parse µs');
   const micro = microAll(worker);
   const microMixedRes = microMixed(worker);
+  log('cloud paths (event-stream, SigV4)');
+  const cloud = runJob<CloudRow>(worker, { mode: 'cloud', events: settings.events, rounds: settings.microRounds, calls: Math.max(200, settings.microCalls >> 3) } satisfies CloudJob);
   log('tool-argument validation');
   const validation = runJob<ValidateRow>(worker, { mode: 'validate', rounds: settings.microRounds, calls: settings.microCalls } satisfies ValidateJob);
   log('pnpm gen');
@@ -523,6 +544,7 @@ async function main(): Promise<void> {
     micro,
     microMixed: microMixedRes,
     validation,
+    cloud,
     gen,
     bundles,
   };

@@ -7,6 +7,7 @@ import { memory, type MemoryJob } from './memory.js';
 import { chunk, digestMatches, prepare, type Method } from './methods.js';
 import { micro, type MicroJob } from './micro.js';
 import { validateArguments, type ValidateJob } from './validate-arguments.js';
+import { cloudBench, type CloudJob } from './cloud.js';
 
 export interface TimeJob {
   mode: 'time';
@@ -31,7 +32,7 @@ export interface TimeResult {
   error?: string;
 }
 
-export type Job = TimeJob | MemoryJob | MicroJob | ValidateJob;
+export type Job = TimeJob | MemoryJob | MicroJob | ValidateJob | CloudJob;
 
 /**
  * A young-generation collection before each timed run, so one run's garbage is not swept in the
@@ -77,6 +78,7 @@ async function main(): Promise<void> {
     if (job.mode === 'time') out = await time(job);
     else if (job.mode === 'memory') out = await memory(job);
     else if (job.mode === 'validate') out = await validateArguments(job);
+    else if (job.mode === 'cloud') out = await cloudBench(job);
     else out = await micro(job);
   } catch (e) {
     out = { ok: false, times: [], error: e instanceof Error ? `${e.name}: ${e.message}`.slice(0, 300) : String(e) };

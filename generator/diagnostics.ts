@@ -19,6 +19,7 @@ export type DiagnosticCode =
   | 'fidelity-missing'
   | 'unknown-field'
   | 'unknown-slot'
+  | 'unknown-placeholder'
   | 'write-conflict'
   | 'generated-type-error'
   | 'bad-template'

@@ -127,25 +127,52 @@ function readU32(b: Uint8Array, at: number): number {
   return ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0;
 }
 
-/** The string-valued headers (the only ones this protocol's names use); other types are skipped by their size. */
+/** The headers this protocol's messages are read by; others are stepped over by their size. */
+const WANTED = [':message-type', ':event-type', ':exception-type', ':error-code', ':error-message'];
+const WANTED_BYTES = WANTED.map((n) => Array.from(n, (c) => c.charCodeAt(0)));
+/** The last value seen per wanted header, with its bytes: streams repeat the same few names. */
+const lastValue: Array<{ bytes: Uint8Array; text: string } | undefined> = [];
+
 function readHeaders(b: Uint8Array, from: number, to: number, overrun: () => never): Record<string, string> {
   const out: Record<string, string> = Object.create(null);
   let p = from;
   while (p < to) {
     const nameLength = b[p]!;
-    const name = utf8.decode(b.subarray(p + 1, p + 1 + nameLength));
+    const wanted = wantedIndex(b, p + 1, nameLength);
     p += 1 + nameLength;
     const type = b[p++]!;
     const fixed = FIXED_SIZE[type];
     if (fixed !== undefined) p += fixed;
     else if (type === 6 || type === 7) {
       const length = (b[p]! << 8) | b[p + 1]!;
-      if (type === 7) out[name] = utf8.decode(b.subarray(p + 2, p + 2 + length));
+      if (type === 7 && wanted >= 0) out[WANTED[wanted]!] = valueOf(wanted, b, p + 2, p + 2 + length);
       p += 2 + length;
     } else overrun();
     if (p > to) overrun();
   }
   return out;
+}
+
+function wantedIndex(b: Uint8Array, at: number, length: number): number {
+  search: for (let w = 0; w < WANTED_BYTES.length; w++) {
+    const name = WANTED_BYTES[w]!;
+    if (name.length !== length) continue;
+    for (let i = 0; i < length; i++) if (b[at + i] !== name[i]) continue search;
+    return w;
+  }
+  return -1;
+}
+
+function valueOf(wanted: number, b: Uint8Array, from: number, to: number): string {
+  const last = lastValue[wanted];
+  if (last && last.bytes.length === to - from) {
+    let same = true;
+    for (let i = from; i < to; i++) if (b[i] !== last.bytes[i - from]) (same = false), (i = to);
+    if (same) return last.text;
+  }
+  const text = utf8.decode(b.subarray(from, to));
+  lastValue[wanted] = { bytes: b.slice(from, to), text };
+  return text;
 }
 
 /** Value sizes by header type: true, false, byte, short, int, long, (bytes, string: length-prefixed), timestamp, uuid. */
@@ -161,22 +188,39 @@ function messageOf(payload: string): string | undefined {
   }
 }
 
-let table: Uint32Array | undefined;
+// Four tables of 256 entries, built on first use (slicing-by-4).
+let T0: Uint32Array | undefined;
+let T1: Uint32Array;
+let T2: Uint32Array;
+let T3: Uint32Array;
 
-/** CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320) of b[from, to). */
+/** CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320) of b[from, to), four bytes a step. */
 export function crc32(b: Uint8Array, from: number, to: number): number {
-  const t = (table ??= makeTable());
+  if (!T0) makeTables();
+  const t0 = T0!;
   let c = 0xffffffff;
-  for (let i = from; i < to; i++) c = t[(c ^ b[i]!) & 0xff]! ^ (c >>> 8);
+  let i = from;
+  for (; i + 4 <= to; i += 4) {
+    c ^= b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24);
+    c = T3[c & 0xff]! ^ T2[(c >>> 8) & 0xff]! ^ T1[(c >>> 16) & 0xff]! ^ t0[c >>> 24]!;
+  }
+  for (; i < to; i++) c = t0[(c ^ b[i]!) & 0xff]! ^ (c >>> 8);
   return (c ^ 0xffffffff) >>> 0;
 }
 
-function makeTable(): Uint32Array {
-  const t = new Uint32Array(256);
+function makeTables(): void {
+  const t = [new Uint32Array(256), new Uint32Array(256), new Uint32Array(256), new Uint32Array(256)] as const;
   for (let n = 0; n < 256; n++) {
     let c = n;
     for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c >>> 0;
+    t[0][n] = c >>> 0;
   }
-  return t;
+  // Table k: the CRC of a byte followed by k zero bytes.
+  const [a, b1, b2, b3] = t;
+  for (let n = 0; n < 256; n++) {
+    b1[n] = (a[a[n]! & 0xff]! ^ (a[n]! >>> 8)) >>> 0;
+    b2[n] = (a[b1[n]! & 0xff]! ^ (b1[n]! >>> 8)) >>> 0;
+    b3[n] = (a[b2[n]! & 0xff]! ^ (b2[n]! >>> 8)) >>> 0;
+  }
+  [T0, T1, T2, T3] = t;
 }

@@ -57,9 +57,7 @@ export async function signSigV4(request: SigV4Request, credentials: AwsCredentia
   const credentialScope = `${day}/${scope.region}/${scope.service}/aws4_request`;
   const toSign = ['AWS4-HMAC-SHA256', amzDate, credentialScope, hex(await crypto.subtle.digest('SHA-256', encoder.encode(canonical)))].join('\n');
 
-  let key: ArrayBuffer = await hmac(encoder.encode(`AWS4${credentials.secretAccessKey}`), day);
-  for (const part of [scope.region, scope.service, 'aws4_request']) key = await hmac(key, part);
-  const signature = hex(await hmac(key, toSign));
+  const signature = hex(await crypto.subtle.sign('HMAC', await signingKey(credentials.secretAccessKey, day, scope), encoder.encode(toSign)));
   added.authorization = `AWS4-HMAC-SHA256 Credential=${credentials.accessKeyId}/${credentialScope}, SignedHeaders=${signedHeaders}, Signature=${signature}`;
   return added;
 }
@@ -84,6 +82,26 @@ function canonicalQuery(params: URLSearchParams): string {
 /** URI encoding as SigV4 defines it: everything but A–Z a–z 0–9 - _ . ~ is %XX. */
 function rfc3986(s: string): string {
   return encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+/**
+ * The signing key for a day, region and service, kept (as a CryptoKey) while the secret and scope
+ * stay the same: four HMACs and an import saved on every request. One entry, compared in place;
+ * the secret is never a map key or part of anything reported.
+ */
+let lastKey: { secret: string; scope: string; key: Promise<CryptoKey> } | undefined;
+
+function signingKey(secret: string, day: string, scope: SigV4Scope): Promise<CryptoKey> {
+  const id = `${day}/${scope.region}/${scope.service}`;
+  if (lastKey && lastKey.secret === secret && lastKey.scope === id) return lastKey.key;
+  const key = (async () => {
+    let k: ArrayBuffer = await hmac(encoder.encode(`AWS4${secret}`), day);
+    for (const part of [scope.region, scope.service, 'aws4_request']) k = await hmac(k, part);
+    return crypto.subtle.importKey('raw', k, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  })();
+  lastKey = { secret, scope: id, key };
+  key.catch(() => (lastKey = undefined));
+  return key;
 }
 
 async function hmac(key: BufferSource, data: string): Promise<ArrayBuffer> {

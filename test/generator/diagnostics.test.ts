@@ -97,6 +97,14 @@ describe('spec diagnostics', () => {
       },
     ],
     [
+      'a placeholder in the endpoint that is neither the model nor a declared option',
+      {
+        line: '  path: /chat/{model}',
+        replace: '  path: /chat/{modle}',
+        want: (l) => [`${F}:${l}:9 unknown-placeholder {modle} is neither the model nor an endpoint option of this spec (at /endpoint/path); did you mean "model"?`],
+      },
+    ],
+    [
       'an unknown template slot',
       {
         line: '      user: { speaker: human, items: $parts }',

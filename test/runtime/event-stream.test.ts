@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { StreamError } from '../../runtime/errors.js';
-import { EventStreamDecoder } from '../../runtime/framing/decode-event-stream.js';
+import { crc32, EventStreamDecoder } from '../../runtime/framing/decode-event-stream.js';
 import { concat, encodeEvent, encodeException, encodeWithEveryHeaderType } from '../helpers/event-stream-encoder.js';
 
 interface Seen {
@@ -34,6 +34,13 @@ const PAYLOADS: Array<[string, unknown]> = [
 ];
 
 describe('AWS event-stream decoding', () => {
+  it('CRC-32 gives the standard check value, from any offset and length', () => {
+    const digits = new TextEncoder().encode('xx123456789yy');
+    expect(crc32(digits, 2, 11)).toBe(0xcbf43926);
+    expect(crc32(digits, 2, 2)).toBe(0);
+    expect(crc32(new TextEncoder().encode('a'), 0, 1)).toBe(0xe8b7be43);
+  });
+
   const messages = PAYLOADS.map(([t, p], i) => (i === 2 ? encodeWithEveryHeaderType(t, p) : encodeEvent(t, p)));
   const body = concat(messages);
 
