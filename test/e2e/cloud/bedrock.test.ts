@@ -6,7 +6,9 @@
  * and a corrupt frame keep what arrived. No secret reaches an error.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createClient, PermissionError, ProviderError, RequestError, StreamError } from '../../../generated/index.js';
+import { adapters, createClient, defineTool, PermissionError, ProviderError, RequestError, runTools, StreamError, streamTools, type ProviderAdapter } from '../../../generated/index.js';
+import { streamBodyFor } from '../../helpers/frame-stream.js';
+import { buildTurn, type ScriptedTurn } from '../../helpers/scripted-turns.js';
 import { concat, encodeEvent, encodeException } from '../../helpers/event-stream-encoder.js';
 import { startLoopbackServer, type LoopbackServer, type RecordedRequest, type ScriptedResponse } from '../../helpers/loopback-server.js';
 import { AWS, bedrockServer, realNow } from '../../helpers/bedrock-server.js';
@@ -145,6 +147,38 @@ describe('bedrock-anthropic', () => {
       expect(() => createClient('bedrock-anthropic', {})).toThrow(/endpoint option "region".*AWS_REGION or AWS_DEFAULT_REGION/);
     } finally {
       process.env = before;
+    }
+  });
+
+  it('a tool conversation, streamed (streamTools) and blocking (runTools), every request signed and checked', async () => {
+    const turns: ScriptedTurn[] = [
+      { responseId: 'bdrk_t1', thinking: { text: 'Weather for Lisbon: ask the tool.', signature: 'EqQBSignedByBedrock+1==' }, calls: [{ id: 'toolu_b1', name: 'weather', args: { city: 'Lisbon' } }] },
+      { responseId: 'bdrk_t2', text: 'Lisbon: sunny, 21 °C.' },
+    ];
+    const adapter = (adapters as Record<string, ProviderAdapter>)['bedrock-anthropic']!;
+    const lb = await bedrock((r) => {
+      const turn = turns[JSON.stringify(r.body).includes('tool_result') ? 1 : 0]!;
+      const b = buildTurn('bedrock-anthropic', turn, MODEL);
+      if (!r.url.endsWith('/invoke-with-response-stream')) return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(b.json) };
+      return { status: 200, headers: { 'content-type': 'application/vnd.amazon.eventstream' }, body: [...chunked(streamBodyFor(adapter, b.stream).body, 29)] };
+    });
+    const weather = defineTool({ parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } as const, execute: async ({ city }) => `${city}: sunny, 21 °C` });
+    const client = createClient('bedrock-anthropic', { model: MODEL, endpoint: { region: 'us-east-1' }, aws: AWS, fetch: lb.fetch, maxRetries: 0 });
+    const request = { messages: [{ role: 'user' as const, content: 'Weather in Lisbon?' }], reasoning: { budgetTokens: 1024 } };
+    const streamed = streamTools(client, request, { tools: { weather } });
+    for await (const _ of streamed) void _;
+    const s = await streamed.final();
+    const b = await runTools(client, request, { tools: { weather } });
+    for (const r of [s, b]) {
+      expect(r.response.text).toBe('Lisbon: sunny, 21 °C.');
+      expect(r.steps[0]!.response.toolCalls).toEqual([expect.objectContaining({ id: 'toolu_b1', name: 'weather', arguments: '{"city":"Lisbon"}' })]);
+    }
+    // Four signed requests reached the model (any refused one would have failed the loop); the
+    // follow-ups carried the signed thinking block back first.
+    expect(lb.server.requests).toHaveLength(4);
+    for (const i of [1, 3]) {
+      const sent = lb.server.requests[i]!.body as { messages: Array<{ role: string; content: Array<Record<string, unknown>> }> };
+      expect(sent.messages[1]!.content[0]).toEqual({ type: 'thinking', thinking: 'Weather for Lisbon: ask the tool.', signature: 'EqQBSignedByBedrock+1==' });
     }
   });
 });
