@@ -120,7 +120,11 @@ beforeAll(async () => {
     const family = wireFamilyOf(id);
     const streaming = isStreamingRequest(id, req);
     const turn = hasToolResults(family, req.body) ? 2 : 1;
+    // The key (or token) where the spec's endpoint says, as the provider's auth check would want it.
+    const ep = (adapters as Record<string, { endpoint: { authHeader: string; authScheme?: string } }>)[id]!.endpoint;
+    const auth = req.headers[ep.authHeader];
     const problems = [
+      ...(auth === (ep.authScheme ? `${ep.authScheme} ${KEY}` : KEY) ? [] : [`auth header ${ep.authHeader} is ${auth === undefined ? 'missing' : 'not the key'}`]),
       ...(streaming === (mode === 'stream') ? [] : [`a ${mode} run sent a ${streaming ? 'streaming' : 'blocking'} request`]),
       ...checkTools(family, req.body, tools),
       ...(turn === 1
@@ -135,7 +139,9 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 function clientFor(id: string, mode: Mode) {
-  return createClient(id as ProviderId, { apiKey: KEY, model: MODEL, baseUrl: `${server.url}/${id}/${mode}`, maxRetries: 0 });
+  // Token specs (Vertex AI) get their token from getToken(), asked for before every request.
+  const token = (adapters as Record<string, { endpoint: { authFrom?: string } }>)[id]!.endpoint.authFrom === 'token';
+  return createClient(id as ProviderId, { ...(token ? { getToken: async () => KEY } : { apiKey: KEY }), model: MODEL, baseUrl: `${server.url}/${id}/${mode}`, maxRetries: 0 });
 }
 
 /** What must agree between the blocking and the streaming loop (durations and raw bodies left out). */
