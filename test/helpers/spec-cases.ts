@@ -15,6 +15,8 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { afterAll, describe, it } from 'vitest';
 import { LineCounter, parseDocument } from 'yaml';
 import * as runtime from '../../runtime/index.js';
+import { accessFor } from './client-access.js';
+import { streamBodyFor } from './frame-stream.js';
 import { createClientFor, ProviderError, RequestError, StreamError, type ChatRequest, type ChatResponse, type StreamEvent } from '../../runtime/index.js';
 import { startLoopbackServer, type LoopbackServer, type RecordedRequest, type ScriptedResponse } from './loopback-server.js';
 
@@ -326,7 +328,7 @@ interface Outcome {
 async function callThrough(adapter: Adapter, baseUrl: string, mode: Mode, request: ChatRequest): Promise<Outcome> {
   const events: StreamEvent[] = [];
   try {
-    const client = createClientFor(adapter, { apiKey: 'test-key', baseUrl, maxRetries: 0, timeoutMs: 10_000 });
+    const client = createClientFor(adapter, { ...accessFor(adapter), apiKey: 'test-key', baseUrl, maxRetries: 0, timeoutMs: 10_000 });
     if (mode === 'blocking') return { response: await client.chat(structuredClone(request)), events };
     const stream = client.stream(structuredClone(request));
     for await (const event of stream) events.push(event);
@@ -336,7 +338,7 @@ async function callThrough(adapter: Adapter, baseUrl: string, mode: Mode, reques
   }
 }
 
-function streamReply(c: StreamBody & { headers?: Record<string, string> }): ScriptedResponse {
+function streamReply(c: StreamBody & { headers?: Record<string, string> }, adapter: Adapter): ScriptedResponse {
   let text: string;
   let contentType: string;
   if (c.sse) {
@@ -360,7 +362,10 @@ function streamReply(c: StreamBody & { headers?: Record<string, string> }): Scri
     text = c.raw ?? '';
     contentType = 'text/event-stream';
   }
-  const bytes = Buffer.from(text, 'utf8');
+  // An event-stream spec's `sse:` stream: the same events, each in an event-stream frame (named by its `event:`).
+  const framed = adapter.stream.framing === 'event-stream' && c.sse ? streamBodyFor(adapter, text) : undefined;
+  if (framed) contentType = framed.contentType;
+  const bytes = framed ? framed.body : Buffer.from(text, 'utf8');
   const pieces = Math.max(1, c.chunks ?? 1);
   const size = Math.ceil(bytes.length / pieces);
   const body: Uint8Array[] = [];
@@ -552,7 +557,7 @@ async function runResponseCase(ctx: Context, c: ResponseCase, where: string): Pr
 }
 
 async function runStreamCase(ctx: Context, c: StreamCase, where: string): Promise<void> {
-  const route = await openRoute(streamReply(c));
+  const route = await openRoute(streamReply(c, ctx.adapter));
   try {
     const outcome = await callThrough(ctx.adapter, route.baseUrl, 'stream', c.request ?? ctx.defaultRequest);
     checkResult(where, 'stream().final()', c.expect, outcome);
@@ -570,7 +575,7 @@ async function runStreamCase(ctx: Context, c: StreamCase, where: string): Promis
 async function runErrorCase(ctx: Context, c: ErrorCase, where: string): Promise<void> {
   const inStream = c.status === undefined;
   const reply: ScriptedResponse = inStream
-    ? streamReply(c)
+    ? streamReply(c, ctx.adapter)
     : { status: c.status, headers: { 'content-type': 'application/json', ...(c.headers ?? {}) }, body: c.bodyText ?? (c.body === undefined ? '' : JSON.stringify(c.body)) };
   const route = await openRoute(reply);
   try {
