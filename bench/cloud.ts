@@ -104,12 +104,14 @@ export async function cloudBench(job: CloudJob): Promise<CloudRow> {
   };
   const request = { method: 'POST', url: 'https://bedrock-runtime.us-east-1.amazonaws.com/model/us.anthropic.claude-sonnet-4-5-20250929-v1%3A0/converse', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ messages: [{ role: 'user', content: [{ text: 'What is the weather in Lisbon tomorrow?' }] }], inferenceConfig: { maxTokens: 1024 } }) };
   const creds = { accessKeyId: 'AKIDBENCH000000000', secretAccessKey: 'bench/secret/key/0123456789abcdefghijkl' };
+  // One client's key cache, as sigv4Auth keeps it.
+  const keys = {};
   const sigv4 = await (async () => {
-    for (let i = 0; i < job.calls; i++) await signSigV4(request, creds, { region: 'us-east-1', service: 'bedrock' });
+    for (let i = 0; i < job.calls; i++) await signSigV4(request, creds, { region: 'us-east-1', service: 'bedrock' }, new Date(), keys);
     const xs: number[] = [];
     for (let r = 0; r < job.rounds; r++) {
       const t0 = performance.now();
-      for (let i = 0; i < job.calls; i++) await signSigV4(request, creds, { region: 'us-east-1', service: 'bedrock' });
+      for (let i = 0; i < job.calls; i++) await signSigV4(request, creds, { region: 'us-east-1', service: 'bedrock' }, new Date(), keys);
       xs.push(((performance.now() - t0) * 1000) / job.calls);
     }
     return median(xs);

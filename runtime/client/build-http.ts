@@ -17,6 +17,8 @@ export function buildUrl(
     template.replace(/\{(\w+)\}/g, (_m, name: string) => {
       const v = pathParams[name];
       if (v === undefined || v === '') throw new RequestError(provider, name, `the endpoint needs ${name}; set it on the request or the client`);
+      // A segment of dots would walk the path to another endpoint.
+      if (v === '.' || v === '..') throw new RequestError(provider, name, `${JSON.stringify(v)} is not a value for the endpoint's {${name}}`);
       return encode(v);
     });
   let url = fill(base.replace(/\/+$/, ''), encodeURIComponent) + fill((stream && ep.streamPath) || ep.path, encodeURIComponent);

@@ -10,7 +10,7 @@ import { RequestError, StreamError, WireforgeError } from '../errors.js';
 import { readPath } from '../wire/read-path.js';
 import { checkRequest } from '../request/check-request.js';
 import { deepMerge, isPlainObject, sanitize } from '../request/safe-merge.js';
-import { authorize } from '../transport/authorize.js';
+import { authorize, keyOf } from '../transport/authorize.js';
 import { makeRedactor } from '../transport/redact.js';
 import { sendRequest } from '../transport/send-request.js';
 import type { CallOptions, ChatRequest, ChatResponse, ClientOptions } from '../types.js';
@@ -33,7 +33,7 @@ export function createClientFor(adapter: ProviderAdapter, options: ClientOptions
   }
   const redact = makeRedactor();
   const endpoint = adapter.endpoint.options
-    ? (adapter.codec.uses?.endpointOptions ?? missingUse(adapter.id, 'endpointOptions', 'declares endpoint options'))(adapter, options.endpoint, env, options.baseUrl, adapter.endpoint.sigv4 !== undefined && (options.apiKey ?? (adapter.endpoint.apiKeyEnv ? env?.[adapter.endpoint.apiKeyEnv] : undefined)) === undefined)
+    ? (adapter.codec.uses?.endpointOptions ?? missingUse(adapter.id, 'endpointOptions', 'declares endpoint options'))(adapter, options.endpoint, env, options.baseUrl, adapter.endpoint.sigv4 !== undefined && keyOf(adapter, options, env) === undefined)
     : undefined;
   if (!endpoint && options.endpoint && Object.keys(options.endpoint).length) {
     throw new RequestError(adapter.id, `endpoint.${Object.keys(options.endpoint)[0]!}`, `${adapter.id} takes no endpoint options`);

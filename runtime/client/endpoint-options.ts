@@ -36,15 +36,27 @@ export function resolveEndpointOptions(
     const fromEnv = o.env?.map((e) => env?.[e]).find((v) => v !== undefined && v !== '');
     if (fromEnv !== undefined) out[name] = fromEnv;
   }
-  // Defaults last, so they can use what was given ({location}-aiplatform.googleapis.com).
-  for (const [name, o] of Object.entries(declared)) {
-    if (out[name] !== undefined) continue;
-    if (o.default === undefined) {
-      if (!needed.has(name)) continue;
-      const env = o.env?.length ? ` or set ${o.env.join(' or ')}` : '';
-      throw new RequestError(adapter.id, `endpoint.${name}`, `${adapter.id} needs the endpoint option "${name}"${o.description ? ` (${o.description})` : ''}: pass createClient(${JSON.stringify(adapter.id)}, { endpoint: { ${name}: … } })${env}`);
+  // Defaults last, so they can use what was given ({location}-aiplatform.googleapis.com), in
+  // whatever order they are declared.
+  const pending = Object.entries(declared).filter(([name]) => out[name] === undefined);
+  for (const [name, o] of pending) {
+    if (o.default !== undefined || !needed.has(name)) continue;
+    const env = o.env?.length ? ` or set ${o.env.join(' or ')}` : '';
+    throw new RequestError(adapter.id, `endpoint.${name}`, `${adapter.id} needs the endpoint option "${name}"${o.description ? ` (${o.description})` : ''}: pass createClient(${JSON.stringify(adapter.id)}, { endpoint: { ${name}: … } })${env}`);
+  }
+  // An option with neither a value nor a default cannot feed a default: what needs it says so.
+  const missing = (n: string) => Object.hasOwn(declared, n) && out[n] === undefined && declared[n]!.default === undefined;
+  let left = pending.filter(([, o]) => o.default !== undefined);
+  while (left.length) {
+    const refs = (d: string) => [...d.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!).filter((n) => Object.hasOwn(declared, n));
+    const ready = left.filter(([, o]) => refs(o.default!).every((n) => out[n] !== undefined || missing(n)));
+    if (!ready.length) throw new RequestError(adapter.id, `endpoint.${left[0]![0]}`, `the defaults of ${left.map(([n]) => n).join(', ')} refer to each other`);
+    for (const [name, o] of ready) {
+      const lacking = refs(o.default!).find(missing);
+      if (lacking === undefined) out[name] = o.default!.replace(/\{(\w+)\}/g, (m, n: string) => out[n] ?? m);
+      else if (needed.has(name)) throw new RequestError(adapter.id, `endpoint.${lacking}`, `${adapter.id} needs the endpoint option "${lacking}" (for ${name}): pass createClient(${JSON.stringify(adapter.id)}, { endpoint: { ${lacking}: … } })`);
     }
-    out[name] = o.default.replace(/\{(\w+)\}/g, (m, n: string) => out[n] ?? m);
+    left = left.filter((e) => !ready.includes(e));
   }
   return out;
 }

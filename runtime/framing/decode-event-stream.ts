@@ -25,6 +25,9 @@ export interface EventStreamOptions {
 }
 
 const PRELUDE = 12;
+/** The largest message and headers section the protocol allows (16 MiB, 128 KiB): a bigger one is corrupt, not buffered. */
+const MAX_MESSAGE = 16 * 1024 * 1024;
+const MAX_HEADERS = 128 * 1024;
 const utf8 = new TextDecoder();
 
 export class EventStreamDecoder {
@@ -48,6 +51,7 @@ export class EventStreamDecoder {
       const headersLength = readU32(b, pos + 4);
       if (crc32(b, pos, pos + 8) !== readU32(b, pos + 8)) this.corrupt('prelude CRC does not match', pos);
       if (total < PRELUDE + 4 + headersLength) this.corrupt(`message length ${total} is shorter than its headers`, pos);
+      if (total > MAX_MESSAGE || headersLength > MAX_HEADERS) this.corrupt(`a message of ${total} bytes (${headersLength} of headers) is over the protocol's limits`, pos);
       if (this.used - pos < total) break;
       if (crc32(b, pos, pos + total - 4) !== readU32(b, pos + total - 4)) this.corrupt('message CRC does not match', pos);
       this.message(b, pos, headersLength, total);
@@ -145,6 +149,7 @@ function readHeaders(b: Uint8Array, from: number, to: number, overrun: () => nev
     if (fixed !== undefined) p += fixed;
     else if (type === 6 || type === 7) {
       const length = (b[p]! << 8) | b[p + 1]!;
+      if (p + 2 + length > to) overrun();
       if (type === 7 && wanted >= 0) out[WANTED[wanted]!] = valueOf(wanted, b, p + 2, p + 2 + length);
       p += 2 + length;
     } else overrun();

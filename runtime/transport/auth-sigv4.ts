@@ -32,7 +32,8 @@ export function sigv4Auth(
   const region = ep.sigv4!.region;
   const scope = { region: endpoint[region] ?? '', service: ep.sigv4!.service };
   if (!scope.region) throw new RequestError(adapter.id, `endpoint.${region}`, 'SigV4 needs the region');
-  return (url, headers, body) => signSigV4({ method: 'POST', url, headers, body }, c, scope);
+  const keys = {};
+  return (url, headers, body) => signSigV4({ method: 'POST', url, headers, body }, c, scope, new Date(), keys);
 }
 
 function awsFromEnv(env: Record<string, string | undefined> | undefined): ClientOptions['aws'] | undefined {

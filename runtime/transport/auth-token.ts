@@ -1,7 +1,7 @@
 /**
  * Token auth (a unit: specs with `auth.from: token`): an access token from the client's
  * getToken(), asked for before every attempt, so a refreshed token is used on a retry. Each token
- * joins the redactor before anything can quote it.
+ * joins the redactor before anything can quote it (the last few are kept there).
  */
 import type { ProviderAdapter } from '../adapter.js';
 import { WireforgeError } from '../errors.js';
@@ -18,7 +18,7 @@ export function tokenAuth(adapter: ProviderAdapter, getToken: () => string | Pro
       throw new WireforgeError(`${adapter.id}: getToken() failed: ${redact(error instanceof Error ? error.message : String(error))}`, { provider: adapter.id });
     }
     if (typeof token !== 'string' || token === '') throw new WireforgeError(`${adapter.id}: getToken() returned no token`, { provider: adapter.id });
-    redact.add?.(token);
+    redact.add?.(token, true);
     return { [ep.authHeader]: ep.authScheme ? `${ep.authScheme} ${token}` : token };
   };
 }

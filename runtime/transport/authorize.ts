@@ -10,6 +10,13 @@ import { RequestError } from '../errors.js';
 import type { ClientOptions } from '../types.js';
 import type { Redact } from './redact.js';
 
+/** The key the client was given or the environment holds; an empty one is none (a blank line in an env file). */
+export function keyOf(adapter: ProviderAdapter, options: ClientOptions, env: Record<string, string | undefined> | undefined): string | undefined {
+  const ep = adapter.endpoint;
+  const key = options.apiKey ?? (ep.apiKeyEnv ? env?.[ep.apiKeyEnv] : undefined);
+  return key === '' ? undefined : key;
+}
+
 /** Headers to add to one attempt, from its URL, headers and body. */
 export type Signer = (url: string, headers: Record<string, string>, body: string) => Promise<Record<string, string>>;
 
@@ -28,8 +35,11 @@ export function authorize(
 ): Auth {
   const ep = adapter.endpoint;
   const uses = adapter.codec.uses;
-  const apiKey = options.apiKey ?? (ep.apiKeyEnv ? env?.[ep.apiKeyEnv] : undefined);
+  const apiKey = keyOf(adapter, options, env);
   redact.add?.(apiKey);
+  if (options.getToken && ep.authFrom !== 'token') {
+    throw new RequestError(adapter.id, 'getToken', `${adapter.id} does not authenticate with access tokens${ep.sigv4 ? ' (it signs requests with AWS SigV4: pass aws)' : ': pass apiKey'}`);
+  }
   if (ep.sigv4 && apiKey === undefined) {
     return { apiKey, sign: (uses?.sigv4Auth ?? missingUse(adapter.id, 'sigv4Auth', 'signs requests with AWS SigV4'))(adapter, options, env, endpoint, redact) };
   }

@@ -4,15 +4,23 @@
  */
 
 export type Redact = (<T>(value: T) => T) & {
-  /** Scrub this value too from now on (a token fetched per request). */
-  add?: (secret: string | undefined) => void;
+  /** Scrub this value too from now on; a `transient` one (a token fetched per request) only while it is among the last few. */
+  add?: (secret: string | undefined, transient?: boolean) => void;
 };
+
+/** Tokens kept for scrubbing: a getter that mints one per request must not grow the list for ever. */
+const RECENT_TOKENS = 8;
 
 export function makeRedactor(...initial: Array<string | undefined>): Redact {
   const secrets: string[] = [];
-  const add = (secret: string | undefined): void => {
+  const tokens: string[] = [];
+  const add = (secret: string | undefined, transient = false): void => {
     // Short values would redact ordinary words; real keys are long.
-    if (secret && secret.length >= 8 && !secrets.includes(secret)) secrets.push(secret);
+    if (!secret || secret.length < 8 || secrets.includes(secret)) return;
+    secrets.push(secret);
+    if (!transient) return;
+    tokens.push(secret);
+    if (tokens.length > RECENT_TOKENS) secrets.splice(secrets.indexOf(tokens.shift()!), 1);
   };
   for (const s of initial) add(s);
   const scrubText = (s: string): string => {

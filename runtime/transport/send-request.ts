@@ -34,15 +34,26 @@ const MAX_WAIT_MS = 60_000;
 
 export async function sendRequest(adapter: ProviderAdapter, o: SendOptions): Promise<Sent> {
   for (let attempt = 0; ; attempt++) {
-    // Signed per attempt (a token may have been refreshed, a signature carries its time); a
-    // failing getToken() is its own error, not a network failure to retry.
-    const headers = o.sign ? { ...o.headers, ...(await o.sign(o.url, o.headers, o.body)) } : o.headers;
     const link = linkSignal(o.signal);
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
       link.abort(new TimeoutError(adapter.id, 'first-byte', o.timeoutMs));
     }, o.timeoutMs);
+    // Signed per attempt (a token may have been refreshed, a signature carries its time), within
+    // the attempt's timeout and signal; a failing getToken() is its own error, not one to retry.
+    let headers = o.headers;
+    if (o.sign) {
+      try {
+        headers = { ...o.headers, ...(await untilAborted(o.sign(o.url, o.headers, o.body), link.signal)) };
+      } catch (error) {
+        clearTimeout(timer);
+        link.dispose();
+        if (o.signal?.aborted) throw abortReason(o.signal);
+        if (timedOut) throw new TimeoutError(adapter.id, 'first-byte', o.timeoutMs);
+        throw error;
+      }
+    }
     let response: Response;
     try {
       response = await o.fetch(o.url, { method: 'POST', headers, body: o.body, signal: link.signal });
@@ -69,6 +80,16 @@ export async function sendRequest(adapter: ProviderAdapter, o: SendOptions): Pro
     }
     throw error;
   }
+}
+
+/** The promise, or the signal's reason as soon as it aborts (a getToken() that never settles). */
+function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(abortReason(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortReason(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 /** An absolute http(s) URL: a failure to reach it may pass; any other URL fails the same way again. */

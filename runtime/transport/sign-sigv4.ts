@@ -33,7 +33,16 @@ const encoder = new TextEncoder();
  * Authorization. The body's hash is signed but not sent as x-amz-content-sha256 (an S3 header;
  * other services hash the body they receive, so a changed body fails the signature).
  */
-export async function signSigV4(request: SigV4Request, credentials: AwsCredentials, scope: SigV4Scope, now = new Date()): Promise<Record<string, string>> {
+/** Headers a proxy or the platform may change on the way (as the AWS SDK leaves them unsigned). */
+const UNSIGNED = new Set(['authorization', 'user-agent', 'expect', 'connection', 'transfer-encoding', 'content-length', 'x-amzn-trace-id', 'te', 'upgrade', 'keep-alive', 'proxy-authorization', 'proxy-connection']);
+
+/** The signing key kept between requests of one client while its day, region and service stay the same. */
+export interface SigningKeyCache {
+  scope?: string;
+  key?: Promise<CryptoKey>;
+}
+
+export async function signSigV4(request: SigV4Request, credentials: AwsCredentials, scope: SigV4Scope, now = new Date(), keys: SigningKeyCache = {}): Promise<Record<string, string>> {
   const url = new URL(request.url);
   const amzDate = now.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
   const day = amzDate.slice(0, 8);
@@ -42,7 +51,10 @@ export async function signSigV4(request: SigV4Request, credentials: AwsCredentia
   if (credentials.sessionToken) added['x-amz-security-token'] = credentials.sessionToken;
 
   const headers = new Map<string, string>();
-  for (const [k, v] of Object.entries({ ...request.headers, ...added })) headers.set(k.toLowerCase(), v.trim().replace(/\s+/g, ' '));
+  for (const [k, v] of Object.entries({ ...request.headers, ...added })) {
+    const name = k.toLowerCase();
+    if (!UNSIGNED.has(name) && !name.startsWith('sec-') && !name.startsWith('proxy-')) headers.set(name, v.trim().replace(/\s+/g, ' '));
+  }
   headers.set('host', url.host);
   const names = [...headers.keys()].sort();
   const signedHeaders = names.join(';');
@@ -57,7 +69,7 @@ export async function signSigV4(request: SigV4Request, credentials: AwsCredentia
   const credentialScope = `${day}/${scope.region}/${scope.service}/aws4_request`;
   const toSign = ['AWS4-HMAC-SHA256', amzDate, credentialScope, hex(await crypto.subtle.digest('SHA-256', encoder.encode(canonical)))].join('\n');
 
-  const signature = hex(await crypto.subtle.sign('HMAC', await signingKey(credentials.secretAccessKey, day, scope), encoder.encode(toSign)));
+  const signature = hex(await crypto.subtle.sign('HMAC', await signingKey(keys, credentials.secretAccessKey, day, scope), encoder.encode(toSign)));
   added.authorization = `AWS4-HMAC-SHA256 Credential=${credentials.accessKeyId}/${credentialScope}, SignedHeaders=${signedHeaders}, Signature=${signature}`;
   return added;
 }
@@ -85,22 +97,22 @@ function rfc3986(s: string): string {
 }
 
 /**
- * The signing key for a day, region and service, kept (as a CryptoKey) while the secret and scope
- * stay the same: four HMACs and an import saved on every request. One entry, compared in place;
- * the secret is never a map key or part of anything reported.
+ * The signing key for a day, region and service, kept (as a CryptoKey) in the client's cache
+ * while they stay the same: four HMACs and an import saved on every request.
  */
-let lastKey: { secret: string; scope: string; key: Promise<CryptoKey> } | undefined;
-
-function signingKey(secret: string, day: string, scope: SigV4Scope): Promise<CryptoKey> {
+function signingKey(keys: SigningKeyCache, secret: string, day: string, scope: SigV4Scope): Promise<CryptoKey> {
   const id = `${day}/${scope.region}/${scope.service}`;
-  if (lastKey && lastKey.secret === secret && lastKey.scope === id) return lastKey.key;
+  if (keys.key && keys.scope === id) return keys.key;
   const key = (async () => {
     let k: ArrayBuffer = await hmac(encoder.encode(`AWS4${secret}`), day);
     for (const part of [scope.region, scope.service, 'aws4_request']) k = await hmac(k, part);
     return crypto.subtle.importKey('raw', k, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
   })();
-  lastKey = { secret, scope: id, key };
-  key.catch(() => (lastKey = undefined));
+  keys.scope = id;
+  keys.key = key;
+  key.catch(() => {
+    if (keys.key === key) keys.key = undefined;
+  });
   return key;
 }
 

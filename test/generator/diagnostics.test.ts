@@ -105,6 +105,14 @@ describe('spec diagnostics', () => {
       },
     ],
     [
+      'endpoint option defaults that lead back to themselves',
+      {
+        line: '  path: /chat/{model}',
+        replace: ['  path: /chat/{model}', '  options:', '    a: { default: "{b}" }', '    b: { default: "{a}" }'],
+        want: (l) => [`${F}:${l + 2}:19 unknown-placeholder the default of "a" leads back to itself through other options' defaults (at /endpoint/options/a/default); give one of them a value that uses no other option`],
+      },
+    ],
+    [
       'an unknown template slot',
       {
         line: '      user: { speaker: human, items: $parts }',

@@ -88,6 +88,15 @@ describe('AWS event-stream decoding', () => {
     }
   });
 
+  it('a prelude announcing a message over 16 MiB is refused, not buffered', () => {
+    const prelude = new Uint8Array(12);
+    const view = new DataView(prelude.buffer);
+    view.setUint32(0, 32 * 1024 * 1024);
+    view.setUint32(4, 0);
+    view.setUint32(8, crc32(prelude, 0, 8));
+    expect(() => decode(prelude, 12)).toThrow(/over the protocol's limits/);
+  });
+
   it('an exception message goes to the exception sink with its type and message, not to the events', () => {
     const got = decode(concat([encodeEvent('messageStart', { role: 'assistant' }), encodeException('throttlingException', 'Too many requests, please wait.')]), 3);
     expect(got.events.map((e) => e.event)).toEqual(['messageStart']);

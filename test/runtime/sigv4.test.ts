@@ -29,6 +29,12 @@ describe('SigV4', () => {
     expect(r.ours).toBe(r.sdk);
   });
 
+  it('signs content-type, host and x-amz-date; leaves out what a proxy or the platform may change (user-agent, connection, sec-*)', async () => {
+    const r = await both(cases[0]![1], cases[0]![2], credentials, { 'content-type': 'application/json', 'user-agent': 'my-app/1.0', connection: 'keep-alive', 'sec-fetch-mode': 'cors', 'x-custom': 'v' });
+    expect(r.ours).toContain('SignedHeaders=content-type;host;x-amz-date;x-custom,');
+    expect(r.ours).toBe(r.sdk);
+  });
+
   it('a session token is sent and signed', async () => {
     const r = await both(cases[0]![1], cases[0]![2], { ...credentials, sessionToken: 'FwoGZXIvYXdzEXAMPLETOKEN//+=' });
     expect(r.added['x-amz-security-token']).toBe('FwoGZXIvYXdzEXAMPLETOKEN//+=');

@@ -30,6 +30,16 @@ export const endpointPlaceholders: SemanticRule = {
     for (const [k, v] of Object.entries(ep.query ?? {})) look(v, `/endpoint/query/${escapePointer(k)}`);
     for (const [k, v] of Object.entries(ep.streamQuery)) look(v, `/endpoint/streamQuery/${escapePointer(k)}`);
     for (const [k, o] of Object.entries(ep.options ?? {})) look(o.default, `/endpoint/options/${escapePointer(k)}/default`);
+    // Defaults may use each other in any order, but not in a circle.
+    const refs = (n: string) => [...(ep.options?.[n]?.default ?? '').matchAll(/\{(\w+)\}/g)].map((m) => m[1]!).filter((x) => ep.options?.[x]);
+    for (const start of Object.keys(ep.options ?? {})) {
+      const seen = new Set<string>();
+      const walk = (n: string): boolean => n === start && seen.size > 0 ? true : seen.has(n) ? false : (seen.add(n), refs(n).some(walk));
+      if (refs(start).some(walk)) {
+        out.push({ code: 'unknown-placeholder', pointer: `/endpoint/options/${escapePointer(start)}/default`, message: `the default of "${start}" leads back to itself through other options' defaults`, hint: 'give one of them a value that uses no other option' });
+        break;
+      }
+    }
     if (ep.sigv4 && !ep.options?.[ep.sigv4.region]) {
       out.push({ code: 'unknown-placeholder', pointer: '/endpoint/auth/sigv4', message: `SigV4 takes its region from the endpoint option "${ep.sigv4.region}", which this spec does not declare`, hint: `declare endpoint.options.${ep.sigv4.region} (e.g. { env: AWS_REGION })` });
     }

@@ -140,11 +140,15 @@ describe('bedrock-anthropic', () => {
       for (const k of ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_BEARER_TOKEN_BEDROCK']) delete process.env[k];
       expect(() => createClient('bedrock-anthropic', { endpoint: { region: 'us-east-1' } })).toThrow(RequestError);
       expect(() => createClient('bedrock-anthropic', { endpoint: { region: 'us-east-1' } })).toThrow(/AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY \(or a key in AWS_BEARER_TOKEN_BEDROCK\)/);
+      // An empty key (a blank line in an env file) is no key: SigV4 still applies.
+      process.env.AWS_BEARER_TOKEN_BEDROCK = '';
+      expect(() => createClient('bedrock-anthropic', { endpoint: { region: 'us-east-1' } })).toThrow(/AWS_ACCESS_KEY_ID/);
       process.env.AWS_ACCESS_KEY_ID = AWS.accessKeyId;
       process.env.AWS_SECRET_ACCESS_KEY = AWS.secretAccessKey;
       delete process.env.AWS_REGION;
       delete process.env.AWS_DEFAULT_REGION;
       expect(() => createClient('bedrock-anthropic', {})).toThrow(/endpoint option "region".*AWS_REGION or AWS_DEFAULT_REGION/);
+      await expect(createClient('bedrock-anthropic', { endpoint: { region: 'us-east-1' }, model: '..' }).chat({ messages: [{ role: 'user', content: 'hi' }] })).rejects.toThrow(/is not a value for the endpoint's \{model\}/);
     } finally {
       process.env = before;
     }

@@ -56,6 +56,22 @@ describe('vertex-gemini', () => {
     expect(lb.urls[0]).toBe('https://aiplatform.googleapis.com/v1/projects/p/locations/global/publishers/google/models/gemini-2.5-flash:streamGenerateContent?alt=sse');
   });
 
+  it('a getToken() that never settles is cut by the timeout, and by the caller\'s signal', async () => {
+    const lb = await loopback(jsonResponse(200, answer([{ text: 'never' }])));
+    const hanging = () => new Promise<string>(() => undefined);
+    const slow = createClient('vertex-gemini', { model: 'm', endpoint: { project: 'p' }, getToken: hanging, fetch: lb.fetch, timeoutMs: 150, maxRetries: 0 });
+    await expect(slow.chat({ messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({ name: 'TimeoutError' });
+    const patient = createClient('vertex-gemini', { model: 'm', endpoint: { project: 'p' }, getToken: hanging, fetch: lb.fetch, maxRetries: 0 });
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(new Error('user left')), 50);
+    await expect(patient.chat({ messages: [{ role: 'user', content: 'hi' }] }, { signal: stop.signal })).rejects.toThrow('user left');
+    expect(lb.server.requests).toHaveLength(0);
+  });
+
+  it('getToken given to a spec that takes keys is refused', () => {
+    expect(() => createClient('openai-chat', { getToken: () => 't' })).toThrow(/does not authenticate with access tokens/);
+  });
+
   it('no token and no key: a RequestError that says to pass getToken; a missing project names its env vars', () => {
     expect(() => createClient('vertex-gemini', { endpoint: { project: 'p' } })).toThrow(RequestError);
     expect(() => createClient('vertex-gemini', { endpoint: { project: 'p' } })).toThrow(/getToken/);
