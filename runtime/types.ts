@@ -268,8 +268,18 @@ export interface ClientOptions {
    * request, so cache and refresh it as your auth library does. A static `apiKey` stands in without it.
    */
   getToken?: () => string | Promise<string>;
-  /** For specs signed with AWS SigV4 (Bedrock). Default: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN. */
-  aws?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
+  /**
+   * For specs signed with AWS SigV4 (Bedrock): credentials, or a function asked for them before
+   * every request (temporary credentials that your credential provider refreshes). Default:
+   * AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN.
+   */
+  aws?: AwsCredentialsOption | (() => AwsCredentialsOption | Promise<AwsCredentialsOption>);
+}
+
+export interface AwsCredentialsOption {
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken?: string;
 }
 
 export interface CallOptions {

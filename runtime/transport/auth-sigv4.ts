@@ -1,12 +1,13 @@
 /**
- * SigV4 auth (a unit: specs with `auth.sigv4`): credentials from the client's aws option, else
+ * SigV4 auth (a unit: specs with `auth.sigv4`): credentials from the client's aws option (or a
+ * function asked for them before every attempt), else
  * AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN; the region from the endpoint
  * option the spec names; each attempt signed at its own time. The secret and session token join
  * the redactor.
  */
 import type { ProviderAdapter } from '../adapter.js';
 import { RequestError } from '../errors.js';
-import type { ClientOptions } from '../types.js';
+import type { AwsCredentialsOption, ClientOptions } from '../types.js';
 import type { Signer } from './authorize.js';
 import type { Redact } from './redact.js';
 import { signSigV4 } from './sign-sigv4.js';
@@ -19,7 +20,22 @@ export function sigv4Auth(
   redact: Redact,
 ): Signer {
   const ep = adapter.endpoint;
-  const c = options.aws ?? awsFromEnv(env);
+  const given = options.aws ?? awsFromEnv(env);
+  const region = ep.sigv4!.region;
+  const scope = { region: endpoint[region] ?? '', service: ep.sigv4!.service };
+  if (!scope.region) throw new RequestError(adapter.id, `endpoint.${region}`, 'SigV4 needs the region');
+  const keys = {};
+  if (typeof given === 'function') {
+    // Asked for before every attempt; what it hands out is scrubbed like a token.
+    return async (url, headers, body) => {
+      const c = await given();
+      if (!c?.accessKeyId || !c.secretAccessKey) throw new RequestError(adapter.id, 'aws', 'the aws credentials function returned no accessKeyId and secretAccessKey');
+      redact.add?.(c.secretAccessKey, true);
+      redact.add?.(c.sessionToken, true);
+      return signSigV4({ method: 'POST', url, headers, body }, c, scope, new Date(), keys);
+    };
+  }
+  const c = given;
   if (!c?.accessKeyId || !c.secretAccessKey) {
     throw new RequestError(
       adapter.id,
@@ -29,14 +45,10 @@ export function sigv4Auth(
   }
   redact.add?.(c.secretAccessKey);
   redact.add?.(c.sessionToken);
-  const region = ep.sigv4!.region;
-  const scope = { region: endpoint[region] ?? '', service: ep.sigv4!.service };
-  if (!scope.region) throw new RequestError(adapter.id, `endpoint.${region}`, 'SigV4 needs the region');
-  const keys = {};
   return (url, headers, body) => signSigV4({ method: 'POST', url, headers, body }, c, scope, new Date(), keys);
 }
 
-function awsFromEnv(env: Record<string, string | undefined> | undefined): ClientOptions['aws'] | undefined {
+function awsFromEnv(env: Record<string, string | undefined> | undefined): AwsCredentialsOption | undefined {
   const accessKeyId = env?.AWS_ACCESS_KEY_ID;
   const secretAccessKey = env?.AWS_SECRET_ACCESS_KEY;
   if (!accessKeyId || !secretAccessKey) return undefined;

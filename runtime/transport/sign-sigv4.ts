@@ -39,6 +39,9 @@ const UNSIGNED = new Set(['authorization', 'user-agent', 'expect', 'connection',
 /** The signing key kept between requests of one client while its day, region and service stay the same. */
 export interface SigningKeyCache {
   scope?: string;
+  /** The access key id it was made for: rotated credentials make a new key. */
+  accessKeyId?: string;
+  secret?: string;
   key?: Promise<CryptoKey>;
 }
 
@@ -69,7 +72,7 @@ export async function signSigV4(request: SigV4Request, credentials: AwsCredentia
   const credentialScope = `${day}/${scope.region}/${scope.service}/aws4_request`;
   const toSign = ['AWS4-HMAC-SHA256', amzDate, credentialScope, hex(await crypto.subtle.digest('SHA-256', encoder.encode(canonical)))].join('\n');
 
-  const signature = hex(await crypto.subtle.sign('HMAC', await signingKey(keys, credentials.secretAccessKey, day, scope), encoder.encode(toSign)));
+  const signature = hex(await crypto.subtle.sign('HMAC', await signingKey(keys, credentials, day, scope), encoder.encode(toSign)));
   added.authorization = `AWS4-HMAC-SHA256 Credential=${credentials.accessKeyId}/${credentialScope}, SignedHeaders=${signedHeaders}, Signature=${signature}`;
   return added;
 }
@@ -100,15 +103,18 @@ function rfc3986(s: string): string {
  * The signing key for a day, region and service, kept (as a CryptoKey) in the client's cache
  * while they stay the same: four HMACs and an import saved on every request.
  */
-function signingKey(keys: SigningKeyCache, secret: string, day: string, scope: SigV4Scope): Promise<CryptoKey> {
+function signingKey(keys: SigningKeyCache, credentials: AwsCredentials, day: string, scope: SigV4Scope): Promise<CryptoKey> {
   const id = `${day}/${scope.region}/${scope.service}`;
-  if (keys.key && keys.scope === id) return keys.key;
+  const secret = credentials.secretAccessKey;
+  if (keys.key && keys.scope === id && keys.secret === secret && keys.accessKeyId === credentials.accessKeyId) return keys.key;
   const key = (async () => {
     let k: ArrayBuffer = await hmac(encoder.encode(`AWS4${secret}`), day);
     for (const part of [scope.region, scope.service, 'aws4_request']) k = await hmac(k, part);
     return crypto.subtle.importKey('raw', k, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
   })();
   keys.scope = id;
+  keys.secret = secret;
+  keys.accessKeyId = credentials.accessKeyId;
   keys.key = key;
   key.catch(() => {
     if (keys.key === key) keys.key = undefined;

@@ -128,6 +128,22 @@ describe('bedrock-anthropic', () => {
     }
   });
 
+  it('credentials from a function, asked for before every request: rotated ones sign the next request', async () => {
+    const lb = await bedrock(invoke);
+    const handed: string[] = [];
+    // The stand-in knows one secret: the first call gets a wrong one (refused), the second the right one.
+    const rotating = async () => {
+      handed.push('x');
+      return handed.length === 1 ? { ...AWS, secretAccessKey: 'old/rotated-away/secret0123' } : { ...AWS, sessionToken: 'IQoJrotatedSESSIONtoken0123456789' };
+    };
+    const client = createClient('bedrock-anthropic', { model: MODEL, endpoint: { region: 'us-east-1' }, aws: rotating, fetch: lb.fetch, maxRetries: 0 });
+    const first = await client.chat({ messages: [{ role: 'user', content: 'hi' }] }).catch((x: unknown) => x);
+    expect(first).toBeInstanceOf(PermissionError);
+    expect((await client.chat({ messages: [{ role: 'user', content: 'hi' }] })).text).toBe('Olá.');
+    expect(handed).toHaveLength(2);
+    expect(lb.server.requests[1]!.headers['x-amz-security-token']).toBe('IQoJrotatedSESSIONtoken0123456789');
+  });
+
   it('a Bedrock API key goes as a bearer token instead of a signature; no credentials at all names both ways', async () => {
     server = await startLoopbackServer(() => ({ status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(message) }));
     const s = server;
