@@ -34,7 +34,15 @@ export const profile = {
       },
       host: {
         default: '{location}-aiplatform.googleapis.com',
-        description: 'the API host; aiplatform.googleapis.com for the global location',
+        cases: {
+          on: 'location',
+          values: {
+            global: 'aiplatform.googleapis.com',
+            us: 'aiplatform.us.rep.googleapis.com',
+            eu: 'aiplatform.eu.rep.googleapis.com',
+          },
+        },
+        description: 'the API host',
       },
     },
   },

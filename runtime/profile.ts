@@ -92,6 +92,8 @@ export interface EndpointOption {
   readonly env?: readonly string[];
   /** Used when neither gives one; may use other options' {placeholders}. */
   readonly default?: string;
+  /** Defaults by another option's value, tried before `default`. */
+  readonly cases?: { readonly on: string; readonly values: Readonly<Record<string, string>> };
   readonly description?: string;
 }
 

@@ -27,7 +27,11 @@ export function emitDocs(irs: SpecIR[], schema: JsonSchema): Map<string, string>
       auth: authOf(p.endpoint),
       options: Object.entries(p.endpoint.options ?? {}).map(([name, o]) => ({
         name,
-        from: [...(o.env ?? []).map((e) => `\`${e}\``), ...(o.default !== undefined ? [`default \`${o.default}\``] : ['required'])].join(', '),
+        from: [
+          ...(o.env ?? []).map((e) => `\`${e}\``),
+          ...(o.cases ? Object.entries(o.cases.values).map(([v, d]) => `\`${d}\` when ${o.cases!.on} is \`${v}\``) : []),
+          ...(o.default !== undefined ? [`default \`${o.default}\``] : ['required']),
+        ].join(', '),
         about: o.description ?? '',
       })),
       fields: fieldDispositions(ir),

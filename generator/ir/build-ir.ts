@@ -72,6 +72,7 @@ function endpointOptions(options: NonNullable<EndpointDocument['options']>): Rec
     out[name] = {
       ...(o.env !== undefined ? { env: [o.env].flat() } : {}),
       ...(o.default !== undefined ? { default: o.default } : {}),
+      ...(o.cases !== undefined ? { cases: o.cases } : {}),
       ...(o.description !== undefined ? { description: o.description } : {}),
     };
   }

@@ -39,7 +39,7 @@ export interface EndpointDocument {
   query?: Record<string, string>;
   method?: 'POST';
   auth?: { header?: string; scheme?: string; from?: 'key' | 'token'; sigv4?: { service: string; region?: string } };
-  options?: Record<string, { env?: string | string[]; default?: string; description?: string }>;
+  options?: Record<string, { env?: string | string[]; default?: string; cases?: { on: string; values: Record<string, string> }; description?: string }>;
   apiKeyEnv?: string;
   apiKeyOptional?: boolean;
   headers?: Record<string, string>;

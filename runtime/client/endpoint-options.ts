@@ -49,9 +49,14 @@ export function resolveEndpointOptions(
   let left = pending.filter(([, o]) => o.default !== undefined);
   while (left.length) {
     const refs = (d: string) => [...d.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!).filter((n) => Object.hasOwn(declared, n));
-    const ready = left.filter(([, o]) => refs(o.default!).every((n) => out[n] !== undefined || missing(n)));
+    const ready = left.filter(([, o]) => (!o.cases || out[o.cases.on] !== undefined || missing(o.cases.on)) && refs(o.default!).every((n) => out[n] !== undefined || missing(n)));
     if (!ready.length) throw new RequestError(adapter.id, `endpoint.${left[0]![0]}`, `the defaults of ${left.map(([n]) => n).join(', ')} refer to each other`);
     for (const [name, o] of ready) {
+      const picked = o.cases && out[o.cases.on] !== undefined ? o.cases.values[out[o.cases.on]!] : undefined;
+      if (picked !== undefined) {
+        out[name] = picked.replace(/\{(\w+)\}/g, (m, n: string) => out[n] ?? m);
+        continue;
+      }
       const lacking = refs(o.default!).find(missing);
       if (lacking === undefined) out[name] = o.default!.replace(/\{(\w+)\}/g, (m, n: string) => out[n] ?? m);
       else if (needed.has(name)) throw new RequestError(adapter.id, `endpoint.${lacking}`, `${adapter.id} needs the endpoint option "${lacking}" (for ${name}): pass createClient(${JSON.stringify(adapter.id)}, { endpoint: { ${lacking}: … } })`);

@@ -14,6 +14,13 @@ describe('endpoint options', () => {
     expect(resolveEndpointOptions(a, undefined, { P: 'p-env', L: 'us2' }, undefined, false)).toEqual({ project: 'p-env', location: 'us2', host: 'us2-api.example' });
   });
 
+  it("a default by another option's value (Vertex's global and multi-region hosts), else the plain default", () => {
+    const a = adapter({ host: { default: '{location}-api.example', cases: { on: 'location', values: { global: 'api.example', eu: 'api.eu.rep.example' } } } as never, project: { default: 'p' }, location: { default: 'us1' } });
+    expect(resolveEndpointOptions(a, { location: 'global' }, {}, undefined, false).host).toBe('api.example');
+    expect(resolveEndpointOptions(a, { location: 'eu' }, {}, undefined, false).host).toBe('api.eu.rep.example');
+    expect(resolveEndpointOptions(a, undefined, {}, undefined, false).host).toBe('us1-api.example');
+  });
+
   it('defaults that refer to each other are an error naming them', () => {
     const a = adapter({ host: { default: '{zone}.example' }, zone: { default: '{host}-z' }, project: { default: 'p' } });
     expect(() => resolveEndpointOptions(a, undefined, {}, undefined, false)).toThrow(/the defaults of host, zone refer to each other/);

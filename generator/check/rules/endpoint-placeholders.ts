@@ -29,9 +29,18 @@ export const endpointPlaceholders: SemanticRule = {
     look(ep.streamPath, '/endpoint/streamPath');
     for (const [k, v] of Object.entries(ep.query ?? {})) look(v, `/endpoint/query/${escapePointer(k)}`);
     for (const [k, v] of Object.entries(ep.streamQuery)) look(v, `/endpoint/streamQuery/${escapePointer(k)}`);
-    for (const [k, o] of Object.entries(ep.options ?? {})) look(o.default, `/endpoint/options/${escapePointer(k)}/default`);
+    for (const [k, o] of Object.entries(ep.options ?? {})) {
+      look(o.default, `/endpoint/options/${escapePointer(k)}/default`);
+      if (!o.cases) continue;
+      if (!ep.options?.[o.cases.on]) out.push({ code: 'unknown-placeholder', pointer: `/endpoint/options/${escapePointer(k)}/cases/on`, message: `"${o.cases.on}" is not an endpoint option of this spec`, hint: didYouMean(o.cases.on, Object.keys(ep.options ?? {})) ?? 'name one of the options it declares' });
+      for (const [v, text] of Object.entries(o.cases.values)) look(text, `/endpoint/options/${escapePointer(k)}/cases/values/${escapePointer(v)}`);
+    }
     // Defaults may use each other in any order, but not in a circle.
-    const refs = (n: string) => [...(ep.options?.[n]?.default ?? '').matchAll(/\{(\w+)\}/g)].map((m) => m[1]!).filter((x) => ep.options?.[x]);
+    const refs = (n: string) => {
+      const o = ep.options?.[n];
+      const texts = [o?.default ?? '', ...Object.values(o?.cases?.values ?? {}), o?.cases ? `{${o.cases.on}}` : ''];
+      return texts.flatMap((t) => [...t.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!)).filter((x) => ep.options?.[x]);
+    };
     for (const start of Object.keys(ep.options ?? {})) {
       const seen = new Set<string>();
       const walk = (n: string): boolean => n === start && seen.size > 0 ? true : seen.has(n) ? false : (seen.add(n), refs(n).some(walk));

@@ -51,7 +51,8 @@ describe('vertex-gemini', () => {
 
   it('streams from the location of the global host, with alt=sse', async () => {
     const lb = await loopback(sseResponse([`data: ${JSON.stringify(answer([{ text: 'Hi' }]))}\n\n`]));
-    const s = createClient('vertex-gemini', { model: 'gemini-2.5-flash', endpoint: { project: 'p', location: 'global', host: 'aiplatform.googleapis.com' }, getToken: () => 'ya29.static-token-0123456789', fetch: lb.fetch });
+    // The global location's host has no region prefix: the spec picks it by the location.
+    const s = createClient('vertex-gemini', { model: 'gemini-2.5-flash', endpoint: { project: 'p', location: 'global' }, getToken: () => 'ya29.static-token-0123456789', fetch: lb.fetch });
     expect((await s.stream({ messages: [{ role: 'user', content: 'hi' }] }).final()).text).toBe('Hi');
     expect(lb.urls[0]).toBe('https://aiplatform.googleapis.com/v1/projects/p/locations/global/publishers/google/models/gemini-2.5-flash:streamGenerateContent?alt=sse');
   });
