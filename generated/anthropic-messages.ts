@@ -88,12 +88,9 @@ export const profile = {
   name: 'Anthropic Messages',
   endpoint: {
     baseUrl: 'https://api.anthropic.com/v1',
-    baseUrlRequired: false,
     path: '/messages',
-    streamQuery: {},
     authHeader: 'x-api-key',
     apiKeyEnv: 'ANTHROPIC_API_KEY',
-    apiKeyOptional: false,
     headers: { 'anthropic-version': '2023-06-01' },
   },
   request: {

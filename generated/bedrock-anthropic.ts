@@ -17,14 +17,12 @@ export const profile = {
   id: 'bedrock-anthropic',
   name: 'AWS Bedrock (Claude, InvokeModel)',
   endpoint: {
-    ...base.profile.endpoint,
     baseUrl: 'https://bedrock-runtime.{region}.amazonaws.com',
     path: '/model/{model}/invoke',
     streamPath: '/model/{model}/invoke-with-response-stream',
     authHeader: 'authorization',
     authScheme: 'Bearer',
     apiKeyEnv: 'AWS_BEARER_TOKEN_BEDROCK',
-    headers: {},
     sigv4: { service: 'bedrock', region: 'region' },
     options: {
       region: { env: ['AWS_REGION', 'AWS_DEFAULT_REGION'], description: 'the AWS region, e.g. us-east-1' },

@@ -68,15 +68,11 @@ export const profile = {
   name: 'AWS Bedrock (Converse)',
   endpoint: {
     baseUrl: 'https://bedrock-runtime.{region}.amazonaws.com',
-    baseUrlRequired: false,
     path: '/model/{model}/converse',
     streamPath: '/model/{model}/converse-stream',
-    streamQuery: {},
     authHeader: 'authorization',
     authScheme: 'Bearer',
     apiKeyEnv: 'AWS_BEARER_TOKEN_BEDROCK',
-    apiKeyOptional: false,
-    headers: {},
     sigv4: { service: 'bedrock', region: 'region' },
     options: {
       region: { env: ['AWS_REGION', 'AWS_DEFAULT_REGION'], description: 'the AWS region, e.g. us-east-1' },

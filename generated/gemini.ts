@@ -63,14 +63,11 @@ export const profile = {
   name: 'Google Gemini',
   endpoint: {
     baseUrl: 'https://generativelanguage.googleapis.com/v1beta',
-    baseUrlRequired: false,
     path: '/models/{model}:generateContent',
     streamPath: '/models/{model}:streamGenerateContent',
     streamQuery: { alt: 'sse' },
     authHeader: 'x-goog-api-key',
     apiKeyEnv: 'GEMINI_API_KEY',
-    apiKeyOptional: false,
-    headers: {},
   },
   request: {
     system: { placement: 'field', to: ['systemInstruction'], join: '\n\n' },

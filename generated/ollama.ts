@@ -57,14 +57,11 @@ export const profile = {
   name: 'Ollama',
   endpoint: {
     baseUrl: 'http://localhost:11434',
-    baseUrlRequired: false,
     path: '/api/chat',
-    streamQuery: {},
     authHeader: 'authorization',
     authScheme: 'Bearer',
     apiKeyEnv: 'OLLAMA_API_KEY',
     apiKeyOptional: true,
-    headers: {},
   },
   request: {
     model: ['model'],

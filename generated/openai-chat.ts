@@ -60,14 +60,10 @@ export const profile = {
   name: 'OpenAI Chat Completions',
   endpoint: {
     baseUrl: 'https://api.openai.com/v1',
-    baseUrlRequired: false,
     path: '/chat/completions',
-    streamQuery: {},
     authHeader: 'authorization',
     authScheme: 'Bearer',
     apiKeyEnv: 'OPENAI_API_KEY',
-    apiKeyOptional: false,
-    headers: {},
   },
   request: {
     model: ['model'],

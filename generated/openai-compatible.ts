@@ -26,12 +26,10 @@ export const profile = {
   endpoint: {
     baseUrlRequired: true,
     path: '/chat/completions',
-    streamQuery: {},
     authHeader: 'authorization',
     authScheme: 'Bearer',
     apiKeyEnv: 'OPENAI_COMPATIBLE_API_KEY',
     apiKeyOptional: true,
-    headers: {},
   },
   request: {
     ...base.profile.request,

@@ -91,14 +91,10 @@ export const profile = {
   name: 'OpenAI Responses',
   endpoint: {
     baseUrl: 'https://api.openai.com/v1',
-    baseUrlRequired: false,
     path: '/responses',
-    streamQuery: {},
     authHeader: 'authorization',
     authScheme: 'Bearer',
     apiKeyEnv: 'OPENAI_API_KEY',
-    apiKeyOptional: false,
-    headers: {},
   },
   request: {
     model: ['model'],

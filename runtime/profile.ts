@@ -67,16 +67,19 @@ export type ParamRule =
 
 export interface EndpointInfo {
   readonly baseUrl?: string;
-  /** The user must supply baseUrl (generic compatible servers). */
-  readonly baseUrlRequired: boolean;
+  /** The user must supply baseUrl (generic compatible servers); absent: false. */
+  readonly baseUrlRequired?: boolean;
   readonly path: string;
   readonly streamPath?: string;
-  readonly streamQuery: Readonly<Record<string, string>>;
+  /** Query parameters stream requests add (over `query`); absent: none. */
+  readonly streamQuery?: Readonly<Record<string, string>>;
   readonly authHeader: string;
   readonly authScheme?: string;
   readonly apiKeyEnv?: string;
-  readonly apiKeyOptional: boolean;
-  readonly headers: Readonly<Record<string, string>>;
+  /** Requests may go without a key (local servers); absent: false. */
+  readonly apiKeyOptional?: boolean;
+  /** Headers on every request; absent: none. */
+  readonly headers?: Readonly<Record<string, string>>;
   /** Query parameters on every request; values may use {option} placeholders. */
   readonly query?: Readonly<Record<string, string>>;
   /** The header carries an access token from the client's getToken() (else a static apiKey), asked for per request. */
