@@ -63,23 +63,25 @@ export function createClientFor(adapter: ProviderAdapter, options: ClientOptions
       try {
         let body: unknown;
         const text = await readBodyText({ adapter, sent, idleTimeoutMs });
+        // A body that is not a turn, with the start of what came instead.
+        const notATurn = (reason: string) => new StreamError({ provider: adapter.id, reason, excerpt: redact(text.slice(0, 120)) });
         try {
           body = JSON.parse(text);
         } catch {
           // No `cause`: JSON.parse's message quotes the body, which may echo the key.
-          throw new StreamError({ provider: adapter.id, reason: text === '' ? 'empty response body' : 'response body is not JSON', excerpt: redact(text.slice(0, 120)) });
+          throw notATurn(text === '' ? 'empty response body' : 'response body is not JSON');
         }
         const a = new TurnAssembler(adapter.rules, { streaming: false, warnings: built.warnings, redact, model: built.model });
         // A body without a field the spec requires is not a turn (an error page, a changed API): say which.
         const missing = adapter.profile.required?.response.find((p) => readPath(body, p) === undefined);
         if (missing !== undefined) {
-          throw new StreamError({ provider: adapter.id, reason: `the response body has no \`${missing.join('.')}\`, which every ${adapter.name} response carries`, excerpt: redact(text.slice(0, 120)) });
+          throw notATurn(`the response body has no \`${missing.join('.')}\`, which every ${adapter.name} response carries`);
         }
         adapter.readResponse(a, body as never);
         a.setRaw(redact(body));
         a.closeAll();
         if (a.isEmpty) {
-          const error = new StreamError({ provider: adapter.id, reason: 'the response has none of the fields this spec reads (no content, no finish reason)', excerpt: redact(text.slice(0, 120)) });
+          const error = notATurn('the response has none of the fields this spec reads (no content, no finish reason)');
           error.partial = a.result();
           throw error;
         }
