@@ -5,6 +5,7 @@
 import {
   BlockContext,
   ResponseParts,
+  TextMeta,
   ThinkingBlocks,
   compact,
   defineAdapter,
@@ -285,6 +286,7 @@ export const codec = {
   },
   uses: {
     thinking: ThinkingBlocks,
+    textMeta: TextMeta,
     parts: ResponseParts,
     blocks: BlockContext,
     paramRules,

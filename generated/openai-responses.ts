@@ -5,6 +5,7 @@
 import {
   BlockContext,
   ResponseParts,
+  TextMeta,
   ThinkingBlocks,
   closeToolCall,
   compact,
@@ -304,6 +305,7 @@ export const codec = {
   },
   uses: {
     thinking: ThinkingBlocks,
+    textMeta: TextMeta,
     parts: ResponseParts,
     blocks: BlockContext,
     continuity: continuityRules,

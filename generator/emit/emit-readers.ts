@@ -9,11 +9,16 @@ import { access, commentText, firstOf, lit } from './code.js';
 import { testCode } from './emit-test.js';
 
 /** The kinds of action the spec's readers take, over every rule of the response and the stream. */
-export function actionKinds(ir: SpecIR): Set<Action['kind']> {
-  const out = new Set<Action['kind']>();
+export function actionKinds(ir: SpecIR): Set<Action['kind'] | 'textMeta'> {
+  const out = new Set<Action['kind'] | 'textMeta'>();
   const walk = (rules: Rule[]): void => {
     for (const r of rules) {
-      if (r.body.kind === 'action') out.add(r.body.action.kind);
+      if (r.body.kind === 'action') {
+        const a = r.body.action;
+        out.add(a.kind);
+        // Text rules that read a signature or a phase need the TextMeta unit.
+        if (a.kind === 'text' && (a.signature || a.phase)) out.add('textMeta');
+      }
       else if (r.body.kind === 'group') walk(r.body.rules);
       else for (const c of r.body.cases) walk(c.rules);
     }
