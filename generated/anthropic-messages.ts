@@ -309,8 +309,6 @@ export const profile = {
     type: [['error', 'type']],
     code: [],
     requestIdHeader: 'request-id',
-    retryable: { codes: [408, 409, 429], ranges: [[500, 599]] },
-    noRetry: [],
   },
   continuity: {
     scope: 'provider',

@@ -135,7 +135,6 @@ export const profile = {
     requestIdHeader: 'x-amzn-requestid',
     typeHeader: 'x-amzn-errortype',
     retryable: { codes: [408, 429], ranges: [[500, 599]] },
-    noRetry: [],
   },
   continuity: {
     scope: 'model',

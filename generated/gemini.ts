@@ -220,7 +220,6 @@ export const profile = {
     type: [['error', 'status']],
     code: [['error', 'code']],
     retryable: { codes: [408, 429, 500, 502, 503, 504], ranges: [] },
-    noRetry: [],
     retryDelay: [['error', 'details', '*', 'retryDelay']],
   },
   continuity: { scope: 'provider', foreignThinking: 'drop', rules: [] },

@@ -109,7 +109,6 @@ export const profile = {
     type: [],
     code: [],
     retryable: { codes: [408, 429, 500, 502, 503], ranges: [] },
-    noRetry: [],
   },
   continuity: { scope: 'provider', foreignThinking: 'drop', rules: [] },
 } as const satisfies Profile;

@@ -226,7 +226,6 @@ export const profile = {
     type: [['error', 'type']],
     code: [['error', 'code']],
     requestIdHeader: 'x-request-id',
-    retryable: { codes: [408, 409, 429], ranges: [[500, 599]] },
     noRetry: [{ code: 'insufficient_quota' }, { type: 'insufficient_quota' }],
   },
   continuity: {

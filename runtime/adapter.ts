@@ -7,7 +7,7 @@ import type { TurnAssembler, TurnRules } from './assemble/turn-assembler.js';
 import { finishMapper } from './assemble/map-finish.js';
 import { usageMapper } from './assemble/map-usage.js';
 import { missingUse, type Codec, type CodecUses } from './codec.js';
-import type { EndpointInfo, Profile, StreamProfile } from './profile.js';
+import { RETRYABLE_BY_DEFAULT, type EndpointInfo, type Profile, type StreamProfile } from './profile.js';
 import { requestBuilder, type BuiltRequest } from './request/build-request.js';
 import type { ChatRequest } from './types.js';
 import { firstStringAt } from './wire/read-path.js';
@@ -58,6 +58,7 @@ export function defineAdapter(profile: Profile, codec: Codec, generated?: { kit:
     );
   }
   const e = profile.errors;
+  const retryable = e.retryable ?? RETRYABLE_BY_DEFAULT;
   const uses = codec.uses ?? {};
   const needs: Array<[unknown, keyof CodecUses, string]> = [
     [profile.stream.framing === 'ndjson', 'ndjson', 'streams NDJSON'],
@@ -86,8 +87,8 @@ export function defineAdapter(profile: Profile, codec: Codec, generated?: { kit:
       return fields;
     },
     isRetryable: (status, fields) =>
-      (e.retryable.codes.includes(status) || e.retryable.ranges.some(([lo, hi]) => status >= lo && status <= hi)) &&
-      !e.noRetry.some((x) => (x.type === undefined || x.type === fields.type) && (x.code === undefined || x.code === fields.code)),
+      (retryable.codes.includes(status) || retryable.ranges.some(([lo, hi]) => status >= lo && status <= hi)) &&
+      !e.noRetry?.some((x) => (x.type === undefined || x.type === fields.type) && (x.code === undefined || x.code === fields.code)),
     requestIdHeader: e.requestIdHeader,
   };
 }

@@ -29,6 +29,9 @@ export const PARAM_FIELDS = [
 
 export type ParamField = (typeof PARAM_FIELDS)[number];
 
+/** The statuses retried when a spec's errors say nothing else: 408, 409, 429 and every 5xx. */
+export const RETRYABLE_BY_DEFAULT: NonNullable<ErrorProfile['retryable']> = { codes: [408, 409, 429], ranges: [[500, 599]] };
+
 export type Scalar = string | number | boolean | null;
 
 /** One test of the condition vocabulary (`when:`), shared by params, templates, rules and continuity. */
@@ -214,9 +217,10 @@ export interface ErrorProfile {
   readonly requestIdHeader?: string;
   /** A response header naming the error type (the text before any `:`), for wires whose bodies do not (AWS). */
   readonly typeHeader?: string;
-  readonly retryable: { readonly codes: readonly number[]; readonly ranges: ReadonlyArray<readonly [number, number]> };
-  /** Errors never retried whatever their status (OpenAI's `insufficient_quota` 429). */
-  readonly noRetry: ReadonlyArray<{ readonly type?: string; readonly code?: string }>;
+  /** Statuses that may be retried; absent: 408, 409, 429 and every 5xx (RETRYABLE_BY_DEFAULT). */
+  readonly retryable?: { readonly codes: readonly number[]; readonly ranges: ReadonlyArray<readonly [number, number]> };
+  /** Errors never retried whatever their status (OpenAI's `insufficient_quota` 429); absent: none. */
+  readonly noRetry?: ReadonlyArray<{ readonly type?: string; readonly code?: string }>;
   /**
    * Where the error body says how long to wait before retrying (Gemini `RetryInfo.retryDelay`):
    * seconds as a number or a duration string (`"34s"`, `"1.5s"`). A `*` segment searches a list.

@@ -6,7 +6,7 @@ import type { ConditionValue, EndpointDocument, MessagesDocument, ParamDocument,
 import { escapePointer } from '../load/parse-spec.js';
 import type { ResolvedSpec } from '../resolve/resolve-extends.js';
 import { parsePath, pathList } from './paths.js';
-import { PARAM_FIELDS, type DefaultValue, type EndpointOption, type KindRule, type ParamField, type ParamRule, type PartField, type PartRule, type PartsProfile, type Profile, type Scalar, type UsageCount } from '../../runtime/profile.js';
+import { PARAM_FIELDS, RETRYABLE_BY_DEFAULT, type DefaultValue, type EndpointOption, type KindRule, type ParamField, type ParamRule, type PartField, type PartRule, type PartsProfile, type Profile, type Scalar, type UsageCount } from '../../runtime/profile.js';
 import type { KindDocument, PartDocument, PartFieldsDocument, PartsDocument, UsageCountDocument } from '../load/spec-document.js';
 import type { FinishReason } from '../../runtime/types.js';
 import { ACTIONS, type ActionKey } from './actions.js';
@@ -177,11 +177,9 @@ function buildProfile(id: string, d: SpecDocument, t: TemplatesIR): Profile {
       code: segs(er.code),
       requestIdHeader: er.requestIdHeader?.toLowerCase(),
       ...(er.typeHeader ? { typeHeader: er.typeHeader.toLowerCase() } : {}),
-      retryable: {
-        codes: retryable.filter((s): s is number => typeof s === 'number'),
-        ranges: retryable.filter((s): s is string => typeof s === 'string').map((s) => [Number(s[0]) * 100, Number(s[0]) * 100 + 99] as const),
-      },
-      noRetry: er.noRetry ?? [],
+      // The runtime's defaults (408, 409, 429, 5xx; no exceptions) are left out.
+      ...retryableOf(retryable),
+      ...(er.noRetry?.length ? { noRetry: er.noRetry } : {}),
       ...(er.retryDelay ? { retryDelay: segs(er.retryDelay) } : {}),
     },
     continuity: {
@@ -403,4 +401,13 @@ function buildAction(key: ActionKey, r: RuleDocument): Action {
     case 'end':
       return { kind: 'end' };
   }
+}
+
+/** The retryable statuses as the profile holds them: nothing when they are the runtime's default. */
+function retryableOf(statuses: ReadonlyArray<number | string>): Pick<Profile['errors'], 'retryable'> {
+  const retryable = {
+    codes: statuses.filter((s): s is number => typeof s === 'number'),
+    ranges: statuses.filter((s): s is string => typeof s === 'string').map((s) => [Number(s[0]) * 100, Number(s[0]) * 100 + 99] as const),
+  };
+  return JSON.stringify(retryable) === JSON.stringify(RETRYABLE_BY_DEFAULT) ? {} : { retryable };
 }
