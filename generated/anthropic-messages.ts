@@ -96,7 +96,7 @@ export const profile = {
   request: {
     model: ['model'],
     system: { placement: 'field', to: ['system'], join: '\n\n' },
-    messages: { to: ['messages'], spread: false, merge: { field: 'content' } },
+    messages: { to: ['messages'], merge: { field: 'content' } },
     tools: {
       to: ['tools'],
       provider: {
@@ -136,7 +136,7 @@ export const profile = {
     streamBody: { stream: true },
     blockingBody: {},
   },
-  stream: { framing: 'sse', endsOnClose: false },
+  stream: { framing: 'sse' },
   finish: {
     map: {
       end_turn: 'stop',

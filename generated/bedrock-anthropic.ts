@@ -30,7 +30,7 @@ export const profile = {
   },
   request: {
     system: { placement: 'field', to: ['system'], join: '\n\n' },
-    messages: { to: ['messages'], spread: false, merge: { field: 'content' } },
+    messages: { to: ['messages'], merge: { field: 'content' } },
     tools: {
       to: ['tools'],
       provider: {
@@ -70,7 +70,7 @@ export const profile = {
     streamBody: { anthropic_version: 'bedrock-2023-05-31' },
     blockingBody: { anthropic_version: 'bedrock-2023-05-31' },
   },
-  stream: { framing: 'event-stream', unwrap: 'bytes', endsOnClose: false },
+  stream: { framing: 'event-stream', unwrap: 'bytes' },
   errors: {
     ...base.profile.errors,
     message: [['message'], ['Message'], ['error', 'message']],

@@ -80,7 +80,7 @@ export const profile = {
   },
   request: {
     system: { placement: 'field', to: ['system'], join: '\n\n' },
-    messages: { to: ['messages'], spread: false, merge: { field: 'content' } },
+    messages: { to: ['messages'], merge: { field: 'content' } },
     tools: { to: ['toolConfig', 'tools'] },
     toolChoice: { to: ['toolConfig', 'toolChoice'] },
     params: {

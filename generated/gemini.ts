@@ -72,7 +72,7 @@ export const profile = {
   },
   request: {
     system: { placement: 'field', to: ['systemInstruction'], join: '\n\n' },
-    messages: { to: ['contents'], spread: false, merge: { field: 'parts' } },
+    messages: { to: ['contents'], merge: { field: 'parts' } },
     tools: {
       to: ['tools'],
       provider: {

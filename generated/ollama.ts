@@ -66,7 +66,7 @@ export const profile = {
   request: {
     model: ['model'],
     system: { placement: 'message', join: '\n\n' },
-    messages: { to: ['messages'], spread: false },
+    messages: { to: ['messages'] },
     tools: { to: ['tools'] },
     responseFormat: { to: ['format'] },
     params: {
@@ -90,7 +90,7 @@ export const profile = {
     streamBody: { stream: true },
     blockingBody: { stream: false },
   },
-  stream: { framing: 'ndjson', endsOnClose: false },
+  stream: { framing: 'ndjson' },
   finish: {
     map: { stop: 'stop', length: 'length' },
     other: 'other',

@@ -68,7 +68,7 @@ export const profile = {
   request: {
     model: ['model'],
     system: { placement: 'message', join: '\n\n' },
-    messages: { to: ['messages'], spread: false },
+    messages: { to: ['messages'] },
     tools: { to: ['tools'] },
     toolChoice: { to: ['tool_choice'] },
     responseFormat: { to: ['response_format'] },
@@ -94,7 +94,7 @@ export const profile = {
     streamBody: { stream: true, stream_options: { include_usage: true } },
     blockingBody: {},
   },
-  stream: { framing: 'sse', doneSentinel: '[DONE]', endsOnClose: false },
+  stream: { framing: 'sse', doneSentinel: '[DONE]' },
   finish: {
     map: {
       stop: 'stop',

@@ -131,7 +131,7 @@ export const profile = {
     streamBody: { stream: true },
     blockingBody: {},
   },
-  stream: { framing: 'sse', endsOnClose: false },
+  stream: { framing: 'sse' },
   finish: {
     map: {
       completed: 'stop',

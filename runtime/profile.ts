@@ -107,8 +107,8 @@ export interface RequestProfile {
   readonly system: { readonly placement: 'message' | 'field'; readonly to?: WirePath; readonly join: string };
   readonly messages: {
     readonly to: WirePath;
-    /** An assistant turn becomes several top-level items (Responses `input`). */
-    readonly spread: boolean;
+    /** An assistant turn becomes several top-level items (Responses `input`); absent: false. */
+    readonly spread?: boolean;
     /**
      * Consecutive wire messages that agree on everything but this field are joined into one:
      * arrays concatenated, strings joined with `join` if given (else made text parts).
@@ -234,8 +234,8 @@ export interface StreamProfile {
   readonly unwrap?: string;
   /** A data payload that ends the stream, e.g. `[DONE]`. */
   readonly doneSentinel?: string;
-  /** The connection closing after a finish reason is a normal end (no terminal event). */
-  readonly endsOnClose: boolean;
+  /** The connection closing after a finish reason is a normal end (no terminal event); absent: false. */
+  readonly endsOnClose?: boolean;
 }
 
 export interface Profile {

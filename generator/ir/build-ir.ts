@@ -129,7 +129,7 @@ function buildProfile(id: string, d: SpecDocument, t: TemplatesIR): Profile {
       },
       messages: {
         to: parsePath(msgs.to ?? 'messages').segments,
-        spread: t.roles.assistant?.kind === 'slot',
+        ...(t.roles.assistant?.kind === 'slot' ? { spread: true } : {}),
         ...(typeof msgs.mergeConsecutive === 'string' ? { merge: { field: msgs.mergeConsecutive } } : {}),
         ...(typeof msgs.mergeConsecutive === 'object' ? { merge: msgs.mergeConsecutive } : {}),
       },
@@ -153,7 +153,7 @@ function buildProfile(id: string, d: SpecDocument, t: TemplatesIR): Profile {
       streamBody: rq.stream?.body ?? {},
       blockingBody: rq.blocking?.body ?? {},
     },
-    stream: { framing: st.framing ?? 'sse', ...(st.unwrap ? { unwrap: st.unwrap } : {}), doneSentinel: st.doneSentinel, endsOnClose: st.endsOnClose === true },
+    stream: { framing: st.framing ?? 'sse', ...(st.unwrap ? { unwrap: st.unwrap } : {}), doneSentinel: st.doneSentinel, ...(st.endsOnClose === true ? { endsOnClose: true } : {}) },
     finish: {
       map: (fr.map ?? {}) as Record<string, FinishReason>,
       // Unified values on the right are checked by the finish-table rule.

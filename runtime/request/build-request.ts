@@ -234,7 +234,7 @@ function responseFormat(req: ChatRequest, p: Profile, c: Codec, w: Warnings): un
  * assistant turn written as a bare `$blocks`, as Responses `input` items) and some none. A loop,
  * not flatMap: this runs on every request and flatMap costs about a microsecond here.
  */
-function spreadItems(mapped: unknown[], spread: boolean): unknown[] {
+function spreadItems(mapped: unknown[], spread: boolean | undefined): unknown[] {
   const out: unknown[] = [];
   for (const m of mapped) {
     if (spread && Array.isArray(m)) for (const item of m) out.push(item);
