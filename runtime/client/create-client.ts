@@ -32,13 +32,14 @@ export function createClientFor(adapter: ProviderAdapter, options: ClientOptions
     throw new RequestError(adapter.id, 'baseUrl', `${adapter.id} needs a baseUrl: pass createClient(${JSON.stringify(adapter.id)}, { baseUrl })`);
   }
   const redact = makeRedactor();
+  const key = options.apiKey ?? (adapter.endpoint.apiKeyEnv ? env?.[adapter.endpoint.apiKeyEnv] : undefined);
   const endpoint = adapter.endpoint.options
-    ? (adapter.codec.uses?.endpointOptions ?? missingUse(adapter.id, 'endpointOptions', 'declares endpoint options'))(adapter, options.endpoint, env, options.baseUrl, adapter.endpoint.sigv4 !== undefined && (options.apiKey ?? (adapter.endpoint.apiKeyEnv ? env?.[adapter.endpoint.apiKeyEnv] : undefined)) === undefined)
+    ? (adapter.codec.uses?.endpointOptions ?? missingUse(adapter.id, 'endpointOptions', 'declares endpoint options'))(adapter, options.endpoint, env, options.baseUrl, adapter.endpoint.sigv4 !== undefined && key === undefined)
     : undefined;
   if (!endpoint && options.endpoint && Object.keys(options.endpoint).length) {
     throw new RequestError(adapter.id, `endpoint.${Object.keys(options.endpoint)[0]!}`, `${adapter.id} takes no endpoint options`);
   }
-  const { apiKey, sign } = authorize(adapter, options, env, endpoint ?? {}, redact);
+  const { apiKey, sign } = authorize(adapter, options, key, env, endpoint ?? {}, redact);
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const idleTimeoutMs = options.idleTimeoutMs ?? timeoutMs;

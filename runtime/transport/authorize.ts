@@ -22,13 +22,14 @@ export interface Auth {
 export function authorize(
   adapter: ProviderAdapter,
   options: ClientOptions,
+  /** The client's apiKey, else the spec's key variable. */
+  apiKey: string | undefined,
   env: Record<string, string | undefined> | undefined,
   endpoint: Record<string, string>,
   redact: Redact,
 ): Auth {
   const ep = adapter.endpoint;
   const uses = adapter.codec.uses;
-  const apiKey = options.apiKey ?? (ep.apiKeyEnv ? env?.[ep.apiKeyEnv] : undefined);
   redact.add?.(apiKey);
   if (ep.sigv4 && apiKey === undefined) {
     return { apiKey, sign: (uses?.sigv4Auth ?? missingUse(adapter.id, 'sigv4Auth', 'signs requests with AWS SigV4'))(adapter, options, env, endpoint, redact) };
