@@ -88,18 +88,15 @@ export const profile = {
   name: 'Anthropic Messages',
   endpoint: {
     baseUrl: 'https://api.anthropic.com/v1',
-    baseUrlRequired: false,
     path: '/messages',
-    streamQuery: {},
     authHeader: 'x-api-key',
     apiKeyEnv: 'ANTHROPIC_API_KEY',
-    apiKeyOptional: false,
     headers: { 'anthropic-version': '2023-06-01' },
   },
   request: {
     model: ['model'],
     system: { placement: 'field', to: ['system'], join: '\n\n' },
-    messages: { to: ['messages'], spread: false, merge: { field: 'content' } },
+    messages: { to: ['messages'], merge: { field: 'content' } },
     tools: {
       to: ['tools'],
       provider: {
@@ -139,7 +136,7 @@ export const profile = {
     streamBody: { stream: true },
     blockingBody: {},
   },
-  stream: { framing: 'sse', endsOnClose: false },
+  stream: { framing: 'sse' },
   finish: {
     map: {
       end_turn: 'stop',
@@ -312,8 +309,6 @@ export const profile = {
     type: [['error', 'type']],
     code: [],
     requestIdHeader: 'request-id',
-    retryable: { codes: [408, 409, 429], ranges: [[500, 599]] },
-    noRetry: [],
   },
   continuity: {
     scope: 'provider',

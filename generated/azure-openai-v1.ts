@@ -13,13 +13,9 @@ export const profile = {
   name: 'Azure OpenAI (v1 API)',
   endpoint: {
     baseUrl: 'https://{resource}.openai.azure.com/openai',
-    baseUrlRequired: false,
     path: '/v1/chat/completions',
-    streamQuery: {},
     authHeader: 'api-key',
     apiKeyEnv: 'AZURE_OPENAI_API_KEY',
-    apiKeyOptional: false,
-    headers: {},
     options: {
       resource: {
         env: ['AZURE_OPENAI_RESOURCE'],

@@ -13,13 +13,9 @@ export const profile = {
   name: 'Azure OpenAI',
   endpoint: {
     baseUrl: 'https://{resource}.openai.azure.com/openai',
-    baseUrlRequired: false,
     path: '/deployments/{model}/chat/completions',
-    streamQuery: {},
     authHeader: 'api-key',
     apiKeyEnv: 'AZURE_OPENAI_API_KEY',
-    apiKeyOptional: false,
-    headers: {},
     query: { 'api-version': '{apiVersion}' },
     options: {
       resource: {

@@ -17,14 +17,12 @@ export const profile = {
   id: 'bedrock-anthropic',
   name: 'AWS Bedrock (Claude, InvokeModel)',
   endpoint: {
-    ...base.profile.endpoint,
     baseUrl: 'https://bedrock-runtime.{region}.amazonaws.com',
     path: '/model/{model}/invoke',
     streamPath: '/model/{model}/invoke-with-response-stream',
     authHeader: 'authorization',
     authScheme: 'Bearer',
     apiKeyEnv: 'AWS_BEARER_TOKEN_BEDROCK',
-    headers: {},
     sigv4: { service: 'bedrock', region: 'region' },
     options: {
       region: { env: ['AWS_REGION', 'AWS_DEFAULT_REGION'], description: 'the AWS region, e.g. us-east-1' },
@@ -32,7 +30,7 @@ export const profile = {
   },
   request: {
     system: { placement: 'field', to: ['system'], join: '\n\n' },
-    messages: { to: ['messages'], spread: false, merge: { field: 'content' } },
+    messages: { to: ['messages'], merge: { field: 'content' } },
     tools: {
       to: ['tools'],
       provider: {
@@ -72,7 +70,7 @@ export const profile = {
     streamBody: { anthropic_version: 'bedrock-2023-05-31' },
     blockingBody: { anthropic_version: 'bedrock-2023-05-31' },
   },
-  stream: { framing: 'event-stream', unwrap: 'bytes', endsOnClose: false },
+  stream: { framing: 'event-stream', unwrap: 'bytes' },
   errors: {
     ...base.profile.errors,
     message: [['message'], ['Message'], ['error', 'message']],

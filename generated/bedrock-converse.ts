@@ -68,15 +68,11 @@ export const profile = {
   name: 'AWS Bedrock (Converse)',
   endpoint: {
     baseUrl: 'https://bedrock-runtime.{region}.amazonaws.com',
-    baseUrlRequired: false,
     path: '/model/{model}/converse',
     streamPath: '/model/{model}/converse-stream',
-    streamQuery: {},
     authHeader: 'authorization',
     authScheme: 'Bearer',
     apiKeyEnv: 'AWS_BEARER_TOKEN_BEDROCK',
-    apiKeyOptional: false,
-    headers: {},
     sigv4: { service: 'bedrock', region: 'region' },
     options: {
       region: { env: ['AWS_REGION', 'AWS_DEFAULT_REGION'], description: 'the AWS region, e.g. us-east-1' },
@@ -84,7 +80,7 @@ export const profile = {
   },
   request: {
     system: { placement: 'field', to: ['system'], join: '\n\n' },
-    messages: { to: ['messages'], spread: false, merge: { field: 'content' } },
+    messages: { to: ['messages'], merge: { field: 'content' } },
     tools: { to: ['toolConfig', 'tools'] },
     toolChoice: { to: ['toolConfig', 'toolChoice'] },
     params: {
@@ -139,7 +135,6 @@ export const profile = {
     requestIdHeader: 'x-amzn-requestid',
     typeHeader: 'x-amzn-errortype',
     retryable: { codes: [408, 429], ranges: [[500, 599]] },
-    noRetry: [],
   },
   continuity: {
     scope: 'model',

@@ -5,6 +5,7 @@
 import {
   BlockContext,
   ResponseParts,
+  TextMeta,
   ThinkingBlocks,
   compact,
   defineAdapter,
@@ -63,18 +64,15 @@ export const profile = {
   name: 'Google Gemini',
   endpoint: {
     baseUrl: 'https://generativelanguage.googleapis.com/v1beta',
-    baseUrlRequired: false,
     path: '/models/{model}:generateContent',
     streamPath: '/models/{model}:streamGenerateContent',
     streamQuery: { alt: 'sse' },
     authHeader: 'x-goog-api-key',
     apiKeyEnv: 'GEMINI_API_KEY',
-    apiKeyOptional: false,
-    headers: {},
   },
   request: {
     system: { placement: 'field', to: ['systemInstruction'], join: '\n\n' },
-    messages: { to: ['contents'], spread: false, merge: { field: 'parts' } },
+    messages: { to: ['contents'], merge: { field: 'parts' } },
     tools: {
       to: ['tools'],
       provider: {
@@ -222,7 +220,6 @@ export const profile = {
     type: [['error', 'status']],
     code: [['error', 'code']],
     retryable: { codes: [408, 429, 500, 502, 503, 504], ranges: [] },
-    noRetry: [],
     retryDelay: [['error', 'details', '*', 'retryDelay']],
   },
   continuity: { scope: 'provider', foreignThinking: 'drop', rules: [] },
@@ -288,6 +285,7 @@ export const codec = {
   },
   uses: {
     thinking: ThinkingBlocks,
+    textMeta: TextMeta,
     parts: ResponseParts,
     blocks: BlockContext,
     paramRules,
@@ -349,44 +347,46 @@ function readPart(a: TurnAssembler, x: WirePart): void {
 
 /** Feeds a blocking response body to the assembler. */
 export function readResponse(a: TurnAssembler, r: WireResponse): void {
+  const candidate = r?.candidates?.[0];
   a.setMeta(r?.responseId, r?.modelVersion);
-  for (const x of list(r?.candidates?.[0]?.content?.parts)) readPart(a, x);
+  for (const x of list(candidate?.content?.parts)) readPart(a, x);
   // grounding
-  if (r?.candidates?.[0]?.groundingMetadata != null) {
-    a.parts.add('grounding_metadata', r?.candidates?.[0]?.groundingMetadata);
+  if (candidate?.groundingMetadata != null) {
+    a.parts.add('grounding_metadata', candidate?.groundingMetadata);
   }
   // urlContext
-  if (r?.candidates?.[0]?.urlContextMetadata != null) {
-    a.parts.add('url_context_metadata', r?.candidates?.[0]?.urlContextMetadata);
+  if (candidate?.urlContextMetadata != null) {
+    a.parts.add('url_context_metadata', candidate?.urlContextMetadata);
   }
   // citedSources
-  for (const x of list(r?.candidates?.[0]?.citationMetadata?.citationSources)) {
+  for (const x of list(candidate?.citationMetadata?.citationSources)) {
     a.parts.add('citation_source', x);
   }
-  a.setFinishReason(r?.candidates?.[0]?.finishReason ?? r?.promptFeedback?.blockReason);
+  a.setFinishReason(candidate?.finishReason ?? r?.promptFeedback?.blockReason);
   a.setUsage(r?.usageMetadata);
 }
 
 /** Feeds one decoded stream event to the assembler. */
 export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefined): void {
+  const candidate = e?.candidates?.[0];
   if (e?.error != null) {
     a.fail(firstString(e?.error?.message), firstString(e?.error?.status), firstString(e?.error?.code), e);
   }
   a.setMeta(e?.responseId, e?.modelVersion);
-  for (const x of list(e?.candidates?.[0]?.content?.parts)) readPart(a, x);
+  for (const x of list(candidate?.content?.parts)) readPart(a, x);
   // grounding
-  if (e?.candidates?.[0]?.groundingMetadata != null) {
-    a.parts.add('grounding_metadata', e?.candidates?.[0]?.groundingMetadata);
+  if (candidate?.groundingMetadata != null) {
+    a.parts.add('grounding_metadata', candidate?.groundingMetadata);
   }
   // urlContext
-  if (e?.candidates?.[0]?.urlContextMetadata != null) {
-    a.parts.add('url_context_metadata', e?.candidates?.[0]?.urlContextMetadata);
+  if (candidate?.urlContextMetadata != null) {
+    a.parts.add('url_context_metadata', candidate?.urlContextMetadata);
   }
   // citedSources
-  for (const x of list(e?.candidates?.[0]?.citationMetadata?.citationSources)) {
+  for (const x of list(candidate?.citationMetadata?.citationSources)) {
     a.parts.add('citation_source', x);
   }
-  a.setFinishReason(e?.candidates?.[0]?.finishReason ?? e?.promptFeedback?.blockReason);
+  a.setFinishReason(candidate?.finishReason ?? e?.promptFeedback?.blockReason);
   a.setUsage(e?.usageMetadata);
 }
 

@@ -85,24 +85,28 @@ function readChunk(a: TurnAssembler, x: WireChunk): void {
 
 /** Feeds a blocking response body to the assembler. */
 export function readResponse(a: TurnAssembler, r: WireResponse): void {
+  const choice = r?.choices?.[0];
+  const message = choice?.message;
   a.setMeta(r?.id, r?.model);
-  for (const x of list(r?.choices?.[0]?.message?.content)) readChunk(a, x);
-  a.appendText(r?.choices?.[0]?.message?.content);
-  a.appendRefusal(r?.choices?.[0]?.message?.refusal);
+  for (const x of list(message?.content)) readChunk(a, x);
+  a.appendText(message?.content);
+  a.appendRefusal(message?.refusal);
   // annotations
-  for (const x of list(r?.choices?.[0]?.message?.annotations)) {
+  for (const x of list(message?.annotations)) {
     a.addCitations(x?.url_citation);
   }
   // toolCalls
-  for (const x of list(r?.choices?.[0]?.message?.tool_calls)) {
+  for (const x of list(message?.tool_calls)) {
     a.addToolCall(x?.id, x?.function?.name, x?.function?.arguments);
   }
-  a.setFinishReason(r?.choices?.[0]?.finish_reason);
+  a.setFinishReason(choice?.finish_reason);
   a.setUsage(r?.usage);
 }
 
 /** Feeds one decoded stream event to the assembler. */
 export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefined): void {
+  const choice = e?.choices?.[0];
+  const delta = choice?.delta;
   if (e?.error != null) {
     a.fail(
       firstString(e?.error?.message, e?.error),
@@ -112,18 +116,18 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
     );
   }
   a.setMeta(e?.id, e?.model);
-  for (const x of list(e?.choices?.[0]?.delta?.content)) readChunk(a, x);
-  a.appendText(e?.choices?.[0]?.delta?.content);
-  a.appendRefusal(e?.choices?.[0]?.delta?.refusal);
+  for (const x of list(delta?.content)) readChunk(a, x);
+  a.appendText(delta?.content);
+  a.appendRefusal(delta?.refusal);
   // annotations
-  for (const x of list(e?.choices?.[0]?.delta?.annotations)) {
+  for (const x of list(delta?.annotations)) {
     a.addCitations(x?.url_citation);
   }
   // toolCalls
-  for (const x of list(e?.choices?.[0]?.delta?.tool_calls)) {
+  for (const x of list(delta?.tool_calls)) {
     toolCallDelta(a, x?.index, x?.id, x?.function?.name, x?.function?.arguments);
   }
-  a.setFinishReason(e?.choices?.[0]?.finish_reason);
+  a.setFinishReason(choice?.finish_reason);
   a.setUsage(e?.usage);
 }
 

@@ -57,19 +57,16 @@ export const profile = {
   name: 'Ollama',
   endpoint: {
     baseUrl: 'http://localhost:11434',
-    baseUrlRequired: false,
     path: '/api/chat',
-    streamQuery: {},
     authHeader: 'authorization',
     authScheme: 'Bearer',
     apiKeyEnv: 'OLLAMA_API_KEY',
     apiKeyOptional: true,
-    headers: {},
   },
   request: {
     model: ['model'],
     system: { placement: 'message', join: '\n\n' },
-    messages: { to: ['messages'], spread: false },
+    messages: { to: ['messages'] },
     tools: { to: ['tools'] },
     responseFormat: { to: ['format'] },
     params: {
@@ -93,7 +90,7 @@ export const profile = {
     streamBody: { stream: true },
     blockingBody: { stream: false },
   },
-  stream: { framing: 'ndjson', endsOnClose: false },
+  stream: { framing: 'ndjson' },
   finish: {
     map: { stop: 'stop', length: 'length' },
     other: 'other',
@@ -112,7 +109,6 @@ export const profile = {
     type: [],
     code: [],
     retryable: { codes: [408, 429, 500, 502, 503], ranges: [] },
-    noRetry: [],
   },
   continuity: { scope: 'provider', foreignThinking: 'drop', rules: [] },
 } as const satisfies Profile;

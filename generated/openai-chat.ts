@@ -60,19 +60,15 @@ export const profile = {
   name: 'OpenAI Chat Completions',
   endpoint: {
     baseUrl: 'https://api.openai.com/v1',
-    baseUrlRequired: false,
     path: '/chat/completions',
-    streamQuery: {},
     authHeader: 'authorization',
     authScheme: 'Bearer',
     apiKeyEnv: 'OPENAI_API_KEY',
-    apiKeyOptional: false,
-    headers: {},
   },
   request: {
     model: ['model'],
     system: { placement: 'message', join: '\n\n' },
-    messages: { to: ['messages'], spread: false },
+    messages: { to: ['messages'] },
     tools: { to: ['tools'] },
     toolChoice: { to: ['tool_choice'] },
     responseFormat: { to: ['response_format'] },
@@ -98,7 +94,7 @@ export const profile = {
     streamBody: { stream: true, stream_options: { include_usage: true } },
     blockingBody: {},
   },
-  stream: { framing: 'sse', doneSentinel: '[DONE]', endsOnClose: false },
+  stream: { framing: 'sse', doneSentinel: '[DONE]' },
   finish: {
     map: {
       stop: 'stop',
@@ -124,7 +120,6 @@ export const profile = {
     type: [['error', 'type']],
     code: [['error', 'code']],
     requestIdHeader: 'x-request-id',
-    retryable: { codes: [408, 409, 429], ranges: [[500, 599]] },
     noRetry: [{ code: 'insufficient_quota' }, { type: 'insufficient_quota' }],
   },
   continuity: { scope: 'provider', foreignThinking: 'drop', rules: [] },
@@ -183,23 +178,27 @@ export const codec = {
 
 /** Feeds a blocking response body to the assembler. */
 export function readResponse(a: TurnAssembler, r: WireResponse): void {
+  const choice = r?.choices?.[0];
+  const message = choice?.message;
   a.setMeta(r?.id, r?.model);
-  a.appendText(r?.choices?.[0]?.message?.content);
-  a.appendRefusal(r?.choices?.[0]?.message?.refusal);
+  a.appendText(message?.content);
+  a.appendRefusal(message?.refusal);
   // annotations
-  for (const x of list(r?.choices?.[0]?.message?.annotations)) {
+  for (const x of list(message?.annotations)) {
     a.addCitations(x?.url_citation);
   }
   // toolCalls
-  for (const x of list(r?.choices?.[0]?.message?.tool_calls)) {
+  for (const x of list(message?.tool_calls)) {
     a.addToolCall(x?.id, x?.function?.name, x?.function?.arguments);
   }
-  a.setFinishReason(r?.choices?.[0]?.finish_reason);
+  a.setFinishReason(choice?.finish_reason);
   a.setUsage(r?.usage);
 }
 
 /** Feeds one decoded stream event to the assembler. */
 export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefined): void {
+  const choice = e?.choices?.[0];
+  const delta = choice?.delta;
   if (e?.error != null) {
     a.fail(
       firstString(e?.error?.message, e?.error),
@@ -209,17 +208,17 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
     );
   }
   a.setMeta(e?.id, e?.model);
-  a.appendText(e?.choices?.[0]?.delta?.content);
-  a.appendRefusal(e?.choices?.[0]?.delta?.refusal);
+  a.appendText(delta?.content);
+  a.appendRefusal(delta?.refusal);
   // annotations
-  for (const x of list(e?.choices?.[0]?.delta?.annotations)) {
+  for (const x of list(delta?.annotations)) {
     a.addCitations(x?.url_citation);
   }
   // toolCalls
-  for (const x of list(e?.choices?.[0]?.delta?.tool_calls)) {
+  for (const x of list(delta?.tool_calls)) {
     toolCallDelta(a, x?.index, x?.id, x?.function?.name, x?.function?.arguments);
   }
-  a.setFinishReason(e?.choices?.[0]?.finish_reason);
+  a.setFinishReason(choice?.finish_reason);
   a.setUsage(e?.usage);
 }
 

@@ -5,6 +5,7 @@
 import {
   BlockContext,
   ResponseParts,
+  TextMeta,
   ThinkingBlocks,
   closeToolCall,
   compact,
@@ -91,14 +92,10 @@ export const profile = {
   name: 'OpenAI Responses',
   endpoint: {
     baseUrl: 'https://api.openai.com/v1',
-    baseUrlRequired: false,
     path: '/responses',
-    streamQuery: {},
     authHeader: 'authorization',
     authScheme: 'Bearer',
     apiKeyEnv: 'OPENAI_API_KEY',
-    apiKeyOptional: false,
-    headers: {},
   },
   request: {
     model: ['model'],
@@ -134,7 +131,7 @@ export const profile = {
     streamBody: { stream: true },
     blockingBody: {},
   },
-  stream: { framing: 'sse', endsOnClose: false },
+  stream: { framing: 'sse' },
   finish: {
     map: {
       completed: 'stop',
@@ -229,7 +226,6 @@ export const profile = {
     type: [['error', 'type']],
     code: [['error', 'code']],
     requestIdHeader: 'x-request-id',
-    retryable: { codes: [408, 409, 429], ranges: [[500, 599]] },
     noRetry: [{ code: 'insufficient_quota' }, { type: 'insufficient_quota' }],
   },
   continuity: {
@@ -308,6 +304,7 @@ export const codec = {
   },
   uses: {
     thinking: ThinkingBlocks,
+    textMeta: TextMeta,
     parts: ResponseParts,
     blocks: BlockContext,
     continuity: continuityRules,

@@ -112,27 +112,31 @@ function readDetail(a: TurnAssembler, x: WireDetail): void {
 
 /** Feeds a blocking response body to the assembler. */
 export function readResponse(a: TurnAssembler, r: WireResponse): void {
+  const choice = r?.choices?.[0];
+  const message = choice?.message;
   a.setMeta(r?.id, r?.model);
-  for (const x of list(r?.choices?.[0]?.message?.reasoning_details)) readDetail(a, x);
-  if (r?.choices?.[0]?.message?.reasoning_details == null) {
-    a.thinking.append(r?.choices?.[0]?.message?.reasoning);
+  for (const x of list(message?.reasoning_details)) readDetail(a, x);
+  if (message?.reasoning_details == null) {
+    a.thinking.append(message?.reasoning);
   }
-  a.appendText(r?.choices?.[0]?.message?.content);
-  a.appendRefusal(r?.choices?.[0]?.message?.refusal);
+  a.appendText(message?.content);
+  a.appendRefusal(message?.refusal);
   // annotations
-  for (const x of list(r?.choices?.[0]?.message?.annotations)) {
+  for (const x of list(message?.annotations)) {
     a.addCitations(x?.url_citation);
   }
   // toolCalls
-  for (const x of list(r?.choices?.[0]?.message?.tool_calls)) {
+  for (const x of list(message?.tool_calls)) {
     a.addToolCall(x?.id, x?.function?.name, x?.function?.arguments);
   }
-  a.setFinishReason(r?.choices?.[0]?.finish_reason);
+  a.setFinishReason(choice?.finish_reason);
   a.setUsage(r?.usage);
 }
 
 /** Feeds one decoded stream event to the assembler. */
 export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefined): void {
+  const choice = e?.choices?.[0];
+  const delta = choice?.delta;
   if (e?.error != null) {
     a.fail(
       firstString(e?.error?.message, e?.error),
@@ -142,19 +146,19 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
     );
   }
   a.setMeta(e?.id, e?.model);
-  for (const x of list(e?.choices?.[0]?.delta?.reasoning_details)) readDetail(a, x);
-  if (e?.choices?.[0]?.delta?.reasoning_details == null) a.thinking.append(e?.choices?.[0]?.delta?.reasoning);
-  a.appendText(e?.choices?.[0]?.delta?.content);
-  a.appendRefusal(e?.choices?.[0]?.delta?.refusal);
+  for (const x of list(delta?.reasoning_details)) readDetail(a, x);
+  if (delta?.reasoning_details == null) a.thinking.append(delta?.reasoning);
+  a.appendText(delta?.content);
+  a.appendRefusal(delta?.refusal);
   // annotations
-  for (const x of list(e?.choices?.[0]?.delta?.annotations)) {
+  for (const x of list(delta?.annotations)) {
     a.addCitations(x?.url_citation);
   }
   // toolCalls
-  for (const x of list(e?.choices?.[0]?.delta?.tool_calls)) {
+  for (const x of list(delta?.tool_calls)) {
     toolCallDelta(a, x?.index, x?.id, x?.function?.name, x?.function?.arguments);
   }
-  a.setFinishReason(e?.choices?.[0]?.finish_reason);
+  a.setFinishReason(choice?.finish_reason);
   a.setUsage(e?.usage);
 }
 

@@ -51,25 +51,29 @@ export const codec = {
 
 /** Feeds a blocking response body to the assembler. */
 export function readResponse(a: TurnAssembler, r: WireResponse): void {
+  const choice = r?.choices?.[0];
+  const message = choice?.message;
   a.setMeta(r?.id, r?.model);
   // reasoning
-  a.thinking.append(r?.choices?.[0]?.message?.reasoning ?? r?.choices?.[0]?.message?.reasoning_content);
-  a.appendText(r?.choices?.[0]?.message?.content);
-  a.appendRefusal(r?.choices?.[0]?.message?.refusal);
+  a.thinking.append(message?.reasoning ?? message?.reasoning_content);
+  a.appendText(message?.content);
+  a.appendRefusal(message?.refusal);
   // annotations
-  for (const x of list(r?.choices?.[0]?.message?.annotations)) {
+  for (const x of list(message?.annotations)) {
     a.addCitations(x?.url_citation);
   }
   // toolCalls
-  for (const x of list(r?.choices?.[0]?.message?.tool_calls)) {
+  for (const x of list(message?.tool_calls)) {
     a.addToolCall(x?.id, x?.function?.name, x?.function?.arguments);
   }
-  a.setFinishReason(r?.choices?.[0]?.finish_reason);
+  a.setFinishReason(choice?.finish_reason);
   a.setUsage(r?.usage);
 }
 
 /** Feeds one decoded stream event to the assembler. */
 export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefined): void {
+  const choice = e?.choices?.[0];
+  const delta = choice?.delta;
   if (e?.error != null) {
     a.fail(
       firstString(e?.error?.message, e?.error),
@@ -80,18 +84,18 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
   }
   a.setMeta(e?.id, e?.model);
   // reasoning
-  a.thinking.append(e?.choices?.[0]?.delta?.reasoning ?? e?.choices?.[0]?.delta?.reasoning_content);
-  a.appendText(e?.choices?.[0]?.delta?.content);
-  a.appendRefusal(e?.choices?.[0]?.delta?.refusal);
+  a.thinking.append(delta?.reasoning ?? delta?.reasoning_content);
+  a.appendText(delta?.content);
+  a.appendRefusal(delta?.refusal);
   // annotations
-  for (const x of list(e?.choices?.[0]?.delta?.annotations)) {
+  for (const x of list(delta?.annotations)) {
     a.addCitations(x?.url_citation);
   }
   // toolCalls
-  for (const x of list(e?.choices?.[0]?.delta?.tool_calls)) {
+  for (const x of list(delta?.tool_calls)) {
     toolCallDelta(a, x?.index, x?.id, x?.function?.name, x?.function?.arguments);
   }
-  a.setFinishReason(e?.choices?.[0]?.finish_reason);
+  a.setFinishReason(choice?.finish_reason);
   a.setUsage(e?.usage);
 }
 

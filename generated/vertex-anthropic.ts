@@ -13,14 +13,10 @@ export const profile = {
   name: 'Google Vertex AI (Claude)',
   endpoint: {
     baseUrl: 'https://{host}/v1/projects/{project}/locations/{location}/publishers/anthropic/models',
-    baseUrlRequired: false,
     path: '/{model}:rawPredict',
     streamPath: '/{model}:streamRawPredict',
-    streamQuery: {},
     authHeader: 'authorization',
     authScheme: 'Bearer',
-    apiKeyOptional: false,
-    headers: {},
     authFrom: 'token',
     options: {
       project: {
@@ -48,7 +44,7 @@ export const profile = {
   },
   request: {
     system: { placement: 'field', to: ['system'], join: '\n\n' },
-    messages: { to: ['messages'], spread: false, merge: { field: 'content' } },
+    messages: { to: ['messages'], merge: { field: 'content' } },
     tools: {
       to: ['tools'],
       provider: {

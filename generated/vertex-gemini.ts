@@ -13,14 +13,11 @@ export const profile = {
   name: 'Google Vertex AI (Gemini)',
   endpoint: {
     baseUrl: 'https://{host}/v1/projects/{project}/locations/{location}/publishers/google',
-    baseUrlRequired: false,
     path: '/models/{model}:generateContent',
     streamPath: '/models/{model}:streamGenerateContent',
     streamQuery: { alt: 'sse' },
     authHeader: 'authorization',
     authScheme: 'Bearer',
-    apiKeyOptional: false,
-    headers: {},
     authFrom: 'token',
     options: {
       project: {

@@ -9,6 +9,7 @@ export { createRegistry, type Registry } from './client/registry.js';
 export { TurnAssembler, type TurnRules } from './assemble/turn-assembler.js';
 export { openToolCall, toolCallDelta, appendToolArguments, setToolArguments, setToolArgumentsObject, setToolSignature, closeToolCall } from './assemble/tool-call-stream.js';
 export { ThinkingBlocks } from './assemble/thinking-blocks.js';
+export { TextMeta } from './assemble/text-meta.js';
 export { ResponseParts } from './assemble/response-parts.js';
 export type { MessageContext } from './request/message-context.js';
 export { BlockContext } from './request/block-context.js';

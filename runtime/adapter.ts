@@ -6,8 +6,8 @@
 import type { TurnAssembler, TurnRules } from './assemble/turn-assembler.js';
 import { finishMapper } from './assemble/map-finish.js';
 import { usageMapper } from './assemble/map-usage.js';
-import { missingUse, type Codec } from './codec.js';
-import type { EndpointInfo, Profile, StreamProfile } from './profile.js';
+import { missingUse, type Codec, type CodecUses } from './codec.js';
+import { RETRYABLE_BY_DEFAULT, type EndpointInfo, type Profile, type StreamProfile } from './profile.js';
 import { requestBuilder, type BuiltRequest } from './request/build-request.js';
 import type { ChatRequest } from './types.js';
 import { firstStringAt } from './wire/read-path.js';
@@ -58,12 +58,16 @@ export function defineAdapter(profile: Profile, codec: Codec, generated?: { kit:
     );
   }
   const e = profile.errors;
+  const retryable = e.retryable ?? RETRYABLE_BY_DEFAULT;
   const uses = codec.uses ?? {};
-  if (profile.stream.framing === 'ndjson' && !uses.ndjson) missingUse(profile.id, 'ndjson', 'streams NDJSON');
-  if (profile.stream.framing === 'event-stream' && !uses.eventStream) missingUse(profile.id, 'eventStream', 'streams AWS event-stream frames');
-  if (profile.endpoint.sigv4 && !uses.sigv4Auth) missingUse(profile.id, 'sigv4Auth', 'signs requests with AWS SigV4');
-  if (profile.endpoint.authFrom === 'token' && !uses.tokenAuth) missingUse(profile.id, 'tokenAuth', 'sends access tokens');
-  if (profile.endpoint.options && !uses.endpointOptions) missingUse(profile.id, 'endpointOptions', 'declares endpoint options');
+  const needs: Array<[unknown, keyof CodecUses, string]> = [
+    [profile.stream.framing === 'ndjson', 'ndjson', 'streams NDJSON'],
+    [profile.stream.framing === 'event-stream', 'eventStream', 'streams AWS event-stream frames'],
+    [profile.endpoint.sigv4, 'sigv4Auth', 'signs requests with AWS SigV4'],
+    [profile.endpoint.authFrom === 'token', 'tokenAuth', 'sends access tokens'],
+    [profile.endpoint.options, 'endpointOptions', 'declares endpoint options'],
+  ];
+  for (const [needed, name, what] of needs) if (needed && !uses[name]) missingUse(profile.id, name, what);
   const retryDelay = e.retryDelay?.length ? (uses.retryDelay ?? missingUse(profile.id, 'retryDelay', 'reads retry delays from error bodies')) : undefined;
   return {
     id: profile.id,
@@ -83,8 +87,8 @@ export function defineAdapter(profile: Profile, codec: Codec, generated?: { kit:
       return fields;
     },
     isRetryable: (status, fields) =>
-      (e.retryable.codes.includes(status) || e.retryable.ranges.some(([lo, hi]) => status >= lo && status <= hi)) &&
-      !e.noRetry.some((x) => (x.type === undefined || x.type === fields.type) && (x.code === undefined || x.code === fields.code)),
+      (retryable.codes.includes(status) || retryable.ranges.some(([lo, hi]) => status >= lo && status <= hi)) &&
+      !e.noRetry?.some((x) => (x.type === undefined || x.type === fields.type) && (x.code === undefined || x.code === fields.code)),
     requestIdHeader: e.requestIdHeader,
   };
 }

@@ -8,6 +8,7 @@
 import type { ResponseParts } from './assemble/response-parts.js';
 import { WireforgeError } from './errors.js';
 import type { ThinkingBlocks } from './assemble/thinking-blocks.js';
+import type { TextMeta } from './assemble/text-meta.js';
 import type { NdjsonDecoder } from './framing/decode-ndjson.js';
 import type { EventStreamDecoder } from './framing/decode-event-stream.js';
 import type { sigv4Auth } from './transport/auth-sigv4.js';
@@ -66,6 +67,8 @@ export interface ResponseFormatForms {
 export interface CodecUses {
   /** Reasoning blocks, for readers that call the thinking methods. */
   thinking?: typeof ThinkingBlocks;
+  /** Text signatures and phases, for readers whose text rules read a `signature` or `phase`. */
+  textMeta?: typeof TextMeta;
   /** Parts made by the kind table, for readers that call addPart, openPart or partDelta. */
   parts?: typeof ResponseParts;
   /** Continuity rules and carried state, for specs that have any. */

@@ -95,26 +95,18 @@ export class InternalServerError extends ProviderError {
 export function providerErrorFor(init: ProviderErrorInit): ProviderError {
   const status = init.status;
   if (status === undefined) return new ProviderError(init);
-  if (status >= 500) return new InternalServerError(init);
-  switch (status) {
-    case 400:
-      return new BadRequestError(init);
-    case 401:
-      return new AuthenticationError(init);
-    case 403:
-      return new PermissionError(init);
-    case 404:
-      return new NotFoundError(init);
-    case 409:
-      return new ConflictError(init);
-    case 422:
-      return new UnprocessableEntityError(init);
-    case 429:
-      return new RateLimitError(init);
-    default:
-      return new ProviderError(init);
-  }
+  return new (status >= 500 ? InternalServerError : (BY_STATUS[status] ?? ProviderError))(init);
 }
+
+const BY_STATUS: Partial<Record<number, typeof ProviderError>> = {
+  400: BadRequestError,
+  401: AuthenticationError,
+  403: PermissionError,
+  404: NotFoundError,
+  409: ConflictError,
+  422: UnprocessableEntityError,
+  429: RateLimitError,
+};
 
 export interface StreamErrorInit {
   provider: string;

@@ -29,6 +29,9 @@ export const PARAM_FIELDS = [
 
 export type ParamField = (typeof PARAM_FIELDS)[number];
 
+/** The statuses retried when a spec's errors say nothing else: 408, 409, 429 and every 5xx. */
+export const RETRYABLE_BY_DEFAULT: NonNullable<ErrorProfile['retryable']> = { codes: [408, 409, 429], ranges: [[500, 599]] };
+
 export type Scalar = string | number | boolean | null;
 
 /** One test of the condition vocabulary (`when:`), shared by params, templates, rules and continuity. */
@@ -67,16 +70,19 @@ export type ParamRule =
 
 export interface EndpointInfo {
   readonly baseUrl?: string;
-  /** The user must supply baseUrl (generic compatible servers). */
-  readonly baseUrlRequired: boolean;
+  /** The user must supply baseUrl (generic compatible servers); absent: false. */
+  readonly baseUrlRequired?: boolean;
   readonly path: string;
   readonly streamPath?: string;
-  readonly streamQuery: Readonly<Record<string, string>>;
+  /** Query parameters stream requests add (over `query`); absent: none. */
+  readonly streamQuery?: Readonly<Record<string, string>>;
   readonly authHeader: string;
   readonly authScheme?: string;
   readonly apiKeyEnv?: string;
-  readonly apiKeyOptional: boolean;
-  readonly headers: Readonly<Record<string, string>>;
+  /** Requests may go without a key (local servers); absent: false. */
+  readonly apiKeyOptional?: boolean;
+  /** Headers on every request; absent: none. */
+  readonly headers?: Readonly<Record<string, string>>;
   /** Query parameters on every request; values may use {option} placeholders. */
   readonly query?: Readonly<Record<string, string>>;
   /** The header carries an access token from the client's getToken() (else a static apiKey), asked for per request. */
@@ -103,8 +109,8 @@ export interface RequestProfile {
   readonly system: { readonly placement: 'message' | 'field'; readonly to?: WirePath; readonly join: string };
   readonly messages: {
     readonly to: WirePath;
-    /** An assistant turn becomes several top-level items (Responses `input`). */
-    readonly spread: boolean;
+    /** An assistant turn becomes several top-level items (Responses `input`); absent: false. */
+    readonly spread?: boolean;
     /**
      * Consecutive wire messages that agree on everything but this field are joined into one:
      * arrays concatenated, strings joined with `join` if given (else made text parts).
@@ -213,9 +219,10 @@ export interface ErrorProfile {
   readonly requestIdHeader?: string;
   /** A response header naming the error type (the text before any `:`), for wires whose bodies do not (AWS). */
   readonly typeHeader?: string;
-  readonly retryable: { readonly codes: readonly number[]; readonly ranges: ReadonlyArray<readonly [number, number]> };
-  /** Errors never retried whatever their status (OpenAI's `insufficient_quota` 429). */
-  readonly noRetry: ReadonlyArray<{ readonly type?: string; readonly code?: string }>;
+  /** Statuses that may be retried; absent: 408, 409, 429 and every 5xx (RETRYABLE_BY_DEFAULT). */
+  readonly retryable?: { readonly codes: readonly number[]; readonly ranges: ReadonlyArray<readonly [number, number]> };
+  /** Errors never retried whatever their status (OpenAI's `insufficient_quota` 429); absent: none. */
+  readonly noRetry?: ReadonlyArray<{ readonly type?: string; readonly code?: string }>;
   /**
    * Where the error body says how long to wait before retrying (Gemini `RetryInfo.retryDelay`):
    * seconds as a number or a duration string (`"34s"`, `"1.5s"`). A `*` segment searches a list.
@@ -229,8 +236,8 @@ export interface StreamProfile {
   readonly unwrap?: string;
   /** A data payload that ends the stream, e.g. `[DONE]`. */
   readonly doneSentinel?: string;
-  /** The connection closing after a finish reason is a normal end (no terminal event). */
-  readonly endsOnClose: boolean;
+  /** The connection closing after a finish reason is a normal end (no terminal event); absent: false. */
+  readonly endsOnClose?: boolean;
 }
 
 export interface Profile {

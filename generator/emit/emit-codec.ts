@@ -72,6 +72,7 @@ export function emitCodec(ir: SpecIR): CodecSource {
   const actions = actionKinds(ir);
   const uses: Array<[string, string]> = [];
   if (actions.has('thinking')) uses.push(['thinking', 'ThinkingBlocks']);
+  if (actions.has('textMeta')) uses.push(['textMeta', 'TextMeta']);
   if (actions.has('part')) uses.push(['parts', 'ResponseParts']);
   // Templates call the message context only through SLOT_EXPRS; these slots need its block methods.
   const templates = [...members.values()].flatMap((g) => [...g.values()]).join('\n');

@@ -9,11 +9,16 @@ import { access, commentText, firstOf, lit } from './code.js';
 import { testCode } from './emit-test.js';
 
 /** The kinds of action the spec's readers take, over every rule of the response and the stream. */
-export function actionKinds(ir: SpecIR): Set<Action['kind']> {
-  const out = new Set<Action['kind']>();
+export function actionKinds(ir: SpecIR): Set<Action['kind'] | 'textMeta'> {
+  const out = new Set<Action['kind'] | 'textMeta'>();
   const walk = (rules: Rule[]): void => {
     for (const r of rules) {
-      if (r.body.kind === 'action') out.add(r.body.action.kind);
+      if (r.body.kind === 'action') {
+        const a = r.body.action;
+        out.add(a.kind);
+        // Text rules that read a signature or a phase need the TextMeta unit.
+        if (a.kind === 'text' && (a.signature || a.phase)) out.add('textMeta');
+      }
       else if (r.body.kind === 'group') walk(r.body.rules);
       else for (const c of r.body.cases) walk(c.rules);
     }
@@ -27,7 +32,7 @@ export function actionKinds(ir: SpecIR): Set<Action['kind']> {
 /** The statements of `readResponse(a, r)`. */
 export function emitReadResponse(ir: SpecIR, hoisted: Hoisted = NONE): string {
   const lines = rulesCode(ir.response, 'r', 0, hoisted, 2);
-  return (lines.length ? lines : ['void a;', 'void r;']).join('\n');
+  return (lines.length ? hoistFirst(lines, 'r') : ['void a;', 'void r;']).join('\n');
 }
 
 /** The statements of `readEvent(a, e, event)`. */
@@ -47,7 +52,41 @@ export function emitReadEvent(ir: SpecIR, hoisted: Hoisted = NONE): string {
     if (stream.ignore.length) lines.push('    break;');
     lines.push('  default:', '    // Events this spec does not name carry nothing it needs.', '    break;', '}');
   }
-  return (lines.length ? lines : ['void a;', 'void e;', 'void event;']).join('\n');
+  return (lines.length ? hoistFirst(lines, 'e') : ['void a;', 'void e;', 'void event;']).join('\n');
+}
+
+const RESERVED = new Set(
+  'a r e x event break case catch class const continue debugger default delete do else enum export extends false finally for function if import in instanceof new null return super switch this throw true try typeof var void while with let static yield await implements interface package private protected public'.split(' '),
+);
+
+/**
+ * The first element of a wire list that several statements read (`r?.choices?.[0]`), read once
+ * into a const named after it (`const choice = r?.choices?.[0];`): shorter readers, the same
+ * reads (wire data is plain JSON). Skipped where the name would clash with one the code uses.
+ */
+export function hoistFirst(lines: string[], scope: 'r' | 'e'): string[] {
+  let body = lines.join('\n');
+  const first = new RegExp(`\\b${scope}\\?\\.([a-z][A-Za-z0-9_]*)\\?\\.\\[0\\]`, 'g');
+  const counts = new Map<string, number>();
+  for (const m of body.matchAll(first)) counts.set(m[1]!, (counts.get(m[1]!) ?? 0) + 1);
+  const consts: string[] = [];
+  for (const [list, n] of counts) {
+    const name = list.replace(/([^s])s$/, '$1');
+    if (n < 3 || name === list || RESERVED.has(name) || new RegExp(`\\b${name}\\b`).test(body)) continue;
+    const read = `${scope}?.${list}?.[0]`;
+    body = body.replace(new RegExp(`\\b${scope}\\?\\.${list}\\?\\.\\[0\\]`, 'g'), name);
+    consts.push(`const ${name} = ${read};`);
+    // And an object of that element that several read (`choice?.delta`), named as its field.
+    const inner = new Map<string, number>();
+    for (const m of body.matchAll(new RegExp(`\\b${name}\\?\\.([a-z][A-Za-z0-9_]*)\\?\\.`, 'g'))) inner.set(m[1]!, (inner.get(m[1]!) ?? 0) + 1);
+    for (const [field, k] of inner) {
+      const reads = new RegExp(`\\b${name}\\?\\.${field}\\?\\.`, 'g');
+      if (k < 3 || RESERVED.has(field) || new RegExp(`\\b${field}\\b`).test(body.replace(reads, ''))) continue;
+      body = body.replace(reads, `${field}?.`);
+      consts.push(`const ${field} = ${name}?.${field};`);
+    }
+  }
+  return consts.length ? [...consts, ...body.split('\n')] : lines;
 }
 
 /**
@@ -58,7 +97,7 @@ export function emitReadEvent(ir: SpecIR, hoisted: Hoisted = NONE): string {
 export function emitReadersOver(ir: SpecIR, base: SpecIR, baseRef: string, hoisted: Hoisted = NONE): { readResponse?: string; readEvent?: string } {
   const out: { readResponse?: string; readEvent?: string } = {};
   const extraResponse = extraRules(base.response, ir.response, 'r');
-  if (extraResponse) out.readResponse = [`${baseRef}.readResponse(a, r);`, ...rulesCode(extraResponse, 'r', 0, hoisted, 2)].join('\n');
+  if (extraResponse) out.readResponse = [`${baseRef}.readResponse(a, r);`, ...hoistFirst(rulesCode(extraResponse, 'r', 0, hoisted, 2), 'r')].join('\n');
   const b = base.stream;
   const o = ir.stream;
   const extraAll = extraRules(b.all, o.all, 'e');
@@ -77,7 +116,7 @@ export function emitReadersOver(ir: SpecIR, base: SpecIR, baseRef: string, hoist
       for (const ev of cases) lines.push(`  case ${lit(ev.name)}: {`, ...indent(rulesCode(ev.rules!, 'e', 0, hoisted, 6), 4), '    break;', '  }');
       lines.push('}');
     }
-    out.readEvent = lines.join('\n');
+    out.readEvent = [lines[0]!, ...hoistFirst(lines.slice(1), 'e')].join('\n');
   }
   return out;
 }

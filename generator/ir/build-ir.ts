@@ -6,7 +6,7 @@ import type { ConditionValue, EndpointDocument, MessagesDocument, ParamDocument,
 import { escapePointer } from '../load/parse-spec.js';
 import type { ResolvedSpec } from '../resolve/resolve-extends.js';
 import { parsePath, pathList } from './paths.js';
-import { PARAM_FIELDS, type DefaultValue, type EndpointOption, type KindRule, type ParamField, type ParamRule, type PartField, type PartRule, type PartsProfile, type Profile, type Scalar, type UsageCount } from '../../runtime/profile.js';
+import { PARAM_FIELDS, RETRYABLE_BY_DEFAULT, type DefaultValue, type EndpointOption, type KindRule, type ParamField, type ParamRule, type PartField, type PartRule, type PartsProfile, type Profile, type Scalar, type UsageCount } from '../../runtime/profile.js';
 import type { KindDocument, PartDocument, PartFieldsDocument, PartsDocument, UsageCountDocument } from '../load/spec-document.js';
 import type { FinishReason } from '../../runtime/types.js';
 import { ACTIONS, type ActionKey } from './actions.js';
@@ -106,15 +106,16 @@ function buildProfile(id: string, d: SpecDocument, t: TemplatesIR): Profile {
     name: typeof d.name === 'string' ? d.name : id,
     endpoint: {
       baseUrl: ep.baseUrl ?? undefined,
-      baseUrlRequired: ep.baseUrlRequired === true,
+      // Defaults are left out (the runtime reads absent as false or none): no `headers: {}` in every module.
+      ...(ep.baseUrlRequired === true ? { baseUrlRequired: true } : {}),
       path: ep.path ?? '',
       streamPath: ep.streamPath,
-      streamQuery: ep.streamQuery ?? {},
+      ...(ep.streamQuery && Object.keys(ep.streamQuery).length ? { streamQuery: ep.streamQuery } : {}),
       authHeader: String(ep.auth?.header ?? 'authorization').toLowerCase(),
       authScheme: ep.auth?.scheme,
       apiKeyEnv: ep.apiKeyEnv,
-      apiKeyOptional: ep.apiKeyOptional === true,
-      headers: ep.headers ?? {},
+      ...(ep.apiKeyOptional === true ? { apiKeyOptional: true } : {}),
+      ...(ep.headers && Object.keys(ep.headers).length ? { headers: ep.headers } : {}),
       ...(ep.query ? { query: ep.query } : {}),
       ...(ep.auth?.from === 'token' ? { authFrom: 'token' as const } : {}),
       ...(ep.auth?.sigv4 ? { sigv4: { service: ep.auth.sigv4.service, region: ep.auth.sigv4.region ?? 'region' } } : {}),
@@ -129,7 +130,7 @@ function buildProfile(id: string, d: SpecDocument, t: TemplatesIR): Profile {
       },
       messages: {
         to: parsePath(msgs.to ?? 'messages').segments,
-        spread: t.roles.assistant?.kind === 'slot',
+        ...(t.roles.assistant?.kind === 'slot' ? { spread: true } : {}),
         ...(typeof msgs.mergeConsecutive === 'string' ? { merge: { field: msgs.mergeConsecutive } } : {}),
         ...(typeof msgs.mergeConsecutive === 'object' ? { merge: msgs.mergeConsecutive } : {}),
       },
@@ -153,7 +154,7 @@ function buildProfile(id: string, d: SpecDocument, t: TemplatesIR): Profile {
       streamBody: rq.stream?.body ?? {},
       blockingBody: rq.blocking?.body ?? {},
     },
-    stream: { framing: st.framing ?? 'sse', ...(st.unwrap ? { unwrap: st.unwrap } : {}), doneSentinel: st.doneSentinel, endsOnClose: st.endsOnClose === true },
+    stream: { framing: st.framing ?? 'sse', ...(st.unwrap ? { unwrap: st.unwrap } : {}), doneSentinel: st.doneSentinel, ...(st.endsOnClose === true ? { endsOnClose: true } : {}) },
     finish: {
       map: (fr.map ?? {}) as Record<string, FinishReason>,
       // Unified values on the right are checked by the finish-table rule.
@@ -177,11 +178,9 @@ function buildProfile(id: string, d: SpecDocument, t: TemplatesIR): Profile {
       code: segs(er.code),
       requestIdHeader: er.requestIdHeader?.toLowerCase(),
       ...(er.typeHeader ? { typeHeader: er.typeHeader.toLowerCase() } : {}),
-      retryable: {
-        codes: retryable.filter((s): s is number => typeof s === 'number'),
-        ranges: retryable.filter((s): s is string => typeof s === 'string').map((s) => [Number(s[0]) * 100, Number(s[0]) * 100 + 99] as const),
-      },
-      noRetry: er.noRetry ?? [],
+      // The runtime's defaults (408, 409, 429, 5xx; no exceptions) are left out.
+      ...retryableOf(retryable),
+      ...(er.noRetry?.length ? { noRetry: er.noRetry } : {}),
       ...(er.retryDelay ? { retryDelay: segs(er.retryDelay) } : {}),
     },
     continuity: {
@@ -403,4 +402,13 @@ function buildAction(key: ActionKey, r: RuleDocument): Action {
     case 'end':
       return { kind: 'end' };
   }
+}
+
+/** The retryable statuses as the profile holds them: nothing when they are the runtime's default. */
+function retryableOf(statuses: ReadonlyArray<number | string>): Pick<Profile['errors'], 'retryable'> {
+  const retryable = {
+    codes: statuses.filter((s): s is number => typeof s === 'number'),
+    ranges: statuses.filter((s): s is string => typeof s === 'string').map((s) => [Number(s[0]) * 100, Number(s[0]) * 100 + 99] as const),
+  };
+  return JSON.stringify(retryable) === JSON.stringify(RETRYABLE_BY_DEFAULT) ? {} : { retryable };
 }

@@ -6,12 +6,13 @@
  * as a refusal.
  */
 import type { Citation, ResponsePart } from '../types.js';
+import { missingUse } from '../codec.js';
 import type { EventSink, Placed } from './event-sink.js';
 import { TextBuffer } from './text-buffer.js';
 
 const BREAK = '\n\n';
 
-interface Segment {
+export interface Segment {
   readonly buffer: TextBuffer;
   readonly placed: Placed;
   /** Put before this segment's text in the joined view (decided at its first text). */
@@ -22,28 +23,24 @@ interface Segment {
 }
 
 export class TextPart {
-  private readonly segments: Segment[] = [];
+  protected readonly segments: Segment[] = [];
   private open: Segment | undefined;
   /** The next text starts a new segment even if nothing came between (a new wire block). */
-  private startPending = false;
+  protected startPending = false;
   /** Some of the text was a refusal: the finish reason can then become `refusal`. */
   refusal = false;
   private readonly sink: EventSink;
+  protected readonly provider: string;
 
-  constructor(sink: EventSink) {
+  constructor(sink: EventSink, provider: string) {
     this.sink = sink;
+    this.provider = provider;
   }
 
-  /** The label of the item the text belongs to (Responses message `phase`), for each of its blocks. */
-  private phase: string | undefined;
-
-  /**
-   * A new wire text block begins. With `phase` (a string, or null for none), a new item with that
-   * label for its role in the turn (commentary, final answer); without, a block of the same item.
-   */
+  /** A new wire text block begins; a `phase` (a new item with a label) is the TextMeta unit's. */
   start(phase?: unknown): void {
     this.startPending = true;
-    if (phase !== undefined) this.phase = typeof phase === 'string' && phase !== '' ? phase : undefined;
+    if (phase !== undefined) this.needsMeta();
   }
 
   append(delta: unknown): void {
@@ -65,17 +62,13 @@ export class TextPart {
     this.append(delta);
   }
 
-  /** Opaque data the provider needs back with this text (Gemini `thoughtSignature` on a text part). */
+  /** Opaque data the provider needs back with this text: the TextMeta unit (text-meta.ts) keeps it. */
   setSignature(signature: unknown): void {
-    if (typeof signature !== 'string' || signature === '') return;
-    // A signature on an empty part right after the text belongs to that text; after another part,
-    // or where that text is signed already (each signed wire part goes back as it came), a part of its own.
-    let seg = this.current();
-    if (seg.signature !== undefined) {
-      this.startPending = true;
-      seg = this.current();
-    }
-    seg.signature = signature;
+    if (typeof signature === 'string' && signature !== '') this.needsMeta();
+  }
+
+  private needsMeta(): never {
+    return missingUse(this.provider, 'textMeta', 'reads text signatures or phases');
   }
 
   addCitation(c: Citation): void {
@@ -98,8 +91,6 @@ export class TextPart {
     const s = this.segments[i]!;
     const out: Extract<ResponsePart, { type: 'text' }> = { type: 'text', text: s.buffer.toString() };
     if (s.citations) out.citations = s.citations.slice();
-    if (s.signature !== undefined) out.signature = s.signature;
-    if (s.phase !== undefined) out.phase = s.phase;
     return out;
   }
 
@@ -115,13 +106,12 @@ export class TextPart {
   }
 
   /** The open segment, or a new one when a block starts or another part came since. */
-  private current(): Segment {
+  protected current(): Segment {
     const open = this.open;
     if (open !== undefined && !this.startPending && this.isLast(open)) return open;
     this.startPending = false;
     const placed: Placed = { unit: 'text', index: this.segments.length };
     const seg: Segment = { buffer: new TextBuffer(), placed, separator: undefined };
-    if (this.phase !== undefined) seg.phase = this.phase;
     this.segments.push(seg);
     this.sink.place(placed);
     return (this.open = seg);

@@ -75,7 +75,7 @@ export class TurnAssembler implements EventSink {
     this.warnings = options.warnings ?? [];
     this.redact = options.redact ?? identity;
     this.requestModel = options.model;
-    this.text = new TextPart(this);
+    this.text = new (rules.uses?.textMeta ?? TextPart)(this, rules.provider);
     this.reasoning = rules.uses?.thinking && new rules.uses.thinking(this);
     this.calls = new ToolCalls(rules.provider, this);
     this.usage = new UsageState(rules, this);

@@ -42,7 +42,7 @@ export function buildHeaders(
   const headers: Record<string, string> = Object.create(null) as Record<string, string>;
   headers['content-type'] = 'application/json';
   headers.accept = stream ? 'text/event-stream, application/x-ndjson, application/json' : 'application/json';
-  for (const [k, v] of Object.entries(ep.headers)) headers[k.toLowerCase()] = v;
+  for (const [k, v] of Object.entries(ep.headers ?? {})) headers[k.toLowerCase()] = v;
   for (const set of extra) {
     for (const [k, v] of Object.entries(set ?? {})) {
       const name = k.toLowerCase();

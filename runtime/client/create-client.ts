@@ -32,13 +32,15 @@ export function createClientFor(adapter: ProviderAdapter, options: ClientOptions
     throw new RequestError(adapter.id, 'baseUrl', `${adapter.id} needs a baseUrl: pass createClient(${JSON.stringify(adapter.id)}, { baseUrl })`);
   }
   const redact = makeRedactor();
+  // An empty key (a blank line in an env file) is none.
+  const key = keyOf(adapter, options, env);
   const endpoint = adapter.endpoint.options
-    ? (adapter.codec.uses?.endpointOptions ?? missingUse(adapter.id, 'endpointOptions', 'declares endpoint options'))(adapter, options.endpoint, env, options.baseUrl, adapter.endpoint.sigv4 !== undefined && keyOf(adapter, options, env) === undefined)
+    ? (adapter.codec.uses?.endpointOptions ?? missingUse(adapter.id, 'endpointOptions', 'declares endpoint options'))(adapter, options.endpoint, env, options.baseUrl, adapter.endpoint.sigv4 !== undefined && key === undefined)
     : undefined;
   if (!endpoint && options.endpoint && Object.keys(options.endpoint).length) {
     throw new RequestError(adapter.id, `endpoint.${Object.keys(options.endpoint)[0]!}`, `${adapter.id} takes no endpoint options`);
   }
-  const { apiKey, sign } = authorize(adapter, options, env, endpoint ?? {}, redact);
+  const { apiKey, sign } = authorize(adapter, options, key, env, endpoint ?? {}, redact);
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const idleTimeoutMs = options.idleTimeoutMs ?? timeoutMs;
@@ -63,23 +65,25 @@ export function createClientFor(adapter: ProviderAdapter, options: ClientOptions
       try {
         let body: unknown;
         const text = await readBodyText({ adapter, sent, idleTimeoutMs });
+        // A body that is not a turn, with the start of what came instead.
+        const notATurn = (reason: string) => new StreamError({ provider: adapter.id, reason, excerpt: redact(text.slice(0, 120)) });
         try {
           body = JSON.parse(text);
         } catch {
           // No `cause`: JSON.parse's message quotes the body, which may echo the key.
-          throw new StreamError({ provider: adapter.id, reason: text === '' ? 'empty response body' : 'response body is not JSON', excerpt: redact(text.slice(0, 120)) });
+          throw notATurn(text === '' ? 'empty response body' : 'response body is not JSON');
         }
         const a = new TurnAssembler(adapter.rules, { streaming: false, warnings: built.warnings, redact, model: built.model });
         // A body without a field the spec requires is not a turn (an error page, a changed API): say which.
         const missing = adapter.profile.required?.response.find((p) => readPath(body, p) === undefined);
         if (missing !== undefined) {
-          throw new StreamError({ provider: adapter.id, reason: `the response body has no \`${missing.join('.')}\`, which every ${adapter.name} response carries`, excerpt: redact(text.slice(0, 120)) });
+          throw notATurn(`the response body has no \`${missing.join('.')}\`, which every ${adapter.name} response carries`);
         }
         adapter.readResponse(a, body as never);
         a.setRaw(redact(body));
         a.closeAll();
         if (a.isEmpty) {
-          const error = new StreamError({ provider: adapter.id, reason: 'the response has none of the fields this spec reads (no content, no finish reason)', excerpt: redact(text.slice(0, 120)) });
+          const error = notATurn('the response has none of the fields this spec reads (no content, no finish reason)');
           error.partial = a.result();
           throw error;
         }

@@ -17,7 +17,7 @@ export function resolveEndpointOptions(
   const ep = adapter.endpoint;
   const declared = ep.options ?? {};
   // Only what the URL in use needs is required: a baseUrl of the caller's (a proxy) needs no resource.
-  const templates = [baseUrl ?? ep.baseUrl ?? '', ep.path, ep.streamPath ?? '', ...Object.values(ep.query ?? {}), ...Object.values(ep.streamQuery)];
+  const templates = [baseUrl ?? ep.baseUrl ?? '', ep.path, ep.streamPath ?? '', ...Object.values(ep.query ?? {}), ...Object.values(ep.streamQuery ?? {})];
   const needed = new Set<string>(signing && ep.sigv4 ? [ep.sigv4.region] : []);
   for (let i = 0; i < 3; i++) {
     for (const t of [...templates, ...[...needed].map((n) => declared[n]?.default ?? '')]) for (const m of t.matchAll(/\{(\w+)\}/g)) needed.add(m[1]!);

@@ -26,8 +26,9 @@ export interface StreamContext {
 /** Yields the events of each network chunk as one batch (nothing per event but the events themselves). */
 export async function* readStream(c: StreamContext): AsyncGenerator<StreamEvent[], void, undefined> {
   const { adapter, assembler: a } = c;
+  const broken = (reason: string) => new StreamError({ provider: adapter.id, reason });
   const body = c.sent.response.body;
-  if (!body) throw new StreamError({ provider: adapter.id, reason: 'the response has no body' });
+  if (!body) throw broken('the response has no body');
   const reader = body.getReader();
   const onFrame = frameHandler(c);
   // NDJSON comes with the adapters that stream it (defineAdapter checks it is there).
@@ -35,12 +36,14 @@ export async function* readStream(c: StreamContext): AsyncGenerator<StreamEvent[
   let started = false;
   let finished = false;
   let drained = false;
-  const queued = (): StreamEvent[] => {
+  const watch = watchIdle(reader, c);
+  /** The events since the last batch, led by `start` when they are the first (or `last` is). */
+  const queued = (last?: boolean): StreamEvent[] => {
     // Nothing more is delivered once the caller has aborted.
     if (c.signal?.aborted) throw abortReason(c.signal);
     if (!a.emit) return [];
     const out = a.events.splice(0, a.events.length);
-    if (!started && (out.length || a.id !== undefined)) {
+    if (!started && (last || out.length || a.id !== undefined)) {
       started = true;
       out.unshift({ type: 'start', id: a.id, model: a.model, warnings: c.warnings });
     }
@@ -49,7 +52,7 @@ export async function* readStream(c: StreamContext): AsyncGenerator<StreamEvent[
   try {
     let sawBytes = false;
     while (!a.ended) {
-      const chunk = await readWithin(reader, c);
+      const chunk = await watch.read();
       if (chunk.done) {
         drained = true;
         break;
@@ -63,23 +66,20 @@ export async function* readStream(c: StreamContext): AsyncGenerator<StreamEvent[
       const { unterminated } = framer.end();
       const batch = queued();
       if (batch.length) yield batch;
-      if (!sawBytes) throw new StreamError({ provider: adapter.id, reason: 'the stream ended without sending any event' });
+      if (!sawBytes) throw broken('the stream ended without sending any event');
       const complete = a.ended || (adapter.stream.endsOnClose && a.hasFinishReason);
-      if (!complete) {
-        throw new StreamError({ provider: adapter.id, reason: unterminated ? 'the stream ended inside an event' : 'the stream ended before its terminal event' });
-      }
+      if (!complete) throw broken(unterminated ? 'the stream ended inside an event' : 'the stream ended before its terminal event');
     }
-    if (a.isEmpty) throw new StreamError({ provider: adapter.id, reason: 'the stream has none of the fields this spec reads (no content, no finish reason)' });
+    if (a.isEmpty) throw broken('the stream has none of the fields this spec reads (no content, no finish reason)');
     a.closeAll();
-    const last = queued();
-    if (!started && a.emit) last.unshift({ type: 'start', id: a.id, model: a.model, warnings: c.warnings });
+    const last = queued(true);
     finished = true;
     if (a.emit) last.push(a.finishEvent());
     if (last.length) yield last;
   } catch (error) {
     throw withPartial(error, a, adapter.id, c.signal);
   } finally {
-    stopWatch(reader);
+    watch.stop();
     c.sent.dispose();
     // Stopping early (break, abort, error) cancels the body, and so does a terminal event the
     // server has not closed after: the connection is released now, and nothing outlives the turn.
@@ -143,9 +143,10 @@ export async function readBodyText(c: Pick<StreamContext, 'adapter' | 'sent' | '
   const text = new TextDecoder();
   const parts: string[] = [];
   let done = false;
+  const watch = watchIdle(reader, c);
   try {
     for (;;) {
-      const chunk = await readWithin(reader, c);
+      const chunk = await watch.read();
       if (chunk.done) break;
       parts.push(text.decode(chunk.value, { stream: true }));
     }
@@ -153,82 +154,58 @@ export async function readBodyText(c: Pick<StreamContext, 'adapter' | 'sent' | '
     done = true;
     return parts.join('');
   } finally {
-    stopWatch(reader);
+    watch.stop();
     if (!done) await reader.cancel().catch(() => undefined);
   }
 }
 
 /**
- * The idle timeout, kept by one timer per stream rather than one per read: each chunk only
- * notes the time, and the timer re-arms itself for what is left until silence lasts too long.
+ * The idle timeout, kept by one timer per body rather than one per read: each chunk only notes
+ * the time, and the timer re-arms itself for what is left until silence lasts too long.
  */
-class IdleWatch {
-  private last = Date.now();
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  error: TimeoutError | undefined;
-
-  constructor(
-    private readonly ms: number,
-    private readonly onIdle: (error: TimeoutError) => void,
-    private readonly provider: string,
-  ) {
-    this.arm(ms);
-  }
-
-  beat(): void {
-    this.last = Date.now();
-  }
-
-  stop(): void {
-    clearTimeout(this.timer);
-  }
-
-  private arm(ms: number): void {
-    this.timer = setTimeout(() => {
-      const left = this.ms - (Date.now() - this.last);
-      if (left > 0) return this.arm(left);
-      this.error = new TimeoutError(this.provider, 'idle', this.ms);
-      this.onIdle(this.error);
-    }, ms);
-  }
+interface IdleWatch {
+  /** Set once silence lasted too long. */
+  readonly error: TimeoutError | undefined;
+  /** One read, bounded by the idle timeout. */
+  read(): Promise<ReadableStreamReadResult<Uint8Array>>;
+  /** Stop the timer (the body is done with: its end, an early exit, an error). */
+  stop(): void;
 }
 
-const watches = new WeakMap<ReadableStreamDefaultReader<Uint8Array>, IdleWatch>();
-
-/** One read, bounded by the idle timeout (the reader's watch is made on first use). */
-async function readWithin(
-  reader: ReadableStreamDefaultReader<Uint8Array>,
-  c: Pick<StreamContext, 'adapter' | 'sent' | 'idleTimeoutMs'>,
-): Promise<ReadableStreamReadResult<Uint8Array>> {
-  let watch = watches.get(reader);
-  if (!watch) {
-    watch = new IdleWatch(
-      c.idleTimeoutMs,
-      (error) => {
-        c.sent.abort(error);
-        // Also end a pending read when the transport ignores the abort (injected fetches).
-        reader.cancel(error).catch(() => undefined);
-      },
-      c.adapter.id,
-    );
-    watches.set(reader, watch);
-  }
-  let result: ReadableStreamReadResult<Uint8Array>;
-  try {
-    result = await reader.read();
-  } catch (error) {
-    watch.stop();
-    throw watch.error ?? error;
-  }
-  if (watch.error) throw watch.error;
-  if (result.done) watch.stop();
-  else watch.beat();
-  return result;
-}
-
-/** Stop the idle timer of a reader that is done with (early exit, errors). */
-function stopWatch(reader: ReadableStreamDefaultReader<Uint8Array>): void {
-  watches.get(reader)?.stop();
+function watchIdle(reader: ReadableStreamDefaultReader<Uint8Array>, c: Pick<StreamContext, 'adapter' | 'sent' | 'idleTimeoutMs'>): IdleWatch {
+  const ms = c.idleTimeoutMs;
+  let last = Date.now();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const arm = (wait: number): void => {
+    timer = setTimeout(() => {
+      const left = ms - (Date.now() - last);
+      if (left > 0) return arm(left);
+      const error = (w.error = new TimeoutError(c.adapter.id, 'idle', ms));
+      c.sent.abort(error);
+      // Also end a pending read when the transport ignores the abort (injected fetches).
+      reader.cancel(error).catch(() => undefined);
+    }, wait);
+  };
+  const stop = () => clearTimeout(timer);
+  const w: { -readonly [K in keyof IdleWatch]: IdleWatch[K] } = {
+    error: undefined,
+    stop,
+    async read() {
+      let result: ReadableStreamReadResult<Uint8Array>;
+      try {
+        result = await reader.read();
+      } catch (error) {
+        stop();
+        throw w.error ?? error;
+      }
+      if (w.error) throw w.error;
+      if (result.done) stop();
+      else last = Date.now();
+      return result;
+    },
+  };
+  arm(ms);
+  return w;
 }
 
 function withPartial(error: unknown, a: TurnAssembler, provider: string, signal: AbortSignal | undefined): unknown {

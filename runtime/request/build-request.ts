@@ -26,25 +26,15 @@ export interface BuiltRequest {
   warnings: Warning[];
 }
 
-/** Reads each unified param field from a request. */
-const PARAM_GET: Record<ParamField, (r: ChatRequest) => unknown> = {
-  maxTokens: (r) => r.maxTokens,
-  temperature: (r) => r.temperature,
-  topP: (r) => r.topP,
-  stop: (r) => r.stop,
-  parallelToolCalls: (r) => r.parallelToolCalls,
-  'reasoning.effort': (r) => r.reasoning?.effort,
-  'reasoning.budgetTokens': (r) => r.reasoning?.budgetTokens,
-  'reasoning.summary': (r) => r.reasoning?.summary,
-  user: (r) => r.user,
-  store: (r) => r.store,
-  previousResponseId: (r) => r.previousResponseId,
-  metadata: (r) => r.metadata,
-};
+/** The reader of a unified param field (`reasoning.effort`: `effort` inside `reasoning`). */
+function paramGetter(field: string): (r: ChatRequest) => unknown {
+  const [top, inner] = field.split('.') as [string, string | undefined];
+  type Fields = Record<string, Record<string, unknown> | undefined>;
+  return inner === undefined ? (r) => (r as unknown as Fields)[top] : (r) => (r as unknown as Fields)[top]?.[inner];
+}
 
 export function paramValue(req: ChatRequest, field: string): unknown {
-  const get = PARAM_GET[field as ParamField];
-  return get ? get(req) : (req as unknown as Record<string, unknown>)[field];
+  return (PARAM_FIELDS as readonly string[]).includes(field) ? paramGetter(field)(req) : (req as unknown as Record<string, unknown>)[field];
 }
 
 /** What a set param value becomes on the wire; undefined sends nothing. */
@@ -150,7 +140,7 @@ function planParams(profile: Profile, codec: Codec): Plan {
   let rules: typeof paramRules | undefined;
   for (const field of PARAM_FIELDS) {
     const rule = profile.request.params[field];
-    const get = PARAM_GET[field];
+    const get = paramGetter(field);
     if (rule === undefined || 'carriedBy' in rule) continue;
     if ('drop' in rule) warns.push({ get, field, reason: rule.drop, reject: false });
     else if ('reject' in rule) warns.push({ get, field, reason: rule.reject, reject: true });
@@ -244,7 +234,7 @@ function responseFormat(req: ChatRequest, p: Profile, c: Codec, w: Warnings): un
  * assistant turn written as a bare `$blocks`, as Responses `input` items) and some none. A loop,
  * not flatMap: this runs on every request and flatMap costs about a microsecond here.
  */
-function spreadItems(mapped: unknown[], spread: boolean): unknown[] {
+function spreadItems(mapped: unknown[], spread: boolean | undefined): unknown[] {
   const out: unknown[] = [];
   for (const m of mapped) {
     if (spread && Array.isArray(m)) for (const item of m) out.push(item);

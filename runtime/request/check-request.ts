@@ -34,6 +34,17 @@ function need(o: Record<string, unknown>, key: string, prefix: string, test: (v:
   if (!test(o[key])) bad(prefix + key, must, o[key]);
 }
 
+/** `o[key]`, when set, must pass `test`. */
+function maybe(o: Record<string, unknown>, key: string, prefix: string, test: (v: unknown) => boolean, must: string): void {
+  if (o[key] !== undefined) need(o, key, prefix, test, must);
+}
+
+const isPositiveInteger = (v: unknown) => Number.isInteger(v) && (v as number) > 0;
+/** -1: the provider decides (Gemini's dynamic thinking budget). */
+const isBudget = (v: unknown) => Number.isInteger(v) && (v as number) >= -1;
+const isStrings = (v: unknown) => Array.isArray(v) && v.every(isString);
+const isStringMap = (v: unknown) => isObject(v) && Object.values(v).every(isString);
+
 /** An optional list: absent, or an array whose items `each` checks. */
 function items(o: Record<string, unknown>, key: string, prefix: string, each: (item: unknown, at: string) => void): void {
   const v = o[key];
@@ -56,11 +67,9 @@ export function checkRequest(id: string, req: unknown): asserts req is ChatReque
   optional(r, 'previousResponseId', 'string');
   optional(r, 'store', 'boolean');
   optional(r, 'parallelToolCalls', 'boolean');
-  if (r.maxTokens !== undefined && !(Number.isInteger(r.maxTokens) && (r.maxTokens as number) > 0)) bad('maxTokens', 'be a positive integer', r.maxTokens);
-  for (const k of ['temperature', 'topP'] as const) {
-    if (r[k] !== undefined && !(typeof r[k] === 'number' && Number.isFinite(r[k]))) bad(k, 'be a finite number', r[k]);
-  }
-  if (r.stop !== undefined && !(Array.isArray(r.stop) && r.stop.every((s) => typeof s === 'string'))) bad('stop', 'be an array of strings', r.stop);
+  maybe(r, 'maxTokens', '', isPositiveInteger, 'be a positive integer');
+  for (const k of ['temperature', 'topP']) maybe(r, k, '', Number.isFinite, 'be a finite number');
+  maybe(r, 'stop', '', isStrings, 'be an array of strings');
   items(r, 'tools', '', checkTool);
   if (r.toolChoice !== undefined) {
     const c = r.toolChoice;
@@ -71,8 +80,7 @@ export function checkRequest(id: string, req: unknown): asserts req is ChatReque
     need(r, 'reasoning', '', isObject, OBJECT);
     const x = r.reasoning as Record<string, unknown>;
     if (x.effort !== undefined) oneOf(x.effort, EFFORTS, 'reasoning.effort');
-    // -1: the provider decides (Gemini's dynamic thinking budget).
-    if (x.budgetTokens !== undefined && !(Number.isInteger(x.budgetTokens) && (x.budgetTokens as number) >= -1)) bad('reasoning.budgetTokens', 'be an integer of at least -1', x.budgetTokens);
+    maybe(x, 'budgetTokens', 'reasoning.', isBudget, 'be an integer of at least -1');
     optional(x, 'summary', 'boolean', 'reasoning.');
   }
   if (r.responseFormat !== undefined) {
@@ -84,8 +92,8 @@ export function checkRequest(id: string, req: unknown): asserts req is ChatReque
       need(f, 'schema', 'responseFormat.', isObject, SCHEMA);
     }
   }
-  if (r.metadata !== undefined && !(isObject(r.metadata) && Object.values(r.metadata).every((v) => typeof v === 'string'))) bad('metadata', 'be an object of strings', r.metadata);
-  if (r.providerOptions !== undefined) need(r, 'providerOptions', '', isObject, OBJECT);
+  maybe(r, 'metadata', '', isStringMap, 'be an object of strings');
+  maybe(r, 'providerOptions', '', isObject, OBJECT);
 }
 
 function checkMessage(m: unknown, at: string): void {

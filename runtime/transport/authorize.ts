@@ -29,13 +29,14 @@ export interface Auth {
 export function authorize(
   adapter: ProviderAdapter,
   options: ClientOptions,
+  /** The client's apiKey, else the spec's key variable. */
+  apiKey: string | undefined,
   env: Record<string, string | undefined> | undefined,
   endpoint: Record<string, string>,
   redact: Redact,
 ): Auth {
   const ep = adapter.endpoint;
   const uses = adapter.codec.uses;
-  const apiKey = keyOf(adapter, options, env);
   redact.add?.(apiKey);
   if (options.getToken && ep.authFrom !== 'token') {
     throw new RequestError(adapter.id, 'getToken', `${adapter.id} does not authenticate with access tokens${ep.sigv4 ? ' (it signs requests with AWS SigV4: pass aws)' : ': pass apiKey'}`);

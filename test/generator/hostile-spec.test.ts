@@ -115,7 +115,7 @@ describe('a spec with hostile strings', async () => {
     const { adapter } = (await import(file)) as { adapter: ProviderAdapter };
     expect((globalThis as { __wfPwned?: unknown }).__wfPwned).toBeUndefined();
     expect(adapter.name).toBe(`Hostile ${EVIL}`);
-    expect(adapter.endpoint.headers['x-h']).toBe(EVIL);
+    expect(adapter.endpoint.headers?.['x-h']).toBe(EVIL);
 
     const built = adapter.buildRequest(
       { model: 'm', system: 'S', messages: [{ role: 'user', content: 'hi' }], tools: [{ name: 'n', parameters: {} }], temperature: EVIL as never, topP: 1 },

@@ -28,7 +28,7 @@ export const endpointPlaceholders: SemanticRule = {
     look(ep.path, '/endpoint/path');
     look(ep.streamPath, '/endpoint/streamPath');
     for (const [k, v] of Object.entries(ep.query ?? {})) look(v, `/endpoint/query/${escapePointer(k)}`);
-    for (const [k, v] of Object.entries(ep.streamQuery)) look(v, `/endpoint/streamQuery/${escapePointer(k)}`);
+    for (const [k, v] of Object.entries(ep.streamQuery ?? {})) look(v, `/endpoint/streamQuery/${escapePointer(k)}`);
     for (const [k, o] of Object.entries(ep.options ?? {})) {
       look(o.default, `/endpoint/options/${escapePointer(k)}/default`);
       if (!o.cases) continue;

@@ -1,0 +1,50 @@
+/**
+ * Text with what some wires send beside it: a signature the provider needs back (Gemini
+ * `thoughtSignature` on a text part) and the phase of the item it belongs to (Responses message
+ * `phase`). A unit: the generated module of a spec whose text rules read either supplies it
+ * (`codec.uses.textMeta`), so other bundles leave it out.
+ */
+import type { ResponsePart } from '../types.js';
+import { TextPart, type Segment } from './text-part.js';
+
+export class TextMeta extends TextPart {
+  /** The label of the item the text belongs to, for each of its blocks. */
+  private phase: string | undefined;
+
+  /**
+   * A new wire text block begins. With `phase` (a string, or null for none), a new item with that
+   * label for its role in the turn (commentary, final answer); without, a block of the same item.
+   */
+  override start(phase?: unknown): void {
+    this.startPending = true;
+    if (phase !== undefined) this.phase = typeof phase === 'string' && phase !== '' ? phase : undefined;
+  }
+
+  override setSignature(signature: unknown): void {
+    if (typeof signature !== 'string' || signature === '') return;
+    // A signature on an empty part right after the text belongs to that text; after another part,
+    // or where that text is signed already (each signed wire part goes back as it came), a part of its own.
+    let seg = this.current();
+    if (seg.signature !== undefined) {
+      this.startPending = true;
+      seg = this.current();
+    }
+    seg.signature = signature;
+  }
+
+  override part(i: number): Extract<ResponsePart, { type: 'text' }> {
+    const out = super.part(i);
+    const s = this.segments[i]!;
+    if (s.signature !== undefined) out.signature = s.signature;
+    if (s.phase !== undefined) out.phase = s.phase;
+    return out;
+  }
+
+  protected override current(): Segment {
+    const made = this.segments.length;
+    const seg = super.current();
+    // A new segment takes the phase of its item.
+    if (this.segments.length > made && this.phase !== undefined) seg.phase = this.phase;
+    return seg;
+  }
+}
