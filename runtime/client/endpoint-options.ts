@@ -7,6 +7,9 @@
 import type { ProviderAdapter } from '../adapter.js';
 import { RequestError } from '../errors.js';
 
+const PLACEHOLDER = /\{(\w+)\}/g;
+const namesIn = (text: string): string[] => [...text.matchAll(PLACEHOLDER)].map((m) => m[1]!);
+
 export function resolveEndpointOptions(
   adapter: ProviderAdapter,
   given: Record<string, string> | undefined,
@@ -16,12 +19,25 @@ export function resolveEndpointOptions(
 ): Record<string, string> {
   const ep = adapter.endpoint;
   const declared = ep.options ?? {};
+  const id = JSON.stringify(adapter.id);
+  /** The options a default of this option may use: its text, its cases' texts and what picks the case. */
+  const usedBy = (name: string): string[] => {
+    const o = declared[name];
+    if (!o) return [];
+    const texts = [o.default ?? '', ...Object.values(o.cases?.values ?? {})];
+    return [...texts.flatMap(namesIn), ...(o.cases ? [o.cases.on] : [])].filter((n) => Object.hasOwn(declared, n));
+  };
   // Only what the URL in use needs is required: a baseUrl of the caller's (a proxy) needs no resource.
   const templates = [baseUrl ?? ep.baseUrl ?? '', ep.path, ep.streamPath ?? '', ...Object.values(ep.query ?? {}), ...Object.values(ep.streamQuery ?? {})];
-  const needed = new Set<string>(signing && ep.sigv4 ? [ep.sigv4.region] : []);
-  for (let i = 0; i < 3; i++) {
-    for (const t of [...templates, ...[...needed].map((n) => declared[n]?.default ?? '')]) for (const m of t.matchAll(/\{(\w+)\}/g)) needed.add(m[1]!);
-  }
+  const needed = new Set<string>([...templates.flatMap(namesIn), ...(signing && ep.sigv4 ? [ep.sigv4.region] : [])]);
+  for (const name of needed) for (const n of usedBy(name)) needed.add(n);
+  const needs = (name: string, forWhat?: string): RequestError => {
+    const o = declared[name];
+    const why = forWhat ? ` (for ${forWhat})` : o?.description ? ` (${o.description})` : '';
+    const envs = o?.env?.length ? ` or set ${o.env.join(' or ')}` : '';
+    return new RequestError(adapter.id, `endpoint.${name}`, `${adapter.id} needs the endpoint option "${name}"${why}: pass createClient(${id}, { endpoint: { ${name}: … } })${envs}`);
+  };
+
   const out: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const [name, v] of Object.entries(given ?? {})) {
     if (!Object.hasOwn(declared, name)) {
@@ -36,32 +52,28 @@ export function resolveEndpointOptions(
     const fromEnv = o.env?.map((e) => env?.[e]).find((v) => v !== undefined && v !== '');
     if (fromEnv !== undefined) out[name] = fromEnv;
   }
+  for (const [name, o] of Object.entries(declared)) if (out[name] === undefined && o.default === undefined && needed.has(name)) throw needs(name);
+
   // Defaults last, so they can use what was given ({location}-aiplatform.googleapis.com), in
-  // whatever order they are declared.
-  const pending = Object.entries(declared).filter(([name]) => out[name] === undefined);
-  for (const [name, o] of pending) {
-    if (o.default !== undefined || !needed.has(name)) continue;
-    const env = o.env?.length ? ` or set ${o.env.join(' or ')}` : '';
-    throw new RequestError(adapter.id, `endpoint.${name}`, `${adapter.id} needs the endpoint option "${name}"${o.description ? ` (${o.description})` : ''}: pass createClient(${JSON.stringify(adapter.id)}, { endpoint: { ${name}: … } })${env}`);
-  }
-  // An option with neither a value nor a default cannot feed a default: what needs it says so.
-  const missing = (n: string) => Object.hasOwn(declared, n) && out[n] === undefined && declared[n]!.default === undefined;
-  let left = pending.filter(([, o]) => o.default !== undefined);
+  // whatever order they are declared. An option with neither a value nor a default cannot feed
+  // one: what needs it says so.
+  const missing = (n: string) => out[n] === undefined && declared[n]!.default === undefined;
+  const fill = (text: string) => text.replace(PLACEHOLDER, (m, n: string) => out[n] ?? m);
+  let left = Object.keys(declared).filter((name) => out[name] === undefined && declared[name]!.default !== undefined);
   while (left.length) {
-    const refs = (d: string) => [...d.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!).filter((n) => Object.hasOwn(declared, n));
-    const ready = left.filter(([, o]) => (!o.cases || out[o.cases.on] !== undefined || missing(o.cases.on)) && refs(o.default!).every((n) => out[n] !== undefined || missing(n)));
-    if (!ready.length) throw new RequestError(adapter.id, `endpoint.${left[0]![0]}`, `the defaults of ${left.map(([n]) => n).join(', ')} refer to each other`);
-    for (const [name, o] of ready) {
+    const ready = left.filter((name) => usedBy(name).every((n) => out[n] !== undefined || missing(n)));
+    if (!ready.length) throw new RequestError(adapter.id, `endpoint.${left[0]!}`, `the defaults of ${left.join(', ')} refer to each other`);
+    for (const name of ready) {
+      const o = declared[name]!;
       const picked = o.cases && out[o.cases.on] !== undefined ? o.cases.values[out[o.cases.on]!] : undefined;
-      if (picked !== undefined) {
-        out[name] = picked.replace(/\{(\w+)\}/g, (m, n: string) => out[n] ?? m);
-        continue;
+      if (picked !== undefined) out[name] = fill(picked);
+      else {
+        const lacking = namesIn(o.default!).find((n) => Object.hasOwn(declared, n) && missing(n));
+        if (lacking === undefined) out[name] = fill(o.default!);
+        else if (needed.has(name)) throw needs(lacking, name);
       }
-      const lacking = refs(o.default!).find(missing);
-      if (lacking === undefined) out[name] = o.default!.replace(/\{(\w+)\}/g, (m, n: string) => out[n] ?? m);
-      else if (needed.has(name)) throw new RequestError(adapter.id, `endpoint.${lacking}`, `${adapter.id} needs the endpoint option "${lacking}" (for ${name}): pass createClient(${JSON.stringify(adapter.id)}, { endpoint: { ${lacking}: … } })`);
     }
-    left = left.filter((e) => !ready.includes(e));
+    left = left.filter((name) => !ready.includes(name));
   }
   return out;
 }

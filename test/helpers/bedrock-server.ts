@@ -2,9 +2,10 @@
  * A loopback stand-in for Bedrock's front door: every request's SigV4 signature is recomputed by
  * the AWS SDK's signer with the secret the server knows (so a wrong secret or a changed body is
  * refused), its time must be within five minutes, and a refusal is Bedrock's 403 shape. What
- * passes goes to the test's reply. The client's fetch is wrapped to record the URL it built and
- * send the request here (with the host it signed, as a proxy would: fetch cannot set Host).
+ * passes goes to the test's reply. The client's fetch is a forwarding fetch (the host it signed
+ * arrives as x-original-host).
  */
+import { forwardingFetch } from './forwarding-fetch.js';
 import { startLoopbackServer, type LoopbackServer, type RecordedRequest, type ScriptedResponse } from './loopback-server.js';
 import { expectedAuthorization } from './sigv4-oracle.js';
 
@@ -37,11 +38,5 @@ async function verify(req: RecordedRequest): Promise<ScriptedResponse | undefine
 export async function bedrockServer(reply: (req: RecordedRequest, index: number) => ScriptedResponse): Promise<{ server: LoopbackServer; urls: string[]; fetch: typeof fetch }> {
   let n = 0;
   const server = await startLoopbackServer(async (req) => (await verify(req)) ?? reply(req, n++));
-  const urls: string[] = [];
-  const f: typeof fetch = (url, init) => {
-    urls.push(String(url));
-    const u = new URL(String(url));
-    return fetch(`${server.url}${u.pathname}${u.search}`, { ...init, headers: { ...(init?.headers as Record<string, string>), 'x-original-host': u.host } });
-  };
-  return { server, urls, fetch: f };
+  return { server, ...forwardingFetch(server) };
 }

@@ -7,6 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { BadRequestError, createClient, RequestError } from '../../../generated/index.js';
+import { forwardingFetch } from '../../helpers/forwarding-fetch.js';
 import { jsonResponse, sseResponse, startLoopbackServer, type LoopbackServer, type Responder } from '../../helpers/loopback-server.js';
 
 const KEY = 'azure-test-key-0123456789abcdef';
@@ -16,14 +17,7 @@ afterEach(async () => server?.close());
 /** A fetch that records the URL the client built and sends the request to the loopback server. */
 async function loopback(responders: Responder | Responder[]): Promise<{ urls: string[]; fetch: typeof fetch; server: LoopbackServer }> {
   server = await startLoopbackServer(responders);
-  const urls: string[] = [];
-  const s = server;
-  const f: typeof fetch = (url, init) => {
-    urls.push(String(url));
-    const u = new URL(String(url));
-    return fetch(`${s.url}${u.pathname}${u.search}`, init);
-  };
-  return { urls, fetch: f, server: s };
+  return { ...forwardingFetch(server), server };
 }
 
 const chunk = (o: unknown) => `data: ${JSON.stringify(o)}\n\n`;

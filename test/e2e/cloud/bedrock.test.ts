@@ -8,6 +8,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { adapters, createClient, defineTool, PermissionError, ProviderError, RequestError, runTools, StreamError, streamTools, type ProviderAdapter } from '../../../generated/index.js';
 import { streamBodyFor } from '../../helpers/frame-stream.js';
+import { chunked } from '../../helpers/replay.js';
 import { buildTurn, type ScriptedTurn } from '../../helpers/scripted-turns.js';
 import { concat, encodeEvent, encodeException } from '../../helpers/event-stream-encoder.js';
 import { startLoopbackServer, type LoopbackServer, type RecordedRequest, type ScriptedResponse } from '../../helpers/loopback-server.js';
@@ -40,12 +41,9 @@ async function bedrock(reply: (req: RecordedRequest) => ScriptedResponse) {
 
 const invoke = (r: RecordedRequest): ScriptedResponse =>
   r.url.endsWith('/invoke-with-response-stream')
-    ? { status: 200, headers: { 'content-type': 'application/vnd.amazon.eventstream' }, body: [...chunked(concat(turnEvents.map(chunk)), 37)] }
+    ? { status: 200, headers: { 'content-type': 'application/vnd.amazon.eventstream' }, body: chunked(concat(turnEvents.map(chunk)), 37) }
     : { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(message) };
 
-function* chunked(b: Uint8Array, n: number): Generator<Uint8Array> {
-  for (let i = 0; i < b.length; i += n) yield b.subarray(i, i + n);
-}
 
 describe('bedrock-anthropic', () => {
   it('a blocking and a streamed turn, signed as Bedrock checks them; the model in the path, anthropic_version in the body, no model or stream there', async () => {
@@ -118,7 +116,7 @@ describe('bedrock-anthropic', () => {
       ['corrupt', concat([good, bad]), /corrupt event-stream frame: message CRC/],
       ['cut', concat([good, chunk(turnEvents[3]).subarray(0, 20)]), /ended inside an event/],
     ] as const) {
-      const lb = await bedrock(() => ({ status: 200, headers: { 'content-type': 'application/vnd.amazon.eventstream' }, body: [...chunked(body, 11)] }));
+      const lb = await bedrock(() => ({ status: 200, headers: { 'content-type': 'application/vnd.amazon.eventstream' }, body: chunked(body, 11) }));
       const e = await createClient('bedrock-anthropic', { model: MODEL, endpoint: { region: 'us-east-1' }, aws: AWS, fetch: lb.fetch, maxRetries: 0 }).stream({ messages: [{ role: 'user', content: 'hi' }] }).final().catch((x: unknown) => x);
       expect(e, name).toBeInstanceOf(StreamError);
       expect(String((e as Error).message), name).toMatch(reason);
@@ -180,7 +178,7 @@ describe('bedrock-anthropic', () => {
       const turn = turns[JSON.stringify(r.body).includes('tool_result') ? 1 : 0]!;
       const b = buildTurn('bedrock-anthropic', turn, MODEL);
       if (!r.url.endsWith('/invoke-with-response-stream')) return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(b.json) };
-      return { status: 200, headers: { 'content-type': 'application/vnd.amazon.eventstream' }, body: [...chunked(streamBodyFor(adapter, b.stream).body, 29)] };
+      return { status: 200, headers: { 'content-type': 'application/vnd.amazon.eventstream' }, body: chunked(streamBodyFor(adapter, b.stream).body, 29) };
     });
     const weather = defineTool({ parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } as const, execute: async ({ city }) => `${city}: sunny, 21 °C` });
     const client = createClient('bedrock-anthropic', { model: MODEL, endpoint: { region: 'us-east-1' }, aws: AWS, fetch: lb.fetch, maxRetries: 0 });

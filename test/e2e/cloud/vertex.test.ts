@@ -6,6 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient, RequestError, type Message } from '../../../generated/index.js';
+import { forwardingFetch } from '../../helpers/forwarding-fetch.js';
 import { jsonResponse, sseResponse, startLoopbackServer, type LoopbackServer, type Responder } from '../../helpers/loopback-server.js';
 
 let server: LoopbackServer | undefined;
@@ -13,14 +14,7 @@ afterEach(async () => server?.close());
 
 async function loopback(responders: Responder | Responder[]) {
   server = await startLoopbackServer(responders);
-  const s = server;
-  const urls: string[] = [];
-  const f: typeof fetch = (url, init) => {
-    urls.push(String(url));
-    const u = new URL(String(url));
-    return fetch(`${s.url}${u.pathname}${u.search}`, init);
-  };
-  return { urls, fetch: f, server: s };
+  return { ...forwardingFetch(server), server };
 }
 
 const tokens = () => {
