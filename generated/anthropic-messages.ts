@@ -18,7 +18,7 @@ import {
   paramRules,
   toolCallDelta,
 } from '../runtime/adapter-kit.js';
-import type { Codec, Profile, TurnAssembler } from '../runtime/adapter-kit.js';
+import type { Codec, Profile, ServeCodec, TurnAssembler } from '../runtime/adapter-kit.js';
 
 /** A blocking Anthropic Messages response body, as far as this adapter reads it. */
 export interface WireResponse {
@@ -523,4 +523,108 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
   }
 }
 
-export const adapter = defineAdapter(profile, codec, { kit: 3 });
+/** How this wire is served (docs/serving.md): the blocking body and each step of a stream, as templates. */
+export const serve = {
+  response: (s) =>
+    compact({
+      id: s.id,
+      type: 'message',
+      role: 'assistant',
+      model: s.model,
+      content: s.message?.content,
+      stop_reason: s.finish,
+      stop_sequence: null,
+      usage: s.usage,
+    }),
+  stream: {
+    start: [
+      (s) =>
+        compact({
+          type: 'message_start',
+          message: compact({
+            id: s.id,
+            type: 'message',
+            role: 'assistant',
+            model: s.model,
+            content: [],
+            stop_reason: null,
+            stop_sequence: null,
+            usage: compact({
+              ...s.usage,
+              input_tokens: s.usage?.input_tokens ?? 0,
+              output_tokens: s.usage?.output_tokens ?? 0,
+            }),
+          }),
+        }),
+    ],
+    textStart: [
+      (s) =>
+        compact({ type: 'content_block_start', index: s.index, content_block: { type: 'text', text: '' } }),
+    ],
+    textDelta: [
+      (s) =>
+        compact({
+          type: 'content_block_delta',
+          index: s.index,
+          delta: compact({ type: 'text_delta', text: s.delta }),
+        }),
+    ],
+    textEnd: [(s) => compact({ type: 'content_block_stop', index: s.index })],
+    thinkingStart: [
+      (s) =>
+        compact({
+          type: 'content_block_start',
+          index: s.index,
+          content_block: { type: 'thinking', thinking: '', signature: '' },
+        }),
+    ],
+    thinkingDelta: [
+      (s) =>
+        compact({
+          type: 'content_block_delta',
+          index: s.index,
+          delta: compact({ type: 'thinking_delta', thinking: s.delta }),
+        }),
+    ],
+    thinkingSignature: [
+      (s) =>
+        compact({
+          type: 'content_block_delta',
+          index: s.index,
+          delta: compact({ type: 'signature_delta', signature: s.signature }),
+        }),
+    ],
+    thinkingEnd: [(s) => compact({ type: 'content_block_stop', index: s.index })],
+    toolCallStart: [
+      (s) =>
+        compact({
+          type: 'content_block_start',
+          index: s.index,
+          content_block: compact({ type: 'tool_use', id: s.callId, name: s.name, input: {} }),
+        }),
+    ],
+    toolCallDelta: [
+      (s) =>
+        compact({
+          type: 'content_block_delta',
+          index: s.index,
+          delta: compact({ type: 'input_json_delta', partial_json: s.delta }),
+        }),
+    ],
+    toolCallEnd: [(s) => compact({ type: 'content_block_stop', index: s.index })],
+    finish: [
+      (s) =>
+        compact({
+          type: 'message_delta',
+          delta: compact({ stop_reason: s.finish, stop_sequence: null }),
+          usage: s.usage,
+        }),
+    ],
+    end: [(s) => ({ type: 'message_stop' })],
+  },
+  finish: {},
+  error: (s) => compact({ type: 'error', error: compact({ type: s.type, message: s.message }) }),
+  eventName: ['type'],
+} satisfies ServeCodec;
+
+export const adapter = defineAdapter(profile, codec, { kit: 4 });

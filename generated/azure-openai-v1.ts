@@ -4,7 +4,7 @@
  */
 import * as base from './azure-openai.js';
 import { defineAdapter } from '../runtime/adapter-kit.js';
-import type { Codec, Profile } from '../runtime/adapter-kit.js';
+import type { Codec, Profile, ServeCodec } from '../runtime/adapter-kit.js';
 
 /** What this wire is, as data: applied by the runtime. */
 export const profile = {
@@ -28,4 +28,7 @@ export const profile = {
 /** The compiled parts: templates that write the wire, readers that read it. */
 export const codec = { ...base.codec } satisfies Codec;
 
-export const adapter = defineAdapter(profile, codec, { kit: 3 });
+/** How this wire is served (docs/serving.md): the blocking body and each step of a stream, as templates. */
+export const serve = base.serve satisfies ServeCodec;
+
+export const adapter = defineAdapter(profile, codec, { kit: 4 });

@@ -9,7 +9,7 @@ import {
   resolveEndpointOptions,
   sigv4Auth,
 } from '../runtime/adapter-kit.js';
-import type { Codec, Profile } from '../runtime/adapter-kit.js';
+import type { Codec, Profile, ServeCodec } from '../runtime/adapter-kit.js';
 
 /** What this wire is, as data: applied by the runtime. */
 export const profile = {
@@ -90,4 +90,7 @@ export const codec = {
   },
 } satisfies Codec;
 
-export const adapter = defineAdapter(profile, codec, { kit: 3 });
+/** How this wire is served (docs/serving.md): the blocking body and each step of a stream, as templates. */
+export const serve = { ...base.serve, eventName: undefined } satisfies ServeCodec;
+
+export const adapter = defineAdapter(profile, codec, { kit: 4 });

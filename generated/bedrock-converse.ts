@@ -17,7 +17,7 @@ import {
   sigv4Auth,
   toolCallDelta,
 } from '../runtime/adapter-kit.js';
-import type { Codec, Profile, TurnAssembler } from '../runtime/adapter-kit.js';
+import type { Codec, Profile, ServeCodec, TurnAssembler } from '../runtime/adapter-kit.js';
 
 /** A blocking AWS Bedrock (Converse) response body, as far as this adapter reads it. */
 export interface WireResponse {
@@ -295,4 +295,7 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
   }
 }
 
-export const adapter = defineAdapter(profile, codec, { kit: 3 });
+/** How this wire is served (docs/serving.md): the blocking body and each step of a stream, as templates. */
+export const serve = { stream: {}, finish: {} } satisfies ServeCodec;
+
+export const adapter = defineAdapter(profile, codec, { kit: 4 });

@@ -13,7 +13,7 @@ import {
   list,
   toolCallDelta,
 } from '../runtime/adapter-kit.js';
-import type { Codec, Profile, TurnAssembler } from '../runtime/adapter-kit.js';
+import type { Codec, Profile, ServeCodec, TurnAssembler } from '../runtime/adapter-kit.js';
 
 /** A blocking DeepSeek response body, as far as this adapter reads it. */
 export type WireResponse = base.WireResponse & {
@@ -129,4 +129,116 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
   a.setUsage(e?.usage);
 }
 
-export const adapter = defineAdapter(profile, codec, { kit: 3 });
+/** How this wire is served (docs/serving.md): the blocking body and each step of a stream, as templates. */
+export const serve = {
+  ...base.serve,
+  stream: {
+    start: [
+      (s) =>
+        compact({
+          id: s.id,
+          object: 'chat.completion.chunk',
+          created: s.created,
+          model: s.model,
+          choices: [
+            { index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null },
+          ],
+        }),
+    ],
+    textDelta: [
+      (s) =>
+        compact({
+          id: s.id,
+          object: 'chat.completion.chunk',
+          created: s.created,
+          model: s.model,
+          choices: [
+            compact({ index: 0, delta: compact({ content: s.delta }), logprobs: null, finish_reason: null }),
+          ],
+        }),
+    ],
+    thinkingDelta: [
+      (s) =>
+        compact({
+          id: s.id,
+          object: 'chat.completion.chunk',
+          created: s.created,
+          model: s.model,
+          choices: [
+            compact({
+              index: 0,
+              delta: compact({ reasoning_content: s.delta }),
+              logprobs: null,
+              finish_reason: null,
+            }),
+          ],
+        }),
+    ],
+    toolCallStart: [
+      (s) =>
+        compact({
+          id: s.id,
+          object: 'chat.completion.chunk',
+          created: s.created,
+          model: s.model,
+          choices: [
+            compact({
+              index: 0,
+              delta: compact({
+                tool_calls: [
+                  compact({
+                    index: s.callIndex,
+                    id: s.callId,
+                    type: 'function',
+                    function: compact({ name: s.name, arguments: '' }),
+                  }),
+                ],
+              }),
+              logprobs: null,
+              finish_reason: null,
+            }),
+          ],
+        }),
+    ],
+    toolCallDelta: [
+      (s) =>
+        compact({
+          id: s.id,
+          object: 'chat.completion.chunk',
+          created: s.created,
+          model: s.model,
+          choices: [
+            compact({
+              index: 0,
+              delta: compact({
+                tool_calls: [compact({ index: s.callIndex, function: compact({ arguments: s.delta }) })],
+              }),
+              logprobs: null,
+              finish_reason: null,
+            }),
+          ],
+        }),
+    ],
+    finish: [
+      (s) =>
+        compact({
+          id: s.id,
+          object: 'chat.completion.chunk',
+          created: s.created,
+          model: s.model,
+          choices: [compact({ index: 0, delta: {}, logprobs: null, finish_reason: s.finish })],
+        }),
+      (s) =>
+        compact({
+          id: s.id,
+          object: 'chat.completion.chunk',
+          created: s.created,
+          model: s.model,
+          choices: [],
+          usage: s.usage,
+        }),
+    ],
+  },
+} satisfies ServeCodec;
+
+export const adapter = defineAdapter(profile, codec, { kit: 4 });

@@ -15,7 +15,7 @@ import {
   paramRules,
   retryDelayMs,
 } from '../runtime/adapter-kit.js';
-import type { Codec, Profile, TurnAssembler } from '../runtime/adapter-kit.js';
+import type { Codec, Profile, ServeCodec, TurnAssembler } from '../runtime/adapter-kit.js';
 
 /** A blocking Google Gemini response body, as far as this adapter reads it. */
 export interface WireResponse {
@@ -390,4 +390,88 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
   a.setUsage(e?.usageMetadata);
 }
 
-export const adapter = defineAdapter(profile, codec, { kit: 3 });
+/** How this wire is served (docs/serving.md): the blocking body and each step of a stream, as templates. */
+export const serve = {
+  response: (s) =>
+    compact({
+      candidates: [compact({ content: s.message, finishReason: s.finish, index: 0 })],
+      usageMetadata: s.usage,
+      modelVersion: s.model,
+      responseId: s.id,
+    }),
+  stream: {
+    textDelta: [
+      (s) =>
+        compact({
+          candidates: [
+            compact({ content: compact({ role: 'model', parts: [compact({ text: s.delta })] }), index: 0 }),
+          ],
+          modelVersion: s.model,
+          responseId: s.id,
+        }),
+    ],
+    thinkingDelta: [
+      (s) =>
+        compact({
+          candidates: [
+            compact({
+              content: compact({ role: 'model', parts: [compact({ text: s.delta, thought: true })] }),
+              index: 0,
+            }),
+          ],
+          modelVersion: s.model,
+          responseId: s.id,
+        }),
+    ],
+    thinkingSignature: [
+      (s) =>
+        compact({
+          candidates: [
+            compact({
+              content: compact({
+                role: 'model',
+                parts: [compact({ text: '', thought: true, thoughtSignature: s.signature })],
+              }),
+              index: 0,
+            }),
+          ],
+          modelVersion: s.model,
+          responseId: s.id,
+        }),
+    ],
+    toolCall: [
+      (s) =>
+        compact({
+          candidates: [
+            compact({
+              content: compact({
+                role: 'model',
+                parts: [
+                  compact({
+                    functionCall: compact({ name: s.name, args: s.argumentsObject }),
+                    thoughtSignature: s.signature ?? 'skip_thought_signature_validator',
+                  }),
+                ],
+              }),
+              index: 0,
+            }),
+          ],
+          modelVersion: s.model,
+          responseId: s.id,
+        }),
+    ],
+    finish: [
+      (s) =>
+        compact({
+          candidates: [compact({ content: { role: 'model', parts: [] }, finishReason: s.finish, index: 0 })],
+          modelVersion: s.model,
+          responseId: s.id,
+          usageMetadata: s.usage,
+        }),
+    ],
+  },
+  finish: {},
+  error: (s) => compact({ error: compact({ code: s.status, message: s.message, status: s.type }) }),
+} satisfies ServeCodec;
+
+export const adapter = defineAdapter(profile, codec, { kit: 4 });

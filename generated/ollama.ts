@@ -12,7 +12,7 @@ import {
   list,
   paramRules,
 } from '../runtime/adapter-kit.js';
-import type { Codec, Profile, TurnAssembler } from '../runtime/adapter-kit.js';
+import type { Codec, Profile, ServeCodec, TurnAssembler } from '../runtime/adapter-kit.js';
 
 /** A blocking Ollama response body, as far as this adapter reads it. */
 export interface WireResponse {
@@ -183,4 +183,67 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
   if (e?.done === true) a.end();
 }
 
-export const adapter = defineAdapter(profile, codec, { kit: 3 });
+/** How this wire is served (docs/serving.md): the blocking body and each step of a stream, as templates. */
+export const serve = {
+  response: (s) =>
+    compact({
+      model: s.model,
+      created_at: s.createdAt,
+      message: s.message,
+      done: true,
+      done_reason: s.finish,
+      ...s.usage,
+    }),
+  stream: {
+    textDelta: [
+      (s) =>
+        compact({
+          model: s.model,
+          created_at: s.createdAt,
+          message: compact({ role: 'assistant', content: s.delta }),
+          done: false,
+        }),
+    ],
+    thinkingDelta: [
+      (s) =>
+        compact({
+          model: s.model,
+          created_at: s.createdAt,
+          message: compact({ role: 'assistant', content: '', thinking: s.delta }),
+          done: false,
+        }),
+    ],
+    toolCall: [
+      (s) =>
+        compact({
+          model: s.model,
+          created_at: s.createdAt,
+          message: compact({
+            role: 'assistant',
+            content: '',
+            tool_calls: [
+              compact({
+                id: s.callId,
+                function: compact({ index: s.callIndex, name: s.name, arguments: s.argumentsObject }),
+              }),
+            ],
+          }),
+          done: false,
+        }),
+    ],
+    finish: [
+      (s) =>
+        compact({
+          model: s.model,
+          created_at: s.createdAt,
+          message: { role: 'assistant', content: '' },
+          done: true,
+          done_reason: s.finish,
+          ...s.usage,
+        }),
+    ],
+  },
+  finish: {},
+} satisfies ServeCodec;
+
+export const adapter = defineAdapter(profile, codec, { kit: 4 });

@@ -3,7 +3,7 @@
  * Do not edit: change the spec and run `wireforge gen`.
  */
 import { compact, defineAdapter, firstString, list, toolCallDelta } from '../runtime/adapter-kit.js';
-import type { Codec, Profile, TurnAssembler } from '../runtime/adapter-kit.js';
+import type { Codec, Profile, ServeCodec, TurnAssembler } from '../runtime/adapter-kit.js';
 
 /** A blocking OpenAI Chat Completions response body, as far as this adapter reads it. */
 export interface WireResponse {
@@ -222,4 +222,115 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
   a.setUsage(e?.usage);
 }
 
-export const adapter = defineAdapter(profile, codec, { kit: 3 });
+/** How this wire is served (docs/serving.md): the blocking body and each step of a stream, as templates. */
+export const serve = {
+  response: (s) =>
+    compact({
+      id: s.id,
+      object: 'chat.completion',
+      created: s.created,
+      model: s.model,
+      choices: [
+        compact({
+          index: 0,
+          message: compact({ ...s.message, content: s.message?.content ?? null, refusal: null }),
+          logprobs: null,
+          finish_reason: s.finish,
+        }),
+      ],
+      usage: s.usage,
+    }),
+  stream: {
+    start: [
+      (s) =>
+        compact({
+          id: s.id,
+          object: 'chat.completion.chunk',
+          created: s.created,
+          model: s.model,
+          choices: [
+            { index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null },
+          ],
+        }),
+    ],
+    textDelta: [
+      (s) =>
+        compact({
+          id: s.id,
+          object: 'chat.completion.chunk',
+          created: s.created,
+          model: s.model,
+          choices: [
+            compact({ index: 0, delta: compact({ content: s.delta }), logprobs: null, finish_reason: null }),
+          ],
+        }),
+    ],
+    toolCallStart: [
+      (s) =>
+        compact({
+          id: s.id,
+          object: 'chat.completion.chunk',
+          created: s.created,
+          model: s.model,
+          choices: [
+            compact({
+              index: 0,
+              delta: compact({
+                tool_calls: [
+                  compact({
+                    index: s.callIndex,
+                    id: s.callId,
+                    type: 'function',
+                    function: compact({ name: s.name, arguments: '' }),
+                  }),
+                ],
+              }),
+              logprobs: null,
+              finish_reason: null,
+            }),
+          ],
+        }),
+    ],
+    toolCallDelta: [
+      (s) =>
+        compact({
+          id: s.id,
+          object: 'chat.completion.chunk',
+          created: s.created,
+          model: s.model,
+          choices: [
+            compact({
+              index: 0,
+              delta: compact({
+                tool_calls: [compact({ index: s.callIndex, function: compact({ arguments: s.delta }) })],
+              }),
+              logprobs: null,
+              finish_reason: null,
+            }),
+          ],
+        }),
+    ],
+    finish: [
+      (s) =>
+        compact({
+          id: s.id,
+          object: 'chat.completion.chunk',
+          created: s.created,
+          model: s.model,
+          choices: [compact({ index: 0, delta: {}, logprobs: null, finish_reason: s.finish })],
+        }),
+      (s) =>
+        compact({
+          id: s.id,
+          object: 'chat.completion.chunk',
+          created: s.created,
+          model: s.model,
+          choices: [],
+          usage: s.usage,
+        }),
+    ],
+  },
+  finish: {},
+} satisfies ServeCodec;
+
+export const adapter = defineAdapter(profile, codec, { kit: 4 });

@@ -4,7 +4,7 @@
  */
 import * as base from './openai-chat.js';
 import { ThinkingBlocks, defineAdapter, firstString, list, toolCallDelta } from '../runtime/adapter-kit.js';
-import type { Codec, Profile, TurnAssembler } from '../runtime/adapter-kit.js';
+import type { Codec, Profile, ServeCodec, TurnAssembler } from '../runtime/adapter-kit.js';
 
 /** A blocking OpenAI-compatible response body, as far as this adapter reads it. */
 export type WireResponse = base.WireResponse & {
@@ -95,4 +95,7 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
   a.setUsage(e?.usage);
 }
 
-export const adapter = defineAdapter(profile, codec, { kit: 3 });
+/** How this wire is served (docs/serving.md): the blocking body and each step of a stream, as templates. */
+export const serve = base.serve satisfies ServeCodec;
+
+export const adapter = defineAdapter(profile, codec, { kit: 4 });

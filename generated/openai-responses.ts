@@ -20,7 +20,7 @@ import {
   setToolArguments,
   toolCallDelta,
 } from '../runtime/adapter-kit.js';
-import type { Codec, Profile, TurnAssembler } from '../runtime/adapter-kit.js';
+import type { Codec, Profile, ServeCodec, TurnAssembler } from '../runtime/adapter-kit.js';
 
 /** A blocking OpenAI Responses response body, as far as this adapter reads it. */
 export interface WireResponse {
@@ -479,4 +479,216 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
   }
 }
 
-export const adapter = defineAdapter(profile, codec, { kit: 3 });
+/** How this wire is served (docs/serving.md): the blocking body and each step of a stream, as templates. */
+export const serve = {
+  response: (s) =>
+    compact({
+      id: s.id,
+      object: 'response',
+      created_at: s.created,
+      status: s.finishFields?.status,
+      incomplete_details: !isEmpty(s.finishFields?.reason)
+        ? compact({ reason: s.finishFields?.reason })
+        : undefined,
+      model: s.model,
+      output: s.message,
+      usage: s.usage,
+    }),
+  stream: {
+    start: [
+      (s) =>
+        compact({
+          type: 'response.created',
+          sequence_number: s.seq,
+          response: compact({
+            id: s.id,
+            object: 'response',
+            created_at: s.created,
+            status: 'in_progress',
+            model: s.model,
+            output: [],
+          }),
+        }),
+    ],
+    textStart: [
+      (s) =>
+        compact({
+          type: 'response.output_item.added',
+          sequence_number: s.seq,
+          output_index: s.index,
+          item: compact({
+            id: s.itemId,
+            type: 'message',
+            status: 'in_progress',
+            role: 'assistant',
+            content: [],
+          }),
+        }),
+      (s) =>
+        compact({
+          type: 'response.content_part.added',
+          sequence_number: s.seq,
+          item_id: s.itemId,
+          output_index: s.index,
+          content_index: 0,
+          part: { type: 'output_text', text: '', annotations: [] },
+        }),
+    ],
+    textDelta: [
+      (s) =>
+        compact({
+          type: 'response.output_text.delta',
+          sequence_number: s.seq,
+          item_id: s.itemId,
+          output_index: s.index,
+          content_index: 0,
+          delta: s.delta,
+        }),
+    ],
+    textEnd: [
+      (s) =>
+        compact({
+          type: 'response.output_text.done',
+          sequence_number: s.seq,
+          item_id: s.itemId,
+          output_index: s.index,
+          content_index: 0,
+          text: s.text,
+        }),
+      (s) =>
+        compact({
+          type: 'response.content_part.done',
+          sequence_number: s.seq,
+          item_id: s.itemId,
+          output_index: s.index,
+          content_index: 0,
+          part: compact({ type: 'output_text', text: s.text, annotations: [] }),
+        }),
+      (s) =>
+        compact({
+          type: 'response.output_item.done',
+          sequence_number: s.seq,
+          output_index: s.index,
+          item: compact({
+            id: s.itemId,
+            type: 'message',
+            status: 'completed',
+            role: 'assistant',
+            content: [compact({ type: 'output_text', text: s.text, annotations: [] })],
+          }),
+        }),
+    ],
+    thinkingStart: [
+      (s) =>
+        compact({
+          type: 'response.output_item.added',
+          sequence_number: s.seq,
+          output_index: s.index,
+          item: compact({ id: s.itemId, type: 'reasoning', summary: [] }),
+        }),
+      (s) =>
+        compact({
+          type: 'response.reasoning_summary_part.added',
+          sequence_number: s.seq,
+          item_id: s.itemId,
+          output_index: s.index,
+          summary_index: 0,
+          part: { type: 'summary_text', text: '' },
+        }),
+    ],
+    thinkingDelta: [
+      (s) =>
+        compact({
+          type: 'response.reasoning_summary_text.delta',
+          sequence_number: s.seq,
+          item_id: s.itemId,
+          output_index: s.index,
+          summary_index: 0,
+          delta: s.delta,
+        }),
+    ],
+    thinkingEnd: [
+      (s) =>
+        compact({
+          type: 'response.reasoning_summary_text.done',
+          sequence_number: s.seq,
+          item_id: s.itemId,
+          output_index: s.index,
+          summary_index: 0,
+          text: s.text,
+        }),
+      (s) =>
+        compact({
+          type: 'response.output_item.done',
+          sequence_number: s.seq,
+          output_index: s.index,
+          item: compact({
+            id: s.itemId,
+            type: 'reasoning',
+            summary: [compact({ type: 'summary_text', text: s.text })],
+            encrypted_content: s.signature,
+          }),
+        }),
+    ],
+    toolCallStart: [
+      (s) =>
+        compact({
+          type: 'response.output_item.added',
+          sequence_number: s.seq,
+          output_index: s.index,
+          item: compact({
+            id: s.itemId,
+            type: 'function_call',
+            status: 'in_progress',
+            call_id: s.callId,
+            name: s.name,
+            arguments: '',
+          }),
+        }),
+    ],
+    toolCallDelta: [
+      (s) =>
+        compact({
+          type: 'response.function_call_arguments.delta',
+          sequence_number: s.seq,
+          item_id: s.itemId,
+          output_index: s.index,
+          delta: s.delta,
+        }),
+    ],
+    toolCallEnd: [
+      (s) =>
+        compact({
+          type: 'response.function_call_arguments.done',
+          sequence_number: s.seq,
+          item_id: s.itemId,
+          output_index: s.index,
+          arguments: s.arguments,
+        }),
+      (s) =>
+        compact({
+          type: 'response.output_item.done',
+          sequence_number: s.seq,
+          output_index: s.index,
+          item: compact({
+            id: s.itemId,
+            type: 'function_call',
+            status: 'completed',
+            call_id: s.callId,
+            name: s.name,
+            arguments: s.arguments,
+          }),
+        }),
+    ],
+    finish: [(s) => compact({ type: s.finishFields?.event, sequence_number: s.seq, response: s.response })],
+  },
+  finish: {
+    length: { status: 'incomplete', reason: 'max_output_tokens', event: 'response.incomplete' },
+    content_filter: { status: 'incomplete', reason: 'content_filter', event: 'response.incomplete' },
+    error: { status: 'failed', event: 'response.failed' },
+    '*': { status: 'completed', event: 'response.completed' },
+  },
+  eventName: ['type'],
+} satisfies ServeCodec;
+
+export const adapter = defineAdapter(profile, codec, { kit: 4 });

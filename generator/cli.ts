@@ -147,6 +147,8 @@ async function gen(
     runtimeImport,
     runtimeEntry: runtime.entry,
     builtInEntry: runtime.adaptersEntry,
+    serveEntry: runtime.serveEntry,
+    builtInServes: runtime.servesEntry,
     kitNames: kitNames(runtime.kitFile),
     typeCheckAt: options.check ? undefined : outDir,
   });

@@ -16,6 +16,10 @@ export interface RuntimeLocation {
   entry: string;
   /** The module that exports the built-in `adapters`. */
   adaptersEntry: string;
+  /** The server side's public surface (mock server, gateway), which a generated serve index re-exports. */
+  serveEntry: string;
+  /** The module that exports the built-in `serves`. */
+  servesEntry: string;
   /** The file whose exports are the kit's names (its source, or its shipped declarations). */
   kitFile: string;
   /** The built-in spec folder, and how a built-in spec's module is imported. */
@@ -50,6 +54,8 @@ export function locateRuntime(cwd: string, outDir: string): RuntimeLocation | un
       kitImport: `${PACKAGE}/kit`,
       entry: PACKAGE,
       adaptersEntry: PACKAGE,
+      serveEntry: `${PACKAGE}/serve`,
+      servesEntry: `${PACKAGE}/serve`,
       kitFile: join(installed, 'dist/runtime/adapter-kit.d.ts'),
       specsDir: join(installed, 'specs'),
       moduleOf: (id) => `${PACKAGE}/providers/${id}`,
@@ -63,6 +69,8 @@ export function locateRuntime(cwd: string, outDir: string): RuntimeLocation | un
     kitImport: relativeImport(outDir, join(sourceRoot, 'runtime/adapter-kit.js')),
     entry: relativeImport(outDir, join(sourceRoot, 'runtime/index.js')),
     adaptersEntry: relativeImport(outDir, join(sourceRoot, 'generated/index.js')),
+    serveEntry: relativeImport(outDir, join(sourceRoot, 'runtime/serve/index.js')),
+    servesEntry: relativeImport(outDir, join(sourceRoot, 'generated/serve.js')),
     kitFile: join(sourceRoot, 'runtime/adapter-kit.ts'),
     specsDir: join(sourceRoot, 'specs'),
     moduleOf: (id) => relativeImport(outDir, join(sourceRoot, `generated/${id}.js`)),

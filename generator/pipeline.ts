@@ -4,7 +4,7 @@
  */
 import { sortDiagnostics, type Diagnostic } from './diagnostics.js';
 import { emitDocs } from './emit/emit-docs.js';
-import { emitIndex } from './emit/emit-index.js';
+import { emitIndex, emitServeIndex } from './emit/emit-index.js';
 import { emitModule } from './emit/emit-module.js';
 import { kitNames } from './emit/kit-names.js';
 import { typeCheck } from './check/type-check.js';
@@ -34,6 +34,10 @@ export interface GenerateOptions {
   runtimeEntry?: string;
   /** The module exporting the built-in `adapters` that specs given as modules come from. */
   builtInEntry?: string;
+  /** The server side's entry the serve index re-exports; by default the kit's folder's serve/index.js. */
+  serveEntry?: string;
+  /** The module exporting the built-in `serves`. */
+  builtInServes?: string;
   /** Names the kit exports (read from its source or declarations); by default this repository's kit. */
   kitNames?: ReadonlySet<string>;
   /**
@@ -166,6 +170,8 @@ export async function generate(sources: SpecSource[], options: GenerateOptions =
     const runtimeEntry = options.runtimeEntry ?? runtimeImport.replace(/adapter-kit\.js$/, 'index.js');
     const folder = own[0]?.files[0]?.replace(/[^/]*$/, '') ?? 'specs/';
     out.set('index.ts', emitIndex(own, { runtimeEntry, kitImport: runtimeImport, specs: `${folder}*.yaml`, builtIn: modules.size ? (options.builtInEntry ?? runtimeEntry) : undefined }));
+    const serveEntry = options.serveEntry ?? runtimeImport.replace(/adapter-kit\.js$/, 'serve/index.js');
+    out.set('serve.ts', emitServeIndex(own, { serveEntry, specs: `${folder}*.yaml`, builtIn: modules.size ? (options.builtInServes ?? serveEntry) : undefined }));
     return out;
   });
   const t0 = performance.now();

@@ -26,6 +26,7 @@ export { retryDelayMs } from './wire/retry-delay.js';
 export { firstString } from './wire/read-path.js';
 export type { Codec, CodecUses } from './codec.js';
 export type { Profile, WirePath } from './profile.js';
+export type { ServeCodec, ServeSlots } from './serve/serve-codec.js';
 
 /** An array, or nothing to iterate (wire data may omit or mistype it). */
 export function list(v: unknown): readonly any[] {

@@ -3,12 +3,11 @@
  * `Codec` is), and the two readers. Members are source text so an overlay can tell which of
  * its members equal its base's and reference those instead of repeating them.
  */
-import type { SlotContext } from '../ir/slots.js';
 import { slotsOf, type TemplateNode } from '../ir/templates.js';
 import { BLOCK_KEYS, FORMAT_KEYS, PART_KEYS, ROLE_KEYS, TOOL_CHOICE_KEYS, type SpecIR } from '../ir/types.js';
 import { PARAM_FIELDS } from '../ir/slots.js';
 import { actionKinds, emitReadEvent, emitReadResponse } from './emit-readers.js';
-import { SLOT_EXPRS } from './slot-exprs.js';
+import { SLOT_EXPRS, type RequestSlotContext } from './slot-exprs.js';
 import { templateExpr } from './emit-template.js';
 
 /** Group → member → arrow-function source. Groups with one function use the member key ''. */
@@ -20,7 +19,7 @@ export interface CodecSource {
   readEvent: string;
 }
 
-const ROLE_CONTEXT: Record<string, SlotContext> = {
+const ROLE_CONTEXT: Record<string, RequestSlotContext> = {
   system: 'roles.system',
   user: 'roles.user',
   assistant: 'roles.assistant',
@@ -43,11 +42,11 @@ export function emitCodec(ir: SpecIR): CodecSource {
   group('toolChoice');
   group('responseFormat');
   group('params');
-  for (const k of PART_KEYS) if (t.parts[k]) group('parts').set(k, arrow(['p'], t.parts[k]!, `parts.${k}` as SlotContext));
+  for (const k of PART_KEYS) if (t.parts[k]) group('parts').set(k, arrow(['p'], t.parts[k]!, `parts.${k}` as RequestSlotContext));
   for (const k of BLOCK_KEYS) {
     const node = t.blocks[k];
     if (!node) continue;
-    const ctx = `blocks.${k}` as SlotContext;
+    const ctx = `blocks.${k}` as RequestSlotContext;
     const used = slotsOf(node).map((s) => s.name);
     const params = used.includes('index') ? ['b', used.includes('argumentsObject') ? 'cx' : '_cx', 'i'] : used.includes('argumentsObject') ? ['b', 'cx'] : ['b'];
     group('blocks').set(k, arrow(params, node, ctx));
@@ -91,7 +90,7 @@ export function emitCodec(ir: SpecIR): CodecSource {
 }
 
 /** The template's parameters its slots read (from the slot table, not the emitted text). */
-function paramsRead(node: TemplateNode, ctx: SlotContext): Set<string> {
+function paramsRead(node: TemplateNode, ctx: RequestSlotContext): Set<string> {
   const read = new Set<string>();
   for (const slot of slotsOf(node)) {
     for (const name of SLOT_EXPRS[ctx][slot.name]?.match(/\b[a-z]{1,2}\b/g) ?? []) read.add(name);
@@ -100,7 +99,7 @@ function paramsRead(node: TemplateNode, ctx: SlotContext): Set<string> {
 }
 
 /** `(p) => <template>`, leaving out parameters the body does not read. */
-function arrow(params: string[], node: TemplateNode, ctx: SlotContext): string {
+function arrow(params: string[], node: TemplateNode, ctx: RequestSlotContext): string {
   const body = templateExpr(node, SLOT_EXPRS[ctx]);
   const read = paramsRead(node, ctx);
   const used = params.filter((p) => p.startsWith('_') || read.has(p));

@@ -43,3 +43,34 @@ export function emitIndex(irs: SpecIR[], options: IndexOptions): string {
     '',
   ].join('\n');
 }
+
+export interface ServeIndexOptions {
+  /** The server side's public entry, re-exported. */
+  serveEntry: string;
+  specs: string;
+  /** The package whose `serves` this map extends (a user's project). */
+  builtIn?: string | undefined;
+}
+
+/**
+ * generated/serve.ts: the server side's entry (`wireforge/serve`). The serve runtime, and every
+ * spec's `serve` export by id, so a mock server or gateway takes a provider id as the client does.
+ */
+export function emitServeIndex(irs: SpecIR[], options: ServeIndexOptions): string {
+  const sorted = [...irs].sort((a, b) => a.id.localeCompare(b.id));
+  const builtIn = options.builtIn;
+  return [
+    banner([options.specs]),
+    ...(builtIn ? [`import { serves as builtIn } from ${lit(builtIn)};`] : []),
+    ...sorted.map((ir) => `import { serve as ${moduleIdent(ir.id)} } from ${lit(`./${ir.id}.js`)};`),
+    '',
+    `export * from ${lit(options.serveEntry)};`,
+    '',
+    builtIn ? '/** How each provider spec is served, by id: the built-in ones, then this project\'s. */' : '/** How each provider spec is served, by id. */',
+    'export const serves = {',
+    ...(builtIn ? ['  ...builtIn,'] : []),
+    ...sorted.map((ir) => `  ${lit(ir.id)}: ${moduleIdent(ir.id)},`),
+    '} as const;',
+    '',
+  ].join('\n');
+}

@@ -18,6 +18,7 @@ import { buildWireTypes, nodeAt } from '../ir/wire-types.js';
 import type { SpecIR } from '../ir/types.js';
 import { commentText, lit } from './code.js';
 import { emitCodec, type CodecSource } from './emit-codec.js';
+import { serveExpr, serveMembers } from './emit-serve.js';
 import { emitReadEvent, emitReadersOver, emitReadResponse, sharedElementRules } from './emit-readers.js';
 import { diffExpr, member, valueExpr } from './emit-value.js';
 import { emitInterface, emitWireTypeOver, fieldsBeyond, mentionsUsage, typeOf } from './emit-wire-types.js';
@@ -141,6 +142,8 @@ export function emitModule(ir: SpecIR, base: SpecIR | undefined, options: EmitOp
       statements: over.readEvent ?? emitReadEvent(ir, hoisted),
     });
   }
+  // How the wire is served (mock server, gateway): its own export, so a client bundle leaves it out.
+  statements.push(constant('serve', `${serveExpr(serveMembers(ir), base ? serveMembers(base) : undefined, baseRef)} satisfies ServeCodec`, 'How this wire is served (docs/serving.md): the blocking body and each step of a stream, as templates.'));
   // The one export users need: `import { adapter } from 'wireforge/providers/<id>'`.
   // The kit version records what runtime this module was generated for (runtime/kit-version.ts).
   statements.push(constant('adapter', `defineAdapter(profile, codec, { kit: ${KIT_VERSION} })`));

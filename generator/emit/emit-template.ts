@@ -3,9 +3,12 @@ import type { TemplateNode } from '../ir/templates.js';
 import { key, lit } from './code.js';
 import { testCode } from './emit-test.js';
 
-export function templateExpr(node: TemplateNode, slots: Record<string, string>): string {
+/** Slot name → expression: a table, or a function for contexts with dotted slots (serve). */
+export type SlotExprs = Readonly<Record<string, string>> | ((name: string) => string | undefined);
+
+export function templateExpr(node: TemplateNode, slots: SlotExprs): string {
   const slot = (name: string) => {
-    const expr = slots[name];
+    const expr = typeof slots === 'function' ? slots(name) : slots[name];
     // Unknown slots and malformed strings are reported before emit; never reached on valid specs.
     if (expr === undefined) throw new Error(`unknown slot $${name}`);
     return expr;
@@ -29,7 +32,8 @@ export function templateExpr(node: TemplateNode, slots: Record<string, string>):
       return node.items.some((i) => i.kind === 'object' && i.when) ? `present(${items})` : items;
     }
     case 'object': {
-      const body = node.entries.map(([k, v]) => `${key(k)}: ${templateExpr(v, slots)}`).join(', ');
+      // `$spread: $slot` merges the object the slot holds into this one (keys after it win).
+      const body = node.entries.map(([k, v]) => (k === '$spread' ? `...${templateExpr(v, slots)}` : `${key(k)}: ${templateExpr(v, slots)}`)).join(', ');
       // Slots may be undefined; compact() leaves their keys out of the wire object.
       const obj = hasSlot(node) ? `compact({ ${body} })` : `{ ${body} }`;
       if (!node.when) return obj;

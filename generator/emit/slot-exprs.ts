@@ -5,7 +5,10 @@
  */
 import type { SlotContext } from '../ir/slots.js';
 
-export const SLOT_EXPRS: Record<SlotContext, Record<string, string>> = {
+/** Request-side contexts; serve slots are read by emit-serve.ts (dotted names). */
+export type RequestSlotContext = Exclude<SlotContext, `serve.${string}`>;
+
+export const SLOT_EXPRS: Record<RequestSlotContext, Record<string, string>> = {
   'roles.system': { text: 'm.content' },
   'roles.user': {
     content: 'cx.content(m.content)',

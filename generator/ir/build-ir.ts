@@ -12,7 +12,9 @@ import type { FinishReason } from '../../runtime/types.js';
 import { ACTIONS, type ActionKey } from './actions.js';
 import { SLOT_FIELDS } from './slots.js';
 import { parseTemplate, slotsOf, toTest, type TemplateNode } from './templates.js';
-import { BLOCK_KEYS, FORMAT_KEYS, PART_KEYS, ROLE_KEYS, TOOL_CHOICE_KEYS, type Action, type Condition, type Rule, type SpecIR, type TemplatesIR } from './types.js';
+import { BLOCK_KEYS, FORMAT_KEYS, PART_KEYS, ROLE_KEYS, TOOL_CHOICE_KEYS, type Action, type Condition, type Rule, type ServeIR, type SpecIR, type TemplatesIR } from './types.js';
+import type { ServeDocument } from '../load/spec-document.js';
+import { SERVE_STEPS } from '../../runtime/serve/serve-steps.js';
 
 export function buildIR(spec: ResolvedSpec): SpecIR {
   // The schema has checked the document: it is a SpecDocument from here on.
@@ -54,6 +56,7 @@ export function buildIR(spec: ResolvedSpec): SpecIR {
     continuityState: d.continuity?.state ?? [],
     writes,
     response: buildRules(d.response ?? {}, '/response'),
+    ...(d.serve ? { serve: buildServe(d.serve) } : {}),
     stream: {
       eventKey: st.eventKey ? parsePath(st.eventKey) : undefined,
       ignore: st.ignore ?? [],
@@ -62,6 +65,23 @@ export function buildIR(spec: ResolvedSpec): SpecIR {
         .filter(([name]) => name !== '*')
         .map(([name, rules]) => ({ name, rules: buildRules(rules ?? {}, `/stream/on/${escapePointer(name)}`) })),
     },
+  };
+}
+
+/** The serve section: every step as a list of event templates. */
+function buildServe(d: ServeDocument): ServeIR {
+  const stream: ServeIR['stream'] = {};
+  for (const step of SERVE_STEPS) {
+    const v = d.stream?.[step];
+    if (v === undefined) continue;
+    const ptr = `/serve/stream/${step}`;
+    stream[step] = Array.isArray(v) ? v.map((e, i) => parseTemplate(e, `${ptr}/${i}`)) : [parseTemplate(v, ptr)];
+  }
+  return {
+    ...(d.response === undefined ? {} : { response: parseTemplate(d.response, '/serve/response') }),
+    stream,
+    finish: d.finish ?? {},
+    ...(d.error === undefined ? {} : { error: parseTemplate(d.error, '/serve/error') }),
   };
 }
 

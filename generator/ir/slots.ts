@@ -23,7 +23,10 @@ export type SlotContext =
   | 'toolChoice'
   | 'responseFormat'
   | 'param.template'
-  | 'body';
+  | 'body'
+  | 'serve.response'
+  | 'serve.step'
+  | 'serve.error';
 
 /** The slots each template context offers (emit/slot-exprs.ts says what each one reads). */
 export const SLOTS: Record<SlotContext, readonly string[]> = {
@@ -47,7 +50,19 @@ export const SLOTS: Record<SlotContext, readonly string[]> = {
   responseFormat: ['name', 'schema', 'strict'],
   'param.template': ['value'],
   body: [],
+  // Serve templates (the mock server and the gateway): object slots may be read further with dots.
+  'serve.response': ['id', 'model', 'created', 'createdAt', 'message', 'finish', 'usage'],
+  'serve.step': ['id', 'model', 'created', 'createdAt', 'seq', 'index', 'callIndex', 'itemId', 'delta', 'text', 'signature', 'callId', 'name', 'arguments', 'argumentsObject', 'finish', 'usage', 'response'],
+  'serve.error': ['message', 'type', 'code', 'status'],
 };
+
+/** Serve slots that hold an object a template may read into (`$message.content`, `$finish.status`). */
+export const OBJECT_SLOTS: readonly string[] = ['message', 'usage', 'response', 'argumentsObject', 'finish'];
+
+/** The slot a (possibly dotted) slot name reads: `message.content` reads `message`. */
+export function slotRoot(name: string, ctx: SlotContext): string {
+  return ctx.startsWith('serve.') ? name.split('.')[0]! : name;
+}
 
 /** Slots that read a unified request field, so a template using one carries that field. */
 export const SLOT_FIELDS: Record<string, string> = { noParallel: 'parallelToolCalls' };

@@ -46,6 +46,8 @@ export function parseTemplate(value: unknown, pointer: string): TemplateNode {
 
 function parseString(value: string, pointer: string): TemplateNode {
   if (value === '$nothing') return { kind: 'nothing' };
+  // A YAML null removes a key when specs are merged (resolve-extends.ts); `$null` writes one.
+  if (value === '$null') return { kind: 'literal', value: null };
   if (value.startsWith('$$')) return { kind: 'literal', value: value.slice(1) };
   if (value.includes('${')) return parseConcat(value, pointer);
   if (!value.startsWith('$')) return { kind: 'literal', value };

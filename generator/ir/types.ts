@@ -3,6 +3,7 @@ import type { WirePath } from './paths.js';
 import type { TemplateNode } from './templates.js';
 import type { ParamField, Profile, Test } from '../../runtime/profile.js';
 import type { SpecDocument } from '../load/spec-document.js';
+import type { ServeStep } from '../../runtime/serve/serve-steps.js';
 
 /** A `when:` entry of a reader rule: a payload path and a test of the shared vocabulary. */
 export interface Condition {
@@ -90,6 +91,14 @@ export type BlockKey = (typeof BLOCK_KEYS)[number];
 export type ToolChoiceKey = (typeof TOOL_CHOICE_KEYS)[number];
 export type FormatKey = (typeof FORMAT_KEYS)[number];
 
+/** The serve section: templates over the serve slots; each stream step writes a list of events. */
+export interface ServeIR {
+  response?: TemplateNode;
+  stream: Partial<Record<ServeStep, TemplateNode[]>>;
+  finish: Record<string, Record<string, string | number | boolean | null>>;
+  error?: TemplateNode;
+}
+
 /**
  * One spec after extends: its profile (data the runtime applies, in the runtime's own types),
  * its templates and its reader rules. Nothing here is TypeScript source; emit/ builds that.
@@ -109,6 +118,8 @@ export interface SpecIR {
   /** Where each body write comes from, for the write-conflict check. */
   writes: Array<{ path: WirePath; pointer: string; merge: boolean }>;
   response: Rule[];
+  /** How the wire is served (absent: the spec has no serve section). */
+  serve?: ServeIR;
   stream: {
     eventKey?: WirePath;
     ignore: string[];

@@ -28,6 +28,7 @@ export interface SpecDocument {
   required?: { response?: PathText[] };
   errors?: ErrorsDocument;
   continuity?: ContinuityDocument;
+  serve?: ServeDocument;
 }
 
 export interface EndpointDocument {
@@ -177,4 +178,15 @@ export interface ContinuityDocument {
     body?: Record<string, unknown>;
     note?: string;
   }>;
+}
+
+import type { ServeStep } from '../../runtime/serve/serve-steps.js';
+
+export interface ServeDocument {
+  response?: TemplateValue;
+  /** One event (a template) or several (a list) per step. */
+  stream?: Partial<Record<ServeStep, TemplateValue>>;
+  /** Extra `$finish.<name>` slots per unified finish reason (`*`: every other reason). */
+  finish?: Record<string, Record<string, ScalarValue>>;
+  error?: TemplateValue;
 }

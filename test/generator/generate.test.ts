@@ -169,12 +169,15 @@ describe('pnpm gen (CLI)', () => {
       const gen = cmd(dir, 'gen');
       expect(gen.status, gen.stderr).toBe(0);
       expect(gen.stdout).toContain('from 2 specs');
-      expect(readdirSync(join(dir, 'generated')).sort()).toEqual(['acme-eu.ts', 'acme.ts', 'index.ts']);
+      expect(readdirSync(join(dir, 'generated')).sort()).toEqual(['acme-eu.ts', 'acme.ts', 'index.ts', 'serve.ts']);
       expect(readFileSync(join(dir, 'generated/acme-eu.ts'), 'utf8')).toContain("import * as base from './acme.js';");
       expect(existsSync(join(dir, 'docs')), 'docs only when asked for').toBe(false);
       const index = (await import(join(dir, 'generated/index.ts'))) as typeof import('../../generated/index.js') & { adapters: Record<string, unknown> };
       const ids = Object.keys(index.adapters);
       expect(ids).toEqual(expect.arrayContaining(['acme', 'acme-eu', 'openai-chat', 'anthropic-messages', 'gemini']));
+      // The serve index: the built-in specs' serve exports and the project's own, by the same ids.
+      const serveIndex = (await import(join(dir, 'generated/serve.ts'))) as { serves: Record<string, unknown> };
+      expect(Object.keys(serveIndex.serves).sort()).toEqual(ids.sort());
       const client = index.createClient('acme' as 'openai-chat', { apiKey: 'acme-test-key', baseUrl: server.url, model: 'acme-1' });
       expect((await client.chat({ messages: [{ role: 'user', content: 'hi' }] })).text).toBe('Hello from acme.');
       expect(server.requests[0]!.url).toBe('/chat/completions');

@@ -35,11 +35,20 @@ const pairs: Array<[string, Record<string, unknown> | undefined]> = [
   ['ErrorsDocument', schema.definitions.errors?.properties],
   ['ContinuityDocument', schema.definitions.continuity?.properties],
   ['PartsDocument', schema.definitions.parts?.properties],
+  ['ServeDocument', schema.definitions.serve?.properties],
 ];
 
 describe('the typed spec document matches the schema', () => {
   it.each(pairs)('%s', (name, props) => {
     expect(props, `the schema has no object for ${name}`).toBeDefined();
     expect(propertiesOf(name)).toEqual(Object.keys(props!).sort());
+  });
+});
+
+describe('the serve steps', () => {
+  it('the schema lists the steps the runtime writes, in its order', async () => {
+    const { SERVE_STEPS } = await import('../../runtime/serve/serve-steps.js');
+    const stream = (schema.definitions.serve?.properties?.stream as { properties?: Record<string, unknown> } | undefined)?.properties;
+    expect(Object.keys(stream ?? {})).toEqual([...SERVE_STEPS]);
   });
 });

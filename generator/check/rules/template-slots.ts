@@ -1,6 +1,6 @@
 /** Every `$slot` in a template must be one its context offers. */
 import { didYouMean } from '../../diagnostics.js';
-import { SLOTS, type SlotContext } from '../../ir/slots.js';
+import { OBJECT_SLOTS, SLOTS, slotRoot, type SlotContext } from '../../ir/slots.js';
 import { slotsOf, type TemplateNode } from '../../ir/templates.js';
 import { BLOCK_KEYS, FORMAT_KEYS, PART_KEYS, TOOL_CHOICE_KEYS, type SpecIR } from '../../ir/types.js';
 import type { Finding, SemanticRule } from './rule.js';
@@ -21,6 +21,9 @@ export function templatesOf(ir: SpecIR): Array<[TemplateNode | undefined, SlotCo
     ...TOOL_CHOICE_KEYS.map((k): [TemplateNode | undefined, SlotContext] => [t.toolChoice[k], 'toolChoice']),
     ...FORMAT_KEYS.map((k): [TemplateNode | undefined, SlotContext] => [t.responseFormat[k], 'responseFormat']),
     ...Object.values(t.params).map((n): [TemplateNode | undefined, SlotContext] => [n, 'param.template']),
+    [ir.serve?.response, 'serve.response'],
+    ...Object.values(ir.serve?.stream ?? {}).flatMap((events) => events.map((n): [TemplateNode, SlotContext] => [n, 'serve.step'])),
+    [ir.serve?.error, 'serve.error'],
   ];
 }
 
@@ -32,7 +35,8 @@ export const templateSlots: SemanticRule = {
       if (!node) continue;
       const offered = SLOTS[ctx];
       for (const slot of slotsOf(node)) {
-        if (offered.includes(slot.name)) continue;
+        const root = slotRoot(slot.name, ctx);
+        if (offered.includes(root) && (root === slot.name || OBJECT_SLOTS.includes(root))) continue;
         out.push({
           code: 'unknown-slot',
           pointer: slot.pointer,

@@ -80,7 +80,7 @@ async function parrotServer(): Promise<{ url: string; seen: Seen[]; close(): voi
 
 describe('a made-up protocol, added as one spec', () => {
   it('generates only into the temporary folder', () => {
-    expect(generatedFiles).toEqual(['index.ts', 'parrot.ts']);
+    expect(generatedFiles).toEqual(['index.ts', 'parrot.ts', 'serve.ts']);
   });
 
   it('holds a streamed tool-calling conversation over loopback', async () => {

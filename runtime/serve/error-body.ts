@@ -1,0 +1,24 @@
+/**
+ * An error in the wire's own shape: the spec's serve.error template, else the message, type and
+ * code written at the first path the errors section reads each from.
+ */
+import type { ProviderAdapter } from '../adapter.js';
+import { setPath } from '../request/set-path.js';
+import type { ServeCodec, ServeSlots } from './serve-codec.js';
+
+export interface ServedError {
+  status: number;
+  message: string;
+  type?: string | undefined;
+  code?: string | undefined;
+}
+
+export function errorBody(adapter: ProviderAdapter, serve: ServeCodec, e: ServedError): unknown {
+  if (serve.error) return serve.error({ status: e.status, message: e.message, type: e.type, code: e.code } as ServeSlots);
+  const out: Record<string, unknown> = {};
+  const errors = adapter.profile.errors;
+  if (errors.message[0]) setPath(out, errors.message[0], e.message);
+  if (errors.type[0]) setPath(out, errors.type[0], e.type);
+  if (errors.code[0]) setPath(out, errors.code[0], e.code);
+  return out;
+}

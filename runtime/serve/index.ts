@@ -1,0 +1,13 @@
+/**
+ * The server side (docs/serving.md): serving a spec's wire from unified turns and events. The
+ * package's `wireforge/serve` entry is generated/serve.ts, which adds every spec's serve export.
+ */
+export type { ServeCodec, ServeSlots, ServeTemplate } from './serve-codec.js';
+export { SERVE_STEPS, type ServeStep } from './serve-steps.js';
+export { StreamWriter, type ServeEvent, type WireEvent } from './stream-writer.js';
+export { eventEncoder, type EventEncoder } from './encode-events.js';
+export { responseBody, turnSlots, type ServedTurn } from './served-turn.js';
+export { errorBody, type ServedError } from './error-body.js';
+export { servedTurn, turnEvents, type MockTurn } from './turn-events.js';
+export { wireFinish } from './wire-finish.js';
+export { wireUsage } from './wire-usage.js';

@@ -1,0 +1,58 @@
+/**
+ * What a generated module's `serve` export is: the spec's serve section compiled (docs/serving.md).
+ * Templates read one slots object; the server runtime fills it for each step of a turn.
+ */
+import type { ServeStep } from './serve-steps.js';
+
+/**
+ * The values serve templates read. Object slots hold JSON this spec's own templates and tables
+ * wrote (the turn as an assistant message, the wire usage, the blocking body), so they are
+ * read into without a declared shape.
+ */
+export interface ServeSlots {
+  /** The response id, the model, and the turn's creation time in Unix seconds. */
+  readonly id: string;
+  readonly model: string;
+  readonly created: number;
+  /** The same time as an ISO 8601 string. */
+  readonly createdAt: string;
+  /** How many events this stream has written before this one. */
+  readonly seq: number;
+  /** The block's position in the turn (text, reasoning and tool-call blocks alike). */
+  readonly index: number;
+  /** The call's position among the turn's tool calls. */
+  readonly callIndex: number;
+  /** An id for the block's wire item, made from the response id and the block index. */
+  readonly itemId: string;
+  readonly delta: string;
+  /** The block's text (or the call's argument text) so far. */
+  readonly text: string;
+  readonly signature: string | undefined;
+  readonly callId: string;
+  readonly name: string;
+  readonly arguments: string;
+  readonly argumentsObject: any;
+  /** The wire finish reason; `finish.<name>` slots read `finishFields`. */
+  readonly finish: string | undefined;
+  readonly finishFields: Readonly<Record<string, string | number | boolean | null>>;
+  readonly usage: any;
+  readonly message: any;
+  readonly response: any;
+  /** Error bodies: the message, the provider's error type and code, the HTTP status. */
+  readonly type: string | undefined;
+  readonly code: string | undefined;
+  readonly status: number;
+}
+
+export type ServeTemplate = (s: ServeSlots) => unknown;
+
+export interface ServeCodec {
+  readonly response?: ServeTemplate | undefined;
+  /** Each step's events, in order; a step a spec leaves out writes nothing. */
+  readonly stream: Readonly<Partial<Record<ServeStep, readonly ServeTemplate[]>>>;
+  /** `finish.<name>` slots per unified finish reason; `*` for every reason not listed. */
+  readonly finish: Readonly<Record<string, Readonly<Record<string, string | number | boolean | null>>>>;
+  readonly error?: ServeTemplate | undefined;
+  /** SSE wires that name their events: the payload field that holds the name (`type`). */
+  readonly eventName?: readonly string[] | undefined;
+}

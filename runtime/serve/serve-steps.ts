@@ -1,0 +1,19 @@
+/** The steps of a served stream, in the order a turn passes them (docs/serving.md#stream-steps). */
+export const SERVE_STEPS = [
+  'start',
+  'textStart',
+  'textDelta',
+  'textEnd',
+  'thinkingStart',
+  'thinkingDelta',
+  'thinkingSignature',
+  'thinkingEnd',
+  'toolCallStart',
+  'toolCallDelta',
+  'toolCallEnd',
+  'toolCall',
+  'finish',
+  'end',
+] as const;
+
+export type ServeStep = (typeof SERVE_STEPS)[number];

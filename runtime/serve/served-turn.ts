@@ -1,0 +1,70 @@
+/**
+ * A turn to serve, in unified terms, and what the serve templates' turn slots hold: the turn as
+ * this spec's assistant role writes it into a request (`$message`: the wire's own form of an
+ * assistant turn, which is what its responses carry), the wire finish reason and usage.
+ */
+import type { ProviderAdapter } from '../adapter.js';
+import { WireforgeError } from '../errors.js';
+import { readPath } from '../wire/read-path.js';
+import type { AssistantMessage, FinishReason, Usage, Warning } from '../types.js';
+import type { ServeCodec, ServeSlots } from './serve-codec.js';
+import { wireFinish } from './wire-finish.js';
+import { wireUsage } from './wire-usage.js';
+
+export interface ServedTurn {
+  id: string;
+  model: string;
+  /** Unix seconds. */
+  created: number;
+  message: AssistantMessage;
+  finishReason: FinishReason | null;
+  usage: Usage | null;
+}
+
+/** What the turn slots hold, and what the spec could not carry of the turn. */
+export interface TurnSlots {
+  slots: Pick<ServeSlots, 'id' | 'model' | 'created' | 'createdAt' | 'message' | 'finish' | 'finishFields' | 'usage'>;
+  warnings: Warning[];
+}
+
+// The user turn the assistant turn is written after (some wires want a conversation to start with one).
+const OPENING = { role: 'user', content: '.' } as const;
+
+export function turnSlots(adapter: ProviderAdapter, serve: ServeCodec, turn: ServedTurn): TurnSlots {
+  const to = adapter.profile.request.messages.to;
+  const opening = readPath(adapter.buildRequest({ messages: [OPENING] }, 'blocking').body, to) as unknown[];
+  const built = adapter.buildRequest({ messages: [OPENING, withItemIds(turn)] }, 'blocking');
+  const items = (readPath(built.body, to) as unknown[]).slice(opening.length);
+  const message = adapter.profile.request.messages.spread ? items : items[0];
+  const fields = turn.finishReason ? (serve.finish[turn.finishReason] ?? serve.finish['*'] ?? {}) : {};
+  return {
+    slots: {
+      id: turn.id,
+      model: turn.model,
+      created: turn.created,
+      createdAt: new Date(turn.created * 1000).toISOString(),
+      message,
+      finish: wireFinish(adapter.profile.finish, turn.finishReason),
+      finishFields: fields,
+      usage: turn.usage ? wireUsage(adapter.profile.usage, turn.usage) : undefined,
+    },
+    warnings: built.warnings,
+  };
+}
+
+/**
+ * Reasoning blocks without an id get the one the stream writer gives their wire item (the
+ * response id and the block's index; reasoning comes first), so both paths name them alike.
+ */
+function withItemIds(turn: ServedTurn): AssistantMessage {
+  const m = turn.message;
+  if (!m.thinking?.some((t) => t.id === undefined)) return m;
+  return { ...m, thinking: m.thinking.map((t, i) => (t.id === undefined ? { ...t, id: `${turn.id}_${i}` } : t)) };
+}
+
+/** The blocking body for a turn. */
+export function responseBody(adapter: ProviderAdapter, serve: ServeCodec, turn: ServedTurn): { body: unknown; warnings: Warning[] } {
+  if (!serve.response) throw new WireforgeError(`spec "${adapter.id}" has no serve.response: it cannot answer a blocking request (docs/serving.md)`, { provider: adapter.id });
+  const { slots, warnings } = turnSlots(adapter, serve, turn);
+  return { body: serve.response(slots as ServeSlots), warnings };
+}

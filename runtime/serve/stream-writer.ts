@@ -1,0 +1,222 @@
+/**
+ * Unified stream events → the wire's events, through the spec's serve steps. The writer keeps
+ * the turn as it grows: blocks open when their first delta arrives and close when another kind
+ * begins or the turn finishes, so a wire with block boundaries (Anthropic, Responses) gets them
+ * whatever produced the events (a scripted turn, another provider upstream).
+ */
+import type { ProviderAdapter } from '../adapter.js';
+import type { FinishReason, StreamEvent, ThinkingPart, ToolCall, Usage, Warning } from '../types.js';
+import type { ServeCodec, ServeSlots } from './serve-codec.js';
+import type { ServeStep } from './serve-steps.js';
+import { turnSlots, type ServedTurn } from './served-turn.js';
+
+/** What the writer takes: the unified events, and a thinking block's signature (which they do not carry). */
+export type ServeEvent = StreamEvent | { type: 'thinking-signature'; signature: string };
+
+/** One wire event: its payload (JSON), and for SSE wires that name events, the name. */
+export interface WireEvent {
+  data: unknown;
+  event?: string;
+}
+
+type Block =
+  | { kind: 'text'; index: number; text: string }
+  | { kind: 'thinking'; index: number; text: string; signature?: string }
+  | { kind: 'call'; index: number; callIndex: number; id: string; name: string; text: string };
+
+export class StreamWriter {
+  private seq = 0;
+  private blocks = 0;
+  private calls = 0;
+  private open: Block | undefined;
+  /** Unified call index → the call, for deltas and the complete call. */
+  private readonly byIndex = new Map<number, Extract<Block, { kind: 'call' }>>();
+  private readonly text: string[] = [];
+  private readonly thinking: ThinkingPart[] = [];
+  private readonly toolCalls: ToolCall[] = [];
+  private usage: Usage | null = null;
+  private finished = false;
+  private started = false;
+  /** What the wire could not carry (parts it has no step for), for the gateway's fidelity header. */
+  readonly warnings: Warning[] = [];
+
+  constructor(
+    private readonly adapter: ProviderAdapter,
+    private readonly serve: ServeCodec,
+    private readonly turn: { id: string; model: string; created: number },
+  ) {}
+
+  write(e: ServeEvent): WireEvent[] {
+    const out: WireEvent[] = [];
+    if (!this.started && e.type !== 'start') this.start(out, {});
+    switch (e.type) {
+      case 'start':
+        if (!this.started) this.start(out, e);
+        break;
+      case 'text-delta': {
+        const b = this.opened(out, 'text');
+        b.text += e.delta;
+        this.emit(out, 'textDelta', this.blockSlots(b, { delta: e.delta }));
+        break;
+      }
+      case 'thinking-delta': {
+        const b = this.opened(out, 'thinking');
+        b.text += e.delta;
+        this.emit(out, 'thinkingDelta', this.blockSlots(b, { delta: e.delta }));
+        break;
+      }
+      case 'thinking-signature': {
+        const b = this.opened(out, 'thinking');
+        b.signature = e.signature;
+        this.emit(out, 'thinkingSignature', this.blockSlots(b, {}));
+        break;
+      }
+      case 'tool-call-start':
+        this.startCall(out, e.index, e.id, e.name);
+        break;
+      case 'tool-call-delta': {
+        const b = this.byIndex.get(e.index) ?? this.startCall(out, e.index, '', '');
+        b.text += e.delta;
+        if (!this.serve.stream.toolCall) this.emit(out, 'toolCallDelta', this.blockSlots(b, { delta: e.delta }));
+        break;
+      }
+      case 'tool-call': {
+        const b = this.byIndex.get(e.index) ?? this.startCall(out, e.index, e.call.id, e.call.name);
+        b.text = e.call.arguments;
+        this.endCall(out, b, e.call);
+        break;
+      }
+      case 'part':
+        this.warnings.push({ type: 'dropped', field: `content.${e.part.type}`, message: `${this.adapter.profile.name} is served text, reasoning and tool calls; a ${e.part.type} part is left out` });
+        break;
+      case 'usage':
+        this.usage = e.usage;
+        break;
+      case 'finish':
+        this.finish(out, e.finishReason, e.usage ?? this.usage);
+        break;
+    }
+    return out;
+  }
+
+  /** The events after the last one: the finish (if none came) and the end. */
+  end(): WireEvent[] {
+    const out: WireEvent[] = [];
+    if (!this.started) this.start(out, {});
+    if (!this.finished) this.finish(out, null, this.usage);
+    return out;
+  }
+
+  private start(out: WireEvent[], e: { id?: string | undefined; model?: string | undefined }): void {
+    this.started = true;
+    if (e.id) this.turn.id = e.id;
+    if (e.model) this.turn.model = e.model;
+    this.emit(out, 'start', this.turnSlots(null));
+  }
+
+  /** The open block if it is of this kind, else a new one (the open one closed first). */
+  private opened<K extends 'text' | 'thinking'>(out: WireEvent[], kind: K): Extract<Block, { kind: K }> {
+    if (this.open?.kind === kind) return this.open as Extract<Block, { kind: K }>;
+    this.close(out);
+    const b = { kind, index: this.blocks++, text: '' } as Extract<Block, { kind: K }>;
+    this.open = b;
+    this.emit(out, kind === 'text' ? 'textStart' : 'thinkingStart', this.blockSlots(b, {}));
+    return b;
+  }
+
+  private startCall(out: WireEvent[], index: number, id: string, name: string): Extract<Block, { kind: 'call' }> {
+    this.close(out);
+    const b: Extract<Block, { kind: 'call' }> = { kind: 'call', index: this.blocks++, callIndex: this.calls++, id, name, text: '' };
+    this.byIndex.set(index, b);
+    this.open = b;
+    if (!this.serve.stream.toolCall) this.emit(out, 'toolCallStart', this.blockSlots(b, {}));
+    return b;
+  }
+
+  private endCall(out: WireEvent[], b: Extract<Block, { kind: 'call' }>, call: ToolCall): void {
+    this.toolCalls.push(call);
+    const whole = this.serve.stream.toolCall !== undefined;
+    this.emit(out, whole ? 'toolCall' : 'toolCallEnd', this.blockSlots(b, { signature: call.signature }));
+    if (this.open === b) this.open = undefined;
+  }
+
+  /** Closes the open text or reasoning block (a call closes with its complete event). */
+  private close(out: WireEvent[]): void {
+    const b = this.open;
+    if (!b) return;
+    this.open = undefined;
+    if (b.kind === 'text') {
+      this.text.push(b.text);
+      this.emit(out, 'textEnd', this.blockSlots(b, {}));
+    } else if (b.kind === 'thinking') {
+      this.thinking.push({ text: b.text, id: `${this.turn.id}_${b.index}`, ...(b.signature === undefined ? {} : { signature: b.signature }) });
+      this.emit(out, 'thinkingEnd', this.blockSlots(b, {}));
+    }
+  }
+
+  private finish(out: WireEvent[], reason: FinishReason | null, usage: Usage | null): void {
+    this.close(out);
+    this.finished = true;
+    this.usage = usage;
+    const slots = this.turnSlots(reason);
+    const response = this.serve.response?.(slots as ServeSlots);
+    this.emit(out, 'finish', { ...slots, response });
+    this.emit(out, 'end', slots);
+  }
+
+  /** The turn so far, as a served turn. */
+  served(reason: FinishReason | null): ServedTurn {
+    const text = this.text.join('');
+    return {
+      ...this.turn,
+      message: {
+        role: 'assistant',
+        content: text || null,
+        ...(this.thinking.length ? { thinking: this.thinking } : {}),
+        ...(this.toolCalls.length ? { toolCalls: this.toolCalls } : {}),
+      },
+      finishReason: reason,
+      usage: this.usage,
+    };
+  }
+
+  private turnSlots(reason: FinishReason | null): Partial<ServeSlots> {
+    const { slots, warnings } = turnSlots(this.adapter, this.serve, this.served(reason));
+    if (reason !== null || this.finished) this.warnings.push(...warnings);
+    return slots;
+  }
+
+  private blockSlots(b: Block, extra: Partial<ServeSlots>): Partial<ServeSlots> {
+    const base = { id: this.turn.id, model: this.turn.model, created: this.turn.created, createdAt: new Date(this.turn.created * 1000).toISOString(), index: b.index, itemId: `${this.turn.id}_${b.index}`, text: b.text, arguments: b.text };
+    if (b.kind === 'call') return { ...base, callId: b.id, name: b.name, callIndex: b.callIndex, argumentsObject: parseObject(b.text), ...extra };
+    if (b.kind === 'thinking') return { ...base, signature: b.signature, ...extra };
+    return { ...base, ...extra };
+  }
+
+  private emit(out: WireEvent[], step: ServeStep, slots: Partial<ServeSlots>): void {
+    const events = this.serve.stream[step];
+    if (!events) return;
+    const name = this.serve.eventName;
+    for (const template of events) {
+      const data = template({ ...slots, seq: this.seq++ } as ServeSlots);
+      if (data === undefined) continue;
+      const event = name ? readName(data, name) : undefined;
+      out.push(event === undefined ? { data } : { data, event });
+    }
+  }
+}
+
+function parseObject(text: string): unknown {
+  try {
+    const v: unknown = JSON.parse(text || '{}');
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? v : {};
+  } catch {
+    return {};
+  }
+}
+
+function readName(data: unknown, path: readonly (string | number)[]): string | undefined {
+  let v = data;
+  for (const k of path) v = typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[k as string] : undefined;
+  return typeof v === 'string' ? v : undefined;
+}

@@ -1,0 +1,71 @@
+/**
+ * A scripted turn (what a mock server answers with) → the unified events a provider's stream
+ * would give for it, text cut into pieces as a network would deliver them.
+ */
+import type { FinishReason, ToolCall, Usage } from '../types.js';
+import type { ServeEvent } from './stream-writer.js';
+import type { ServedTurn } from './served-turn.js';
+
+export interface MockTurn {
+  text?: string;
+  thinking?: string | { text: string; signature?: string };
+  toolCalls?: Array<{ id?: string; name: string; arguments?: Record<string, unknown> | string }>;
+  /** Default: `tool_calls` when the turn has calls, else `stop`. */
+  finishReason?: FinishReason;
+  /** Default: 10 input and 5 output tokens. */
+  usage?: Partial<Usage>;
+  id?: string;
+  model?: string;
+}
+
+/** The turn in unified form, with its defaults filled. */
+export function servedTurn(t: MockTurn, defaults: { id: string; model: string; created: number }): ServedTurn {
+  const calls: ToolCall[] = (t.toolCalls ?? []).map((c, i) => ({
+    id: c.id ?? `call_${i}`,
+    name: c.name,
+    arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments ?? {}),
+  }));
+  const thinking = typeof t.thinking === 'string' ? { text: t.thinking } : t.thinking;
+  const input = t.usage?.inputTokens ?? 10;
+  const output = t.usage?.outputTokens ?? 5;
+  return {
+    id: t.id ?? defaults.id,
+    model: t.model ?? defaults.model,
+    created: defaults.created,
+    message: {
+      role: 'assistant',
+      content: t.text ?? null,
+      ...(thinking ? { thinking: [thinking.signature === undefined ? { text: thinking.text } : { text: thinking.text, signature: thinking.signature }] } : {}),
+      ...(calls.length ? { toolCalls: calls } : {}),
+    },
+    finishReason: t.finishReason ?? (calls.length ? 'tool_calls' : 'stop'),
+    usage: { ...t.usage, inputTokens: input, outputTokens: output, totalTokens: t.usage?.totalTokens ?? input + output },
+  };
+}
+
+/** Cuts text into pieces of about `size` code points. */
+export function pieces(text: string, size: number): string[] {
+  const cps = Array.from(text);
+  const out: string[] = [];
+  for (let i = 0; i < cps.length; i += size) out.push(cps.slice(i, i + size).join(''));
+  return out;
+}
+
+/** The unified events of a served turn: reasoning, then text, then each call, then the finish. */
+export function turnEvents(turn: ServedTurn, size = 8): ServeEvent[] {
+  const m = turn.message;
+  const out: ServeEvent[] = [{ type: 'start', id: turn.id, model: turn.model, warnings: [] }];
+  for (const t of m.thinking ?? []) {
+    for (const d of pieces(t.text, size)) out.push({ type: 'thinking-delta', delta: d });
+    if (t.signature !== undefined) out.push({ type: 'thinking-signature', signature: t.signature });
+  }
+  if (m.content) for (const d of pieces(m.content, size)) out.push({ type: 'text-delta', delta: d });
+  (m.toolCalls ?? []).forEach((call, index) => {
+    out.push({ type: 'tool-call-start', index, id: call.id, name: call.name });
+    for (const d of pieces(call.arguments, size * 2)) out.push({ type: 'tool-call-delta', index, delta: d });
+    out.push({ type: 'tool-call', index, call });
+  });
+  if (turn.usage) out.push({ type: 'usage', usage: turn.usage });
+  out.push({ type: 'finish', finishReason: turn.finishReason, rawFinishReason: null, usage: turn.usage });
+  return out;
+}

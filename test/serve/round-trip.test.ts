@@ -1,0 +1,112 @@
+/**
+ * Round trip, response direction: a random unified turn served by the serve runtime (blocking body
+ * and stream, at random chunkings) and read back by the client is the turn that was served, for
+ * every spec of a wire family, modulo what that wire documents it cannot carry (the table below,
+ * from docs/wire-facts.md, not from the serve sections under test).
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { adapters, type ChatResponse, type ProviderAdapter } from '../../generated/index.js';
+import { serves, StreamWriter, eventEncoder, responseBody, servedTurn, turnEvents, type MockTurn, type ServeCodec } from '../../generated/serve.js';
+import { replayBlocking, replayStream } from '../helpers/replay.js';
+import { familySpecIds, wireFamilyOf, type WireFamily } from '../helpers/scripted-turns.js';
+
+const SEED = Number(process.env.WIREFORGE_PROPERTY_SEED ?? 20261201);
+const RUNS = Number(process.env.WIREFORGE_PROPERTY_RUNS ?? 25);
+const params = { seed: SEED, numRuns: RUNS, endOnFailure: true };
+
+interface Carries {
+  thinking: boolean;
+  signature: boolean;
+  callIds: boolean;
+}
+
+/** What each wire family carries of a turn (docs/wire-facts.md). */
+const CARRIES: Record<WireFamily, Carries> = {
+  'openai-chat': { thinking: false, signature: false, callIds: true },
+  'anthropic-messages': { thinking: true, signature: true, callIds: true },
+  // Calls carry no id: the client names them call_<response id>_<n>.
+  gemini: { thinking: true, signature: true, callIds: false },
+  'openai-responses': { thinking: true, signature: true, callIds: true },
+  ollama: { thinking: true, signature: false, callIds: true },
+};
+/** Specs whose wire carries more than their family's. */
+const CARRIES_BY_SPEC: Record<string, Carries> = {
+  deepseek: { thinking: true, signature: false, callIds: true },
+  openrouter: { thinking: true, signature: true, callIds: true },
+};
+
+const text = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 60 });
+const jsonObject = fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }).filter((k) => k !== '__proto__'), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 });
+const turn: fc.Arbitrary<MockTurn> = fc
+  .record({
+    text: fc.option(text, { nil: undefined }),
+    thinking: fc.option(fc.record({ text, signature: fc.base64String({ minLength: 8, maxLength: 40 }) }), { nil: undefined }),
+    calls: fc.array(fc.record({ name: fc.stringMatching(/^[a-z][a-z0-9_]{0,15}$/), args: jsonObject }), { maxLength: 3 }),
+    input: fc.integer({ min: 1, max: 100_000 }),
+    cached: fc.option(fc.integer({ min: 0, max: 1000 }), { nil: undefined }),
+    output: fc.integer({ min: 1, max: 100_000 }),
+    length: fc.boolean(),
+  })
+  .filter((t) => t.text !== undefined || t.calls.length > 0)
+  .map((t) => ({
+    ...(t.text === undefined ? {} : { text: t.text }),
+    ...(t.thinking === undefined ? {} : { thinking: t.thinking }),
+    toolCalls: t.calls.map((c, i) => ({ id: `call_${i}x${c.name}`, name: c.name, arguments: c.args })),
+    // A turn cut short has no calls to finish.
+    ...(t.length && t.calls.length === 0 ? { finishReason: 'length' as const } : {}),
+    usage: { inputTokens: t.input + (t.cached ?? 0), outputTokens: t.output },
+  }));
+
+/** What the client must read back of a served turn on this wire. */
+function expected(c: Carries, t: MockTurn, responseId: string) {
+  const thinking = typeof t.thinking === 'string' ? { text: t.thinking } : t.thinking;
+  return {
+    text: t.text ?? null,
+    thinking: c.thinking && thinking ? thinking.text : null,
+    signature: c.thinking && c.signature ? thinking?.signature : undefined,
+    toolCalls: (t.toolCalls ?? []).map((call, i) => ({ id: c.callIds ? call.id : `call_${responseId}_${i}`, name: call.name, arguments: JSON.stringify(call.arguments) })),
+    finishReason: t.finishReason ?? ((t.toolCalls ?? []).length ? 'tool_calls' : 'stop'),
+    usage: t.usage,
+  };
+}
+
+function seen(r: ChatResponse) {
+  return {
+    text: r.text,
+    thinking: r.thinking,
+    signature: r.message.thinking?.[0]?.signature,
+    toolCalls: r.toolCalls.map(({ id, name, arguments: args }) => ({ id, name, arguments: args })),
+    finishReason: r.finishReason,
+    usage: { inputTokens: r.usage?.inputTokens, outputTokens: r.usage?.outputTokens },
+  };
+}
+
+const served = familySpecIds().filter((id) => (adapters as Record<string, ProviderAdapter>)[id]!.stream.framing !== 'event-stream');
+
+describe('a served turn reads back as the turn, blocking and streamed', () => {
+  it.each(served)('%s', async (id) => {
+    const adapter = (adapters as Record<string, ProviderAdapter>)[id]!;
+    const serve = (serves as Record<string, ServeCodec>)[id]!;
+    const family = wireFamilyOf(id);
+    await fc.assert(
+      fc.asyncProperty(turn, fc.integer({ min: 1, max: 64 }), fc.integer({ min: 1, max: 12 }), async (t, chunk, piece) => {
+        const unified = servedTurn(t, { id: 'resp1', model: 'm-1', created: 1767225600 });
+        const want = expected(CARRIES_BY_SPEC[id] ?? CARRIES[family], t, 'resp1');
+        const blocking = await replayBlocking(adapter, JSON.stringify(responseBody(adapter, serve, unified).body));
+        expect(seen(blocking)).toEqual(want);
+
+        const writer = new StreamWriter(adapter, serve, { id: 'resp1', model: 'm-1', created: 1767225600 });
+        const encoder = eventEncoder(adapter);
+        let body = '';
+        for (const e of turnEvents(unified, piece)) for (const w of writer.write(e)) body += encoder.encode(w);
+        for (const w of writer.end()) body += encoder.encode(w);
+        body += encoder.end();
+        const streamed = await replayStream(adapter, new TextEncoder().encode(body), chunk);
+        expect(seen(streamed.final)).toEqual(want);
+      }),
+      params,
+    );
+  });
+});
+
