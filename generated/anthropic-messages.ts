@@ -624,6 +624,41 @@ export const serve = {
   },
   finish: {},
   error: (s) => compact({ type: 'error', error: compact({ type: s.type, message: s.message }) }),
+  request: {
+    roles: {
+      user: { role: 'user', content: '$content' },
+      assistant: { role: 'assistant', content: '$blocks' },
+      tool: {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: '$toolCallId', content: '$content', is_error: '$isError' },
+        ],
+      },
+    },
+    parts: {
+      text: { type: 'text', text: '$text' },
+      imageUrl: { type: 'image', source: { type: 'url', url: '$url' } },
+      imageData: { type: 'image', source: { type: 'base64', media_type: '$mediaType', data: '$data' } },
+    },
+    blocks: {
+      thinking: { type: 'thinking', thinking: '$text', signature: '$signature' },
+      redactedThinking: { type: 'redacted_thinking', data: '$data' },
+      text: { type: 'text', text: '$text' },
+      toolCall: { type: 'tool_use', id: '$id', name: '$name', input: '$argumentsObject' },
+    },
+    tools: {
+      item: { name: '$name', description: '$description', input_schema: '$parameters', strict: '$strict' },
+    },
+    toolChoice: {
+      auto: { type: 'auto', disable_parallel_tool_use: '$noParallel' },
+      none: { type: 'none' },
+      required: { type: 'any', disable_parallel_tool_use: '$noParallel' },
+      named: { type: 'tool', name: '$name', disable_parallel_tool_use: '$noParallel' },
+      unset: { $when: '$noParallel', type: 'auto', disable_parallel_tool_use: '$noParallel' },
+    },
+    responseFormat: { text: '$nothing', jsonSchema: { type: 'json_schema', schema: '$schema' } },
+    params: { 'reasoning.budgetTokens': { type: 'enabled', budget_tokens: '$value' } },
+  },
   eventName: ['type'],
 } satisfies ServeCodec;
 

@@ -296,6 +296,41 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
 }
 
 /** How this wire is served (docs/serving.md): the blocking body and each step of a stream, as templates. */
-export const serve = { stream: {}, finish: {} } satisfies ServeCodec;
+export const serve = {
+  stream: {},
+  finish: {},
+  request: {
+    roles: {
+      user: { role: 'user', content: '$parts' },
+      assistant: { role: 'assistant', content: '$blocks' },
+      tool: {
+        role: 'user',
+        content: [{ toolResult: { toolUseId: '$toolCallId', content: '$parts', status: 'success' } }],
+      },
+      toolError: {
+        role: 'user',
+        content: [{ toolResult: { toolUseId: '$toolCallId', content: '$parts', status: 'error' } }],
+      },
+    },
+    parts: {
+      text: { text: '$text' },
+      imageData: { image: { format: '$mediaSubtype', source: { bytes: '$data' } } },
+    },
+    blocks: {
+      thinking: { reasoningContent: { reasoningText: { text: '$text', signature: '$signature' } } },
+      redactedThinking: { reasoningContent: { redactedContent: '$data' } },
+      text: { text: '$text' },
+      toolCall: { toolUse: { toolUseId: '$id', name: '$name', input: '$argumentsObject' } },
+    },
+    system: [{ text: '$text' }],
+    tools: {
+      item: {
+        toolSpec: { name: '$name', description: '$description', inputSchema: { json: '$parameters' } },
+      },
+    },
+    toolChoice: { auto: { auto: {} }, required: { any: {} }, named: { tool: { name: '$name' } } },
+    params: { 'reasoning.budgetTokens': { type: 'enabled', budget_tokens: '$value' } },
+  },
+} satisfies ServeCodec;
 
 export const adapter = defineAdapter(profile, codec, { kit: 4 });

@@ -472,6 +472,49 @@ export const serve = {
   },
   finish: {},
   error: (s) => compact({ error: compact({ code: s.status, message: s.message, status: s.type }) }),
+  request: {
+    roles: {
+      user: { role: 'user', parts: '$parts' },
+      assistant: { role: 'model', parts: '$blocks' },
+      tool: {
+        role: 'user',
+        parts: [{ functionResponse: { name: '$toolName', response: { output: '$text' } } }],
+      },
+      toolError: {
+        role: 'user',
+        parts: [{ functionResponse: { name: '$toolName', response: { error: '$text' } } }],
+      },
+    },
+    parts: {
+      text: { text: '$text' },
+      imageUrl: { fileData: { mimeType: '$mediaType', fileUri: '$url' } },
+      imageData: { inlineData: { mimeType: '$mediaType', data: '$data' } },
+    },
+    blocks: {
+      thinking: { text: '$text', thought: true, thoughtSignature: '$signature' },
+      text: { text: '$text', thoughtSignature: '$signature' },
+      toolCall: {
+        functionCall: { name: '$name', args: '$argumentsObject' },
+        thoughtSignature: '$signature|"skip_thought_signature_validator"',
+      },
+    },
+    system: { parts: [{ text: '$text' }] },
+    tools: {
+      item: { name: '$name', description: '$description', parametersJsonSchema: '$parameters' },
+      wrap: [{ functionDeclarations: '$items' }],
+    },
+    toolChoice: {
+      auto: { mode: 'AUTO' },
+      none: { mode: 'NONE' },
+      required: { mode: 'ANY' },
+      named: { mode: 'ANY', allowedFunctionNames: ['$name'] },
+    },
+    responseFormat: {
+      text: '$nothing',
+      json: { responseMimeType: 'application/json' },
+      jsonSchema: { responseMimeType: 'application/json', responseJsonSchema: '$schema' },
+    },
+  },
 } satisfies ServeCodec;
 
 export const adapter = defineAdapter(profile, codec, { kit: 4 });

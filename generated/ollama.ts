@@ -244,6 +244,29 @@ export const serve = {
     ],
   },
   finish: {},
+  request: {
+    roles: {
+      system: { role: 'system', content: '$text' },
+      user: { role: 'user', content: '$text', images: '$images' },
+      assistant: {
+        role: 'assistant',
+        content: '$text|""',
+        thinking: '$thinkingText',
+        tool_calls: '$toolCalls',
+      },
+      tool: { role: 'tool', tool_name: '$toolName', tool_call_id: '$toolCallId', content: '$text' },
+      toolError: { role: 'tool', tool_name: '$toolName', tool_call_id: '$toolCallId', content: '$text' },
+    },
+    parts: {},
+    blocks: { toolCall: { id: '$id', function: { name: '$name', arguments: '$argumentsObject' } } },
+    tools: {
+      item: {
+        type: 'function',
+        function: { name: '$name', description: '$description', parameters: '$parameters' },
+      },
+    },
+    responseFormat: { text: '$nothing', json: 'json', jsonSchema: '$schema' },
+  },
 } satisfies ServeCodec;
 
 export const adapter = defineAdapter(profile, codec, { kit: 4 });

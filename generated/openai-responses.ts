@@ -688,6 +688,59 @@ export const serve = {
     error: { status: 'failed', event: 'response.failed' },
     '*': { status: 'completed', event: 'response.completed' },
   },
+  request: {
+    roles: {
+      user: { role: 'user', content: '$content' },
+      assistant: '$blocks',
+      tool: { type: 'function_call_output', call_id: '$toolCallId', output: '$text' },
+      approval: {
+        type: 'mcp_approval_response',
+        approval_request_id: '$requestId',
+        approve: '$approve',
+        reason: '$reason',
+      },
+    },
+    parts: {
+      text: { type: 'input_text', text: '$text' },
+      imageUrl: { type: 'input_image', image_url: '$url' },
+      imageData: { type: 'input_image', image_url: '$dataUrl' },
+    },
+    blocks: {
+      thinking: {
+        type: 'reasoning',
+        id: '$id',
+        summary: [{ $when: '$text', type: 'summary_text', text: '$text' }],
+        encrypted_content: '$signature',
+      },
+      text: {
+        type: 'message',
+        role: 'assistant',
+        phase: '$phase',
+        content: [{ type: 'output_text', text: '$text' }],
+      },
+      toolCall: { type: 'function_call', call_id: '$id', name: '$name', arguments: '$arguments' },
+    },
+    tools: {
+      item: {
+        type: 'function',
+        name: '$name',
+        description: '$description',
+        parameters: '$parameters',
+        strict: '$strict|false',
+      },
+    },
+    toolChoice: {
+      auto: 'auto',
+      none: 'none',
+      required: 'required',
+      named: { type: 'function', name: '$name' },
+    },
+    responseFormat: {
+      text: { type: 'text' },
+      json: { type: 'json_object' },
+      jsonSchema: { type: 'json_schema', name: '$name', schema: '$schema', strict: '$strict' },
+    },
+  },
   eventName: ['type'],
 } satisfies ServeCodec;
 

@@ -25,7 +25,11 @@ function access(segment: string): string {
 export function serveMembers(ir: SpecIR): Map<string, string> {
   const out = new Map<string, string>();
   const serve = ir.serve;
-  if (!serve) return out;
+  if (!serve) {
+    const request = requestTemplates(ir);
+    if (request) out.set('request', valueExpr(request));
+    return out;
+  }
   const arrow = (body: string) => `(s) => ${body.startsWith('{') ? `(${body})` : body}`;
   if (serve.response) out.set('response', arrow(templateExpr(serve.response, serveSlot)));
   // One arrow per event, so each is written with its own sequence number.
@@ -33,15 +37,40 @@ export function serveMembers(ir: SpecIR): Map<string, string> {
   out.set('stream', `{ ${steps.join(', ')} }`);
   out.set('finish', valueExpr(serve.finish));
   if (serve.error) out.set('error', arrow(templateExpr(serve.error, serveSlot)));
+  const request = requestTemplates(ir);
+  if (request) out.set('request', valueExpr(request));
   // SSE wires that dispatch on a payload field send it as the event name too (as the providers do).
   if (ir.stream.eventKey && ir.profile.stream.framing === 'sse') out.set('eventName', valueExpr(ir.stream.eventKey.segments));
   return out;
 }
 
+/**
+ * The request templates as the spec writes them (JSON with `$slot` strings): the server side
+ * matches a client's request against them to read it back (runtime/serve/decode-request.ts).
+ */
+function requestTemplates(ir: SpecIR): Record<string, unknown> | undefined {
+  const rq = ir.doc.request;
+  if (!rq?.messages) return undefined;
+  const params: Record<string, unknown> = {};
+  for (const [field, rule] of Object.entries(rq.params ?? {})) if (typeof rule === 'object' && rule !== null && 'template' in rule && rule.template !== undefined) params[field] = rule.template;
+  const out: Record<string, unknown> = {
+    roles: rq.messages.roles ?? {},
+    parts: rq.messages.parts ?? {},
+    blocks: rq.messages.blocks ?? {},
+  };
+  if (rq.system?.template !== undefined) out.system = rq.system.template;
+  if (rq.tools) out.tools = rq.tools.wrap === undefined ? { item: rq.tools.item } : { item: rq.tools.item, wrap: rq.tools.wrap };
+  if (rq.toolChoice) out.toolChoice = Object.fromEntries(Object.entries(rq.toolChoice).filter(([k]) => k !== 'to'));
+  if (rq.responseFormat) out.responseFormat = Object.fromEntries(Object.entries(rq.responseFormat).filter(([k]) => k !== 'to'));
+  if (Object.keys(params).length) out.params = params;
+  return out;
+}
+
 /** `{ response, stream, finish, error }` or the base's members spread with what differs. */
-export function serveExpr(own: Map<string, string>, base: Map<string, string> | undefined, baseRef: string | undefined): string {
+export function serveExpr(given: Map<string, string>, base: Map<string, string> | undefined, baseRef: string | undefined): string {
+  let own = given;
   if (base && baseRef && own.size === base.size && [...own].every(([k, v]) => base.get(k) === v)) return `${baseRef}.serve`;
-  if (!own.size) return '{ stream: {}, finish: {} }';
+  if (!own.has('stream')) own = new Map([['stream', '{}'], ['finish', '{}'], ...own]);
   const entries = [...own].filter(([k, v]) => !(base && base.get(k) === v)).map(([k, v]) => `${k}: ${v}`);
   const removed = base ? [...base.keys()].filter((k) => !own.has(k)).map((k) => `${k}: undefined`) : [];
   return base?.size && baseRef ? `{ ...${baseRef}.serve, ${[...entries, ...removed].join(', ')} }` : `{ ${entries.join(', ')} }`;

@@ -11,3 +11,4 @@ export { errorBody, type ServedError } from './error-body.js';
 export { servedTurn, turnEvents, type MockTurn } from './turn-events.js';
 export { wireFinish } from './wire-finish.js';
 export { wireUsage } from './wire-usage.js';
+export { decodeRequest, type DecodedRequest } from './decode-request.js';

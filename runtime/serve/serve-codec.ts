@@ -53,6 +53,22 @@ export interface ServeCodec {
   /** `finish.<name>` slots per unified finish reason; `*` for every reason not listed. */
   readonly finish: Readonly<Record<string, Readonly<Record<string, string | number | boolean | null>>>>;
   readonly error?: ServeTemplate | undefined;
+  /** The request templates as the spec writes them, for reading a client's request back (decode-request.ts). */
+  readonly request?: RequestTemplates | undefined;
   /** SSE wires that name their events: the payload field that holds the name (`type`). */
   readonly eventName?: readonly string[] | undefined;
+}
+
+/** A template as data: JSON with `$slot` strings (docs/spec-language.md#templates-and-slots). */
+export type TemplateData = unknown;
+
+export interface RequestTemplates {
+  readonly roles: Readonly<Record<string, TemplateData>>;
+  readonly parts: Readonly<Record<string, TemplateData>>;
+  readonly blocks: Readonly<Record<string, TemplateData>>;
+  readonly system?: TemplateData;
+  readonly tools?: { readonly item: TemplateData; readonly wrap?: TemplateData };
+  readonly toolChoice?: Readonly<Record<string, TemplateData>>;
+  readonly responseFormat?: Readonly<Record<string, TemplateData>>;
+  readonly params?: Readonly<Record<string, TemplateData>>;
 }

@@ -1,0 +1,540 @@
+/**
+ * A client's wire request → the unified request, by matching it against the spec's own request
+ * templates (the request direction read backwards; docs/serving.md#reading-requests). A body the
+ * spec does not accept is a RequestError naming the wire path; what the wire cannot say (an
+ * error flag Chat Completions does not carry, ids Gemini does not send) comes back as documented.
+ */
+import type { ProviderAdapter } from '../adapter.js';
+import { RequestError } from '../errors.js';
+import type { ParamField, ParamRule, WirePath } from '../profile.js';
+import { PARAM_FIELDS } from '../profile.js';
+import type {
+  AssistantMessage,
+  ChatRequest,
+  ContentPart,
+  FunctionToolSpec,
+  Message,
+  ResponseFormat,
+  ThinkingPart,
+  ToolCall,
+  ToolChoice,
+  ToolSpec,
+  UserMessage,
+} from '../types.js';
+import { readPath } from '../wire/read-path.js';
+import { better, matchTemplate, type Match } from './match-template.js';
+import type { RequestTemplates, ServeCodec, TemplateData } from './serve-codec.js';
+
+export interface DecodedRequest {
+  request: ChatRequest;
+  /** The client asked for a stream (the stream body fields, or the stream path). */
+  stream: boolean;
+}
+
+type Slots = Record<string, unknown>;
+type Candidate<T> = { match: Match; value: T; order: number };
+
+// Specific forms first: a tool result before the user turn it may travel in; equal fits keep this order.
+const ROLE_ORDER = ['tool', 'toolError', 'approval', 'system', 'user', 'assistant'] as const;
+const BLOCK_ORDER = ['toolCall', 'redactedThinking', 'summaryThinking', 'thinking', 'text'] as const;
+
+export function decodeRequest(adapter: ProviderAdapter, serve: ServeCodec, body: unknown, path = ''): DecodedRequest {
+  const t = serve.request;
+  const id = adapter.id;
+  if (!t) throw new RequestError(id, 'body', `spec "${id}" has no request templates to read a request with`);
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new RequestError(id, 'body', 'expected a JSON object');
+  const b = body as Record<string, unknown>;
+  const rq = adapter.profile.request;
+  const read = new Reader(b);
+  const out: ChatRequest = { messages: [] };
+
+  const model = rq.model ? read.take(rq.model) : modelFromPath(adapter.endpoint.path, adapter.endpoint.streamPath, path);
+  if (model !== undefined) {
+    if (typeof model !== 'string') throw new RequestError(id, dotted(rq.model ?? ['model']), 'expected a string');
+    out.model = model;
+  }
+
+  const system: string[] = [];
+  if (rq.system.placement === 'field' && rq.system.to) {
+    const v = read.take(rq.system.to);
+    if (v !== undefined) system.push(t.system === undefined ? str(id, v, dotted(rq.system.to)) : str(id, fit(id, t.system, v, dotted(rq.system.to)).slots.text, dotted(rq.system.to)));
+  }
+
+  const wire = read.take(rq.messages.to);
+  const where = dotted(rq.messages.to);
+  if (!Array.isArray(wire)) throw new RequestError(id, where, 'expected a list of messages');
+  const messages = decodeMessages(adapter, t, wire, where);
+  for (const m of messages) if (m.role === 'system') system.push(m.content);
+  out.messages = messages.filter((m) => m.role !== 'system');
+  if (system.length) out.system = system.join(rq.system.join);
+
+  if (rq.tools && t.tools) {
+    const v = read.take(rq.tools.to);
+    if (v !== undefined) {
+      const tools = decodeTools(adapter, t.tools, v, dotted(rq.tools.to));
+      if (tools.length) out.tools = tools;
+    }
+  }
+  const noParallel = { value: false };
+  if (rq.toolChoice && t.toolChoice) {
+    const v = read.take(rq.toolChoice.to);
+    if (v !== undefined) {
+      const choice = decodeToolChoice(id, t.toolChoice, v, dotted(rq.toolChoice.to), noParallel);
+      if (choice !== undefined) out.toolChoice = choice;
+    }
+  }
+  if (rq.responseFormat && t.responseFormat) {
+    const to = rq.responseFormat.to;
+    const v = read.peek(to);
+    // Gemini writes the form into generationConfig beside the params: no form there is no format.
+    const shared = Object.values(rq.params).some((r) => r !== undefined && 'to' in r && dotted(r.to).startsWith(`${dotted(to)}.`));
+    if (v !== undefined) {
+      const f = decodeResponseFormat(id, t.responseFormat, v, dotted(to), shared);
+      if (f) {
+        out.responseFormat = f.format;
+        for (const k of f.keys) read.take(k === undefined ? to : [...to, k]);
+      }
+    }
+  }
+  decodeParams(adapter, t, read, out);
+  if (noParallel.value) out.parallelToolCalls = false;
+
+  // The fields a stream call forces: present, it is a stream; then they are not the caller's.
+  const streamPath = adapter.endpoint.streamPath;
+  let stream = streamPath !== undefined && pathMatches(streamPath, path);
+  const forced = Object.entries(rq.streamBody);
+  if (forced.length && forced.every(([k, v]) => JSON.stringify(b[k]) === JSON.stringify(v))) stream = true;
+  for (const [k] of [...forced, ...Object.entries(rq.blockingBody)]) read.take([k]);
+  const rest = read.rest();
+  if (rest) out.providerOptions = rest;
+  return { request: out, stream };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Messages
+
+function decodeMessages(adapter: ProviderAdapter, t: RequestTemplates, wire: unknown[], where: string): Message[] {
+  const id = adapter.id;
+  const merge = adapter.profile.request.messages.merge;
+  const out: Message[] = [];
+  let assistant: { message: AssistantMessage; blocks: number } | undefined;
+  wire.forEach((m, i) => {
+    const at = `${where}[${i}]`;
+    // A merged wire message may hold several unified ones: unless it reads as one, each element
+    // of the merged field is read on its own, and pieces of one turn are joined again.
+    const whole = bestRole(id, t, m, at);
+    const split = !whole && merge && isObject(m) && Array.isArray(m[merge.field]) && (m[merge.field] as unknown[]).length > 1;
+    const pieces = split ? (m[merge.field] as unknown[]).map((e) => ({ ...m, [merge.field]: [e] })) : [m];
+    for (const piece of pieces) {
+      const role = piece === m ? whole : bestRole(id, t, piece, at);
+      if (role === undefined && adapter.profile.request.messages.spread) {
+        // An assistant turn spread over top-level items: each item is one block.
+        const block = bestBlock(id, t, piece, at);
+        if (!assistant) out.push((assistant = { message: { role: 'assistant', content: null }, blocks: 0 }).message);
+        addBlock(assistant.message, block);
+        continue;
+      }
+      if (role === undefined) throw new RequestError(id, at, `matches no message form of ${adapter.profile.name} (${Object.keys(t.roles).join(', ')})`);
+      assistant = undefined;
+      const prev = out[out.length - 1];
+      // Pieces of one merged turn come back as one turn.
+      if (piece !== pieces[0] && prev?.role === role.role && (role.role === 'user' || role.role === 'assistant')) {
+        joinInto(prev as UserMessage | AssistantMessage, role as UserMessage | AssistantMessage);
+        continue;
+      }
+      out.push(role);
+    }
+  });
+  for (const m of out) if (m.role === 'assistant' && m.content === '') m.content = null;
+  nameCalls(out);
+  return out;
+}
+
+function bestRole(id: string, t: RequestTemplates, m: unknown, at: string): Message | undefined {
+  const found: Array<Candidate<Message>> = [];
+  ROLE_ORDER.forEach((role, order) => {
+    const template = t.roles[role];
+    if (template === undefined) return;
+    // A role whose template is a block list (Responses' assistant) is read item by item instead.
+    if (template === '$blocks') return;
+    const match = matchTemplate(template, m);
+    if (!match) return;
+    const value = tryDecode(() => roleMessage(id, t, role, match.slots, at));
+    if (value) found.push({ match, value, order });
+  });
+  return pick(found);
+}
+
+function roleMessage(id: string, t: RequestTemplates, role: (typeof ROLE_ORDER)[number], s: Slots, at: string): Message {
+  switch (role) {
+    case 'system':
+      return { role: 'system', content: str(id, s.text ?? '', at) };
+    case 'user': {
+      const m: UserMessage = { role: 'user', content: userContent(id, t, s, at) };
+      if (s.name !== undefined) m.name = str(id, s.name, `${at}.name`);
+      return m;
+    }
+    case 'assistant':
+      return assistantFrom(id, t, s, at);
+    case 'tool':
+    case 'toolError': {
+      const m: Message = { role: 'tool', toolCallId: s.toolCallId === undefined ? '' : str(id, s.toolCallId, at), content: userContent(id, t, s, at) };
+      if (s.toolName !== undefined) m.toolName = str(id, s.toolName, at);
+      if (role === 'toolError' || s.isError === true) m.isError = true;
+      return m;
+    }
+    case 'approval': {
+      const m: Message = { role: 'approval', requestId: str(id, s.requestId, at), approve: s.approve === true };
+      if (s.reason !== undefined) m.reason = str(id, s.reason, at);
+      return m;
+    }
+  }
+}
+
+/** `$content`, `$parts`, `$text` or `$images`: a string, or parts read with the part templates. */
+function userContent(id: string, t: RequestTemplates, s: Slots, at: string): string | ContentPart[] {
+  const v = s.content ?? s.parts ?? s.text;
+  const images = Array.isArray(s.images) ? s.images.map((data): ContentPart => ({ type: 'image', data: str(id, data, at) })) : [];
+  if (typeof v === 'string') return images.length ? [...(v ? [{ type: 'text' as const, text: v }] : []), ...images] : v;
+  if (v === undefined) return images.length ? images : '';
+  if (!Array.isArray(v)) throw new RequestError(id, at, 'content must be a string or a list of parts');
+  return [...v.map((p, i) => contentPart(id, t, p, `${at}.content[${i}]`)), ...images];
+}
+
+function contentPart(id: string, t: RequestTemplates, p: unknown, at: string): ContentPart {
+  const found: Array<Candidate<ContentPart>> = [];
+  (['text', 'imageUrl', 'imageData'] as const).forEach((kind, order) => {
+    const template = t.parts[kind];
+    if (template === undefined) return;
+    const match = matchTemplate(template, p);
+    if (!match) return;
+    const s = match.slots;
+    let value: ContentPart | undefined;
+    if (kind === 'text') value = typeof s.text === 'string' ? { type: 'text', text: s.text } : undefined;
+    else if (kind === 'imageUrl') value = typeof s.url === 'string' && !s.url.startsWith('data:') ? image({ url: s.url }, s.mediaType) : undefined;
+    else value = imageData(s);
+    if (value) found.push({ match, value, order });
+  });
+  const part = pick(found);
+  if (!part) throw new RequestError(id, at, 'matches no content part form (text, image)');
+  return part;
+}
+
+function image(base: { url?: string; data?: string }, mediaType: unknown): ContentPart {
+  return typeof mediaType === 'string' ? { type: 'image', ...base, mediaType } : { type: 'image', ...base };
+}
+
+/** `$data` with `$mediaType` or `$mediaSubtype`, or a `$dataUrl`. */
+function imageData(s: Slots): ContentPart | undefined {
+  if (typeof s.dataUrl === 'string') {
+    const m = /^data:([^;,]+);base64,(.*)$/s.exec(s.dataUrl);
+    return m ? { type: 'image', data: m[2]!, mediaType: m[1]! } : undefined;
+  }
+  if (typeof s.data !== 'string') return undefined;
+  const mediaType = typeof s.mediaType === 'string' ? s.mediaType : typeof s.mediaSubtype === 'string' ? `image/${s.mediaSubtype}` : undefined;
+  return image({ data: s.data }, mediaType);
+}
+
+function assistantFrom(id: string, t: RequestTemplates, s: Slots, at: string): AssistantMessage {
+  const m: AssistantMessage = { role: 'assistant', content: null };
+  if (typeof s.text === 'string') m.content = s.text;
+  if (typeof s.thinkingText === 'string' && s.thinkingText) m.thinking = [{ text: s.thinkingText }];
+  for (const name of ['thinking', 'blocks', 'toolCalls'] as const) {
+    const list = s[name];
+    if (list === undefined) continue;
+    if (!Array.isArray(list)) throw new RequestError(id, at, `${name} must be a list`);
+    list.forEach((b, i) => addBlock(m, bestBlock(id, t, b, `${at}.${name}[${i}]`)));
+  }
+  return m;
+}
+
+type Block = { kind: 'text'; text: string } | { kind: 'thinking'; part: ThinkingPart } | { kind: 'call'; call: ToolCall };
+
+function bestBlock(id: string, t: RequestTemplates, b: unknown, at: string): Block {
+  const found: Array<Candidate<Block>> = [];
+  BLOCK_ORDER.forEach((kind, order) => {
+    const template = t.blocks[kind];
+    if (template === undefined) return;
+    const match = matchTemplate(template, b);
+    if (!match) return;
+    const value = blockFrom(kind, match.slots);
+    if (value) found.push({ match, value, order });
+  });
+  const block = pick(found);
+  if (!block) throw new RequestError(id, at, `matches no assistant block form (${Object.keys(t.blocks).join(', ')})`);
+  return block;
+}
+
+function blockFrom(kind: (typeof BLOCK_ORDER)[number], s: Slots): Block | undefined {
+  const opt = (k: 'signature' | 'id' | 'format'): Partial<ThinkingPart> => (typeof s[k] === 'string' ? { [k]: s[k] } : {});
+  switch (kind) {
+    case 'text':
+      return typeof s.text === 'string' ? { kind: 'text', text: s.text } : undefined;
+    case 'thinking':
+    case 'summaryThinking':
+      return typeof s.text === 'string' || typeof s.signature === 'string'
+        ? { kind: 'thinking', part: { text: typeof s.text === 'string' ? s.text : '', ...opt('signature'), ...opt('id'), ...opt('format'), ...(kind === 'summaryThinking' ? { summary: true as const } : {}) } }
+        : undefined;
+    case 'redactedThinking':
+      return typeof s.data === 'string' ? { kind: 'thinking', part: { text: '', redacted: s.data, ...opt('id'), ...opt('format') } } : undefined;
+    case 'toolCall': {
+      if (typeof s.name !== 'string') return undefined;
+      const args = typeof s.arguments === 'string' ? s.arguments : JSON.stringify(s.argumentsObject ?? {});
+      const call: ToolCall = { id: typeof s.id === 'string' ? s.id : '', name: s.name, arguments: args };
+      if (typeof s.signature === 'string') call.signature = s.signature;
+      return { kind: 'call', call };
+    }
+  }
+}
+
+function addBlock(m: AssistantMessage, b: Block): void {
+  if (b.kind === 'text') m.content = (m.content ?? '') + b.text;
+  else if (b.kind === 'thinking') (m.thinking ??= []).push(b.part);
+  else (m.toolCalls ??= []).push(b.call);
+}
+
+/**
+ * Calls the wire sends without ids (Gemini) get the ids the client would give them, and results
+ * without one take the id of the call they answer: the first unanswered call of that name.
+ */
+function nameCalls(messages: Message[]): void {
+  const open: ToolCall[] = [];
+  messages.forEach((m, i) => {
+    if (m.role === 'assistant') {
+      m.toolCalls?.forEach((c, n) => {
+        if (!c.id) c.id = `call_${i}_${n}`;
+        open.push(c);
+      });
+    } else if (m.role === 'tool' && !m.toolCallId) {
+      const at = open.findIndex((c) => c.name === m.toolName);
+      if (at >= 0) m.toolCallId = open.splice(at, 1)[0]!.id;
+    } else if (m.role === 'tool') {
+      const at = open.findIndex((c) => c.id === m.toolCallId);
+      if (at >= 0) open.splice(at, 1);
+    }
+  });
+}
+
+function joinInto(prev: UserMessage | AssistantMessage, next: UserMessage | AssistantMessage): void {
+  if (prev.role === 'user' && next.role === 'user') {
+    prev.content = [...parts(prev.content), ...parts(next.content)];
+    return;
+  }
+  const a = prev as AssistantMessage;
+  const b = next as AssistantMessage;
+  if (b.content) a.content = (a.content ?? '') + b.content;
+  if (b.thinking) (a.thinking ??= []).push(...b.thinking);
+  if (b.toolCalls) (a.toolCalls ??= []).push(...b.toolCalls);
+}
+
+function parts(c: string | ContentPart[]): ContentPart[] {
+  return typeof c === 'string' ? (c ? [{ type: 'text', text: c }] : []) : c;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tools, tool choice, response format, params
+
+function decodeTools(adapter: ProviderAdapter, t: NonNullable<RequestTemplates['tools']>, v: unknown, where: string): ToolSpec[] {
+  const id = adapter.id;
+  if (!Array.isArray(v)) throw new RequestError(id, where, 'expected a list of tools');
+  const provider = adapter.profile.request.tools?.provider ?? {};
+  // A wrap written as a one-entry list is that entry, beside which provider tools follow.
+  const wrapEntry = Array.isArray(t.wrap) && t.wrap.length === 1 ? (t.wrap[0] as TemplateData) : t.wrap;
+  const out: ToolSpec[] = [];
+  v.forEach((item, i) => {
+    const at = `${where}[${i}]`;
+    // Gemini: function declarations sit in one wrapper entry, beside provider tools.
+    const wrapped = wrapEntry === undefined ? undefined : matchTemplate(wrapEntry, item);
+    if (wrapped && Array.isArray(wrapped.slots.items) && wrapped.extra === 0) {
+      wrapped.slots.items.forEach((f, n) => out.push(functionTool(id, t.item, f, `${at}.items[${n}]`)));
+      return;
+    }
+    const hosted = Object.entries(provider).find(([, wire]) => isObject(item) && Object.entries(wire).every(([k, x]) => JSON.stringify(item[k]) === JSON.stringify(x)));
+    if (hosted) {
+      const options = Object.fromEntries(Object.entries(item as Record<string, unknown>).filter(([k]) => !(k in hosted[1])));
+      out.push(Object.keys(options).length ? { type: 'provider', name: hosted[0], options } : { type: 'provider', name: hosted[0] });
+      return;
+    }
+    out.push(functionTool(id, t.item, item, at));
+  });
+  return out;
+}
+
+function functionTool(id: string, template: TemplateData, v: unknown, at: string): FunctionToolSpec {
+  const s = fit(id, template, v, at).slots;
+  if (typeof s.name !== 'string') throw new RequestError(id, at, 'a tool needs a name');
+  const tool: FunctionToolSpec = { name: s.name, parameters: isObject(s.parameters) ? s.parameters : {} };
+  if (typeof s.description === 'string') tool.description = s.description;
+  if (typeof s.strict === 'boolean') tool.strict = s.strict;
+  return tool;
+}
+
+function decodeToolChoice(id: string, t: Readonly<Record<string, TemplateData>>, v: unknown, where: string, noParallel: { value: boolean }): ToolChoice | undefined {
+  const found: Array<Candidate<ToolChoice | undefined>> = [];
+  (['named', 'required', 'none', 'auto', 'unset'] as const).forEach((kind, order) => {
+    const template = t[kind];
+    if (template === undefined) return;
+    const match = matchTemplate(template, v);
+    if (!match) return;
+    if (kind === 'named' && typeof match.slots.name !== 'string') return;
+    const value: ToolChoice | undefined = kind === 'named' ? { name: match.slots.name as string } : kind === 'unset' ? undefined : kind;
+    found.push({ match, value, order });
+  });
+  const best = pickCandidate(found);
+  if (!best) throw new RequestError(id, where, 'matches no tool choice form');
+  if (best.match.slots.noParallel === true) noParallel.value = true;
+  return best.value;
+}
+
+/** The format, and the keys of the wire object it was read from (undefined: the whole value). */
+function decodeResponseFormat(id: string, t: Readonly<Record<string, TemplateData>>, v: unknown, where: string, shared: boolean): { format: ResponseFormat; keys: Array<string | undefined> } | undefined {
+  const found: Array<Candidate<{ format: ResponseFormat; keys: Array<string | undefined> }>> = [];
+  const keysOf = (template: TemplateData): Array<string | undefined> => (isObject(template) ? Object.keys(template).filter((k) => !k.startsWith('$')) : [undefined]);
+  (['jsonSchema', 'json', 'text'] as const).forEach((kind, order) => {
+    const template = t[kind];
+    if (template === undefined || template === '$nothing') return;
+    const match = matchTemplate(template, v);
+    if (!match) return;
+    const s = match.slots;
+    if (kind === 'jsonSchema') {
+      if (!isObject(s.schema)) return;
+      const f: ResponseFormat = { type: 'json_schema', name: typeof s.name === 'string' ? s.name : 'response', schema: s.schema };
+      if (typeof s.strict === 'boolean') f.strict = s.strict;
+      found.push({ match, value: { format: f, keys: keysOf(template) }, order });
+    } else found.push({ match, value: { format: { type: kind }, keys: keysOf(template) }, order });
+  });
+  const f = pick(found);
+  if (!f && !shared) throw new RequestError(id, where, 'matches no response format form');
+  return f;
+}
+
+function decodeParams(adapter: ProviderAdapter, t: RequestTemplates, read: Reader, out: ChatRequest): void {
+  const params = adapter.profile.request.params;
+  for (const field of PARAM_FIELDS) {
+    const rule: ParamRule | undefined = params[field];
+    if (!rule || !('to' in rule)) continue;
+    let v = read.take(rule.to);
+    if (v === undefined) continue;
+    const template = t.params?.[field];
+    if (template !== undefined) {
+      const m = matchTemplate(template, v);
+      if (!m) continue;
+      v = m.slots.value;
+    }
+    if (rule.values) {
+      // The first unified value that maps to it (several may: `minimal` and `low` are both `low`).
+      const back = Object.entries(rule.values).find(([, w]) => w === v);
+      if (!back) continue;
+      v = back[0];
+    }
+    setField(out, field, v);
+  }
+}
+
+function setField(out: ChatRequest, field: ParamField, v: unknown): void {
+  const [top, inner] = field.split('.') as [string, string | undefined];
+  const o = out as unknown as Record<string, unknown>;
+  if (inner === undefined) o[top] = v;
+  else o[top] = { ...(o[top] as object | undefined), [inner]: v };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+/** Reads body paths and remembers them, so what no rule reads comes back as providerOptions. */
+class Reader {
+  private readonly taken: WirePath[] = [];
+  constructor(private readonly body: Record<string, unknown>) {}
+
+  take(path: WirePath): unknown {
+    this.taken.push(path);
+    return readPath(this.body, path);
+  }
+
+  peek(path: WirePath): unknown {
+    return readPath(this.body, path);
+  }
+
+  /** The body without what was read; undefined when nothing is left. */
+  rest(): Record<string, unknown> | undefined {
+    return leftOver(this.body, this.taken) as Record<string, unknown> | undefined;
+  }
+}
+
+function leftOver(v: unknown, taken: WirePath[]): unknown {
+  if (taken.some((p) => p.length === 0)) return undefined;
+  if (!isObject(v)) return v;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(v)) {
+    if (k === '__proto__' || k === 'constructor' || k === 'prototype') continue;
+    const inner = taken.filter((p) => p[0] === k).map((p) => p.slice(1));
+    const left = inner.length ? leftOver(v[k], inner) : v[k];
+    if (left !== undefined && !(isObject(left) && Object.keys(left).length === 0 && inner.length)) out[k] = left;
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
+function fit(id: string, template: TemplateData, v: unknown, at: string): Match {
+  const m = matchTemplate(template, v);
+  if (!m) throw new RequestError(id, at, 'does not have the form this provider writes');
+  return m;
+}
+
+function pick<T>(found: Array<Candidate<T>>): T | undefined {
+  return pickCandidate(found)?.value;
+}
+
+function pickCandidate<T>(found: Array<Candidate<T>>): Candidate<T> | undefined {
+  let best: Candidate<T> | undefined;
+  for (const c of found) if (!best || better(c.match, best.match) || (!better(best.match, c.match) && c.order < best.order)) best = c;
+  return best;
+}
+
+function tryDecode<T>(f: () => T): T | undefined {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof RequestError) return undefined;
+    throw e;
+  }
+}
+
+function str(id: string, v: unknown, at: string): string {
+  if (typeof v !== 'string') throw new RequestError(id, at, 'expected a string');
+  return v;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function dotted(p: WirePath): string {
+  return p.join('.');
+}
+
+/** The `{model}` of a request path, by the endpoint's path templates. */
+function modelFromPath(path: string, streamPath: string | undefined, url: string): string | undefined {
+  for (const p of [path, streamPath]) {
+    if (!p?.includes('{model}')) continue;
+    const m = pathPattern(p).exec(url.split('?')[0] ?? '');
+    if (m?.groups?.model !== undefined) return decodeURIComponent(m.groups.model);
+  }
+  return undefined;
+}
+
+function pathMatches(template: string, url: string): boolean {
+  return pathPattern(template).test(url.split('?')[0] ?? '');
+}
+
+/** `/models/{model}:generateContent` as a pattern that finds it at the end of a URL path. */
+function pathPattern(template: string): RegExp {
+  const source = template
+    .split(/(\{[A-Za-z_][A-Za-z0-9_]*\})/)
+    .map((piece) => {
+      const name = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(piece)?.[1];
+      if (name === undefined) return piece.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      return name === 'model' ? '(?<model>[^/]+?)' : '[^/]+?';
+    })
+    .join('');
+  return new RegExp(`${source}$`);
+}

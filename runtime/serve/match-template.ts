@@ -1,0 +1,126 @@
+/**
+ * A wire value matched against a request template (the spec's JSON with `$slot` strings): the
+ * values its slots stand for, and how well the value fits. Forward, a template leaves out keys
+ * whose slot is unset, so an absent key fits any slot; a fit is judged by what it accounts for.
+ */
+import type { TemplateData } from './serve-codec.js';
+
+export interface Match {
+  slots: Record<string, unknown>;
+  /** Wire keys no template key accounts for (a weaker fit). */
+  extra: number;
+  /** Literal values the template required and the wire had (a more specific fit). */
+  literals: number;
+}
+
+const SLOT = /^\$([A-Za-z_][A-Za-z0-9_.]*)(?:\|(.*))?$/s;
+
+export function matchTemplate(t: TemplateData, v: unknown): Match | undefined {
+  if (typeof t === 'string') return matchString(t, v);
+  if (Array.isArray(t)) return matchArray(t, v);
+  if (t !== null && typeof t === 'object') return matchObject(t as Record<string, unknown>, v);
+  return v === t ? { slots: {}, extra: 0, literals: 1 } : undefined;
+}
+
+function matchString(t: string, v: unknown): Match | undefined {
+  if (t === '$nothing') return v === undefined ? none() : undefined;
+  if (t === '$null') return v === null ? { slots: {}, extra: 0, literals: 1 } : undefined;
+  if (t.startsWith('$$')) return v === t.slice(1) ? { slots: {}, extra: 0, literals: 1 } : undefined;
+  if (t.includes('${')) return matchConcat(t, v);
+  const slot = SLOT.exec(t);
+  if (!slot) return v === t ? { slots: {}, extra: 0, literals: 1 } : undefined;
+  if (v === undefined) return none();
+  // The fallback is what the forward direction writes for an unset value: it reads back as unset.
+  if (slot[2] !== undefined && JSON.stringify(v) === slot[2]) return none();
+  return { slots: { [slot[1]!]: v }, extra: 0, literals: 0 };
+}
+
+/** `only:${name}`: literal text around slots; each slot takes the shortest text that lets the rest fit. */
+function matchConcat(t: string, v: unknown): Match | undefined {
+  if (v === undefined) return none();
+  if (typeof v !== 'string') return undefined;
+  const names: string[] = [];
+  let pattern = '';
+  let rest = t;
+  while (rest.length) {
+    const at = rest.indexOf('${');
+    if (at < 0) {
+      pattern += escape(rest);
+      break;
+    }
+    if (at > 0 && rest[at - 1] === '$') {
+      pattern += escape(rest.slice(0, at - 1) + '${');
+      rest = rest.slice(at + 2);
+      continue;
+    }
+    const end = rest.indexOf('}', at);
+    pattern += `${escape(rest.slice(0, at))}([\\s\\S]*?)`;
+    names.push(rest.slice(at + 2, end));
+    rest = rest.slice(end + 1);
+  }
+  const m = new RegExp(`^${pattern}$`).exec(v);
+  if (!m) return undefined;
+  return { slots: Object.fromEntries(names.map((n, i) => [n, m[i + 1]])), extra: 0, literals: 1 };
+}
+
+function escape(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Items with `$when` may have been left out; the others must be there, in order. */
+function matchArray(t: unknown[], v: unknown): Match | undefined {
+  if (v === undefined) return hasLiteral(t) ? undefined : none();
+  if (!Array.isArray(v)) return undefined;
+  const optional = t.map((item) => item !== null && typeof item === 'object' && !Array.isArray(item) && '$when' in item);
+  const go = (ti: number, vi: number): Match | undefined => {
+    if (ti === t.length) return vi === v.length ? none() : undefined;
+    let best: Match | undefined;
+    if (vi < v.length) {
+      const here = matchTemplate(t[ti], v[vi]);
+      const rest = here && go(ti + 1, vi + 1);
+      if (here && rest) best = merge(here, rest);
+    }
+    if (optional[ti]) {
+      const skip = go(ti + 1, vi);
+      if (skip && (!best || better(skip, best))) best = skip;
+    }
+    return best;
+  };
+  return go(0, 0);
+}
+
+function matchObject(t: Record<string, unknown>, v: unknown): Match | undefined {
+  if (v === undefined) return '$when' in t || !hasLiteral(t) ? none() : undefined;
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return undefined;
+  const o = v as Record<string, unknown>;
+  let out = none();
+  for (const k in t) {
+    if (k === '$when' || k === '$spread') continue;
+    const m = matchTemplate(t[k], o[k]);
+    if (!m) return undefined;
+    out = merge(out, m);
+  }
+  for (const k in o) if (!(k in t) && o[k] !== undefined) out.extra++;
+  return out;
+}
+
+/** A template that writes a literal whatever its slots hold (so an absent value does not fit it). */
+function hasLiteral(t: unknown): boolean {
+  if (typeof t === 'string') return !t.startsWith('$') || t.startsWith('$$') || t === '$null';
+  if (Array.isArray(t)) return t.some(hasLiteral);
+  if (t !== null && typeof t === 'object') return !('$when' in t) && Object.entries(t).some(([k, x]) => k !== '$spread' && hasLiteral(x));
+  return true;
+}
+
+function none(): Match {
+  return { slots: {}, extra: 0, literals: 0 };
+}
+
+function merge(a: Match, b: Match): Match {
+  return { slots: { ...a.slots, ...b.slots }, extra: a.extra + b.extra, literals: a.literals + b.literals };
+}
+
+/** Fewer unaccounted keys, then more literals. */
+export function better(a: Match, b: Match): boolean {
+  return a.extra !== b.extra ? a.extra < b.extra : a.literals > b.literals;
+}
