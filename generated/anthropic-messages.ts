@@ -624,6 +624,21 @@ export const serve = {
   },
   finish: {},
   error: (s) => compact({ type: 'error', error: compact({ type: s.type, message: s.message }) }),
+  errorTypes: {
+    '400': 'invalid_request_error',
+    '401': 'authentication_error',
+    '403': 'permission_error',
+    '404': 'not_found_error',
+    '405': 'invalid_request_error',
+    '413': 'request_too_large',
+    '429': 'rate_limit_error',
+    '500': 'api_error',
+    '529': 'overloaded_error',
+  },
+  accept: {
+    auth: [{ header: 'authorization', scheme: 'Bearer' }],
+    system: [[{ type: 'text', text: '$text' }]],
+  },
   request: {
     roles: {
       user: { role: 'user', content: '$content' },

@@ -472,6 +472,16 @@ export const serve = {
   },
   finish: {},
   error: (s) => compact({ error: compact({ code: s.status, message: s.message, status: s.type }) }),
+  errorTypes: {
+    '400': 'INVALID_ARGUMENT',
+    '401': 'UNAUTHENTICATED',
+    '403': 'PERMISSION_DENIED',
+    '404': 'NOT_FOUND',
+    '405': 'INVALID_ARGUMENT',
+    '429': 'RESOURCE_EXHAUSTED',
+    '500': 'INTERNAL',
+    '503': 'UNAVAILABLE',
+  },
   request: {
     roles: {
       user: { role: 'user', parts: '$parts' },

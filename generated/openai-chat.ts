@@ -331,6 +331,26 @@ export const serve = {
     ],
   },
   finish: {},
+  error: (s) =>
+    compact({ error: compact({ message: s.message, type: s.type, param: null, code: s.code ?? null }) }),
+  errorTypes: {
+    '400': 'invalid_request_error',
+    '401': 'invalid_request_error',
+    '404': 'invalid_request_error',
+    '405': 'invalid_request_error',
+    '429': 'rate_limit_error',
+    '500': 'server_error',
+  },
+  accept: {
+    roles: {
+      system: [
+        { role: 'developer', content: '$text' },
+        { role: 'system', content: [{ type: 'text', text: '$text' }] },
+        { role: 'developer', content: [{ type: 'text', text: '$text' }] },
+      ],
+      assistant: { role: 'assistant', content: [{ type: 'text', text: '$text' }], tool_calls: '$toolCalls' },
+    },
+  },
   request: {
     roles: {
       system: { role: 'system', content: '$text' },

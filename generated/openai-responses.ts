@@ -681,6 +681,16 @@ export const serve = {
         }),
     ],
     finish: [(s) => compact({ type: s.finishFields?.event, sequence_number: s.seq, response: s.response })],
+    error: [
+      (s) =>
+        compact({
+          type: 'error',
+          sequence_number: s.seq,
+          code: s.code ?? null,
+          message: s.message,
+          param: null,
+        }),
+    ],
   },
   finish: {
     length: { status: 'incomplete', reason: 'max_output_tokens', event: 'response.incomplete' },
@@ -688,6 +698,27 @@ export const serve = {
     error: { status: 'failed', event: 'response.failed' },
     '*': { status: 'completed', event: 'response.completed' },
   },
+  error: (s) =>
+    compact({ error: compact({ message: s.message, type: s.type, param: null, code: s.code ?? null }) }),
+  errorTypes: {
+    '400': 'invalid_request_error',
+    '401': 'invalid_request_error',
+    '404': 'invalid_request_error',
+    '405': 'invalid_request_error',
+    '429': 'rate_limit_error',
+    '500': 'server_error',
+  },
+  accept: {
+    messages: '$text',
+    roles: {
+      assistant: { role: 'assistant', content: '$text' },
+      system: [
+        { role: 'system', content: '$text' },
+        { role: 'developer', content: '$text' },
+      ],
+    },
+  },
+  itemId: 'id',
   request: {
     roles: {
       user: { role: 'user', content: '$content' },

@@ -37,6 +37,9 @@ export function serveMembers(ir: SpecIR): Map<string, string> {
   out.set('stream', `{ ${steps.join(', ')} }`);
   out.set('finish', valueExpr(serve.finish));
   if (serve.error) out.set('error', arrow(templateExpr(serve.error, serveSlot)));
+  if (serve.errorTypes) out.set('errorTypes', valueExpr(serve.errorTypes));
+  if (serve.accept) out.set('accept', valueExpr(serve.accept));
+  if (serve.itemId) out.set('itemId', lit(serve.itemId));
   const request = requestTemplates(ir);
   if (request) out.set('request', valueExpr(request));
   // SSE wires that dispatch on a payload field send it as the event name too (as the providers do).

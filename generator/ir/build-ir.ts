@@ -82,6 +82,9 @@ function buildServe(d: ServeDocument): ServeIR {
     stream,
     finish: d.finish ?? {},
     ...(d.error === undefined ? {} : { error: parseTemplate(d.error, '/serve/error') }),
+    ...(d.errorTypes === undefined ? {} : { errorTypes: d.errorTypes }),
+    ...(d.accept === undefined ? {} : { accept: d.accept as Record<string, unknown> }),
+    ...(d.itemId === undefined ? {} : { itemId: d.itemId }),
   };
 }
 

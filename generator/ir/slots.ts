@@ -52,7 +52,7 @@ export const SLOTS: Record<SlotContext, readonly string[]> = {
   body: [],
   // Serve templates (the mock server and the gateway): object slots may be read further with dots.
   'serve.response': ['id', 'model', 'created', 'createdAt', 'message', 'finish', 'usage'],
-  'serve.step': ['id', 'model', 'created', 'createdAt', 'seq', 'index', 'callIndex', 'itemId', 'delta', 'text', 'signature', 'callId', 'name', 'arguments', 'argumentsObject', 'finish', 'usage', 'response'],
+  'serve.step': ['id', 'model', 'created', 'createdAt', 'seq', 'index', 'callIndex', 'itemId', 'delta', 'text', 'signature', 'callId', 'name', 'arguments', 'argumentsObject', 'finish', 'usage', 'response', 'message', 'type', 'code', 'status'],
   'serve.error': ['message', 'type', 'code', 'status'],
 };
 

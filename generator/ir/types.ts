@@ -97,6 +97,10 @@ export interface ServeIR {
   stream: Partial<Record<ServeStep, TemplateNode[]>>;
   finish: Record<string, Record<string, string | number | boolean | null>>;
   error?: TemplateNode;
+  errorTypes?: Record<string, string>;
+  /** Read by the server side as data (JSON templates), not compiled. */
+  accept?: Record<string, unknown>;
+  itemId?: string;
 }
 
 /**

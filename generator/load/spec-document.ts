@@ -189,4 +189,18 @@ export interface ServeDocument {
   /** Extra `$finish.<name>` slots per unified finish reason (`*`: every other reason). */
   finish?: Record<string, Record<string, ScalarValue>>;
   error?: TemplateValue;
+  /** The provider's error type per HTTP status the server side answers with itself. */
+  errorTypes?: Record<string, string>;
+  /** Forms clients send beyond the ones the request templates write. */
+  accept?: ServeAcceptDocument;
+  /** The key naming each item of a spread assistant turn. */
+  itemId?: string;
+}
+
+export interface ServeAcceptDocument {
+  auth?: Array<{ header: string; scheme?: string }>;
+  messages?: TemplateValue;
+  system?: TemplateValue;
+  roles?: Record<string, TemplateValue>;
+  parts?: Record<string, TemplateValue>;
 }

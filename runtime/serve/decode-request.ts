@@ -23,7 +23,7 @@ import type {
 } from '../types.js';
 import { readPath } from '../wire/read-path.js';
 import { better, matchTemplate, type Match } from './match-template.js';
-import type { RequestTemplates, ServeCodec, TemplateData } from './serve-codec.js';
+import type { AcceptedForms, RequestTemplates, ServeCodec, TemplateData } from './serve-codec.js';
 
 export interface DecodedRequest {
   request: ChatRequest;
@@ -54,16 +54,16 @@ export function decodeRequest(adapter: ProviderAdapter, serve: ServeCodec, body:
     out.model = model;
   }
 
+  const accept = serve.accept;
   const system: string[] = [];
   if (rq.system.placement === 'field' && rq.system.to) {
     const v = read.take(rq.system.to);
-    if (v !== undefined) system.push(t.system === undefined ? str(id, v, dotted(rq.system.to)) : str(id, fit(id, t.system, v, dotted(rq.system.to)).slots.text, dotted(rq.system.to)));
+    if (v !== undefined) system.push(systemText(id, t.system, accept?.system, v, dotted(rq.system.to), rq.system.join));
   }
 
   const wire = read.take(rq.messages.to);
   const where = dotted(rq.messages.to);
-  if (!Array.isArray(wire)) throw new RequestError(id, where, 'expected a list of messages');
-  const messages = decodeMessages(adapter, t, wire, where);
+  const messages = Array.isArray(wire) ? decodeMessages(adapter, t, accept, wire, where) : oneMessage(id, accept, wire, where);
   for (const m of messages) if (m.role === 'system') system.push(m.content);
   out.messages = messages.filter((m) => m.role !== 'system');
   if (system.length) out.system = system.join(rq.system.join);
@@ -99,12 +99,17 @@ export function decodeRequest(adapter: ProviderAdapter, serve: ServeCodec, body:
   decodeParams(adapter, t, read, out);
   if (noParallel.value) out.parallelToolCalls = false;
 
-  // The fields a stream call forces: present, it is a stream; then they are not the caller's.
+  // A stream: the stream path, or the flag a stream call sets (`stream: true`; a wire whose
+  // blocking calls say so, as Ollama's `stream: false`, streams unless they do).
   const streamPath = adapter.endpoint.streamPath;
-  let stream = streamPath !== undefined && pathMatches(streamPath, path);
+  const same = (k: string, v: unknown) => JSON.stringify(b[k]) === JSON.stringify(v);
   const forced = Object.entries(rq.streamBody);
-  if (forced.length && forced.every(([k, v]) => JSON.stringify(b[k]) === JSON.stringify(v))) stream = true;
-  for (const [k] of [...forced, ...Object.entries(rq.blockingBody)]) read.take([k]);
+  const blocking = Object.entries(rq.blockingBody);
+  const stream =
+    (streamPath !== undefined && pathMatches(streamPath, path)) ||
+    (blocking.length ? !blocking.every(([k, v]) => same(k, v)) : forced.some(([k, v]) => typeof v === 'boolean' && same(k, v)));
+  // Those fields are the call's kind, not the caller's.
+  for (const [k] of [...forced, ...blocking]) read.take([k]);
   const rest = read.rest();
   if (rest) out.providerOptions = rest;
   return { request: out, stream };
@@ -113,7 +118,32 @@ export function decodeRequest(adapter: ProviderAdapter, serve: ServeCodec, body:
 // ---------------------------------------------------------------------------------------------
 // Messages
 
-function decodeMessages(adapter: ProviderAdapter, t: RequestTemplates, wire: unknown[], where: string): Message[] {
+/** The system field: the spec's template (or a plain string), or a form it accepts. */
+function systemText(id: string, own: TemplateData | undefined, accepted: TemplateData | undefined, v: unknown, at: string, join: string): string {
+  if (own === undefined && typeof v === 'string') return v;
+  for (const template of forms(own ?? '$text', accepted)) {
+    // A one-item list stands for any number of items: their texts are joined.
+    if (isOneItemList(template) && Array.isArray(v)) {
+      const texts = v.map((x) => matchTemplate(template[0], x)?.slots.text);
+      if (texts.length && texts.every((x) => typeof x === 'string')) return texts.join(join);
+      continue;
+    }
+    const text = matchTemplate(template, v)?.slots.text;
+    if (typeof text === 'string') return text;
+  }
+  throw new RequestError(id, at, 'does not have the form this provider writes');
+}
+
+/** A messages value that is not a list: one user message, in a form the spec accepts (Responses' string input). */
+function oneMessage(id: string, accept: AcceptedForms | undefined, v: unknown, at: string): Message[] {
+  for (const template of forms(undefined, accept?.messages)) {
+    const text = matchTemplate(template, v)?.slots.text;
+    if (typeof text === 'string') return [{ role: 'user', content: text }];
+  }
+  throw new RequestError(id, at, 'expected a list of messages');
+}
+
+function decodeMessages(adapter: ProviderAdapter, t: RequestTemplates, accept: AcceptedForms | undefined, wire: unknown[], where: string): Message[] {
   const id = adapter.id;
   const merge = adapter.profile.request.messages.merge;
   const out: Message[] = [];
@@ -122,11 +152,11 @@ function decodeMessages(adapter: ProviderAdapter, t: RequestTemplates, wire: unk
     const at = `${where}[${i}]`;
     // A merged wire message may hold several unified ones: unless it reads as one, each element
     // of the merged field is read on its own, and pieces of one turn are joined again.
-    const whole = bestRole(id, t, m, at);
+    const whole = bestRole(id, t, accept, m, at);
     const split = !whole && merge && isObject(m) && Array.isArray(m[merge.field]) && (m[merge.field] as unknown[]).length > 1;
     const pieces = split ? (m[merge.field] as unknown[]).map((e) => ({ ...m, [merge.field]: [e] })) : [m];
     for (const piece of pieces) {
-      const role = piece === m ? whole : bestRole(id, t, piece, at);
+      const role = piece === m ? whole : bestRole(id, t, accept, piece, at);
       if (role === undefined && adapter.profile.request.messages.spread) {
         // An assistant turn spread over top-level items: each item is one block.
         const block = bestBlock(id, t, piece, at);
@@ -150,35 +180,35 @@ function decodeMessages(adapter: ProviderAdapter, t: RequestTemplates, wire: unk
   return out;
 }
 
-function bestRole(id: string, t: RequestTemplates, m: unknown, at: string): Message | undefined {
+function bestRole(id: string, t: RequestTemplates, accept: AcceptedForms | undefined, m: unknown, at: string): Message | undefined {
   const found: Array<Candidate<Message>> = [];
   ROLE_ORDER.forEach((role, order) => {
-    const template = t.roles[role];
-    if (template === undefined) return;
-    // A role whose template is a block list (Responses' assistant) is read item by item instead.
-    if (template === '$blocks') return;
-    const match = matchTemplate(template, m);
-    if (!match) return;
-    const value = tryDecode(() => roleMessage(id, t, role, match.slots, at));
-    if (value) found.push({ match, value, order });
+    for (const template of forms(t.roles[role], accept?.roles?.[role])) {
+      // A role whose template is a block list (Responses' assistant) is read item by item instead.
+      if (template === '$blocks') continue;
+      const match = matchTemplate(template, m);
+      if (!match) continue;
+      const value = tryDecode(() => roleMessage(id, t, accept, role, match.slots, at));
+      if (value) found.push({ match, value, order });
+    }
   });
   return pick(found);
 }
 
-function roleMessage(id: string, t: RequestTemplates, role: (typeof ROLE_ORDER)[number], s: Slots, at: string): Message {
+function roleMessage(id: string, t: RequestTemplates, accept: AcceptedForms | undefined, role: (typeof ROLE_ORDER)[number], s: Slots, at: string): Message {
   switch (role) {
     case 'system':
       return { role: 'system', content: str(id, s.text ?? '', at) };
     case 'user': {
-      const m: UserMessage = { role: 'user', content: userContent(id, t, s, at) };
+      const m: UserMessage = { role: 'user', content: userContent(id, t, accept, s, at) };
       if (s.name !== undefined) m.name = str(id, s.name, `${at}.name`);
       return m;
     }
     case 'assistant':
-      return assistantFrom(id, t, s, at);
+      return assistantFrom(id, t, accept, s, at);
     case 'tool':
     case 'toolError': {
-      const m: Message = { role: 'tool', toolCallId: s.toolCallId === undefined ? '' : str(id, s.toolCallId, at), content: userContent(id, t, s, at) };
+      const m: Message = { role: 'tool', toolCallId: s.toolCallId === undefined ? '' : str(id, s.toolCallId, at), content: userContent(id, t, accept, s, at) };
       if (s.toolName !== undefined) m.toolName = str(id, s.toolName, at);
       if (role === 'toolError' || s.isError === true) m.isError = true;
       return m;
@@ -192,28 +222,28 @@ function roleMessage(id: string, t: RequestTemplates, role: (typeof ROLE_ORDER)[
 }
 
 /** `$content`, `$parts`, `$text` or `$images`: a string, or parts read with the part templates. */
-function userContent(id: string, t: RequestTemplates, s: Slots, at: string): string | ContentPart[] {
+function userContent(id: string, t: RequestTemplates, accept: AcceptedForms | undefined, s: Slots, at: string): string | ContentPart[] {
   const v = s.content ?? s.parts ?? s.text;
   const images = Array.isArray(s.images) ? s.images.map((data): ContentPart => ({ type: 'image', data: str(id, data, at) })) : [];
   if (typeof v === 'string') return images.length ? [...(v ? [{ type: 'text' as const, text: v }] : []), ...images] : v;
   if (v === undefined) return images.length ? images : '';
   if (!Array.isArray(v)) throw new RequestError(id, at, 'content must be a string or a list of parts');
-  return [...v.map((p, i) => contentPart(id, t, p, `${at}.content[${i}]`)), ...images];
+  return [...v.map((p, i) => contentPart(id, t, accept, p, `${at}.content[${i}]`)), ...images];
 }
 
-function contentPart(id: string, t: RequestTemplates, p: unknown, at: string): ContentPart {
+function contentPart(id: string, t: RequestTemplates, accept: AcceptedForms | undefined, p: unknown, at: string): ContentPart {
   const found: Array<Candidate<ContentPart>> = [];
   (['text', 'imageUrl', 'imageData'] as const).forEach((kind, order) => {
-    const template = t.parts[kind];
-    if (template === undefined) return;
-    const match = matchTemplate(template, p);
-    if (!match) return;
-    const s = match.slots;
-    let value: ContentPart | undefined;
-    if (kind === 'text') value = typeof s.text === 'string' ? { type: 'text', text: s.text } : undefined;
-    else if (kind === 'imageUrl') value = typeof s.url === 'string' && !s.url.startsWith('data:') ? image({ url: s.url }, s.mediaType) : undefined;
-    else value = imageData(s);
-    if (value) found.push({ match, value, order });
+    for (const template of forms(t.parts[kind], accept?.parts?.[kind])) {
+      const match = matchTemplate(template, p);
+      if (!match) continue;
+      const s = match.slots;
+      let value: ContentPart | undefined;
+      if (kind === 'text') value = typeof s.text === 'string' ? { type: 'text', text: s.text } : undefined;
+      else if (kind === 'imageUrl') value = typeof s.url === 'string' && !s.url.startsWith('data:') ? image({ url: s.url }, s.mediaType) : undefined;
+      else value = imageData(s);
+      if (value) found.push({ match, value, order });
+    }
   });
   const part = pick(found);
   if (!part) throw new RequestError(id, at, 'matches no content part form (text, image)');
@@ -235,8 +265,9 @@ function imageData(s: Slots): ContentPart | undefined {
   return image({ data: s.data }, mediaType);
 }
 
-function assistantFrom(id: string, t: RequestTemplates, s: Slots, at: string): AssistantMessage {
+function assistantFrom(id: string, t: RequestTemplates, _accept: AcceptedForms | undefined, s: Slots, at: string): AssistantMessage {
   const m: AssistantMessage = { role: 'assistant', content: null };
+  if (s.text != null && typeof s.text !== 'string') throw new RequestError(id, at, 'the text must be a string');
   if (typeof s.text === 'string') m.content = s.text;
   if (typeof s.thinkingText === 'string' && s.thinkingText) m.thinking = [{ text: s.thinkingText }];
   for (const name of ['thinking', 'blocks', 'toolCalls'] as const) {
@@ -440,6 +471,17 @@ function setField(out: ChatRequest, field: ParamField, v: unknown): void {
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
+
+/** The spec's own form and the forms it also accepts (a list in `accept` is several forms). */
+function forms(own: TemplateData | undefined, accepted: TemplateData | undefined): TemplateData[] {
+  const more = accepted === undefined ? [] : Array.isArray(accepted) ? accepted : [accepted];
+  return own === undefined ? more : [own, ...more];
+}
+
+/** `[{ type: text, text: $text }]`: a list template of one item, which stands for any number of them. */
+function isOneItemList(t: TemplateData): t is [TemplateData] {
+  return Array.isArray(t) && t.length === 1 && typeof t[0] === 'object' && t[0] !== null;
+}
 
 /** Reads body paths and remembers them, so what no rule reads comes back as providerOptions. */
 class Reader {

@@ -53,6 +53,12 @@ export interface ServeCodec {
   /** `finish.<name>` slots per unified finish reason; `*` for every reason not listed. */
   readonly finish: Readonly<Record<string, Readonly<Record<string, string | number | boolean | null>>>>;
   readonly error?: ServeTemplate | undefined;
+  /** The provider's error type per HTTP status the server side answers with itself. */
+  readonly errorTypes?: Readonly<Record<string, string>> | undefined;
+  /** Forms clients send beyond the ones the request templates write (docs/serving.md#reading-requests). */
+  readonly accept?: AcceptedForms | undefined;
+  /** The key naming each item of a spread assistant turn, set to its $itemId when absent. */
+  readonly itemId?: string | undefined;
   /** The request templates as the spec writes them, for reading a client's request back (decode-request.ts). */
   readonly request?: RequestTemplates | undefined;
   /** SSE wires that name their events: the payload field that holds the name (`type`). */
@@ -71,4 +77,13 @@ export interface RequestTemplates {
   readonly toolChoice?: Readonly<Record<string, TemplateData>>;
   readonly responseFormat?: Readonly<Record<string, TemplateData>>;
   readonly params?: Readonly<Record<string, TemplateData>>;
+}
+
+/** Each a template or a list of templates, read with the slots of the form they stand beside. */
+export interface AcceptedForms {
+  readonly auth?: ReadonlyArray<{ readonly header: string; readonly scheme?: string }>;
+  readonly messages?: TemplateData;
+  readonly system?: TemplateData;
+  readonly roles?: Readonly<Record<string, TemplateData>>;
+  readonly parts?: Readonly<Record<string, TemplateData>>;
 }

@@ -14,6 +14,8 @@ export const SERVE_STEPS = [
   'toolCall',
   'finish',
   'end',
+  // Not a step of a turn: what an error in the middle of the stream writes.
+  'error',
 ] as const;
 
 export type ServeStep = (typeof SERVE_STEPS)[number];

@@ -35,7 +35,7 @@ export function turnSlots(adapter: ProviderAdapter, serve: ServeCodec, turn: Ser
   const opening = readPath(adapter.buildRequest({ messages: [OPENING] }, 'blocking').body, to) as unknown[];
   const built = adapter.buildRequest({ messages: [OPENING, withItemIds(turn)] }, 'blocking');
   const items = (readPath(built.body, to) as unknown[]).slice(opening.length);
-  const message = adapter.profile.request.messages.spread ? items : items[0];
+  const message = adapter.profile.request.messages.spread ? named(items, serve.itemId, turn.id) : items[0];
   const fields = turn.finishReason ? (serve.finish[turn.finishReason] ?? serve.finish['*'] ?? {}) : {};
   return {
     slots: {
@@ -50,6 +50,12 @@ export function turnSlots(adapter: ProviderAdapter, serve: ServeCodec, turn: Ser
     },
     warnings: built.warnings,
   };
+}
+
+/** Items of a spread turn get the id the stream writer gives them (`<response id>_<block index>`) when they have none. */
+function named(items: unknown[], key: string | undefined, id: string): unknown[] {
+  if (key === undefined) return items;
+  return items.map((item, i) => (typeof item === 'object' && item !== null && !(key in item) ? { [key]: `${id}_${i}`, ...item } : item));
 }
 
 /**

@@ -9,6 +9,7 @@ import type { FinishReason, StreamEvent, ThinkingPart, ToolCall, Usage, Warning 
 import type { ServeCodec, ServeSlots } from './serve-codec.js';
 import type { ServeStep } from './serve-steps.js';
 import { turnSlots, type ServedTurn } from './served-turn.js';
+import { errorBody, type ServedError } from './error-body.js';
 
 /** What the writer takes: the unified events, and a thinking block's signature (which they do not carry). */
 export type ServeEvent = StreamEvent | { type: 'thinking-signature'; signature: string };
@@ -97,6 +98,19 @@ export class StreamWriter {
         break;
     }
     return out;
+  }
+
+  /** An error in the middle of the stream, as the wire sends one (its error body as an event). */
+  errorEvent(e: ServedError): WireEvent[] {
+    const slots = { status: e.status, message: e.message, type: e.type, code: e.code } as Partial<ServeSlots>;
+    if (this.serve.stream.error) {
+      const out: WireEvent[] = [];
+      this.emit(out, 'error', slots);
+      return out;
+    }
+    const data = errorBody(this.adapter, this.serve, e);
+    const event = this.serve.eventName ? readName(data, this.serve.eventName) : undefined;
+    return [event === undefined ? { data } : { data, event }];
   }
 
   /** The events after the last one: the finish (if none came) and the end. */

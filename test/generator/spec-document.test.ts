@@ -36,6 +36,7 @@ const pairs: Array<[string, Record<string, unknown> | undefined]> = [
   ['ContinuityDocument', schema.definitions.continuity?.properties],
   ['PartsDocument', schema.definitions.parts?.properties],
   ['ServeDocument', schema.definitions.serve?.properties],
+  ['ServeAcceptDocument', (schema.definitions.serve?.properties?.accept as { properties?: Record<string, unknown> } | undefined)?.properties],
 ];
 
 describe('the typed spec document matches the schema', () => {

@@ -1,0 +1,3 @@
+/** The server side on Node (`wireforge/serve/node`): the mock server and a fetch-handler listener. */
+export { createMockServer, servedSpec, type MockServer, type MockServerOptions } from './mock-server.js';
+export { listen, type FetchHandler, type ListenOptions, type Listening } from './listen.js';

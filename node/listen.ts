@@ -1,0 +1,114 @@
+/**
+ * A fetch handler on node:http: each request becomes a web `Request` (its signal aborts when the
+ * client goes away), each `Response` is written back as its body streams, chunk by chunk. What
+ * the gateway and the mock server need from Node and nothing more: body and header limits, and
+ * a close that ends open streams.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+export type FetchHandler = (request: Request) => Response | Promise<Response>;
+
+export interface ListenOptions {
+  /** Default 0 (any free port). */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Largest request body accepted; larger ones get `tooLarge()` (default 413, plain). Default 4 MiB. */
+  bodyLimit?: number;
+  /** The answer to a body over the limit, in the protocol's own shape. */
+  tooLarge?: () => Response;
+  /** Time allowed for the request's headers and body to arrive. Default 30 s. */
+  requestTimeoutMs?: number;
+}
+
+export interface Listening {
+  /** `http://<host>:<port>`, no trailing slash. */
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function listen(handler: FetchHandler, options: ListenOptions = {}): Promise<Listening> {
+  const limit = options.bodyLimit ?? 4 * 1024 * 1024;
+  const sockets = new Set<Socket>();
+  const server = createServer({ requestTimeout: options.requestTimeoutMs ?? 30_000, headersTimeout: Math.min(options.requestTimeoutMs ?? 30_000, 60_000) }, (req, res) => {
+    void serve(req, res).catch(() => {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end();
+    });
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+
+  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const controller = new AbortController();
+    // The client went away before the answer was written: whatever it started is cancelled.
+    res.on('close', () => {
+      if (!res.writableFinished) controller.abort();
+    });
+    const declared = Number(req.headers['content-length'] ?? 0);
+    const body = declared > limit ? undefined : await readBody(req, limit);
+    if (body === undefined) return write(res, options.tooLarge?.() ?? new Response('request body too large', { status: 413 }), controller.signal, true);
+    const headers = new Headers();
+    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
+    const host = options.host ?? '127.0.0.1';
+    const request = new Request(`http://${host}${req.url ?? '/'}`, {
+      method: req.method ?? 'GET',
+      headers,
+      signal: controller.signal,
+      ...(req.method === 'GET' || req.method === 'HEAD' ? {} : { body: body as Uint8Array<ArrayBuffer> }),
+    });
+    await write(res, await handler(request), controller.signal, false);
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve);
+  });
+  const address = server.address() as AddressInfo;
+  return {
+    url: `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** The body, or undefined once it passes the limit (the rest is not read). */
+async function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array<ArrayBuffer> | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) return undefined;
+    chunks.push(chunk);
+  }
+  return new Uint8Array(Buffer.concat(chunks));
+}
+
+async function write(res: ServerResponse, response: Response, signal: AbortSignal, close: boolean): Promise<void> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((v, k) => (headers[k] = v));
+  if (close) headers.connection = 'close';
+  res.writeHead(response.status, headers);
+  if (!response.body) return void res.end();
+  const reader = response.body.getReader();
+  signal.addEventListener('abort', () => void reader.cancel().catch(() => undefined), { once: true });
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      // Each event goes out as it is made (no buffering behind later ones).
+      if (!res.write(value)) await new Promise<void>((resolve) => res.once('drain', resolve).once('close', resolve));
+      if (res.destroyed) break;
+    }
+  } catch {
+    // The handler's stream failed or was cancelled: the connection ends where it is.
+  } finally {
+    res.end();
+  }
+}

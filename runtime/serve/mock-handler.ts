@@ -1,0 +1,259 @@
+/**
+ * A mock provider as a standard fetch handler (`(Request) => Promise<Response>`): it serves one
+ * spec's wire at that spec's own path and auth, answers with scripted turns matched by request
+ * content, plays faults (an HTTP error in the provider's shape, retry-after, an error inside the
+ * stream, a stream cut mid-event, latency, a stall), and records every request it decoded.
+ * docs/serving.md#mock-server. Runs wherever fetch does; node/ adds a node:http listener.
+ */
+import type { ProviderAdapter } from '../adapter.js';
+import { RequestError } from '../errors.js';
+import type { ChatRequest, Message } from '../types.js';
+import { decodeRequest } from './decode-request.js';
+import { eventEncoder } from './encode-events.js';
+import { errorBody, type ServedError } from './error-body.js';
+import type { ServeCodec } from './serve-codec.js';
+import { responseBody } from './served-turn.js';
+import { StreamWriter, type WireEvent } from './stream-writer.js';
+import { servedTurn, turnEvents, type MockTurn } from './turn-events.js';
+
+/** A spec to serve: its adapter and its serve export (a generated module has both). */
+export interface ServedSpec {
+  adapter: ProviderAdapter;
+  serve: ServeCodec;
+}
+
+/** Something to go wrong, instead of or during a turn. */
+export interface MockFault {
+  /** Answer with this HTTP status and the provider's error body. */
+  status?: number;
+  message?: string;
+  /** The provider's error type (default: the spec's type for the status). */
+  type?: string;
+  code?: string;
+  /** Seconds, sent as `retry-after`. */
+  retryAfter?: number;
+  /** Streamed: after this many events, an error event in the provider's shape, then the end. */
+  errorAfter?: number;
+  /** Streamed: after this many events, half of the next one, then the connection closes. */
+  truncateAfter?: number;
+  /** Before the response starts. */
+  latencyMs?: number;
+  /** Streamed: after the first event, silence for this long. */
+  stallMs?: number;
+}
+
+/** When a script step answers: every condition given must hold. */
+export interface MockMatch {
+  /** The last user message's text contains this, or matches it. */
+  lastUserText?: string | RegExp;
+  /** The request carries a tool result for this call id. */
+  toolResultFor?: string;
+  model?: string;
+  stream?: boolean;
+}
+
+export interface MockStep {
+  when?: MockMatch;
+  reply?: MockTurn;
+  fault?: MockFault;
+  /** How many requests this step answers (default: any number). */
+  times?: number;
+}
+
+/** What the mock recorded of one request. */
+export interface RecordedCall {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body: unknown;
+  /** The request as the spec reads it, when it could. */
+  request?: ChatRequest;
+  stream?: boolean;
+}
+
+export interface MockOptions {
+  /** Steps tried in order; the first that matches answers. Default: one text turn. */
+  script?: MockStep[] | ((call: RecordedCall) => MockStep);
+  /** When set, requests must carry this key in the spec's auth header (else 401 in the provider's shape). */
+  apiKey?: string;
+  /** Text pieces per delta (code points). Default 8. */
+  chunk?: number;
+  /** Between stream events. Default 0. */
+  delayMs?: number;
+  /** The response's model when the request names none. */
+  model?: string;
+}
+
+export interface MockHandler {
+  fetch(request: Request): Promise<Response>;
+  readonly calls: RecordedCall[];
+}
+
+const CREATED = 1767225600;
+
+export function createMockHandler(spec: ServedSpec, options: MockOptions = {}): MockHandler {
+  const { adapter, serve } = spec;
+  const calls: RecordedCall[] = [];
+  const used = new Map<MockStep, number>();
+  // Calls served so far, by name and arguments: a wire without call ids (Gemini) gets them back.
+  const served = new Map<string, string>();
+  let n = 0;
+  const fail = (status: number, message: string, extra: Partial<ServedError> = {}, headers: Record<string, string> = {}) =>
+    json(errorBody(adapter, serve, { status, message, type: serve.errorTypes?.[String(status)], ...extra }), status, headers);
+
+  const handle = async (req: Request): Promise<Response> => {
+    const url = new URL(req.url);
+    const headers: Record<string, string> = {};
+    req.headers.forEach((v, k) => (headers[k] = v));
+    const text = await req.text();
+    let body: unknown;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      return fail(400, 'the body is not valid JSON');
+    }
+    const call: RecordedCall = { method: req.method, path: url.pathname + url.search, headers, body };
+    calls.push(call);
+    if (req.method !== 'POST') return fail(405, `${req.method} is not served; send POST`);
+    if (!servesPath(adapter, url.pathname)) return fail(404, `${adapter.profile.name} is served at ${adapter.endpoint.path}, not ${url.pathname}`);
+    if (options.apiKey !== undefined && !authorized(spec, headers, options.apiKey)) return fail(401, 'invalid API key');
+    let decoded;
+    try {
+      decoded = decodeRequest(adapter, serve, body, url.pathname);
+    } catch (e) {
+      if (e instanceof RequestError) return fail(400, e.message);
+      throw e;
+    }
+    call.request = restoreIds(decoded.request, served);
+    call.stream = decoded.stream;
+    const step = pickStep(options.script, call, used) ?? { reply: { text: 'Hello from the mock.' } };
+    const fault = step.fault ?? {};
+    if (fault.latencyMs) await sleep(fault.latencyMs, req.signal);
+    if (fault.status !== undefined) {
+      const extra: Record<string, string> = fault.retryAfter === undefined ? {} : { 'retry-after': String(fault.retryAfter) };
+      return fail(fault.status, fault.message ?? `mock error ${fault.status}`, { type: fault.type ?? serve.errorTypes?.[String(fault.status)], code: fault.code }, extra);
+    }
+    const id = `mock_${++n}`;
+    const turn = servedTurn(step.reply ?? {}, { id, model: decoded.request.model ?? options.model ?? 'mock-model', created: CREATED });
+    for (const c of turn.message.toolCalls ?? []) served.set(callKey(c.name, c.arguments), c.id);
+    if (!decoded.stream) return json(responseBody(adapter, serve, turn).body, 200);
+    const writer = new StreamWriter(adapter, serve, { id: turn.id, model: turn.model, created: CREATED });
+    const events: WireEvent[] = [];
+    for (const e of turnEvents(turn, options.chunk ?? 8)) events.push(...writer.write(e));
+    events.push(...writer.end());
+    return streamResponse(spec, writer, events, fault, options.delayMs ?? 0, req.signal);
+  };
+  return { fetch: handle, calls };
+}
+
+function callKey(name: string, args: string): string {
+  try {
+    return `${name}\u0000${JSON.stringify(JSON.parse(args))}`;
+  } catch {
+    return `${name}\u0000${args}`;
+  }
+}
+
+/** Calls this mock served that come back without their ids get them again, with their results. */
+function restoreIds(req: ChatRequest, served: Map<string, string>): ChatRequest {
+  const renamed = new Map<string, string>();
+  const known = new Set(served.values());
+  for (const m of req.messages) {
+    if (m.role !== 'assistant') continue;
+    for (const c of m.toolCalls ?? []) {
+      const id = served.get(callKey(c.name, c.arguments));
+      if (id !== undefined && !known.has(c.id)) {
+        renamed.set(c.id, id);
+        c.id = id;
+      }
+    }
+  }
+  for (const m of req.messages) if (m.role === 'tool' && renamed.has(m.toolCallId)) m.toolCallId = renamed.get(m.toolCallId)!;
+  return req;
+}
+
+function pickStep(script: MockOptions['script'], call: RecordedCall, used: Map<MockStep, number>): MockStep | undefined {
+  if (typeof script === 'function') return script(call);
+  for (const step of script ?? []) {
+    if ((used.get(step) ?? 0) >= (step.times ?? Infinity)) continue;
+    if (step.when && !holds(step.when, call)) continue;
+    used.set(step, (used.get(step) ?? 0) + 1);
+    return step;
+  }
+  return undefined;
+}
+
+function holds(m: MockMatch, call: RecordedCall): boolean {
+  const req = call.request;
+  if (!req) return false;
+  if (m.model !== undefined && req.model !== m.model) return false;
+  if (m.stream !== undefined && call.stream !== m.stream) return false;
+  if (m.toolResultFor !== undefined && !req.messages.some((x) => x.role === 'tool' && x.toolCallId === m.toolResultFor)) return false;
+  if (m.lastUserText !== undefined) {
+    const last = [...req.messages].reverse().find((x): x is Extract<Message, { role: 'user' }> => x.role === 'user');
+    const text = last === undefined ? '' : typeof last.content === 'string' ? last.content : last.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
+    if (typeof m.lastUserText === 'string' ? !text.includes(m.lastUserText) : !m.lastUserText.test(text)) return false;
+  }
+  return true;
+}
+
+function streamResponse(spec: ServedSpec, writer: StreamWriter, events: WireEvent[], fault: MockFault, delayMs: number, signal: AbortSignal): Response {
+  const encoder = eventEncoder(spec.adapter);
+  const bytes = new TextEncoder();
+  let i = 0;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (signal.aborted) return controller.close();
+      if (i > 0 && delayMs) await sleep(delayMs, signal);
+      if (i === 1 && fault.stallMs) await sleep(fault.stallMs, signal);
+      if (fault.errorAfter !== undefined && i === fault.errorAfter) {
+        const type = fault.type ?? spec.serve.errorTypes?.['500'];
+        for (const e of writer.errorEvent({ status: 500, message: fault.message ?? 'mock stream error', type, code: fault.code })) controller.enqueue(bytes.encode(encoder.encode(e)));
+        return controller.close();
+      }
+      if (fault.truncateAfter !== undefined && i === fault.truncateAfter) {
+        const next = events[i] ? encoder.encode(events[i]!) : '';
+        controller.enqueue(bytes.encode(next.slice(0, Math.max(1, Math.floor(next.length / 2)))));
+        return controller.close();
+      }
+      if (i >= events.length) {
+        const end = encoder.end();
+        if (end) controller.enqueue(bytes.encode(end));
+        return controller.close();
+      }
+      controller.enqueue(bytes.encode(encoder.encode(events[i++]!)));
+    },
+  });
+  return new Response(body, { status: 200, headers: { 'content-type': encoder.contentType, 'cache-control': 'no-cache' } });
+}
+
+/** The spec's path or stream path, at the end of the URL path ({placeholders} match one segment). */
+function servesPath(adapter: ProviderAdapter, path: string): boolean {
+  return [adapter.endpoint.path, adapter.endpoint.streamPath].some((p) => p !== undefined && pattern(p).test(path));
+}
+
+function pattern(template: string): RegExp {
+  const source = template
+    .split(/(\{[A-Za-z_][A-Za-z0-9_]*\})/)
+    .map((piece) => (/^\{[A-Za-z_][A-Za-z0-9_]*\}$/.test(piece) ? '[^/]+?' : piece.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('');
+  return new RegExp(`${source}$`);
+}
+
+/** The key in the spec's auth header, or in a header form the spec also accepts. */
+function authorized(spec: ServedSpec, headers: Record<string, string>, key: string): boolean {
+  const { authHeader, authScheme } = spec.adapter.endpoint;
+  const forms = [{ header: authHeader, scheme: authScheme }, ...(spec.serve.accept?.auth ?? [])];
+  return forms.some((f) => headers[f.header.toLowerCase()] === (f.scheme ? `${f.scheme} ${key}` : key));
+}
+
+function json(body: unknown, status: number, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+  });
+}
