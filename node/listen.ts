@@ -31,7 +31,9 @@ export interface Listening {
 export async function listen(handler: FetchHandler, options: ListenOptions = {}): Promise<Listening> {
   const limit = options.bodyLimit ?? 4 * 1024 * 1024;
   const sockets = new Set<Socket>();
-  const server = createServer({ requestTimeout: options.requestTimeoutMs ?? 30_000, headersTimeout: Math.min(options.requestTimeoutMs ?? 30_000, 60_000) }, (req, res) => {
+  const timeout = options.requestTimeoutMs ?? 30_000;
+  // Node checks the request timeouts only this often: often enough for the timeout to mean something.
+  const server = createServer({ requestTimeout: timeout, headersTimeout: timeout, connectionsCheckingInterval: Math.max(50, Math.min(1000, timeout / 4)) }, (req, res) => {
     void serve(req, res).catch(() => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
       res.end();

@@ -13,3 +13,4 @@ export { wireFinish } from './wire-finish.js';
 export { wireUsage } from './wire-usage.js';
 export { decodeRequest, type DecodedRequest } from './decode-request.js';
 export { createMockHandler, type MockHandler, type MockOptions, type MockStep, type MockMatch, type MockFault, type RecordedCall, type ServedSpec } from './mock-handler.js';
+export { createGateway, WARNINGS_HEADER, type GatewayOptions } from './gateway.js';

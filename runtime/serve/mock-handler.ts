@@ -69,6 +69,8 @@ export interface RecordedCall {
   /** The request as the spec reads it, when it could. */
   request?: ChatRequest;
   stream?: boolean;
+  /** The client went away before the answer was complete. */
+  aborted?: boolean;
 }
 
 export interface MockOptions {
@@ -114,6 +116,7 @@ export function createMockHandler(spec: ServedSpec, options: MockOptions = {}): 
     }
     const call: RecordedCall = { method: req.method, path: url.pathname + url.search, headers, body };
     calls.push(call);
+    req.signal.addEventListener('abort', () => (call.aborted = true), { once: true });
     if (req.method !== 'POST') return fail(405, `${req.method} is not served; send POST`);
     if (!servesPath(adapter, url.pathname)) return fail(404, `${adapter.profile.name} is served at ${adapter.endpoint.path}, not ${url.pathname}`);
     if (options.apiKey !== undefined && !authorized(spec, headers, options.apiKey)) return fail(401, 'invalid API key');

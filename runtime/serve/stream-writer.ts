@@ -83,7 +83,10 @@ export class StreamWriter {
       }
       case 'tool-call': {
         const b = this.byIndex.get(e.index) ?? this.startCall(out, e.index, e.call.id, e.call.name);
+        // Arguments that did not stream (a wire that sends calls whole upstream) go out as one delta.
+        const rest = e.call.arguments.startsWith(b.text) ? e.call.arguments.slice(b.text.length) : '';
         b.text = e.call.arguments;
+        if (rest && !this.serve.stream.toolCall) this.emit(out, 'toolCallDelta', this.blockSlots(b, { delta: rest }));
         this.endCall(out, b, e.call);
         break;
       }

@@ -8,18 +8,9 @@ import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockServer, type MockServer } from '../../node/index.js';
-import type { MockStep } from '../../generated/serve.js';
+import { SDK_KEY, WEATHER, script } from '../helpers/sdk-drivers.js';
 
-const KEY = 'sk-mock-test-key-0001';
-const WEATHER = { type: 'object' as const, properties: { city: { type: 'string' } }, required: ['city'] };
-
-/** The same script for every protocol: a tool call first, the answer once its result is back. */
-const script = (): MockStep[] => [
-  { when: { lastUserText: 'fail please' }, fault: { status: 429, message: 'slow down', retryAfter: 1 } },
-  { when: { toolResultFor: 'call_w1' }, reply: { text: 'It is 18 degrees in Paris.', usage: { inputTokens: 40, outputTokens: 9 } } },
-  { when: { lastUserText: 'weather' }, reply: { toolCalls: [{ id: 'call_w1', name: 'get_weather', arguments: { city: 'Paris' } }], usage: { inputTokens: 30, outputTokens: 12 } } },
-  { reply: { text: 'Hello there, this is the mock speaking.', thinking: { text: 'A greeting is due.', signature: 'sig-abc' }, usage: { inputTokens: 12, outputTokens: 8 } } },
-];
+const KEY = SDK_KEY;
 
 describe('openai SDK → Chat Completions mock', () => {
   let mock: MockServer;

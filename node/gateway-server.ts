@@ -1,0 +1,33 @@
+/**
+ * `startGateway`: the gateway's fetch handler on node:http (the CLI's `wireforge gateway`). A
+ * gateway that holds an upstream key lets no one use it without a credential of their own: on
+ * an address other than loopback it needs a client token, or an explicit `insecure`.
+ */
+import { adapters } from '../generated/index.js';
+import { createGateway, type GatewayOptions } from '../runtime/serve/gateway.js';
+import { errorBody } from '../runtime/serve/error-body.js';
+import type { ServedSpec } from '../runtime/serve/mock-handler.js';
+import { listen, type Listening, type ListenOptions } from './listen.js';
+import { servedSpec } from './mock-server.js';
+
+export interface GatewayServerOptions extends Omit<GatewayOptions, 'listen' | 'upstream'>, Omit<ListenOptions, 'tooLarge'> {
+  listen: string | ServedSpec;
+  upstream: string | ServedSpec['adapter'];
+  /** Serve on a non-loopback address without a client token (anyone who reaches it spends your key). */
+  insecure?: boolean;
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
+
+export async function startGateway(options: GatewayServerOptions): Promise<Listening> {
+  const host = options.host ?? '127.0.0.1';
+  if (!LOOPBACK.test(host) && options.clientToken === undefined && options.upstreamKey !== 'caller' && !options.insecure) {
+    throw new Error(`the gateway would serve ${host} with your upstream key and no client token: set clientToken (--token), or insecure (--insecure) if that is what you want`);
+  }
+  const spec = servedSpec(options.listen);
+  const upstream = typeof options.upstream === 'string' ? (adapters as Record<string, ServedSpec['adapter'] | undefined>)[options.upstream] : options.upstream;
+  if (!upstream) throw new Error(`no built-in spec "${String(options.upstream)}" (known: ${Object.keys(adapters).join(', ')})`);
+  const handler = createGateway({ ...options, listen: spec, upstream });
+  const tooLarge = () => new Response(JSON.stringify(errorBody(spec.adapter, spec.serve, { status: 413, message: 'the request body is too large', type: spec.serve.errorTypes?.['413'] })), { status: 413, headers: { 'content-type': 'application/json' } });
+  return listen(handler, { ...options, host, tooLarge });
+}

@@ -1,0 +1,193 @@
+/**
+ * A gateway as a standard fetch handler: requests in one spec's protocol (listen) are read with
+ * that spec, sent upstream through the normal client of another (retries, timeouts, abort when
+ * the caller goes away), and answered in the listen protocol, event by event. Errors come back
+ * in the listen protocol's shape with the upstream status; what either side could not carry is
+ * listed in a response header. docs/serving.md#gateway.
+ */
+import { createClientFor } from '../client/create-client.js';
+import { ConnectionError, ProviderError, RequestError, TimeoutError, WireforgeError } from '../errors.js';
+import { makeRedactor } from '../transport/redact.js';
+import type { ChatRequest, ClientOptions, ChatResponse, StreamEvent, Warning } from '../types.js';
+import { decodeRequest } from './decode-request.js';
+import { eventEncoder } from './encode-events.js';
+import { errorBody } from './error-body.js';
+import type { ServedSpec } from './mock-handler.js';
+import { responseBody, type ServedTurn } from './served-turn.js';
+import { StreamWriter } from './stream-writer.js';
+
+export interface GatewayOptions {
+  /** The protocol callers speak. */
+  listen: ServedSpec;
+  /** The provider the gateway calls. */
+  upstream: ServedSpec['adapter'];
+  /** Client options for the upstream (key, baseUrl, retries, timeouts, fetch). */
+  client?: ClientOptions;
+  /**
+   * Where the upstream key comes from: `'gateway'` (the client options or the upstream spec's
+   * environment variable, default), or `'caller'` (the key the caller sent in the listen
+   * protocol's auth header is used upstream).
+   */
+  upstreamKey?: 'gateway' | 'caller';
+  /** When set, callers must send it in the listen protocol's auth header (else 401 in its shape). */
+  clientToken?: string;
+  /** The upstream model: fixed, or made from the one the caller asked for. */
+  model?: string | ((requested: string | undefined) => string | undefined);
+}
+
+/** The response header that lists what either protocol could not carry, as JSON. */
+export const WARNINGS_HEADER = 'x-wireforge-warnings';
+
+export function createGateway(options: GatewayOptions): (request: Request) => Promise<Response> {
+  const { listen, upstream } = options;
+  const keyFromCaller = options.upstreamKey === 'caller';
+  const shared = keyFromCaller ? undefined : createClientFor(upstream, options.client);
+  const redact = makeRedactor(options.client?.apiKey, options.clientToken);
+  const fail = (status: number, message: string, headers: Record<string, string> = {}): Response =>
+    json(errorBody(listen.adapter, listen.serve, { status, message: redact(message), type: listen.serve.errorTypes?.[String(status)] }), status, headers);
+
+  return async (req) => {
+    const url = new URL(req.url);
+    if (req.method !== 'POST') return fail(405, `${req.method} is not served; send POST`);
+    const callerKey = keyOf(listen, req.headers);
+    if (options.clientToken !== undefined && callerKey !== options.clientToken) return fail(401, 'a valid gateway token is required');
+    if (keyFromCaller && !callerKey) return fail(401, 'send your upstream key in the auth header');
+    const type = req.headers.get('content-type') ?? '';
+    if (!/^application\/(.*\+)?json\b/i.test(type)) return fail(400, `the body must be JSON (content-type application/json), not ${JSON.stringify(type)}`);
+    let body: unknown;
+    try {
+      body = JSON.parse(await req.text());
+    } catch {
+      return fail(400, 'the body is not valid JSON');
+    }
+    let decoded;
+    try {
+      decoded = decodeRequest(listen.adapter, listen.serve, body, url.pathname);
+    } catch (e) {
+      if (e instanceof RequestError) return fail(400, e.message);
+      throw e;
+    }
+    const request = upstreamRequest(decoded.request, listen.adapter.id, options.model);
+    if (keyFromCaller) redact.add?.(callerKey, true);
+    const client = shared ?? createClientFor(upstream, { ...options.client, apiKey: callerKey });
+    const call = { signal: req.signal };
+    try {
+      if (!decoded.stream) {
+        const r = await client.chat(request, call);
+        const { body: out, warnings } = responseBody(listen.adapter, listen.serve, turnOf(r, request.model));
+        return json(out, 200, warningsHeader([...r.warnings, ...warnings]));
+      }
+      const stream = client.stream(request, call);
+      const events = stream[Symbol.asyncIterator]();
+      // The answer starts once upstream's first event is there: an upstream error before it is an HTTP error.
+      const first = await events.next();
+      return streamed(listen, first, events, request.model, redact, stream.abort.bind(stream));
+    } catch (e) {
+      return upstreamFailure(e, fail);
+    }
+  };
+}
+
+/** The caller's request for upstream: reasoning state from the listen side is marked as its own, so another provider drops it. */
+function upstreamRequest(r: ChatRequest, listenId: string, model: GatewayOptions['model']): ChatRequest {
+  const messages = r.messages.map((m) => (m.role === 'assistant' && !m.origin ? { ...m, origin: { provider: listenId } } : m));
+  const chosen = typeof model === 'function' ? model(r.model) : (model ?? r.model);
+  const out: ChatRequest = { ...r, messages };
+  if (chosen === undefined) delete out.model;
+  else out.model = chosen;
+  return out;
+}
+
+function turnOf(r: ChatResponse, model: string | undefined): ServedTurn {
+  return {
+    id: r.id ?? 'gw_1',
+    model: r.model ?? model ?? 'unknown',
+    created: Math.floor(Date.now() / 1000),
+    message: r.message,
+    finishReason: r.finishReason,
+    usage: r.usage,
+  };
+}
+
+function streamed(
+  listen: ServedSpec,
+  first: IteratorResult<StreamEvent>,
+  events: AsyncIterator<StreamEvent>,
+  model: string | undefined,
+  redact: (v: string) => string,
+  abort: () => void,
+): Response {
+  const writer = new StreamWriter(listen.adapter, listen.serve, { id: 'gw_1', model: model ?? 'unknown', created: Math.floor(Date.now() / 1000) });
+  const encoder = eventEncoder(listen.adapter);
+  const bytes = new TextEncoder();
+  let pending: IteratorResult<StreamEvent> | undefined = first;
+  let done = false;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        // A pull that enqueues nothing is not called again: read on until an event writes something.
+        while (!done) {
+          const next = pending ?? (await events.next());
+          pending = undefined;
+          if (next.done) {
+            done = true;
+            const tail = writer.end().map((e) => encoder.encode(e)).join('') + encoder.end();
+            if (tail) controller.enqueue(bytes.encode(tail));
+            return controller.close();
+          }
+          const out = writer.write(next.value).map((e) => encoder.encode(e)).join('');
+          if (out) return controller.enqueue(bytes.encode(out));
+        }
+      } catch (e) {
+        // Upstream failed mid-stream: an error event in the listen protocol, then the end.
+        done = true;
+        const status = e instanceof ProviderError && e.status !== undefined ? e.status : 502;
+        const message = redact(e instanceof Error ? e.message : String(e));
+        const type = listen.serve.errorTypes?.[String(status)];
+        controller.enqueue(bytes.encode(writer.errorEvent({ status, message, type }).map((x) => encoder.encode(x)).join('')));
+        controller.close();
+      }
+    },
+    cancel() {
+      // The caller went away: so does the upstream request.
+      done = true;
+      abort();
+    },
+  });
+  // What the upstream request could not carry is known from its start event; the header goes out before the rest.
+  const known = !first.done && first.value.type === 'start' ? first.value.warnings : [];
+  return new Response(body, { status: 200, headers: { 'content-type': encoder.contentType, 'cache-control': 'no-cache', ...warningsHeader(known) } });
+}
+
+/** An upstream failure as the listen protocol's error: its status, or 502/504 when there was no answer. */
+function upstreamFailure(e: unknown, fail: (status: number, message: string, headers?: Record<string, string>) => Response): Response {
+  if (e instanceof ProviderError) return fail(e.status ?? 502, e.providerMessage || e.message);
+  if (e instanceof TimeoutError) return fail(504, e.message);
+  if (e instanceof ConnectionError) return fail(502, e.message);
+  if (e instanceof RequestError) return fail(400, e.message);
+  if (e instanceof WireforgeError) return fail(502, e.message);
+  throw e;
+}
+
+/** The key the caller sent in the listen protocol's auth header (or a form it also accepts). */
+function keyOf(listen: ServedSpec, headers: Headers): string | undefined {
+  const { authHeader, authScheme } = listen.adapter.endpoint;
+  for (const f of [{ header: authHeader, scheme: authScheme }, ...(listen.serve.accept?.auth ?? [])]) {
+    const v = headers.get(f.header);
+    if (v === null) continue;
+    if (!f.scheme) return v;
+    if (v.toLowerCase().startsWith(`${f.scheme.toLowerCase()} `)) return v.slice(f.scheme.length + 1);
+  }
+  return undefined;
+}
+
+function warningsHeader(warnings: Warning[]): Record<string, string> {
+  if (!warnings.length) return {};
+  // Header values are ASCII: JSON with every other character escaped.
+  const text = JSON.stringify(warnings.map((w) => ({ field: w.field, message: w.message }))).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return { [WARNINGS_HEADER]: text };
+}
+
+function json(body: unknown, status: number, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+}

@@ -1,0 +1,136 @@
+/**
+ * The gateway under hostile or heavy use, over 127.0.0.1: no token, a body too large, a client
+ * too slow, a body that is not JSON or not a request, 200 streaming clients at once, a client
+ * that goes away mid-stream, an upstream error that echoes the key.
+ */
+import { connect } from 'node:net';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from '../../generated/index.js';
+import { createMockServer, startGateway, type MockServer } from '../../node/index.js';
+import type { Listening } from '../../node/listen.js';
+
+const UPSTREAM_KEY = 'sk-ant-upstream-secret-000111';
+const TOKEN = 'gw-token-123456789';
+
+let mock: MockServer;
+let gateway: Listening;
+beforeAll(async () => {
+  mock = await createMockServer({
+    provider: 'anthropic-messages',
+    apiKey: UPSTREAM_KEY,
+    script: (call) => {
+      const last = call.request?.messages.at(-1);
+      const text = last && last.role === 'user' && typeof last.content === 'string' ? last.content : '';
+      if (text === 'leak') return { fault: { status: 400, message: `the key ${UPSTREAM_KEY} is not allowed here` } };
+      if (text === 'long') return { reply: { text: 'word '.repeat(400) } };
+      return { reply: { text: `echo:${text}` } };
+    },
+    delayMs: 0,
+  });
+  gateway = await startGateway({ listen: 'openai-chat', upstream: 'anthropic-messages', clientToken: TOKEN, bodyLimit: 64 * 1024, requestTimeoutMs: 600, client: { apiKey: UPSTREAM_KEY, baseUrl: mock.url, maxRetries: 0 } });
+});
+afterAll(async () => {
+  await gateway.close();
+  await mock.close();
+});
+
+const post = (body: string, headers: Record<string, string> = {}) =>
+  fetch(`${gateway.url}/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', ...headers }, body });
+const ask = (text: string, stream = false) => JSON.stringify({ model: 'claude-test', stream, messages: [{ role: 'user', content: text }] });
+
+describe('the gateway battery', () => {
+  it('no token, or a wrong one: 401 in the listen protocol, nothing sent upstream', async () => {
+    const before = mock.requests.length;
+    for (const headers of [{ authorization: '' }, { authorization: 'Bearer wrong-token' }]) {
+      const res = await post(ask('hi'), headers);
+      expect(res.status).toBe(401);
+      expect(await res.json()).toMatchObject({ error: { type: 'invalid_request_error', message: expect.stringContaining('token') } });
+    }
+    expect(mock.requests.length).toBe(before);
+  });
+
+  it('a body over the limit: 413 in the listen protocol', async () => {
+    const res = await post(ask('x'.repeat(100 * 1024)));
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ error: { message: expect.stringContaining('too large') } });
+  });
+
+  it('malformed JSON, a body that is not a request, a wrong content type: 400 in the listen protocol, no upstream call', async () => {
+    const before = mock.requests.length;
+    const cases = [post('{"model": "m", "messages": ['), post(JSON.stringify({ model: 'm', messages: [{ role: 'usr', content: 'hi' }] })), post(ask('hi'), { 'content-type': 'text/plain' })];
+    for (const res of await Promise.all(cases)) {
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ error: { type: 'invalid_request_error' } });
+    }
+    expect(mock.requests.length).toBe(before);
+  });
+
+  it('a client too slow to send its request is disconnected', async () => {
+    const closed = await new Promise<number>((resolve) => {
+      const t0 = performance.now();
+      const socket = connect(Number(new URL(gateway.url).port), '127.0.0.1', () => socket.write('POST /chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"mo'));
+      socket.on('data', () => undefined);
+      socket.on('close', () => resolve(performance.now() - t0));
+      socket.on('error', () => undefined);
+    });
+    expect(closed).toBeLessThan(5000);
+  });
+
+  it('an upstream error that echoes the key reaches the caller with its status and without the key', async () => {
+    const res = await post(ask('leak'));
+    expect(res.status).toBe(400);
+    const text = await res.text();
+    expect(text).not.toContain(UPSTREAM_KEY);
+    expect(text).toContain('[redacted]');
+  });
+
+  it('a caller that goes away mid-stream: the upstream request is aborted', async () => {
+    const slow = await createMockServer({ provider: 'anthropic-messages', apiKey: UPSTREAM_KEY, delayMs: 20, chunk: 2, script: [{ reply: { text: 'word '.repeat(200) } }] });
+    const gw = await startGateway({ listen: 'openai-chat', upstream: 'anthropic-messages', clientToken: TOKEN, client: { apiKey: UPSTREAM_KEY, baseUrl: slow.url, maxRetries: 0 } });
+    try {
+      const stream = createClient('openai-chat', { apiKey: TOKEN, baseUrl: gw.url, model: 'm', maxRetries: 0 }).stream({ messages: [{ role: 'user', content: 'hi' }] });
+      let n = 0;
+      for await (const e of stream) if (e.type === 'text-delta' && ++n === 3) break;
+      await expect.poll(() => slow.requests[0]?.aborted, { timeout: 3000 }).toBe(true);
+    } finally {
+      await gw.close();
+      await slow.close();
+    }
+  });
+
+  it('200 concurrent streaming clients each get their own answer, and memory is flat afterwards', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const client = createClient('openai-chat', { apiKey: TOKEN, baseUrl: gateway.url, model: 'claude-test', maxRetries: 0 });
+    const round = () => Promise.all(Array.from({ length: 200 }, (_, i) => client.stream({ messages: [{ role: 'user', content: `client-${i}` }] }).final().then((r) => r.text)));
+    const texts = await round();
+    expect(texts).toEqual(Array.from({ length: 200 }, (_, i) => `echo:client-${i}`));
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let k = 0; k < 3; k++) await round();
+    gc();
+    const growth = process.memoryUsage().heapUsed - before;
+    expect(growth).toBeLessThan(16 * 1024 * 1024);
+  });
+
+  it('will not serve a non-loopback address with the upstream key and no client token', async () => {
+    await expect(startGateway({ listen: 'openai-chat', upstream: 'anthropic-messages', host: '0.0.0.0', client: { apiKey: UPSTREAM_KEY } })).rejects.toThrow(/client token/);
+  });
+
+  it('with the upstream key from the caller, the caller’s key goes upstream', async () => {
+    const own = await createMockServer({ provider: 'anthropic-messages', apiKey: 'sk-caller-own-key-777' });
+    const gw = await startGateway({ listen: 'openai-chat', upstream: 'anthropic-messages', upstreamKey: 'caller', client: { baseUrl: own.url, maxRetries: 0 } });
+    try {
+      const r = await createClient('openai-chat', { apiKey: 'sk-caller-own-key-777', baseUrl: gw.url, model: 'm', maxRetries: 0 }).chat({ messages: [{ role: 'user', content: 'hi' }] });
+      expect(r.text).toBe('Hello from the mock.');
+      const bad = await createClient('openai-chat', { apiKey: 'sk-someone-else-000', baseUrl: gw.url, model: 'm', maxRetries: 0 }).chat({ messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e);
+      expect(bad).toMatchObject({ status: 401 });
+      expect(String((bad as Error).message)).not.toContain('sk-someone-else-000');
+    } finally {
+      await gw.close();
+      await own.close();
+    }
+  });
+});
