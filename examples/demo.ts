@@ -1,66 +1,123 @@
 /**
- * Offline demo: a loopback server that speaks OpenAI Chat Completions and Anthropic Messages
- * (replaying the protocol fixtures), and one unified client talking to both, blocking and
- * streaming. Nothing leaves 127.0.0.1.
+ * The offline demo (`pnpm demo`): a mock server for every built-in spec, served from the specs
+ * themselves, and one tool conversation through each (the model calls the tool it is offered,
+ * the tool runs here, the model answers from its result), streamed live. Then the official
+ * OpenAI SDK talking to Anthropic through the gateway. Nothing leaves 127.0.0.1.
  */
-import { readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createClient, type ChatRequest, type ProviderId } from '../generated/index.js';
+import OpenAI from 'openai';
+import { adapters, createClient, defineTool, streamTools, type ContentPart, type ProviderId } from '../generated/index.js';
+import type { MockStep, RecordedCall } from '../generated/serve.js';
+import { createMockServer, startGateway } from '../node/index.js';
 
-const fixture = (id: string, name: string, ext: string) => readFileSync(new URL(`../test/fixtures/${id}/${name}.${ext}`, import.meta.url), 'utf8');
+const tty = process.stdout.isTTY === true;
+const paint = (code: string) => (s: string) => (tty ? `\x1b[${code}m${s}\x1b[0m` : s);
+const dim = paint('2');
+const bold = paint('1');
+const cyan = paint('36');
+const green = paint('32');
+const yellow = paint('33');
+const write = (s: string) => process.stdout.write(s);
 
-const server = createServer((req, res) => {
-  let body = '';
-  req.on('data', (c: Buffer) => (body += c.toString()));
-  req.on('end', () => {
-    const request = JSON.parse(body) as { stream?: boolean };
-    const id = req.url?.endsWith('/messages') ? 'anthropic-messages' : 'openai-chat';
-    const name = id === 'anthropic-messages' ? 'tool-use' : 'tool-calls-parallel';
-    if (request.stream) {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const text = fixture(id, name, 'sse');
-      // Send in small pieces, as a network would.
-      let i = 0;
-      const tick = setInterval(() => {
-        res.write(text.slice(i, (i += 97)));
-        if (i >= text.length) {
-          clearInterval(tick);
-          res.end();
-        }
-      }, 1);
-    } else {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(fixture(id, name, 'json'));
-    }
-  });
+// A real tool: the model is offered it, calls it, and answers from what it returns.
+const TEMPERATURES: Record<string, number> = { Paris: 18, Oslo: 4, Lagos: 31, Lima: 22 };
+const weather = defineTool({
+  description: 'Current temperature in a city',
+  parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false },
+  execute: ({ city }) => ({ city, celsius: TEMPERATURES[city] ?? 20, sky: (TEMPERATURES[city] ?? 20) > 15 ? 'sunny' : 'cloudy' }),
 });
-await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
 
-const request: ChatRequest = {
-  system: 'You are a concise assistant.',
-  messages: [{ role: 'user', content: 'Look up what I need for my trip.' }],
-  tools: [
-    { name: 'get_weather', description: 'Current weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
-    { name: 'get_stock_price', parameters: { type: 'object', properties: { ticker: { type: 'string' } }, required: ['ticker'] } },
-  ],
-  maxTokens: 512,
-  store: true,
-};
+/** The text of unified content (a string, or text parts). */
+const textOf = (c: string | ContentPart[]): string => (typeof c === 'string' ? c : c.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join(' '));
 
-for (const id of ['openai-chat', 'anthropic-messages'] as ProviderId[]) {
-  const client = createClient(id, { apiKey: 'demo-key-not-real', baseUrl, model: id === 'openai-chat' ? 'gpt-4o' : 'claude-sonnet-4-5' });
-  console.log(`\n=== ${id} ===`);
-  const blocking = await client.chat(request);
-  console.log('chat():', { text: blocking.text, toolCalls: blocking.toolCalls, finishReason: blocking.finishReason, usage: blocking.usage });
-  if (blocking.warnings.length) console.log('warnings:', blocking.warnings.map((w) => `${w.field}: ${w.message}`));
-
-  const stream = client.stream(request);
-  const counts: Record<string, number> = {};
-  for await (const event of stream) counts[event.type] = (counts[event.type] ?? 0) + 1;
-  const final = await stream.final();
-  console.log('stream() events:', counts);
-  console.log('stream().final() equals chat():', JSON.stringify({ ...final, raw: 0, warnings: 0 }) === JSON.stringify({ ...blocking, raw: 0, warnings: 0 }));
+/**
+ * The mock's "model": it reads the request as the spec decoded it. Offered a tool and asked a
+ * question, it calls that tool with the city it was asked about; given the tool's result, it
+ * answers from it.
+ */
+function model(call: RecordedCall): MockStep {
+  const req = call.request!;
+  const last = req.messages.at(-1);
+  const question = [...req.messages].reverse().find((m) => m.role === 'user');
+  const asked = textOf(question?.content ?? '');
+  const city = /([A-Z][a-z]+)\?*$/.exec(asked)?.[1] ?? 'Paris';
+  const tool = req.tools?.flatMap((t) => (t.type === 'provider' ? [] : [t]))[0];
+  if (last?.role === 'tool') {
+    const result = JSON.parse(textOf(last.content) || '{}') as { city?: string; celsius?: number; sky?: string };
+    return { reply: { thinking: { text: `The tool says ${result.celsius} °C.`, signature: 'demo-signature' }, text: `It is ${result.celsius} °C and ${result.sky} in ${result.city}.`, usage: { inputTokens: 64, outputTokens: 14 } } };
+  }
+  if (tool) return { reply: { thinking: { text: `I should look up ${city}.`, signature: 'demo-signature' }, toolCalls: [{ id: 'call_demo_1', name: tool.name, arguments: { city } }], usage: { inputTokens: 40, outputTokens: 9 } } };
+  return { reply: { text: 'Ask me about the weather.' } };
 }
-server.close();
+
+const KEY = 'demo-key-not-real-0000';
+const ids = Object.keys(adapters) as ProviderId[];
+const started = performance.now();
+let served = 0;
+
+console.log(bold(`wireforge demo: ${ids.length} specs, each served by a mock made from the spec, one tool conversation each\n`));
+for (const [n, id] of ids.entries()) {
+  const adapter = adapters[id];
+  const progress = tty ? dim(`[${n + 1}/${ids.length}] `) : '';
+  const mock = await createMockServer({ provider: id, script: model, chunk: 5, delayMs: tty ? 4 : 0 });
+  try {
+    const client = createClient(id, {
+      apiKey: KEY,
+      baseUrl: mock.url,
+      model: 'demo-model',
+      maxRetries: 0,
+      // Cloud specs sign or fetch tokens: made-up credentials, checked by no one here.
+      ...(adapter.endpoint.authFrom === 'token' ? { getToken: () => 'demo-access-token' } : {}),
+      ...(adapter.endpoint.sigv4 ? { aws: { accessKeyId: 'AKIDDEMO00000000', secretAccessKey: 'demo-secret-not-real' }, endpoint: { region: 'us-east-1' } } : {}),
+    });
+    write(`${progress}${bold(id)} ${dim(`(${adapter.name})`)}\n  `);
+    const stream = streamTools(client, { messages: [{ role: 'user', content: 'What is the weather in Oslo?' }] }, { tools: { get_weather: weather } });
+    let thinking = false;
+    for await (const e of stream) {
+      if (e.type === 'thinking-delta') {
+        if (!thinking) write(dim('thinking: '));
+        thinking = true;
+        write(dim(e.delta));
+      } else if (e.type === 'text-delta') {
+        if (thinking) write('\n  ');
+        thinking = false;
+        write(e.delta);
+      } else if (e.type === 'tool-execution-result') {
+        if (thinking) write('\n  ');
+        thinking = false;
+        write(`${cyan(`→ ${e.execution.call.name}(${e.execution.call.arguments})`)} ${dim('=')} ${green(JSON.stringify(e.execution.result))}\n  `);
+      }
+    }
+    const result = await stream.final();
+    const u = result.usage;
+    console.log(`\n  ${dim(`${result.steps.length} model calls, usage: ${u.inputTokens} in / ${u.outputTokens} out, ${mock.requests.length} requests decoded by the mock`)}`);
+    served++;
+  } finally {
+    await mock.close();
+  }
+}
+
+// The official OpenAI SDK, speaking Chat Completions to a gateway in front of an Anthropic mock.
+console.log(bold('\nThe official OpenAI SDK → gateway (listens: openai-chat) → Anthropic Messages mock'));
+const anthropic = await createMockServer({ provider: 'anthropic-messages', apiKey: 'sk-ant-demo-upstream-000', script: model, chunk: 5, delayMs: tty ? 4 : 0 });
+const gateway = await startGateway({ listen: 'openai-chat', upstream: 'anthropic-messages', clientToken: KEY, client: { apiKey: 'sk-ant-demo-upstream-000', baseUrl: anthropic.url, maxRetries: 0 } });
+try {
+  const openai = new OpenAI({ apiKey: KEY, baseURL: gateway.url });
+  const tools = [{ type: 'function' as const, function: { name: 'get_weather', description: 'Current temperature in a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } }];
+  const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: 'user', content: 'What is the weather in Lima?' }];
+  const first = await openai.chat.completions.create({ model: 'claude-sonnet-demo', messages, tools });
+  const call = first.choices[0]!.message.tool_calls![0]! as { id: string; function: { name: string; arguments: string } };
+  const args = JSON.parse(call.function.arguments) as { city: string };
+  const output = TEMPERATURES[args.city] === undefined ? { city: args.city, celsius: 20, sky: 'sunny' } : { city: args.city, celsius: TEMPERATURES[args.city]!, sky: TEMPERATURES[args.city]! > 15 ? 'sunny' : 'cloudy' };
+  write(`  ${cyan(`→ ${call.function.name}(${call.function.arguments})`)} ${dim('=')} ${green(JSON.stringify(output))}\n  `);
+  messages.push(first.choices[0]!.message, { role: 'tool', tool_call_id: call.id, content: JSON.stringify(output) });
+  const stream = openai.chat.completions.stream({ model: 'claude-sonnet-demo', messages, tools });
+  stream.on('content', (d) => write(d));
+  const final = await stream.finalChatCompletion();
+  console.log(`\n  ${dim(`finish_reason ${final.choices[0]!.finish_reason}; the Anthropic mock saw ${anthropic.requests.length} Messages requests (tool_result for ${call.id} in the last)`)}`);
+} finally {
+  await gateway.close();
+  await anthropic.close();
+}
+
+const seconds = ((performance.now() - started) / 1000).toFixed(1);
+console.log(`\n${yellow(`${served} specs served and talked to, in ${seconds} s; nothing left 127.0.0.1.`)}`);

@@ -91,6 +91,22 @@ export const codec = {
 } satisfies Codec;
 
 /** How this wire is served (docs/serving.md): the blocking body and each step of a stream, as templates. */
-export const serve = { ...base.serve, eventName: undefined } satisfies ServeCodec;
+export const serve = {
+  ...base.serve,
+  errorTypes: {
+    '400': 'ValidationException',
+    '401': 'UnrecognizedClientException',
+    '403': 'AccessDeniedException',
+    '404': 'ResourceNotFoundException',
+    '405': 'ValidationException',
+    '413': 'ValidationException',
+    '429': 'ThrottlingException',
+    '500': 'InternalServerException',
+    '503': 'ServiceUnavailableException',
+    '529': 'overloaded_error',
+  },
+  error: undefined,
+  eventName: undefined,
+} satisfies ServeCodec;
 
 export const adapter = defineAdapter(profile, codec, { kit: 4 });

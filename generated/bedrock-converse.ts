@@ -297,8 +297,75 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
 
 /** How this wire is served (docs/serving.md): the blocking body and each step of a stream, as templates. */
 export const serve = {
-  stream: {},
+  response: (s) =>
+    compact({
+      output: compact({ message: s.message }),
+      stopReason: s.finish,
+      usage: s.usage,
+      metrics: { latencyMs: 0 },
+    }),
+  stream: {
+    start: [(s) => ({ $event: 'messageStart', role: 'assistant' })],
+    textDelta: [
+      (s) =>
+        compact({
+          $event: 'contentBlockDelta',
+          contentBlockIndex: s.index,
+          delta: compact({ text: s.delta }),
+        }),
+    ],
+    textEnd: [(s) => compact({ $event: 'contentBlockStop', contentBlockIndex: s.index })],
+    thinkingDelta: [
+      (s) =>
+        compact({
+          $event: 'contentBlockDelta',
+          contentBlockIndex: s.index,
+          delta: compact({ reasoningContent: compact({ text: s.delta }) }),
+        }),
+    ],
+    thinkingSignature: [
+      (s) =>
+        compact({
+          $event: 'contentBlockDelta',
+          contentBlockIndex: s.index,
+          delta: compact({ reasoningContent: compact({ signature: s.signature }) }),
+        }),
+    ],
+    thinkingEnd: [(s) => compact({ $event: 'contentBlockStop', contentBlockIndex: s.index })],
+    toolCallStart: [
+      (s) =>
+        compact({
+          $event: 'contentBlockStart',
+          contentBlockIndex: s.index,
+          start: compact({ toolUse: compact({ toolUseId: s.callId, name: s.name }) }),
+        }),
+    ],
+    toolCallDelta: [
+      (s) =>
+        compact({
+          $event: 'contentBlockDelta',
+          contentBlockIndex: s.index,
+          delta: compact({ toolUse: compact({ input: s.delta }) }),
+        }),
+    ],
+    toolCallEnd: [(s) => compact({ $event: 'contentBlockStop', contentBlockIndex: s.index })],
+    finish: [
+      (s) => compact({ $event: 'messageStop', stopReason: s.finish }),
+      (s) => compact({ $event: 'metadata', usage: s.usage, metrics: { latencyMs: 0 } }),
+    ],
+  },
   finish: {},
+  errorTypes: {
+    '400': 'ValidationException',
+    '401': 'UnrecognizedClientException',
+    '403': 'AccessDeniedException',
+    '404': 'ResourceNotFoundException',
+    '405': 'ValidationException',
+    '413': 'ValidationException',
+    '429': 'ThrottlingException',
+    '500': 'InternalServerException',
+    '503': 'ServiceUnavailableException',
+  },
   request: {
     roles: {
       user: { role: 'user', content: '$parts' },

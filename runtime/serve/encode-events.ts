@@ -1,27 +1,41 @@
 /**
  * Wire events → bytes in the spec's framing: SSE (with `event:` lines where the wire names its
- * events, and the done sentinel last), or NDJSON. AWS event-stream is not served yet.
+ * events, and the done sentinel last), NDJSON, or AWS event-stream messages.
  */
 import type { ProviderAdapter } from '../adapter.js';
-import { WireforgeError } from '../errors.js';
+import { eventStreamMessage } from './encode-event-stream.js';
 import type { WireEvent } from './stream-writer.js';
 
 export interface EventEncoder {
   readonly contentType: string;
-  encode(e: WireEvent): string;
-  /** What follows the last event (`data: [DONE]`), or ''. */
-  end(): string;
+  /** The events' bytes, in order. */
+  bytes(events: readonly WireEvent[]): Uint8Array;
+  /** What follows the last event (`data: [DONE]`); empty when nothing does. */
+  end(): Uint8Array;
 }
 
+const utf8 = new TextEncoder();
+const NOTHING = new Uint8Array(0);
+
 export function eventEncoder(adapter: ProviderAdapter): EventEncoder {
-  const { framing, doneSentinel } = adapter.profile.stream;
-  if (framing === 'ndjson') return { contentType: 'application/x-ndjson', encode: (e) => `${JSON.stringify(e.data)}\n`, end: () => '' };
-  if (framing === 'sse') {
-    return {
-      contentType: 'text/event-stream',
-      encode: (e) => `${e.event === undefined ? '' : `event: ${e.event}\n`}data: ${JSON.stringify(e.data)}\n\n`,
-      end: () => (doneSentinel === undefined ? '' : `data: ${doneSentinel}\n\n`),
-    };
+  const { framing, doneSentinel, unwrap } = adapter.profile.stream;
+  if (framing === 'event-stream') return { contentType: 'application/vnd.amazon.eventstream', bytes: (events) => concat(events.map((e) => eventStreamMessage(e, unwrap))), end: () => NOTHING };
+  if (framing === 'ndjson') return { contentType: 'application/x-ndjson', bytes: (events) => utf8.encode(events.map((e) => `${JSON.stringify(e.data)}\n`).join('')), end: () => NOTHING };
+  const done = doneSentinel === undefined ? NOTHING : utf8.encode(`data: ${doneSentinel}\n\n`);
+  return {
+    contentType: 'text/event-stream',
+    bytes: (events) => utf8.encode(events.map((e) => `${e.event === undefined ? '' : `event: ${e.event}\n`}data: ${JSON.stringify(e.data)}\n\n`).join('')),
+    end: () => done,
+  };
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0]!;
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
   }
-  throw new WireforgeError(`spec "${adapter.id}" streams ${framing} frames, which the serve runtime does not write yet (docs/serving.md)`, { provider: adapter.id });
+  return out;
 }

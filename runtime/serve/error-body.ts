@@ -22,3 +22,9 @@ export function errorBody(adapter: ProviderAdapter, serve: ServeCodec, e: Served
   if (errors.code[0]) setPath(out, errors.code[0], e.code);
   return out;
 }
+
+/** The headers an error response carries besides its body: the type, for wires that send it in one (AWS). */
+export function errorHeaders(adapter: ProviderAdapter, type: string | undefined): Record<string, string> {
+  const header = adapter.profile.errors.typeHeader;
+  return header !== undefined && type !== undefined ? { [header]: type } : {};
+}

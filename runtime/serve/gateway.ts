@@ -11,7 +11,7 @@ import { makeRedactor } from '../transport/redact.js';
 import type { ChatRequest, ClientOptions, ChatResponse, StreamEvent, Warning } from '../types.js';
 import { decodeRequest } from './decode-request.js';
 import { eventEncoder } from './encode-events.js';
-import { errorBody } from './error-body.js';
+import { errorBody, errorHeaders } from './error-body.js';
 import type { ServedSpec } from './mock-handler.js';
 import { responseBody, type ServedTurn } from './served-turn.js';
 import { StreamWriter } from './stream-writer.js';
@@ -43,8 +43,10 @@ export function createGateway(options: GatewayOptions): (request: Request) => Pr
   const keyFromCaller = options.upstreamKey === 'caller';
   const shared = keyFromCaller ? undefined : createClientFor(upstream, options.client);
   const redact = makeRedactor(options.client?.apiKey, options.clientToken);
-  const fail = (status: number, message: string, headers: Record<string, string> = {}): Response =>
-    json(errorBody(listen.adapter, listen.serve, { status, message: redact(message), type: listen.serve.errorTypes?.[String(status)] }), status, headers);
+  const fail = (status: number, message: string, headers: Record<string, string> = {}): Response => {
+    const type = listen.serve.errorTypes?.[String(status)];
+    return json(errorBody(listen.adapter, listen.serve, { status, message: redact(message), type }), status, { ...errorHeaders(listen.adapter, type), ...headers });
+  };
 
   return async (req) => {
     const url = new URL(req.url);
@@ -119,7 +121,6 @@ function streamed(
 ): Response {
   const writer = new StreamWriter(listen.adapter, listen.serve, { id: 'gw_1', model: model ?? 'unknown', created: Math.floor(Date.now() / 1000) });
   const encoder = eventEncoder(listen.adapter);
-  const bytes = new TextEncoder();
   let pending: IteratorResult<StreamEvent> | undefined = first;
   let done = false;
   const body = new ReadableStream<Uint8Array>({
@@ -131,12 +132,14 @@ function streamed(
           pending = undefined;
           if (next.done) {
             done = true;
-            const tail = writer.end().map((e) => encoder.encode(e)).join('') + encoder.end();
-            if (tail) controller.enqueue(bytes.encode(tail));
+            const tail = encoder.bytes(writer.end());
+            if (tail.length) controller.enqueue(tail);
+            const end = encoder.end();
+            if (end.length) controller.enqueue(end);
             return controller.close();
           }
-          const out = writer.write(next.value).map((e) => encoder.encode(e)).join('');
-          if (out) return controller.enqueue(bytes.encode(out));
+          const written = writer.write(next.value);
+          if (written.length) return controller.enqueue(encoder.bytes(written));
         }
       } catch (e) {
         // Upstream failed mid-stream: an error event in the listen protocol, then the end.
@@ -144,7 +147,7 @@ function streamed(
         const status = e instanceof ProviderError && e.status !== undefined ? e.status : 502;
         const message = redact(e instanceof Error ? e.message : String(e));
         const type = listen.serve.errorTypes?.[String(status)];
-        controller.enqueue(bytes.encode(writer.errorEvent({ status, message, type }).map((x) => encoder.encode(x)).join('')));
+        controller.enqueue(encoder.bytes(writer.errorEvent({ status, message, type })));
         controller.close();
       }
     },

@@ -10,7 +10,7 @@ import { RequestError } from '../errors.js';
 import type { ChatRequest, Message } from '../types.js';
 import { decodeRequest } from './decode-request.js';
 import { eventEncoder } from './encode-events.js';
-import { errorBody, type ServedError } from './error-body.js';
+import { errorBody, errorHeaders, type ServedError } from './error-body.js';
 import type { ServeCodec } from './serve-codec.js';
 import { responseBody } from './served-turn.js';
 import { StreamWriter, type WireEvent } from './stream-writer.js';
@@ -100,8 +100,10 @@ export function createMockHandler(spec: ServedSpec, options: MockOptions = {}): 
   // Calls served so far, by name and arguments: a wire without call ids (Gemini) gets them back.
   const served = new Map<string, string>();
   let n = 0;
-  const fail = (status: number, message: string, extra: Partial<ServedError> = {}, headers: Record<string, string> = {}) =>
-    json(errorBody(adapter, serve, { status, message, type: serve.errorTypes?.[String(status)], ...extra }), status, headers);
+  const fail = (status: number, message: string, extra: Partial<ServedError> = {}, headers: Record<string, string> = {}) => {
+    const e = { status, message, type: serve.errorTypes?.[String(status)], ...extra };
+    return json(errorBody(adapter, serve, e), status, { ...errorHeaders(adapter, e.type), ...headers });
+  };
 
   const handle = async (req: Request): Promise<Response> => {
     const url = new URL(req.url);
@@ -202,7 +204,6 @@ function holds(m: MockMatch, call: RecordedCall): boolean {
 
 function streamResponse(spec: ServedSpec, writer: StreamWriter, events: WireEvent[], fault: MockFault, delayMs: number, signal: AbortSignal): Response {
   const encoder = eventEncoder(spec.adapter);
-  const bytes = new TextEncoder();
   let i = 0;
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -211,20 +212,20 @@ function streamResponse(spec: ServedSpec, writer: StreamWriter, events: WireEven
       if (i === 1 && fault.stallMs) await sleep(fault.stallMs, signal);
       if (fault.errorAfter !== undefined && i === fault.errorAfter) {
         const type = fault.type ?? spec.serve.errorTypes?.['500'];
-        for (const e of writer.errorEvent({ status: 500, message: fault.message ?? 'mock stream error', type, code: fault.code })) controller.enqueue(bytes.encode(encoder.encode(e)));
+        controller.enqueue(encoder.bytes(writer.errorEvent({ status: 500, message: fault.message ?? 'mock stream error', type, code: fault.code })));
         return controller.close();
       }
       if (fault.truncateAfter !== undefined && i === fault.truncateAfter) {
-        const next = events[i] ? encoder.encode(events[i]!) : '';
-        controller.enqueue(bytes.encode(next.slice(0, Math.max(1, Math.floor(next.length / 2)))));
+        const next = events[i] ? encoder.bytes([events[i]!]) : new Uint8Array(0);
+        controller.enqueue(next.subarray(0, Math.max(1, Math.floor(next.length / 2))));
         return controller.close();
       }
       if (i >= events.length) {
         const end = encoder.end();
-        if (end) controller.enqueue(bytes.encode(end));
+        if (end.length) controller.enqueue(end);
         return controller.close();
       }
-      controller.enqueue(bytes.encode(encoder.encode(events[i++]!)));
+      controller.enqueue(encoder.bytes([events[i++]!]));
     },
   });
   return new Response(body, { status: 200, headers: { 'content-type': encoder.contentType, 'cache-control': 'no-cache' } });

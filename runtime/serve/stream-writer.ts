@@ -18,6 +18,8 @@ export type ServeEvent = StreamEvent | { type: 'thinking-signature'; signature: 
 export interface WireEvent {
   data: unknown;
   event?: string;
+  /** An error the framing sends as its own kind of message (AWS event-stream `exception`), by type. */
+  exception?: string;
 }
 
 type Block =
@@ -112,6 +114,7 @@ export class StreamWriter {
       return out;
     }
     const data = errorBody(this.adapter, this.serve, e);
+    if (this.adapter.profile.stream.framing === 'event-stream') return [{ data, exception: e.type ?? 'internalServerException' }];
     const event = this.serve.eventName ? readName(data, this.serve.eventName) : undefined;
     return [event === undefined ? { data } : { data, event }];
   }
@@ -215,9 +218,12 @@ export class StreamWriter {
     if (!events) return;
     const name = this.serve.eventName;
     for (const template of events) {
-      const data = template({ ...slots, seq: this.seq++ } as ServeSlots);
-      if (data === undefined) continue;
-      const event = name ? readName(data, name) : undefined;
+      const written = template({ ...slots, seq: this.seq++ } as ServeSlots);
+      if (written === undefined) continue;
+      // `$event` names the event where the payload does not (AWS event-stream's `:event-type`).
+      const { $event, ...rest } = written as Record<string, unknown>;
+      const data = typeof $event === 'string' ? rest : written;
+      const event = typeof $event === 'string' ? $event : name ? readName(data, name) : undefined;
       out.push(event === undefined ? { data } : { data, event });
     }
   }

@@ -6,9 +6,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { adapters, type ChatResponse, type ProviderAdapter } from '../../generated/index.js';
+import { adapters, createClientFor, type ChatResponse, type ProviderAdapter } from '../../generated/index.js';
 import { serves, StreamWriter, eventEncoder, responseBody, servedTurn, turnEvents, type MockTurn, type ServeCodec } from '../../generated/serve.js';
-import { replayBlocking, replayStream } from '../helpers/replay.js';
+import { chunked, fetchReturning, replayBlocking } from '../helpers/replay.js';
+import { accessFor } from '../helpers/client-access.js';
 import { familySpecIds, wireFamilyOf, type WireFamily } from '../helpers/scripted-turns.js';
 
 const SEED = Number(process.env.WIREFORGE_PROPERTY_SEED ?? 20261201);
@@ -30,6 +31,8 @@ const CARRIES: Record<WireFamily, Carries> = {
   'openai-responses': { thinking: true, signature: true, callIds: true },
   ollama: { thinking: true, signature: false, callIds: true },
 };
+/** Bedrock Converse is a family of its own (not among the scripted ones): reasoning with signatures, call ids. */
+const CONVERSE: Carries = { thinking: true, signature: true, callIds: true };
 /** Specs whose wire carries more than their family's. */
 const CARRIES_BY_SPEC: Record<string, Carries> = {
   deepseek: { thinking: true, signature: false, callIds: true },
@@ -82,28 +85,26 @@ function seen(r: ChatResponse) {
   };
 }
 
-const served = familySpecIds().filter((id) => (adapters as Record<string, ProviderAdapter>)[id]!.stream.framing !== 'event-stream');
+const served = [...familySpecIds(), 'bedrock-converse'];
 
 describe('a served turn reads back as the turn, blocking and streamed', () => {
   it.each(served)('%s', async (id) => {
     const adapter = (adapters as Record<string, ProviderAdapter>)[id]!;
     const serve = (serves as Record<string, ServeCodec>)[id]!;
-    const family = wireFamilyOf(id);
-    await fc.assert(
+        await fc.assert(
       fc.asyncProperty(turn, fc.integer({ min: 1, max: 64 }), fc.integer({ min: 1, max: 12 }), async (t, chunk, piece) => {
         const unified = servedTurn(t, { id: 'resp1', model: 'm-1', created: 1767225600 });
-        const want = expected(CARRIES_BY_SPEC[id] ?? CARRIES[family], t, 'resp1');
+        const want = expected(id === 'bedrock-converse' ? CONVERSE : (CARRIES_BY_SPEC[id] ?? CARRIES[wireFamilyOf(id)]), t, 'resp1');
         const blocking = await replayBlocking(adapter, JSON.stringify(responseBody(adapter, serve, unified).body));
         expect(seen(blocking)).toEqual(want);
 
         const writer = new StreamWriter(adapter, serve, { id: 'resp1', model: 'm-1', created: 1767225600 });
         const encoder = eventEncoder(adapter);
-        let body = '';
-        for (const e of turnEvents(unified, piece)) for (const w of writer.write(e)) body += encoder.encode(w);
-        for (const w of writer.end()) body += encoder.encode(w);
-        body += encoder.end();
-        const streamed = await replayStream(adapter, new TextEncoder().encode(body), chunk);
-        expect(seen(streamed.final)).toEqual(want);
+        const events = [...turnEvents(unified, piece).flatMap((e) => writer.write(e)), ...writer.end()];
+        const body = new Uint8Array([...encoder.bytes(events), ...encoder.end()]);
+        const client = createClientFor(adapter, { ...accessFor(adapter), apiKey: 'test-key-0000', baseUrl: 'http://127.0.0.1:9/v1', fetch: fetchReturning(chunked(body, chunk), encoder.contentType), maxRetries: 0 });
+        const streamed = await client.stream({ messages: [{ role: 'user', content: 'hi' }], model: 'test-model' }).final();
+        expect(seen(streamed)).toEqual(want);
       }),
       params,
     );
