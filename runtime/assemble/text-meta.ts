@@ -9,7 +9,7 @@ import { TextPart, type Segment } from './text-part.js';
 
 export class TextMeta extends TextPart {
   /** The label of the item the text belongs to, for each of its blocks. */
-  private phase: string | undefined;
+  #phase: string | undefined;
 
   /**
    * A new wire text block begins. With `phase` (a string, or null for none), a new item with that
@@ -17,7 +17,7 @@ export class TextMeta extends TextPart {
    */
   override start(phase?: unknown): void {
     this.startPending = true;
-    if (phase !== undefined) this.phase = typeof phase === 'string' && phase !== '' ? phase : undefined;
+    if (phase !== undefined) this.#phase = typeof phase === 'string' && phase !== '' ? phase : undefined;
   }
 
   override setSignature(signature: unknown): void {
@@ -44,7 +44,7 @@ export class TextMeta extends TextPart {
     const made = this.segments.length;
     const seg = super.current();
     // A new segment takes the phase of its item.
-    if (this.segments.length > made && this.phase !== undefined) seg.phase = this.phase;
+    if (this.segments.length > made && this.#phase !== undefined) seg.phase = this.#phase;
     return seg;
   }
 }

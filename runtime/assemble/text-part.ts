@@ -24,23 +24,23 @@ export interface Segment {
 
 export class TextPart {
   protected readonly segments: Segment[] = [];
-  private open: Segment | undefined;
+  #open: Segment | undefined;
   /** The next text starts a new segment even if nothing came between (a new wire block). */
   protected startPending = false;
   /** Some of the text was a refusal: the finish reason can then become `refusal`. */
   refusal = false;
-  private readonly sink: EventSink;
+  readonly #sink: EventSink;
   protected readonly provider: string;
 
   constructor(sink: EventSink, provider: string) {
-    this.sink = sink;
+    this.#sink = sink;
     this.provider = provider;
   }
 
   /** A new wire text block begins; a `phase` (a new item with a label) is the TextMeta unit's. */
   start(phase?: unknown): void {
     this.startPending = true;
-    if (phase !== undefined) this.needsMeta();
+    if (phase !== undefined) this.#needsMeta();
   }
 
   append(delta: unknown): void {
@@ -48,11 +48,11 @@ export class TextPart {
     const seg = this.current();
     let shown = delta;
     if (seg.separator === undefined) {
-      seg.separator = this.separatorFor(seg);
+      seg.separator = this.#separatorFor(seg);
       if (seg.separator !== '') shown = seg.separator + delta;
     }
     seg.buffer.push(delta);
-    const sink = this.sink;
+    const sink = this.#sink;
     if (sink.emit) sink.events.push({ type: 'text-delta', delta: shown });
   }
 
@@ -64,10 +64,10 @@ export class TextPart {
 
   /** Opaque data the provider needs back with this text: the TextMeta unit (text-meta.ts) keeps it. */
   setSignature(signature: unknown): void {
-    if (typeof signature === 'string' && signature !== '') this.needsMeta();
+    if (typeof signature === 'string' && signature !== '') this.#needsMeta();
   }
 
-  private needsMeta(): never {
+  #needsMeta(): never {
     return missingUse(this.provider, 'textMeta', 'reads text signatures or phases');
   }
 
@@ -101,25 +101,25 @@ export class TextPart {
   }
 
   /** Nothing but information set aside came after this segment. */
-  private isLast(seg: Segment): boolean {
-    return this.sink.lastSolid === seg.placed;
+  #isLast(seg: Segment): boolean {
+    return this.#sink.lastSolid === seg.placed;
   }
 
   /** The open segment, or a new one when a block starts or another part came since. */
   protected current(): Segment {
-    const open = this.open;
-    if (open !== undefined && !this.startPending && this.isLast(open)) return open;
+    const open = this.#open;
+    if (open !== undefined && !this.startPending && this.#isLast(open)) return open;
     this.startPending = false;
     const placed: Placed = { unit: 'text', index: this.segments.length };
     const seg: Segment = { buffer: new TextBuffer(), placed, separator: undefined };
     this.segments.push(seg);
-    this.sink.place(placed);
-    return (this.open = seg);
+    this.#sink.place(placed);
+    return (this.#open = seg);
   }
 
   /** A blank line when earlier text exists and a call or another part came after it. */
-  private separatorFor(seg: Segment): string {
-    const order = this.sink.order;
+  #separatorFor(seg: Segment): string {
+    const order = this.#sink.order;
     let between = false;
     for (let i = order.indexOf(seg.placed) - 1; i >= 0; i--) {
       const p = order[i]!;

@@ -35,11 +35,11 @@ export class ToolCalls {
   /** Calls by their wire key (index or item id); tool-call-stream.ts feeds them. */
   readonly byKey = new Map<unknown, OpenCall>();
   readonly provider: string;
-  private readonly sink: EventSink;
+  readonly #sink: EventSink;
 
   constructor(provider: string, sink: EventSink) {
     this.provider = provider;
-    this.sink = sink;
+    this.#sink = sink;
   }
 
   /** A whole call in one piece: arguments as a string or as an object. */
@@ -103,9 +103,9 @@ export class ToolCalls {
       closed: false,
     };
     this.calls.push(call);
-    this.sink.place({ unit: 'call', index });
+    this.#sink.place({ unit: 'call', index });
     if (key !== undefined && key !== null) this.byKey.set(key, call);
-    const sink = this.sink;
+    const sink = this.#sink;
     if (sink.emit) sink.events.push({ type: 'tool-call-start', index, id: call.id, name: call.name });
     return call;
   }
@@ -113,13 +113,13 @@ export class ToolCalls {
   appendArgs(call: OpenCall, fragment: unknown): void {
     if (typeof fragment !== 'string' || fragment === '') return;
     call.parts.push(fragment);
-    const sink = this.sink;
+    const sink = this.#sink;
     if (sink.emit) sink.events.push({ type: 'tool-call-delta', index: call.index, delta: fragment });
   }
 
   closeCall(call: OpenCall): void {
     call.closed = true;
-    const sink = this.sink;
+    const sink = this.#sink;
     if (sink.emit) sink.events.push({ type: 'tool-call', index: call.index, call: finalCall(call) });
   }
 }

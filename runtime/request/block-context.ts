@@ -29,7 +29,7 @@ export class BlockContext extends MessageContext {
    */
   override blocks(m: AssistantMessage): unknown[] {
     if (m.parts) {
-      if (agrees(m, m.parts)) return this.partBlocks(m, m.parts);
+      if (agrees(m, m.parts)) return this.#partBlocks(m, m.parts);
       // The fields were changed after the turn came back: they are what the caller means to send.
       this.partsCarried = true;
       m.parts.forEach((p, j) => {
@@ -46,7 +46,7 @@ export class BlockContext extends MessageContext {
    * The k-th thinking or tool-call part is the k-th entry of `thinking` / `toolCalls` (those are
    * what continuity rules and id renaming act on); other parts go back as the wire sent them.
    */
-  private partBlocks(m: AssistantMessage, parts: ResponsePart[]): unknown[] {
+  #partBlocks(m: AssistantMessage, parts: ResponsePart[]): unknown[] {
     this.partsCarried = true;
     if (this.blocks_.thinking || this.blocks_.redactedThinking) this.thinkingCarried = true;
     const out: unknown[] = [];
@@ -57,7 +57,7 @@ export class BlockContext extends MessageContext {
         if ((p.text !== '' || p.signature !== undefined) && this.blocks_.text) out.push(this.blocks_.text(p, this));
       } else if (p.type === 'thinking') {
         const block = m.thinking![t]!;
-        const template = this.thinkingTemplate(block);
+        const template = this.#thinkingTemplate(block);
         if (template) out.push(template(block, this, t));
         t++;
       } else if (p.type === 'tool-call') {
@@ -68,7 +68,7 @@ export class BlockContext extends MessageContext {
     return out;
   }
 
-  private thinkingTemplate(t: ThinkingPart): BlockTemplates['thinking'] {
+  #thinkingTemplate(t: ThinkingPart): BlockTemplates['thinking'] {
     return t.redacted !== undefined ? this.blocks_.redactedThinking : t.summary ? (this.blocks_.summaryThinking ?? this.blocks_.thinking) : this.blocks_.thinking;
   }
 
@@ -77,7 +77,7 @@ export class BlockContext extends MessageContext {
     if (this.blocks_.thinking || this.blocks_.redactedThinking) this.thinkingCarried = true;
     const out: unknown[] = [];
     (m.thinking ?? []).forEach((t, i) => {
-      const template = this.thinkingTemplate(t);
+      const template = this.#thinkingTemplate(t);
       if (template) out.push(template(t, this, i));
     });
     return out.length ? out : undefined;

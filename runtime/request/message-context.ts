@@ -29,16 +29,20 @@ export interface BlockTemplates {
 }
 
 export class MessageContext {
-  private index = 0;
+  #index = 0;
   protected thinkingCarried = false;
   /** The message's parts went out through `blocks` (the wire has a place for every kind). */
   protected partsCarried = false;
 
+  readonly #parts: PartTemplates;
+
   constructor(
-    private readonly parts_: PartTemplates,
+    parts: PartTemplates,
     protected readonly blocks_: BlockTemplates,
     protected readonly w: Warnings,
-  ) {}
+  ) {
+    this.#parts = parts;
+  }
 
   /** The current message, as named in warnings. */
   field(): string {
@@ -50,7 +54,7 @@ export class MessageContext {
 
   /** Sets the request position used in warnings; returns this for chaining. */
   at(index: number): this {
-    this.index = index;
+    this.#index = index;
     this.thinkingCarried = false;
     this.partsCarried = false;
     if (this.pendingImages.size) this.pendingImages.clear();
@@ -81,10 +85,10 @@ export class MessageContext {
   }
 
   parts(c: string | ContentPart[]): unknown[] {
-    if (typeof c === 'string') return this.parts_.text ? [this.parts_.text({ type: 'text', text: c })] : [c];
+    if (typeof c === 'string') return this.#parts.text ? [this.#parts.text({ type: 'text', text: c })] : [c];
     const out: unknown[] = [];
     c.forEach((p, j) => {
-      const mapped = this.part(p, j);
+      const mapped = this.#part(p, j);
       if (mapped !== undefined) out.push(mapped);
     });
     return out;
@@ -114,36 +118,36 @@ export class MessageContext {
   // (block-context.ts), which modules whose templates read them supply as `codec.uses.blocks`.
 
   imageData(_c: string | ContentPart[]): string[] | undefined {
-    return this.needs('images');
+    return this.#needs('images');
   }
 
   blocks(_m: AssistantMessage): unknown[] {
-    return this.needs('blocks');
+    return this.#needs('blocks');
   }
 
   thinkingBlocks(_m: AssistantMessage): unknown[] | undefined {
-    return this.needs('thinking');
+    return this.#needs('thinking');
   }
 
   thinkingText(_m: AssistantMessage): string | undefined {
-    return this.needs('thinkingText');
+    return this.#needs('thinkingText');
   }
 
   argumentsObject(_c: ToolCall): Record<string, unknown> {
-    return this.needs('argumentsObject');
+    return this.#needs('argumentsObject');
   }
 
-  private needs(slot: string): never {
+  #needs(slot: string): never {
     return missingUse(this.w.provider, 'blocks', `has a template that reads $${slot}`);
   }
 
-  private part(p: ContentPart, j: number): unknown {
-    if (p.type === 'text') return this.parts_.text ? this.parts_.text(p) : p.text;
+  #part(p: ContentPart, j: number): unknown {
+    if (p.type === 'text') return this.#parts.text ? this.#parts.text(p) : p.text;
     if (p.data !== undefined && p.mediaType === undefined) {
       this.w.drop(`${this.where()}.content[${j}]`, 'base64 image without mediaType (and not a recognisable PNG, JPEG, GIF or WebP); the image was not sent');
       return undefined;
     }
-    const template = p.data !== undefined ? this.parts_.imageData : this.parts_.imageUrl;
+    const template = p.data !== undefined ? this.#parts.imageData : this.#parts.imageUrl;
     if (template) return template(p);
     this.w.drop(
       `${this.where()}.content[${j}]`,
@@ -153,7 +157,7 @@ export class MessageContext {
   }
 
   protected where(): string {
-    return this.index < 0 ? 'system' : `messages[${this.index}]`;
+    return this.#index < 0 ? 'system' : `messages[${this.#index}]`;
   }
 }
 
