@@ -14,8 +14,10 @@ import {
   isEmpty,
   list,
   mergeConsecutive,
+  mergeUsage,
   openToolCall,
   paramRules,
+  startText,
   toolCallDelta,
 } from '../runtime/adapter-kit.js';
 import type { Codec, Profile, TurnAssembler } from '../runtime/adapter-kit.js';
@@ -400,7 +402,7 @@ export interface WireBlock {
 function readBlock(a: TurnAssembler, x: WireBlock): void {
   switch (x?.type) {
     case 'text':
-      a.startText();
+      startText(a);
       a.appendText(x?.text);
       a.addCitations(x?.citations);
       break;
@@ -437,7 +439,7 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
   switch (e?.type ?? event) {
     case 'message_start': {
       a.setMeta(e?.message?.id, e?.message?.model);
-      a.mergeUsage(e?.message?.usage);
+      mergeUsage(a, e?.message?.usage);
       for (const x of list(e?.message?.content)) readBlock(a, x);
       // container
       a.parts.add('container', e?.message?.container);
@@ -448,7 +450,7 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
       // block
       switch (e?.content_block?.type) {
         case 'text':
-          a.startText();
+          startText(a);
           a.appendText(e?.content_block?.text);
           a.addCitations(e?.content_block?.citations);
           break;
@@ -502,7 +504,7 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
       a.setFinishReason(e?.delta?.stop_reason);
       // container
       a.parts.add('container', e?.delta?.container);
-      a.mergeUsage(e?.usage);
+      mergeUsage(a, e?.usage);
       break;
     }
     case 'message_stop': {

@@ -15,6 +15,7 @@ import {
   openToolCall,
   resolveEndpointOptions,
   sigv4Auth,
+  startText,
   toolCallDelta,
 } from '../runtime/adapter-kit.js';
 import type { Codec, Profile, TurnAssembler } from '../runtime/adapter-kit.js';
@@ -230,7 +231,7 @@ export function readResponse(a: TurnAssembler, r: WireResponse): void {
   // content
   for (const x of list(r?.output?.message?.content)) {
     if (x?.text != null) {
-      a.startText();
+      startText(a);
       a.appendText(x?.text);
     }
     // reasoning

@@ -14,6 +14,7 @@ import {
   mergeConsecutive,
   paramRules,
   retryDelayMs,
+  setTextSignature,
 } from '../runtime/adapter-kit.js';
 import type { Codec, Profile, TurnAssembler } from '../runtime/adapter-kit.js';
 
@@ -324,7 +325,7 @@ function readPart(a: TurnAssembler, x: WirePart): void {
     a.thinking.setSignature(x?.thoughtSignature);
   }
   if (x?.thought !== true && x?.text != null) {
-    a.setTextSignature(x?.thoughtSignature);
+    setTextSignature(a, x?.thoughtSignature);
     a.appendText(x?.text);
   }
   // code

@@ -18,6 +18,7 @@ import {
   paramRules,
   present,
   setToolArguments,
+  startText,
   toolCallDelta,
 } from '../runtime/adapter-kit.js';
 import type { Codec, Profile, TurnAssembler } from '../runtime/adapter-kit.js';
@@ -322,12 +323,12 @@ export function readResponse(a: TurnAssembler, r: WireResponse): void {
     switch (x?.type) {
       case 'message':
         // phase
-        a.startText(x?.phase ?? null);
+        startText(a, x?.phase ?? null);
         // content
         for (const x2 of list(x?.content)) {
           switch (x2?.type) {
             case 'output_text':
-              a.startText();
+              startText(a);
               a.appendText(x2?.text);
               a.addCitations(x2?.annotations);
               break;
@@ -383,7 +384,7 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
           a.thinking.setSignature(e?.item?.encrypted_content);
           break;
         case 'message':
-          a.startText(e?.item?.phase ?? null);
+          startText(a, e?.item?.phase ?? null);
           break;
       }
       break;
@@ -392,7 +393,7 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
       // part
       switch (e?.part?.type) {
         case 'output_text':
-          a.startText();
+          startText(a);
           break;
       }
       break;

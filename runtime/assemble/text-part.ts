@@ -4,11 +4,17 @@
  * earlier text with a blank line; segments next to each other (Anthropic splits cited spans
  * into blocks) are joined as they are. Refusal text is shown as text; it only marks the turn
  * as a refusal.
+ *
+ * Readers whose wire starts text blocks, or sends signatures and phases with its text, call
+ * `startText` and `setTextSignature` (kit functions, below) with their assembler; a bundle of
+ * wires that do neither leaves them out.
  */
 import type { Citation, ResponsePart } from '../types.js';
 import { missingUse } from '../codec.js';
 import type { EventSink, Placed } from './event-sink.js';
 import { TextBuffer } from './text-buffer.js';
+import type { TextMeta } from './text-meta.js';
+import type { TurnAssembler } from './turn-assembler.js';
 
 const BREAK = '\n\n';
 
@@ -30,17 +36,14 @@ export class TextPart {
   /** Some of the text was a refusal: the finish reason can then become `refusal`. */
   refusal = false;
   readonly #sink: EventSink;
-  protected readonly provider: string;
 
-  constructor(sink: EventSink, provider: string) {
+  constructor(sink: EventSink) {
     this.#sink = sink;
-    this.provider = provider;
   }
 
-  /** A new wire text block begins; a `phase` (a new item with a label) is the TextMeta unit's. */
-  start(phase?: unknown): void {
+  /** A new wire text block begins (its text is a part of its own). */
+  start(): void {
     this.startPending = true;
-    if (phase !== undefined) this.#needsMeta();
   }
 
   append(delta: unknown): void {
@@ -60,15 +63,6 @@ export class TextPart {
     if (typeof delta !== 'string' || delta === '') return;
     this.refusal = true;
     this.append(delta);
-  }
-
-  /** Opaque data the provider needs back with this text: the TextMeta unit (text-meta.ts) keeps it. */
-  setSignature(signature: unknown): void {
-    if (typeof signature === 'string' && signature !== '') this.#needsMeta();
-  }
-
-  #needsMeta(): never {
-    return missingUse(this.provider, 'textMeta', 'reads text signatures or phases');
   }
 
   addCitation(c: Citation): void {
@@ -129,4 +123,23 @@ export class TextPart {
     }
     return '';
   }
+}
+
+/**
+ * A new wire text block begins (its text is a part of its own). With `phase` (a string, or null
+ * for none), a new item with that label for its role in the turn (commentary, final answer): the
+ * TextMeta unit's; without, a block of the same item.
+ */
+export function startText(a: TurnAssembler, phase?: unknown): void {
+  if (phase !== undefined) metaOf(a).setPhase(phase);
+  a.text.start();
+}
+
+/** Opaque data the provider needs back with the text (Gemini `thoughtSignature`): the TextMeta unit keeps it. */
+export function setTextSignature(a: TurnAssembler, signature: unknown): void {
+  if (typeof signature === 'string' && signature !== '') metaOf(a).setSignature(signature);
+}
+
+function metaOf(a: TurnAssembler): TextMeta {
+  return a.meta ?? missingUse(a.provider, 'textMeta', 'reads text signatures or phases');
 }

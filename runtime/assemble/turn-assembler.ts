@@ -17,6 +17,7 @@ import { citationOf } from './citation.js';
 import type { EventSink, Placed } from './event-sink.js';
 import type { ResponseParts } from './response-parts.js';
 import { TextPart } from './text-part.js';
+import type { TextMeta } from './text-meta.js';
 import type { ThinkingBlocks } from './thinking-blocks.js';
 import { ToolCalls } from './tool-calls.js';
 import { UsageState } from './usage-state.js';
@@ -49,14 +50,19 @@ export class TurnAssembler implements EventSink {
   model: string | undefined;
   /** A terminal event or sentinel has been seen. */
   ended = false;
+  readonly provider: string;
   readonly #rules: TurnRules;
   /** Queue StreamEvents as parts arrive (off for blocking bodies, and for streams only read to final()). */
   emit: boolean;
-  private readonly text: TextPart;
+  /** The turn's text; text blocks and signatures are started and set through the functions of text-part.ts. */
+  readonly text: TextPart;
+  /** The text as the TextMeta unit, when the codec supplies it (signatures and phases). */
+  readonly meta: TextMeta | undefined;
   readonly #reasoning: ThinkingBlocks | undefined;
   /** The turn's tool calls; calls that arrive in pieces are fed through the functions of tool-call-stream.ts. */
   readonly calls: ToolCalls;
-  private readonly usage: UsageState;
+  /** The turn's usage; usage that arrives in pieces is merged through `mergeUsage` (merge-usage.ts). */
+  readonly usage: UsageState;
   /** The kind-table parts, when the codec supplies them (`parts` says when a reader needs them and they are missing). */
   readonly more: ResponseParts | undefined;
   #rawFinish: string | null = null;
@@ -70,12 +76,14 @@ export class TurnAssembler implements EventSink {
     rules: TurnRules,
     options: { streaming: boolean; warnings?: Warning[]; redact?: <T>(v: T) => T; model?: string },
   ) {
+    this.provider = rules.provider;
     this.#rules = rules;
     this.emit = options.streaming;
     this.#warnings = options.warnings ?? [];
     this.#redact = options.redact ?? identity;
     this.#requestModel = options.model;
-    this.text = new (rules.uses?.textMeta ?? TextPart)(this, rules.provider);
+    this.meta = rules.uses?.textMeta && new rules.uses.textMeta(this);
+    this.text = this.meta ?? new TextPart(this);
     this.#reasoning = rules.uses?.thinking && new rules.uses.thinking(this);
     this.calls = new ToolCalls(rules.provider, this);
     this.usage = new UsageState(rules, this);
@@ -84,12 +92,12 @@ export class TurnAssembler implements EventSink {
 
   /** Reasoning blocks, for readers with thinking actions (`a.thinking.append(…)`); a hand-written codec that reads them without supplying the unit is told which. */
   get thinking(): ThinkingBlocks {
-    return this.#reasoning ?? missingUse(this.#rules.provider, 'thinking', 'reads thinking blocks');
+    return this.#reasoning ?? missingUse(this.provider, 'thinking', 'reads thinking blocks');
   }
 
   /** Parts made by the kind table, for readers with part actions (`a.parts.add(…)`). */
   get parts(): ResponseParts {
-    return this.more ?? missingUse(this.#rules.provider, 'parts', 'reads parts of its kind table');
+    return this.more ?? missingUse(this.provider, 'parts', 'reads parts of its kind table');
   }
 
   setMeta(id: unknown, model: unknown): void {
@@ -100,16 +108,6 @@ export class TurnAssembler implements EventSink {
 
   appendText(delta: unknown): void {
     this.text.append(delta);
-  }
-
-  /** A new wire text block begins (its text is a part of its own). */
-  startText(phase?: unknown): void {
-    this.text.start(phase);
-  }
-
-  /** Opaque data the provider needs back with the text (Gemini `thoughtSignature`). */
-  setTextSignature(signature: unknown): void {
-    this.text.setSignature(signature);
   }
 
   /** Citations of the open text: one wire citation object or a list of them. */
@@ -142,15 +140,10 @@ export class TurnAssembler implements EventSink {
     this.usage.set(raw);
   }
 
-  /** Overwrite only the usage fields present (usage that arrives in pieces). */
-  mergeUsage(raw: unknown): void {
-    this.usage.merge(raw);
-  }
-
   /** An error object in the body or stream: raise it, keeping what arrived. */
   fail(message: unknown, type: unknown, code: unknown, body: unknown): never {
     const error = new ProviderError({
-      provider: this.#rules.provider,
+      provider: this.provider,
       message: this.#redact(typeof message === 'string' ? message : 'error event without a message'),
       type: typeof type === 'string' ? type : undefined,
       code: typeof code === 'string' || typeof code === 'number' ? String(code) : undefined,
@@ -210,7 +203,7 @@ export class TurnAssembler implements EventSink {
     const toolCalls = this.calls.final();
     const message: AssistantMessage = { role: 'assistant', content: text };
     const model = this.#requestModel ?? this.model;
-    message.origin = model === undefined ? { provider: this.#rules.provider } : { provider: this.#rules.provider, model };
+    message.origin = model === undefined ? { provider: this.provider } : { provider: this.provider, model };
     if (thinking.length) message.thinking = thinking;
     const historyCalls = toolCalls.length ? this.calls.forMessage(toolCalls) : toolCalls;
     if (toolCalls.length) message.toolCalls = historyCalls;

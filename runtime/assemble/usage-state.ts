@@ -1,7 +1,6 @@
 /** The turn's usage, kept raw (as the wire sent it) and mapped by the spec when read or emitted. */
 import type { Usage } from '../types.js';
 import type { EventSink } from './event-sink.js';
-import { mergeUsage } from './merge-usage.js';
 
 export class UsageState {
   raw: Record<string, unknown> | undefined;
@@ -20,14 +19,6 @@ export class UsageState {
     this.raw = raw;
     const sink = this.#sink;
     if (sink.emit) sink.events.push({ type: 'usage', usage: this.#rules.mapUsage(raw) });
-  }
-
-  /** Overwrite only the usage fields present (usage that arrives in pieces). */
-  merge(raw: unknown): void {
-    if (!isObject(raw)) return;
-    const merged = (this.raw = this.raw ? mergeUsage(this.raw, raw) : raw);
-    const sink = this.#sink;
-    if (sink.emit) sink.events.push({ type: 'usage', usage: this.#rules.mapUsage(merged) });
   }
 
   mapped(): Usage | null {
