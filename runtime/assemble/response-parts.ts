@@ -17,6 +17,7 @@ import { readPath } from '../wire/read-path.js';
 import { firstAt } from './citation.js';
 import type { EventSink } from './event-sink.js';
 import { TextBuffer } from './text-buffer.js';
+import { keyClash, type ToolCalls } from './tool-calls.js';
 
 interface Slot {
   /** The parts this wire object became; empty until an open block closes. */
@@ -30,12 +31,6 @@ interface OpenBlock {
   /** The block as it is being rebuilt: its start object, with deltas applied. */
   wire: Record<string, unknown>;
   json: TextBuffer | undefined;
-}
-
-/** What a part block checks of the turn's tool calls. */
-interface CallKeys {
-  has(key: unknown): boolean;
-  clash(key: unknown): never;
 }
 
 const NO_PARTS: PartsProfile = { kinds: {}, unknown: 'ignore' };
@@ -53,10 +48,10 @@ export class ResponseParts {
   readonly #provider: string;
   readonly #table: PartsProfile;
   readonly #sink: EventSink;
-  readonly #calls: CallKeys | undefined;
+  readonly #calls: ToolCalls | undefined;
 
   /** `calls`: the turn's tool calls, so a block is not opened at a call's key. */
-  constructor(provider: string, table: PartsProfile | undefined, sink: EventSink, calls?: CallKeys) {
+  constructor(provider: string, table: PartsProfile | undefined, sink: EventSink, calls?: ToolCalls) {
     this.#provider = provider;
     this.#table = table ?? NO_PARTS;
     this.#sink = sink;
@@ -82,7 +77,7 @@ export class ResponseParts {
 
   /** A block of this kind starts; deltas with `key` complete it. */
   openBlock(key: unknown, kind: unknown, start: unknown): void {
-    if (key !== undefined && key !== null && this.#calls?.has(key)) this.#calls.clash(key);
+    if (key !== undefined && key !== null && this.#calls?.byKey.has(key)) keyClash(this.#calls, key);
     if (typeof kind !== 'string' || !isObject(start) || key === undefined || key === null) return;
     const rule = this.#rule(kind);
     if (rule === undefined && this.#table.unknown === 'ignore') return;

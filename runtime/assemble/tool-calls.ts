@@ -65,15 +65,6 @@ export class ToolCalls {
     return this.calls.length;
   }
 
-  has(key: unknown): boolean {
-    return this.byKey.has(key);
-  }
-
-  /** A block of another kind opened at a call's key: the stream is inconsistent. */
-  clash(key: unknown): never {
-    throw new StreamError({ provider: this.provider, reason: `a tool call and another block share index ${String(key)}` });
-  }
-
   /** The calls as `ChatResponse.toolCalls` has them: no signatures. */
   final(): ToolCall[] {
     return this.calls.map(finalCall);
@@ -122,6 +113,11 @@ export class ToolCalls {
     const sink = this.#sink;
     if (sink.emit) sink.events.push({ type: 'tool-call', index: call.index, call: finalCall(call) });
   }
+}
+
+/** A block of another kind opened at a call's key: the stream is inconsistent. */
+export function keyClash(calls: ToolCalls, key: unknown): never {
+  throw new StreamError({ provider: calls.provider, reason: `a tool call and another block share index ${String(key)}` });
 }
 
 function finalCall(call: OpenCall): ToolCall {
