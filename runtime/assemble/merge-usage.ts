@@ -4,13 +4,14 @@
  * whole leaves it out.
  */
 import { FORBIDDEN_KEYS } from '../request/safe-merge.js';
+import { isObject } from '../wire/read-path.js';
 import type { TurnAssembler } from './turn-assembler.js';
 
 /** Overwrite only the usage fields present: fields present in `raw` overwrite, nested objects merge. */
 export function mergeUsage(a: TurnAssembler, raw: unknown): void {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return;
+  if (!isObject(raw)) return;
   const usage = a.usage;
-  usage.set(usage.raw ? mergeFields(usage.raw, raw as Record<string, unknown>) : raw);
+  usage.set(usage.raw ? mergeFields(usage.raw, raw) : raw);
 }
 
 function mergeFields(prev: Record<string, unknown>, next: Record<string, unknown>): Record<string, unknown> {
@@ -20,10 +21,7 @@ function mergeFields(prev: Record<string, unknown>, next: Record<string, unknown
     const v = next[key];
     if (v === null || v === undefined) continue;
     const p = out[key];
-    out[key] =
-      typeof v === 'object' && !Array.isArray(v) && typeof p === 'object' && p !== null && !Array.isArray(p)
-        ? mergeFields(p as Record<string, unknown>, v as Record<string, unknown>)
-        : v;
+    out[key] = isObject(v) && isObject(p) ? mergeFields(p, v) : v;
   }
   return out;
 }

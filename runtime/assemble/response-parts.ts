@@ -13,7 +13,7 @@ import type { KindRule, PartRule, PartsProfile } from '../profile.js';
 import type { ResponsePart, ResponsePartType } from '../types.js';
 import { passes } from '../request/conditions.js';
 import { FORBIDDEN_KEYS } from '../request/safe-merge.js';
-import { readPath } from '../wire/read-path.js';
+import { isObject, readPath } from '../wire/read-path.js';
 import { firstAt } from './citation.js';
 import type { EventSink } from './event-sink.js';
 import { TextBuffer } from './text-buffer.js';
@@ -276,8 +276,4 @@ function lastCallId(out: ResponsePart[]): string | undefined {
 /** `true`, or a present error value (a message, an error object with something in it, an error code). */
 function isError(v: unknown): boolean {
   return v === true || (typeof v === 'string' && v !== '') || (typeof v === 'object' && v !== null && Object.keys(v).length > 0);
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -1,5 +1,6 @@
 /** The turn's usage, kept raw (as the wire sent it) and mapped by the spec when read or emitted. */
 import type { Usage } from '../types.js';
+import { isObject } from '../wire/read-path.js';
 import type { EventSink } from './event-sink.js';
 
 export class UsageState {
@@ -24,8 +25,4 @@ export class UsageState {
   mapped(): Usage | null {
     return this.raw ? this.#rules.mapUsage(this.raw) : null;
   }
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -5,6 +5,7 @@
  * templates read these slots supply this class (`codec.uses.blocks`) and others leave it out.
  */
 import type { AssistantMessage, ContentPart, ResponsePart, ThinkingPart, ToolCall } from '../types.js';
+import { isObject } from '../wire/read-path.js';
 import { MessageContext, type BlockTemplates } from './message-context.js';
 
 export class BlockContext extends MessageContext {
@@ -94,7 +95,7 @@ export class BlockContext extends MessageContext {
   override argumentsObject(c: ToolCall): Record<string, unknown> {
     try {
       const v: unknown = JSON.parse(c.arguments === '' ? '{}' : c.arguments);
-      if (typeof v === 'object' && v !== null && !Array.isArray(v)) return v as Record<string, unknown>;
+      if (isObject(v)) return v;
     } catch {
       // reported below
     }
