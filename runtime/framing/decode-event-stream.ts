@@ -9,7 +9,9 @@
  * errors are the provider's errors. A CRC that does not match is a `StreamError`: a corrupt frame
  * is never read as an event.
  */
-import { StreamError } from '../errors.js';
+import type { ProviderAdapter } from '../adapter.js';
+import { ProviderError, StreamError } from '../errors.js';
+import type { Redact } from '../transport/redact.js';
 import type { FrameSink } from './frame.js';
 
 /** A message the service sent instead of an event. */
@@ -44,6 +46,14 @@ export class EventStreamDecoder {
     this.#sink = sink;
     this.#onException = onException;
     this.#options = options;
+  }
+
+  /** The decoder of a provider's stream: exceptions in it are the provider's errors, typed by their `:exception-type`. */
+  static forStream(sink: FrameSink, adapter: ProviderAdapter, redact: Redact): EventStreamDecoder {
+    const onException: ExceptionSink = (type, message, payload) => {
+      throw new ProviderError({ provider: adapter.id, message: redact(message ?? type), type, code: type, body: redact(payload), retryable: false });
+    };
+    return new EventStreamDecoder(sink, onException, { provider: adapter.id, unwrap: adapter.stream.unwrap });
   }
 
   push(bytes: Uint8Array): void {
