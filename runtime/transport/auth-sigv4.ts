@@ -3,16 +3,29 @@
  * function asked for them before every attempt), else
  * AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN; the region from the endpoint
  * option the spec names; each attempt signed at its own time. The secret and session token join
- * the redactor.
+ * the redactor. A spec that also names a key variable takes a key when one is given (Bedrock API
+ * keys): then nothing is signed.
  */
 import type { ProviderAdapter } from '../adapter.js';
 import { RequestError } from '../errors.js';
 import type { AwsCredentialsOption, ClientOptions } from '../types.js';
-import type { Signer } from './authorize.js';
+import type { Auth, Signer } from './authorize.js';
 import type { Redact } from './redact.js';
 import { signSigV4 } from './sign-sigv4.js';
 
 export function sigv4Auth(
+  adapter: ProviderAdapter,
+  options: ClientOptions,
+  apiKey: string | undefined,
+  env: Record<string, string | undefined> | undefined,
+  endpoint: Record<string, string>,
+  redact: Redact,
+): Auth {
+  if (options.getToken) throw new RequestError(adapter.id, 'getToken', `${adapter.id} does not authenticate with access tokens (it signs requests with AWS SigV4: pass aws)`);
+  return apiKey === undefined ? { apiKey, sign: signer(adapter, options, env, endpoint, redact) } : { apiKey };
+}
+
+function signer(
   adapter: ProviderAdapter,
   options: ClientOptions,
   env: Record<string, string | undefined> | undefined,
