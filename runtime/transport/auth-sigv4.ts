@@ -9,6 +9,7 @@
 import type { ProviderAdapter } from '../adapter.js';
 import { RequestError } from '../errors.js';
 import type { AwsCredentialsOption, ClientOptions } from '../types.js';
+import { untilAborted } from './abort.js';
 import type { Auth, Signer } from './authorize.js';
 import type { Redact } from './redact.js';
 import { signSigV4 } from './sign-sigv4.js';
@@ -40,13 +41,14 @@ function signer(
   const keys = {};
   if (typeof given === 'function') {
     // Asked for before every attempt; what it hands out is scrubbed like a token.
-    return async (url, headers, body) => {
+    const signWith = async (url: string, headers: Record<string, string>, body: string) => {
       const c = await given();
       if (!c?.accessKeyId || !c.secretAccessKey) throw new RequestError(adapter.id, 'aws', 'the aws credentials function returned no accessKeyId and secretAccessKey');
       redact.add?.(c.secretAccessKey, true);
       redact.add?.(c.sessionToken, true);
       return signSigV4({ method: 'POST', url, headers, body }, c, scope, new Date(), keys);
     };
+    return (url, headers, body, signal) => untilAborted(signWith(url, headers, body), signal);
   }
   const c = given;
   if (!c?.accessKeyId || !c.secretAccessKey) {
@@ -58,7 +60,7 @@ function signer(
   }
   redact.add?.(c.secretAccessKey);
   redact.add?.(c.sessionToken);
-  return (url, headers, body) => signSigV4({ method: 'POST', url, headers, body }, c, scope, new Date(), keys);
+  return (url, headers, body, signal) => untilAborted(signSigV4({ method: 'POST', url, headers, body }, c, scope, new Date(), keys), signal);
 }
 
 function awsFromEnv(env: Record<string, string | undefined> | undefined): AwsCredentialsOption | undefined {

@@ -7,6 +7,7 @@
 import type { ProviderAdapter } from '../adapter.js';
 import { WireforgeError } from '../errors.js';
 import type { ClientOptions } from '../types.js';
+import { untilAborted } from './abort.js';
 import { requireKey, type Auth } from './authorize.js';
 import type { Redact } from './redact.js';
 
@@ -18,7 +19,7 @@ export function tokenAuth(adapter: ProviderAdapter, options: ClientOptions, apiK
     if (apiKey === undefined) requireKey(adapter, options, `pass createClient(${id}, { getToken }) (an access token, asked for before each request) or a static apiKey`, 'getToken', 'access token');
     return { apiKey };
   }
-  const sign = async () => {
+  const fetchToken = async () => {
     let token: unknown;
     try {
       token = await getToken();
@@ -29,5 +30,5 @@ export function tokenAuth(adapter: ProviderAdapter, options: ClientOptions, apiK
     redact.add?.(token, true);
     return { [ep.authHeader]: ep.authScheme ? `${ep.authScheme} ${token}` : token };
   };
-  return { apiKey: undefined, sign };
+  return { apiKey: undefined, sign: (_url, _headers, _body, signal) => untilAborted(fetchToken(), signal) };
 }

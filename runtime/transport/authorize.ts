@@ -16,8 +16,11 @@ export function keyOf(adapter: ProviderAdapter, options: ClientOptions, env: Rec
   return key === '' ? undefined : key;
 }
 
-/** Headers to add to one attempt, from its URL, headers and body. */
-export type Signer = (url: string, headers: Record<string, string>, body: string) => Promise<Record<string, string>>;
+/**
+ * Headers to add to one attempt, from its URL, headers and body; settled (rejected with the
+ * signal's reason) as soon as the attempt's signal aborts, whatever it waits for.
+ */
+export type Signer = (url: string, headers: Record<string, string>, body: string, signal: AbortSignal) => Promise<Record<string, string>>;
 
 export interface Auth {
   /** The key for the spec's auth header (fixed per client). */
