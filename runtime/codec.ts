@@ -73,7 +73,7 @@ export interface CodecUses {
   parts?: typeof ResponseParts;
   /** Continuity rules and carried state, for specs that have any. */
   continuity?: typeof continuityRules;
-  /** The message context for templates that read $blocks, $thinking, $thinkingText, $argumentsObject or $images. */
+  /** The message context for templates that read $blocks, $thinking, $thinkingText, $argumentsObject, $images or a message's $text. */
   blocks?: typeof BlockContext;
   /** Param value tables (`values`, `silent`), `when` conditions and defaults, for specs with any. */
   paramRules?: typeof paramRules;

@@ -76,7 +76,7 @@ export function emitCodec(ir: SpecIR): CodecSource {
   if (actions.has('part')) uses.push(['parts', 'ResponseParts']);
   // Templates call the message context only through SLOT_EXPRS; these slots need its block methods.
   const templates = [...members.values()].flatMap((g) => [...g.values()]).join('\n');
-  if (/\bcx\.(blocks|thinkingBlocks|thinkingText|argumentsObject|imageData)\(/.test(templates)) uses.push(['blocks', 'BlockContext']);
+  if (/\bcx\.(blocks|thinkingBlocks|thinkingText|argumentsObject|imageData|text)\(/.test(templates)) uses.push(['blocks', 'BlockContext']);
   if (ir.profile.continuity.rules.length || ir.profile.continuity.carry?.length) uses.push(['continuity', 'continuityRules']);
   if (Object.values(ir.profile.request.params).some((r) => r !== undefined && 'to' in r && (r.values || r.silent || r.when || r.default !== undefined))) uses.push(['paramRules', 'paramRules']);
   if (ir.profile.request.messages.merge) uses.push(['merge', 'mergeConsecutive']);

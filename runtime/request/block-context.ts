@@ -1,14 +1,42 @@
 /**
  * The message context for templates that write an assistant turn as blocks (in the order of its
  * parts when it came from this provider), its thinking as blocks or one text, tool-call arguments
- * as objects, or images as a base64 list: what only some wires do, so the modules whose
- * templates read these slots supply this class (`codec.uses.blocks`) and others leave it out.
+ * as objects, images as a base64 list, or a message's content as text only: what only some wires
+ * do, so the modules whose templates read these slots supply this class (`codec.uses.blocks`) and
+ * others leave it out.
  */
 import type { AssistantMessage, ContentPart, ResponsePart, ThinkingPart, ToolCall } from '../types.js';
 import { isObject } from '../wire/read-path.js';
 import { MessageContext, type BlockTemplates } from './message-context.js';
 
 export class BlockContext extends MessageContext {
+  /** Image parts a text-only slot left out, reported at finish() unless another slot carried them. */
+  readonly #pendingImages = new Map<number, string>();
+
+  override at(index: number): this {
+    if (this.#pendingImages.size) this.#pendingImages.clear();
+    return super.at(index);
+  }
+
+  override finish<T>(m: { role: string; thinking?: unknown[]; parts?: ResponsePart[] }, wire: T): T {
+    if (this.#pendingImages.size) {
+      for (const [j, message] of this.#pendingImages) this.w.drop(`${this.where()}.content[${j}]`, message);
+      this.#pendingImages.clear();
+    }
+    return super.finish(m, wire);
+  }
+
+  /** Text only: image parts cannot ride along and are reported. */
+  override text(c: string | ContentPart[]): string {
+    if (typeof c === 'string') return c;
+    const texts: string[] = [];
+    c.forEach((p, j) => {
+      if (p.type === 'text') texts.push(p.text);
+      else this.#pendingImages.set(j, 'this message can carry text only; the image was not sent');
+    });
+    return texts.join('\n');
+  }
+
   /** Base64 image data for wires that list images beside the text (Ollama `images`). */
   override imageData(c: string | ContentPart[]): string[] | undefined {
     if (typeof c === 'string') return undefined;
@@ -17,8 +45,8 @@ export class BlockContext extends MessageContext {
       if (p.type !== 'image') return;
       if (p.data !== undefined) {
         out.push(p.data);
-        this.pendingImages.delete(j);
-      } else this.pendingImages.set(j, 'only base64 image data can be sent here; the image URL was not sent');
+        this.#pendingImages.delete(j);
+      } else this.#pendingImages.set(j, 'only base64 image data can be sent here; the image URL was not sent');
     });
     return out.length ? out : undefined;
   }

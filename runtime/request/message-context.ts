@@ -49,24 +49,16 @@ export class MessageContext {
     return this.where();
   }
 
-  /** Image parts a text-only slot left out, reported at finish() unless another slot carried them. */
-  protected pendingImages = new Map<number, string>();
-
   /** Sets the request position used in warnings; returns this for chaining. */
   at(index: number): this {
     this.#index = index;
     this.thinkingCarried = false;
     this.partsCarried = false;
-    if (this.pendingImages.size) this.pendingImages.clear();
     return this;
   }
 
   /** After each message: report what its templates had no place for. Returns the wire message. */
   finish<T>(m: { role: string; thinking?: unknown[]; parts?: ResponsePart[] }, wire: T): T {
-    if (this.pendingImages.size) {
-      for (const [j, message] of this.pendingImages) this.w.drop(`${this.where()}.content[${j}]`, message);
-      this.pendingImages.clear();
-    }
     if (m.parts && !this.partsCarried) {
       // This wire writes a turn as fields (text, reasoning, calls): parts only its origin reads have no place.
       m.parts.forEach((p, j) => {
@@ -94,17 +86,6 @@ export class MessageContext {
     return out;
   }
 
-  /** Text only: image parts cannot ride along and are reported. */
-  text(c: string | ContentPart[]): string {
-    if (typeof c === 'string') return c;
-    const texts: string[] = [];
-    c.forEach((p, j) => {
-      if (p.type === 'text') texts.push(p.text);
-      else this.pendingImages.set(j, 'this message can carry text only; the image was not sent');
-    });
-    return texts.join('\n');
-  }
-
   assistantText(m: AssistantMessage): string | null {
     return m.content === undefined || m.content === '' ? null : m.content;
   }
@@ -114,11 +95,15 @@ export class MessageContext {
     return m.toolCalls.map((c) => this.blocks_.toolCall!(c, this));
   }
 
-  // Turns as blocks, thinking, argument objects and base64 image lists: BlockContext
-  // (block-context.ts), which modules whose templates read them supply as `codec.uses.blocks`.
+  // Turns as blocks, thinking, argument objects, base64 image lists and text-only content:
+  // BlockContext (block-context.ts), which modules whose templates read them supply as `codec.uses.blocks`.
 
   imageData(_c: string | ContentPart[]): string[] | undefined {
     return this.#needs('images');
+  }
+
+  text(_c: string | ContentPart[]): string {
+    return this.#needs('text');
   }
 
   blocks(_m: AssistantMessage): unknown[] {
