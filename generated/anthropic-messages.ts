@@ -19,6 +19,7 @@ import {
   paramRules,
   startText,
   toolCallDelta,
+  toolChoiceRules,
 } from '../runtime/adapter-kit.js';
 import type { Codec, Profile, TurnAssembler } from '../runtime/adapter-kit.js';
 
@@ -380,6 +381,7 @@ export const codec = {
     blocks: BlockContext,
     continuity: continuityRules,
     paramRules,
+    toolChoiceRules,
     merge: mergeConsecutive,
   },
   readResponse,

@@ -18,6 +18,7 @@ import type { BlockContext } from './request/block-context.js';
 import type { continuityRules } from './request/continuity-rules.js';
 import type { mergeConsecutive } from './request/merge-consecutive.js';
 import type { paramRules } from './request/param-rules.js';
+import type { toolChoiceRules } from './request/tool-choice.js';
 import type { retryDelayMs } from './wire/retry-delay.js';
 import type { TurnAssembler } from './assemble/turn-assembler.js';
 import type { BlockTemplates, MessageContext, PartTemplates } from './request/message-context.js';
@@ -77,6 +78,8 @@ export interface CodecUses {
   blocks?: typeof BlockContext;
   /** Param value tables (`values`, `silent`), `when` conditions and defaults, for specs with any. */
   paramRules?: typeof paramRules;
+  /** Tool choices that say parallelToolCalls inside them or have an `unset` form (Anthropic). */
+  toolChoiceRules?: typeof toolChoiceRules;
   /** Joining consecutive wire messages, for specs with `messages.merge`. */
   merge?: typeof mergeConsecutive;
   /** The NDJSON stream decoder, for specs that stream NDJSON. */

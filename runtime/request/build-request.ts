@@ -5,7 +5,7 @@
  * made; a request runs the plan.
  */
 import type { CallMode } from '../adapter.js';
-import { missingUse, type Codec, type ToolChoiceSlots } from '../codec.js';
+import { missingUse, type Codec } from '../codec.js';
 import { PARAM_FIELDS, type DefaultValue, type ParamField, type Profile, type WirePath } from '../profile.js';
 import type { ChatRequest, FunctionToolSpec, Message, ProviderToolSpec, Warning } from '../types.js';
 import { deepMerge, sanitize } from './safe-merge.js';
@@ -13,9 +13,9 @@ import type { paramRules } from './param-rules.js';
 import { finalizeBody } from './finalize-body.js';
 import { MessageContext } from './message-context.js';
 import { prepareConversation } from './prepare-conversation.js';
+import { toolChoiceForm } from './tool-choice.js';
 import { setPath } from './set-path.js';
 import { Warnings } from './warnings.js';
-import { RequestError } from '../errors.js';
 
 export interface BuiltRequest {
   body: Record<string, unknown>;
@@ -57,7 +57,9 @@ export function requestBuilder(profile: Profile, codec: Codec): (input: ChatRequ
   const continuity = { ...profile.continuity, provider: profile.id };
   const noTools = `${profile.name} takes no tools`;
   const parallel = rq.params.parallelToolCalls;
-  const carriesParallel = parallel !== undefined && 'carriedBy' in parallel;
+  const choiceRules =
+    (codec.toolChoice.unset || (parallel !== undefined && 'carriedBy' in parallel)) &&
+    (codec.uses?.toolChoiceRules ?? missingUse(profile.id, 'toolChoiceRules', 'says parallelToolCalls in its tool choice or has an unset form'));
   const rules = codec.uses?.continuity;
   if ((continuity.rules.length || continuity.carry?.length) && !rules) missingUse(profile.id, 'continuity', 'has continuity rules');
   const merge = rq.messages.merge && (codec.uses?.merge ?? missingUse(profile.id, 'merge', 'merges consecutive messages'));
@@ -109,7 +111,10 @@ export function requestBuilder(profile: Profile, codec: Codec): (input: ChatRequ
       const all = Array.isArray(declared) ? [...declared, ...hosted] : declared;
       if (!Array.isArray(all) || all.length) setPath(body, rq.tools.to, all);
     }
-    if (rq.toolChoice) setPath(body, rq.toolChoice.to, toolChoice(req, profile, codec, w, carriesParallel));
+    if (rq.toolChoice) {
+      const choice = choiceRules ? choiceRules(req, profile, codec, w) : req.toolChoice === undefined ? undefined : toolChoiceForm(req, profile, codec, w, undefined);
+      setPath(body, rq.toolChoice.to, choice);
+    }
     if (rq.responseFormat && req.responseFormat !== undefined) setPath(body, rq.responseFormat.to, responseFormat(req, profile, codec, w));
     for (const s of plan.writes) {
       let v = s.get(req);
@@ -188,30 +193,6 @@ function mapMessage(m: Message, p: Profile, c: Codec, cx: MessageContext, w: War
 
 function noTemplate(p: Profile, cx: MessageContext, w: Warnings): undefined {
   return w.drop(cx.field(), `${p.name} has no template for this role; the message was not sent`);
-}
-
-function toolChoice(req: ChatRequest, p: Profile, c: Codec, w: Warnings, carriesParallel: boolean): unknown {
-  if (req.toolChoice === undefined && !req.tools?.length) {
-    // A wire that says parallelToolCalls inside its tool choice has nowhere to say it without tools.
-    if (carriesParallel && req.parallelToolCalls === false) w.drop('parallelToolCalls', `${p.name} says this inside the tool choice, and no tools are declared`);
-    return undefined;
-  }
-  if (req.toolChoice === undefined && !c.toolChoice.unset) return undefined;
-  const slots: ToolChoiceSlots = {
-    name: typeof req.toolChoice === 'object' ? req.toolChoice.name : undefined,
-    noParallel: carriesParallel && req.parallelToolCalls === false ? true : undefined,
-  };
-  const choice = req.toolChoice;
-  if (choice === undefined) {
-    // The `unset` form: tools are declared and the request gives no choice.
-    return c.toolChoice.unset && req.tools?.length ? c.toolChoice.unset(slots) : undefined;
-  }
-  const kind = typeof choice === 'object' && choice !== null ? 'named' : choice;
-  if (kind !== 'auto' && kind !== 'none' && kind !== 'required' && kind !== 'named') {
-    throw new RequestError(p.id, 'toolChoice', `unknown tool choice ${JSON.stringify(choice)}`);
-  }
-  const form = c.toolChoice[kind];
-  return form ? form(slots) : w.drop('toolChoice', `${p.name} has no "${kind}" tool choice`);
 }
 
 const FORMAT_KEY = { text: 'text', json: 'json', json_schema: 'jsonSchema' } as const;

@@ -29,6 +29,7 @@ describe('the adapter-kit version', () => {
     const { uses, ...rest } = anthropic.codec;
     expect(() => defineAdapter(anthropic.profile, { ...rest, uses: { ...uses, continuity: undefined } }, { kit: KIT_VERSION })).toThrow(/codec\.uses\.continuity/);
     expect(() => defineAdapter(anthropic.profile, { ...rest, uses: { ...uses, paramRules: undefined } }, { kit: KIT_VERSION })).toThrow(/has param value tables, conditions or defaults, .*codec\.uses\.paramRules/);
+    expect(() => defineAdapter(anthropic.profile, { ...rest, uses: { ...uses, toolChoiceRules: undefined } }, { kit: KIT_VERSION })).toThrow(/parallelToolCalls in its tool choice .*codec\.uses\.toolChoiceRules/);
     const noThinking = defineAdapter(anthropic.profile, { ...rest, uses: { ...uses, thinking: undefined } }, { kit: KIT_VERSION });
     const a = new TurnAssembler(noThinking.rules, { streaming: false });
     expect(() => a.thinking.append('x')).toThrow(/reads thinking blocks, .*codec\.uses\.thinking/);
