@@ -13,6 +13,7 @@ import {
   list,
   mergeConsecutive,
   paramRules,
+  providerTools,
   retryDelayMs,
   setTextSignature,
 } from '../runtime/adapter-kit.js';
@@ -290,6 +291,7 @@ export const codec = {
     parts: ResponseParts,
     blocks: BlockContext,
     paramRules,
+    providerTools,
     merge: mergeConsecutive,
     retryDelay: retryDelayMs,
   },

@@ -19,6 +19,7 @@ export { compact } from './request/compact.js';
 export { continuityRules } from './request/continuity-rules.js';
 export { paramRules } from './request/param-rules.js';
 export { toolChoiceRules } from './request/tool-choice.js';
+export { providerTools } from './request/provider-tools.js';
 export { mergeConsecutive } from './request/merge-consecutive.js';
 export { NdjsonDecoder } from './framing/decode-ndjson.js';
 export { EventStreamDecoder } from './framing/decode-event-stream.js';

@@ -18,6 +18,7 @@ import type { BlockContext } from './request/block-context.js';
 import type { continuityRules } from './request/continuity-rules.js';
 import type { mergeConsecutive } from './request/merge-consecutive.js';
 import type { paramRules } from './request/param-rules.js';
+import type { providerTools } from './request/provider-tools.js';
 import type { toolChoiceRules } from './request/tool-choice.js';
 import type { retryDelayMs } from './wire/retry-delay.js';
 import type { TurnAssembler } from './assemble/turn-assembler.js';
@@ -78,6 +79,8 @@ export interface CodecUses {
   blocks?: typeof BlockContext;
   /** Param value tables (`values`, `silent`), `when` conditions and defaults, for specs with any. */
   paramRules?: typeof paramRules;
+  /** Provider-run tools by name, for specs with `tools.provider` (or `unknownProviderTool`). */
+  providerTools?: typeof providerTools;
   /** Tool choices that say parallelToolCalls inside them or have an `unset` form (Anthropic). */
   toolChoiceRules?: typeof toolChoiceRules;
   /** Joining consecutive wire messages, for specs with `messages.merge`. */

@@ -79,6 +79,7 @@ export function emitCodec(ir: SpecIR): CodecSource {
   if (/\bcx\.(blocks|thinkingBlocks|thinkingText|argumentsObject|imageData|text)\(/.test(templates)) uses.push(['blocks', 'BlockContext']);
   if (ir.profile.continuity.rules.length || ir.profile.continuity.carry?.length) uses.push(['continuity', 'continuityRules']);
   if (Object.values(ir.profile.request.params).some((r) => r !== undefined && 'to' in r && (r.values || r.silent || r.when || r.default !== undefined))) uses.push(['paramRules', 'paramRules']);
+  if (ir.profile.request.tools?.provider || ir.profile.request.tools?.unknownProviderTool) uses.push(['providerTools', 'providerTools']);
   const parallel = ir.profile.request.params.parallelToolCalls;
   if (t.toolChoice.unset || (parallel !== undefined && 'carriedBy' in parallel)) uses.push(['toolChoiceRules', 'toolChoiceRules']);
   if (ir.profile.request.messages.merge) uses.push(['merge', 'mergeConsecutive']);

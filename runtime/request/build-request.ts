@@ -7,8 +7,7 @@
 import type { CallMode } from '../adapter.js';
 import { missingUse, type Codec } from '../codec.js';
 import { PARAM_FIELDS, type DefaultValue, type ParamField, type Profile, type WirePath } from '../profile.js';
-import type { ChatRequest, FunctionToolSpec, Message, ProviderToolSpec, Warning } from '../types.js';
-import { deepMerge, sanitize } from './safe-merge.js';
+import type { ChatRequest, FunctionToolSpec, Message, Warning } from '../types.js';
 import type { paramRules } from './param-rules.js';
 import { finalizeBody } from './finalize-body.js';
 import { MessageContext } from './message-context.js';
@@ -59,9 +58,10 @@ export function requestBuilder(profile: Profile, codec: Codec): (input: ChatRequ
   const parallel = rq.params.parallelToolCalls;
   const choiceRules =
     (codec.toolChoice.unset || (parallel !== undefined && 'carriedBy' in parallel)) &&
-    (codec.uses?.toolChoiceRules ?? missingUse(profile.id, 'toolChoiceRules', 'says parallelToolCalls in its tool choice or has an unset form'));
+    (codec.uses?.toolChoiceRules ?? missingUse(profile.id, 'toolChoiceRules', 'has tool-choice rules'));
   const rules = codec.uses?.continuity;
   if ((continuity.rules.length || continuity.carry?.length) && !rules) missingUse(profile.id, 'continuity', 'has continuity rules');
+  const hostedTools = (rq.tools?.provider || rq.tools?.unknownProviderTool) && (codec.uses?.providerTools ?? missingUse(profile.id, 'providerTools', 'has provider tools'));
   const merge = rq.messages.merge && (codec.uses?.merge ?? missingUse(profile.id, 'merge', 'merges consecutive messages'));
   return (input, mode) => {
     const w = new Warnings(profile.id);
@@ -98,7 +98,7 @@ export function requestBuilder(profile: Profile, codec: Codec): (input: ChatRequ
       const hosted: unknown[] = [];
       req.tools.forEach((t, i) => {
         if (t.type === 'provider') {
-          const wire = providerTool(t, i, rq.tools!, profile.name, w);
+          const wire = hostedTools ? hostedTools(t, i, rq.tools!, profile.name, w) : w.drop(`tools[${i}]`, `${profile.name} has no provider tool "${t.name}"; it was not sent`);
           if (wire !== undefined) hosted.push(wire);
           return;
         }
@@ -222,18 +222,4 @@ function spreadItems(mapped: unknown[], spread: boolean | undefined): unknown[] 
     else if (m !== undefined) out.push(m);
   }
   return out;
-}
-
-/** A provider-run tool → its wire object: the spec's form for that name with the request's options over it. */
-function providerTool(t: ProviderToolSpec, i: number, tools: NonNullable<Profile['request']['tools']>, name: string, w: Warnings): unknown {
-  const form = tools.provider && Object.hasOwn(tools.provider, t.name) ? tools.provider[t.name] : undefined;
-  if (form === undefined) {
-    const known = Object.keys(tools.provider ?? {});
-    const why = `${name} has no provider tool "${t.name}"${known.length ? ` (it has: ${known.join(', ')})` : ''}`;
-    if (tools.unknownProviderTool === 'reject') w.reject(`tools[${i}]`, why);
-    return w.drop(`tools[${i}]`, `${why}; it was not sent`);
-  }
-  // Copies: the spec's forms are shared constants, the body is the caller's.
-  const base = sanitize(form) as Record<string, unknown>;
-  return t.options ? deepMerge(base, sanitize(t.options) as Record<string, unknown>) : base;
 }
