@@ -21,6 +21,7 @@ import {
   startText,
   toolCallDelta,
   toolChoiceRules,
+  usageSteps,
 } from '../runtime/adapter-kit.js';
 import type { Codec, Profile, TurnAssembler } from '../runtime/adapter-kit.js';
 
@@ -385,6 +386,7 @@ export const codec = {
     providerTools,
     toolChoiceRules,
     merge: mergeConsecutive,
+    usageSteps,
   },
   readResponse,
   readEvent,

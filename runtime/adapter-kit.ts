@@ -10,6 +10,7 @@ export { TurnAssembler, type TurnRules } from './assemble/turn-assembler.js';
 export { openToolCall, toolCallDelta, appendToolArguments, setToolArguments, setToolArgumentsObject, setToolSignature, closeToolCall } from './assemble/tool-call-stream.js';
 export { startText, setTextSignature } from './assemble/text-part.js';
 export { mergeUsage } from './assemble/merge-usage.js';
+export { usageSteps } from './assemble/usage-steps.js';
 export { ThinkingBlocks } from './assemble/thinking-blocks.js';
 export { TextMeta } from './assemble/text-meta.js';
 export { ResponseParts } from './assemble/response-parts.js';

@@ -22,6 +22,7 @@ import type { providerTools } from './request/provider-tools.js';
 import type { toolChoiceRules } from './request/tool-choice.js';
 import type { retryDelayMs } from './wire/retry-delay.js';
 import type { TurnAssembler } from './assemble/turn-assembler.js';
+import type { usageSteps } from './assemble/usage-steps.js';
 import type { BlockTemplates, MessageContext, PartTemplates } from './request/message-context.js';
 import type { ParamField } from './profile.js';
 import type { ApprovalMessage, AssistantMessage, FunctionToolSpec, ResponseFormat, SystemMessage, ToolMessage, UserMessage } from './types.js';
@@ -87,6 +88,8 @@ export interface CodecUses {
   merge?: typeof mergeConsecutive;
   /** The NDJSON stream decoder, for specs that stream NDJSON. */
   ndjson?: typeof NdjsonDecoder;
+  /** Usage counts summed over a list of steps (`{ over, sum, otherwise }`), for specs with any. */
+  usageSteps?: typeof usageSteps;
   /** Retry delays read from error bodies, for specs with `errors.retryDelay`. */
   retryDelay?: typeof retryDelayMs;
   /** The AWS event-stream decoder, for specs that stream it (Bedrock). */

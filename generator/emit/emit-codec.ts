@@ -84,6 +84,7 @@ export function emitCodec(ir: SpecIR): CodecSource {
   if (t.toolChoice.unset || (parallel !== undefined && 'carriedBy' in parallel)) uses.push(['toolChoiceRules', 'toolChoiceRules']);
   if (ir.profile.request.messages.merge) uses.push(['merge', 'mergeConsecutive']);
   if (ir.profile.stream.framing === 'ndjson') uses.push(['ndjson', 'NdjsonDecoder']);
+  if (Object.values(ir.profile.usage).some((c) => !Array.isArray(c))) uses.push(['usageSteps', 'usageSteps']);
   if (ir.profile.errors.retryDelay?.length) uses.push(['retryDelay', 'retryDelayMs']);
   if (ir.profile.stream.framing === 'event-stream') uses.push(['eventStream', 'EventStreamDecoder']);
   if (ir.profile.endpoint.sigv4) uses.push(['sigv4Auth', 'sigv4Auth']);

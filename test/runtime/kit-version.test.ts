@@ -31,6 +31,7 @@ describe('the adapter-kit version', () => {
     expect(() => defineAdapter(anthropic.profile, { ...rest, uses: { ...uses, paramRules: undefined } }, { kit: KIT_VERSION })).toThrow(/has param value tables, conditions or defaults, .*codec\.uses\.paramRules/);
     expect(() => defineAdapter(anthropic.profile, { ...rest, uses: { ...uses, toolChoiceRules: undefined } }, { kit: KIT_VERSION })).toThrow(/has tool-choice rules, .*codec\.uses\.toolChoiceRules/);
     expect(() => defineAdapter(anthropic.profile, { ...rest, uses: { ...uses, providerTools: undefined } }, { kit: KIT_VERSION })).toThrow(/has provider tools, .*codec\.uses\.providerTools/);
+    expect(() => defineAdapter(anthropic.profile, { ...rest, uses: { ...uses, usageSteps: undefined } }, { kit: KIT_VERSION })).toThrow(/counts usage over steps, .*codec\.uses\.usageSteps/);
     const noThinking = defineAdapter(anthropic.profile, { ...rest, uses: { ...uses, thinking: undefined } }, { kit: KIT_VERSION });
     const a = new TurnAssembler(noThinking.rules, { streaming: false });
     expect(() => a.thinking.append('x')).toThrow(/reads thinking blocks, .*codec\.uses\.thinking/);
