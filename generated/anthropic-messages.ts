@@ -333,46 +333,41 @@ export const profile = {
 /** The compiled parts: templates that write the wire, readers that read it. */
 export const codec = {
   parts: {
-    text: (p) => compact({ type: 'text', text: p.text }),
-    imageUrl: (p) => compact({ type: 'image', source: compact({ type: 'url', url: p.url }) }),
-    imageData: (p) =>
-      compact({ type: 'image', source: compact({ type: 'base64', media_type: p.mediaType, data: p.data }) }),
+    text: (p) => ({ type: 'text', text: p.text }),
+    imageUrl: (p) => ({ type: 'image', source: { type: 'url', url: p.url } }),
+    imageData: (p) => ({ type: 'image', source: { type: 'base64', media_type: p.mediaType, data: p.data } }),
   },
   blocks: {
-    thinking: (b) => compact({ type: 'thinking', thinking: b.text, signature: b.signature }),
-    redactedThinking: (b) => compact({ type: 'redacted_thinking', data: b.redacted }),
-    text: (b) => compact({ type: 'text', text: b.text }),
-    toolCall: (b, cx) => compact({ type: 'tool_use', id: b.id, name: b.name, input: cx.argumentsObject(b) }),
+    thinking: (b) => ({ type: 'thinking', thinking: b.text, signature: b.signature }),
+    redactedThinking: (b) => ({ type: 'redacted_thinking', data: b.redacted }),
+    text: (b) => ({ type: 'text', text: b.text }),
+    toolCall: (b, cx) => ({ type: 'tool_use', id: b.id, name: b.name, input: cx.argumentsObject(b) }),
   },
   roles: {
-    user: (m, cx) => compact({ role: 'user', content: cx.content(m.content) }),
-    assistant: (m, cx) => compact({ role: 'assistant', content: cx.blocks(m) }),
-    tool: (m, cx) =>
-      compact({
-        role: 'user',
-        content: [
-          compact({
-            type: 'tool_result',
-            tool_use_id: m.toolCallId,
-            content: cx.content(m.content),
-            is_error: m.isError || undefined,
-          }),
-        ],
-      }),
+    user: (m, cx) => ({ role: 'user', content: cx.content(m.content) }),
+    assistant: (m, cx) => ({ role: 'assistant', content: cx.blocks(m) }),
+    tool: (m, cx) => ({
+      role: 'user',
+      content: [
+        {
+          type: 'tool_result',
+          tool_use_id: m.toolCallId,
+          content: cx.content(m.content),
+          is_error: m.isError || undefined,
+        },
+      ],
+    }),
   },
   toolChoice: {
-    auto: (c) => compact({ type: 'auto', disable_parallel_tool_use: c.noParallel }),
+    auto: (c) => ({ type: 'auto', disable_parallel_tool_use: c.noParallel }),
     none: () => ({ type: 'none' }),
-    required: (c) => compact({ type: 'any', disable_parallel_tool_use: c.noParallel }),
-    named: (c) => compact({ type: 'tool', name: c.name, disable_parallel_tool_use: c.noParallel }),
+    required: (c) => ({ type: 'any', disable_parallel_tool_use: c.noParallel }),
+    named: (c) => ({ type: 'tool', name: c.name, disable_parallel_tool_use: c.noParallel }),
     unset: (c) =>
-      !isEmpty(c.noParallel) ? compact({ type: 'auto', disable_parallel_tool_use: c.noParallel }) : undefined,
+      !isEmpty(c.noParallel) ? { type: 'auto', disable_parallel_tool_use: c.noParallel } : undefined,
   },
-  responseFormat: {
-    text: () => undefined,
-    jsonSchema: (f) => compact({ type: 'json_schema', schema: f.schema }),
-  },
-  params: { 'reasoning.budgetTokens': (v) => compact({ type: 'enabled', budget_tokens: v }) },
+  responseFormat: { text: () => undefined, jsonSchema: (f) => ({ type: 'json_schema', schema: f.schema }) },
+  params: { 'reasoning.budgetTokens': (v) => ({ type: 'enabled', budget_tokens: v }) },
   tools: {
     item: (t) =>
       compact({ name: t.name, description: t.description, input_schema: t.parameters, strict: t.strict }),

@@ -174,26 +174,16 @@ export const codec = {
       compact({ toolUse: compact({ toolUseId: b.id, name: b.name, input: cx.argumentsObject(b) }) }),
   },
   roles: {
-    user: (m, cx) => compact({ role: 'user', content: cx.parts(m.content) }),
-    assistant: (m, cx) => compact({ role: 'assistant', content: cx.blocks(m) }),
-    tool: (m, cx) =>
-      compact({
-        role: 'user',
-        content: [
-          compact({
-            toolResult: compact({ toolUseId: m.toolCallId, content: cx.parts(m.content), status: 'success' }),
-          }),
-        ],
-      }),
-    toolError: (m, cx) =>
-      compact({
-        role: 'user',
-        content: [
-          compact({
-            toolResult: compact({ toolUseId: m.toolCallId, content: cx.parts(m.content), status: 'error' }),
-          }),
-        ],
-      }),
+    user: (m, cx) => ({ role: 'user', content: cx.parts(m.content) }),
+    assistant: (m, cx) => ({ role: 'assistant', content: cx.blocks(m) }),
+    tool: (m, cx) => ({
+      role: 'user',
+      content: [{ toolResult: { toolUseId: m.toolCallId, content: cx.parts(m.content), status: 'success' } }],
+    }),
+    toolError: (m, cx) => ({
+      role: 'user',
+      content: [{ toolResult: { toolUseId: m.toolCallId, content: cx.parts(m.content), status: 'error' } }],
+    }),
   },
   toolChoice: {
     auto: () => ({ auto: {} }),
@@ -201,7 +191,7 @@ export const codec = {
     named: (c) => compact({ tool: compact({ name: c.name }) }),
   },
   responseFormat: {},
-  params: { 'reasoning.budgetTokens': (v) => compact({ type: 'enabled', budget_tokens: v }) },
+  params: { 'reasoning.budgetTokens': (v) => ({ type: 'enabled', budget_tokens: v }) },
   system: (v) => [compact({ text: v })],
   tools: {
     item: (t) =>

@@ -6,7 +6,6 @@ import * as base from './openai-chat.js';
 import {
   BlockContext,
   ThinkingBlocks,
-  compact,
   continuityRules,
   defineAdapter,
   firstString,
@@ -65,13 +64,12 @@ export const codec = {
   ...base.codec,
   roles: {
     ...base.codec.roles,
-    assistant: (m, cx) =>
-      compact({
-        role: 'assistant',
-        content: cx.assistantText(m),
-        tool_calls: cx.toolCalls(m),
-        reasoning_content: cx.thinkingText(m),
-      }),
+    assistant: (m, cx) => ({
+      role: 'assistant',
+      content: cx.assistantText(m),
+      tool_calls: cx.toolCalls(m),
+      reasoning_content: cx.thinkingText(m),
+    }),
   },
   responseFormat: { ...base.codec.responseFormat, jsonSchema: undefined },
   uses: { thinking: ThinkingBlocks, blocks: BlockContext, continuity: continuityRules },

@@ -235,52 +235,46 @@ export const codec = {
     imageData: (p) => compact({ inlineData: compact({ mimeType: p.mediaType, data: p.data }) }),
   },
   blocks: {
-    thinking: (b) => compact({ text: b.text, thought: true, thoughtSignature: b.signature }),
+    thinking: (b) => ({ text: b.text, thought: true, thoughtSignature: b.signature }),
     text: (b) => compact({ text: b.text, thoughtSignature: b.signature }),
-    toolCall: (b, cx) =>
-      compact({
-        functionCall: compact({ name: b.name, args: cx.argumentsObject(b) }),
-        thoughtSignature: b.signature ?? 'skip_thought_signature_validator',
-      }),
+    toolCall: (b, cx) => ({
+      functionCall: compact({ name: b.name, args: cx.argumentsObject(b) }),
+      thoughtSignature: b.signature ?? 'skip_thought_signature_validator',
+    }),
   },
   roles: {
-    user: (m, cx) => compact({ role: 'user', parts: cx.parts(m.content) }),
-    assistant: (m, cx) => compact({ role: 'model', parts: cx.blocks(m) }),
-    tool: (m, cx) =>
-      compact({
-        role: 'user',
-        parts: [
-          compact({
-            functionResponse: compact({
-              name: m.toolName,
-              response: compact({ output: cx.text(m.content) }),
-            }),
-          }),
-        ],
-      }),
-    toolError: (m, cx) =>
-      compact({
-        role: 'user',
-        parts: [
-          compact({
-            functionResponse: compact({ name: m.toolName, response: compact({ error: cx.text(m.content) }) }),
-          }),
-        ],
-      }),
+    user: (m, cx) => ({ role: 'user', parts: cx.parts(m.content) }),
+    assistant: (m, cx) => ({ role: 'model', parts: cx.blocks(m) }),
+    tool: (m, cx) => ({
+      role: 'user',
+      parts: [
+        compact({
+          functionResponse: compact({ name: m.toolName, response: compact({ output: cx.text(m.content) }) }),
+        }),
+      ],
+    }),
+    toolError: (m, cx) => ({
+      role: 'user',
+      parts: [
+        compact({
+          functionResponse: compact({ name: m.toolName, response: compact({ error: cx.text(m.content) }) }),
+        }),
+      ],
+    }),
   },
   toolChoice: {
     auto: () => ({ mode: 'AUTO' }),
     none: () => ({ mode: 'NONE' }),
     required: () => ({ mode: 'ANY' }),
-    named: (c) => compact({ mode: 'ANY', allowedFunctionNames: [c.name] }),
+    named: (c) => ({ mode: 'ANY', allowedFunctionNames: [c.name] }),
   },
   responseFormat: {
     text: () => undefined,
     json: () => ({ responseMimeType: 'application/json' }),
-    jsonSchema: (f) => compact({ responseMimeType: 'application/json', responseJsonSchema: f.schema }),
+    jsonSchema: (f) => ({ responseMimeType: 'application/json', responseJsonSchema: f.schema }),
   },
   params: {},
-  system: (v) => compact({ parts: [compact({ text: v })] }),
+  system: (v) => ({ parts: [compact({ text: v })] }),
   tools: {
     item: (t) => compact({ name: t.name, description: t.description, parametersJsonSchema: t.parameters }),
     wrap: (v) => [compact({ functionDeclarations: v })],

@@ -128,49 +128,51 @@ export const profile = {
 /** The compiled parts: templates that write the wire, readers that read it. */
 export const codec = {
   parts: {
-    text: (p) => compact({ type: 'text', text: p.text }),
-    imageUrl: (p) => compact({ type: 'image_url', image_url: compact({ url: p.url }) }),
-    imageData: (p) =>
-      compact({ type: 'image_url', image_url: compact({ url: `data:${p.mediaType};base64,${p.data}` }) }),
+    text: (p) => ({ type: 'text', text: p.text }),
+    imageUrl: (p) => ({ type: 'image_url', image_url: compact({ url: p.url }) }),
+    imageData: (p) => ({
+      type: 'image_url',
+      image_url: compact({ url: `data:${p.mediaType};base64,${p.data}` }),
+    }),
   },
   blocks: {
-    toolCall: (b) =>
-      compact({ id: b.id, type: 'function', function: compact({ name: b.name, arguments: b.arguments }) }),
+    toolCall: (b) => ({
+      id: b.id,
+      type: 'function',
+      function: compact({ name: b.name, arguments: b.arguments }),
+    }),
   },
   roles: {
-    system: (m) => compact({ role: 'system', content: m.content }),
-    user: (m, cx) => compact({ role: 'user', content: cx.content(m.content), name: m.name }),
-    assistant: (m, cx) =>
-      compact({ role: 'assistant', content: cx.assistantText(m), tool_calls: cx.toolCalls(m) }),
-    tool: (m, cx) => compact({ role: 'tool', tool_call_id: m.toolCallId, content: cx.content(m.content) }),
+    system: (m) => ({ role: 'system', content: m.content }),
+    user: (m, cx) => ({ role: 'user', content: cx.content(m.content), name: m.name }),
+    assistant: (m, cx) => ({ role: 'assistant', content: cx.assistantText(m), tool_calls: cx.toolCalls(m) }),
+    tool: (m, cx) => ({ role: 'tool', tool_call_id: m.toolCallId, content: cx.content(m.content) }),
   },
   toolChoice: {
     auto: () => 'auto',
     none: () => 'none',
     required: () => 'required',
-    named: (c) => compact({ type: 'function', function: compact({ name: c.name }) }),
+    named: (c) => ({ type: 'function', function: compact({ name: c.name }) }),
   },
   responseFormat: {
     text: () => ({ type: 'text' }),
     json: () => ({ type: 'json_object' }),
-    jsonSchema: (f) =>
-      compact({
-        type: 'json_schema',
-        json_schema: compact({ name: f.name, schema: f.schema, strict: f.strict }),
-      }),
+    jsonSchema: (f) => ({
+      type: 'json_schema',
+      json_schema: compact({ name: f.name, schema: f.schema, strict: f.strict }),
+    }),
   },
   params: {},
   tools: {
-    item: (t) =>
-      compact({
-        type: 'function',
-        function: compact({
-          name: t.name,
-          description: t.description,
-          parameters: t.parameters,
-          strict: t.strict,
-        }),
+    item: (t) => ({
+      type: 'function',
+      function: compact({
+        name: t.name,
+        description: t.description,
+        parameters: t.parameters,
+        strict: t.strict,
       }),
+    }),
   },
   readResponse,
   readEvent,

@@ -8,7 +8,6 @@ import {
   TextMeta,
   ThinkingBlocks,
   closeToolCall,
-  compact,
   continuityRules,
   defineAdapter,
   firstString,
@@ -248,61 +247,56 @@ export const profile = {
 /** The compiled parts: templates that write the wire, readers that read it. */
 export const codec = {
   parts: {
-    text: (p) => compact({ type: 'input_text', text: p.text }),
-    imageUrl: (p) => compact({ type: 'input_image', image_url: p.url }),
-    imageData: (p) => compact({ type: 'input_image', image_url: `data:${p.mediaType};base64,${p.data}` }),
+    text: (p) => ({ type: 'input_text', text: p.text }),
+    imageUrl: (p) => ({ type: 'input_image', image_url: p.url }),
+    imageData: (p) => ({ type: 'input_image', image_url: `data:${p.mediaType};base64,${p.data}` }),
   },
   blocks: {
-    thinking: (b) =>
-      compact({
-        type: 'reasoning',
-        id: b.id,
-        summary: present([!isEmpty(b.text) ? compact({ type: 'summary_text', text: b.text }) : undefined]),
-        encrypted_content: b.signature,
-      }),
-    text: (b) =>
-      compact({
-        type: 'message',
-        role: 'assistant',
-        phase: b.phase,
-        content: [compact({ type: 'output_text', text: b.text })],
-      }),
-    toolCall: (b) => compact({ type: 'function_call', call_id: b.id, name: b.name, arguments: b.arguments }),
+    thinking: (b) => ({
+      type: 'reasoning',
+      id: b.id,
+      summary: present([!isEmpty(b.text) ? { type: 'summary_text', text: b.text } : undefined]),
+      encrypted_content: b.signature,
+    }),
+    text: (b) => ({
+      type: 'message',
+      role: 'assistant',
+      phase: b.phase,
+      content: [{ type: 'output_text', text: b.text }],
+    }),
+    toolCall: (b) => ({ type: 'function_call', call_id: b.id, name: b.name, arguments: b.arguments }),
   },
   roles: {
-    user: (m, cx) => compact({ role: 'user', content: cx.content(m.content) }),
+    user: (m, cx) => ({ role: 'user', content: cx.content(m.content) }),
     assistant: (m, cx) => cx.blocks(m),
-    tool: (m, cx) =>
-      compact({ type: 'function_call_output', call_id: m.toolCallId, output: cx.text(m.content) }),
-    approval: (m) =>
-      compact({
-        type: 'mcp_approval_response',
-        approval_request_id: m.requestId,
-        approve: m.approve,
-        reason: m.reason,
-      }),
+    tool: (m, cx) => ({ type: 'function_call_output', call_id: m.toolCallId, output: cx.text(m.content) }),
+    approval: (m) => ({
+      type: 'mcp_approval_response',
+      approval_request_id: m.requestId,
+      approve: m.approve,
+      reason: m.reason,
+    }),
   },
   toolChoice: {
     auto: () => 'auto',
     none: () => 'none',
     required: () => 'required',
-    named: (c) => compact({ type: 'function', name: c.name }),
+    named: (c) => ({ type: 'function', name: c.name }),
   },
   responseFormat: {
     text: () => ({ type: 'text' }),
     json: () => ({ type: 'json_object' }),
-    jsonSchema: (f) => compact({ type: 'json_schema', name: f.name, schema: f.schema, strict: f.strict }),
+    jsonSchema: (f) => ({ type: 'json_schema', name: f.name, schema: f.schema, strict: f.strict }),
   },
   params: {},
   tools: {
-    item: (t) =>
-      compact({
-        type: 'function',
-        name: t.name,
-        description: t.description,
-        parameters: t.parameters,
-        strict: t.strict ?? false,
-      }),
+    item: (t) => ({
+      type: 'function',
+      name: t.name,
+      description: t.description,
+      parameters: t.parameters,
+      strict: t.strict ?? false,
+    }),
   },
   uses: {
     thinking: ThinkingBlocks,

@@ -6,7 +6,6 @@ import * as base from './openai-chat.js';
 import {
   BlockContext,
   ThinkingBlocks,
-  compact,
   defineAdapter,
   firstString,
   list,
@@ -57,29 +56,37 @@ export const codec = {
   ...base.codec,
   blocks: {
     ...base.codec.blocks,
-    thinking: (b, _cx, i) =>
-      compact({
-        type: 'reasoning.text',
-        text: b.text,
-        signature: b.signature,
-        id: b.id,
-        format: b.format,
-        index: i,
-      }),
-    summaryThinking: (b, _cx, i) =>
-      compact({ type: 'reasoning.summary', summary: b.text, id: b.id, format: b.format, index: i }),
-    redactedThinking: (b, _cx, i) =>
-      compact({ type: 'reasoning.encrypted', data: b.redacted, id: b.id, format: b.format, index: i }),
+    thinking: (b, _cx, i) => ({
+      type: 'reasoning.text',
+      text: b.text,
+      signature: b.signature,
+      id: b.id,
+      format: b.format,
+      index: i,
+    }),
+    summaryThinking: (b, _cx, i) => ({
+      type: 'reasoning.summary',
+      summary: b.text,
+      id: b.id,
+      format: b.format,
+      index: i,
+    }),
+    redactedThinking: (b, _cx, i) => ({
+      type: 'reasoning.encrypted',
+      data: b.redacted,
+      id: b.id,
+      format: b.format,
+      index: i,
+    }),
   },
   roles: {
     ...base.codec.roles,
-    assistant: (m, cx) =>
-      compact({
-        role: 'assistant',
-        content: cx.assistantText(m),
-        tool_calls: cx.toolCalls(m),
-        reasoning_details: cx.thinkingBlocks(m),
-      }),
+    assistant: (m, cx) => ({
+      role: 'assistant',
+      content: cx.assistantText(m),
+      tool_calls: cx.toolCalls(m),
+      reasoning_details: cx.thinkingBlocks(m),
+    }),
   },
   uses: { thinking: ThinkingBlocks, blocks: BlockContext },
   readResponse,

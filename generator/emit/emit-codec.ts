@@ -58,7 +58,8 @@ export function emitCodec(ir: SpecIR): CodecSource {
     // An error result with the same wire shape as a plain one needs no template of its own.
     if (k === 'toolError' && t.roles.tool && templateExpr(node, SLOT_EXPRS['roles.tool']) === templateExpr(t.roles.tool, SLOT_EXPRS['roles.tool'])) continue;
     const ctx = ROLE_CONTEXT[k]!;
-    group('roles').set(k, `(${paramsRead(node, ctx).has('cx') ? 'm, cx' : 'm'}) => ${templateExpr(node, SLOT_EXPRS[ctx])}`);
+    const body = templateExpr(node, SLOT_EXPRS[ctx]);
+    group('roles').set(k, `(${paramsRead(node, ctx).has('cx') ? 'm, cx' : 'm'}) => ${body.startsWith('{') ? `(${body})` : body}`);
   }
   if (t.system) group('system').set('', arrow(['v'], t.system, 'system.template'));
   if (t.tools) {
