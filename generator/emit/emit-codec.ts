@@ -78,7 +78,8 @@ export function emitCodec(ir: SpecIR): CodecSource {
   // Templates call the message context only through SLOT_EXPRS; these slots need its block methods.
   const templates = [...members.values()].flatMap((g) => [...g.values()]).join('\n');
   if (/\bcx\.(blocks|thinkingBlocks|thinkingText|argumentsObject|imageData|text)\(/.test(templates)) uses.push(['blocks', 'BlockContext']);
-  if (ir.profile.continuity.rules.length || ir.profile.continuity.carry?.length) uses.push(['continuity', 'continuityRules']);
+  const continuity = ir.profile.continuity;
+  if (continuity.rules.length || continuity.carry?.length || continuity.foreignThinking === 'text') uses.push(['continuity', 'continuityRules']);
   if (Object.values(ir.profile.request.params).some((r) => r !== undefined && 'to' in r && (r.values || r.silent || r.when || r.default !== undefined))) uses.push(['paramRules', 'paramRules']);
   if (ir.profile.request.tools?.provider || ir.profile.request.tools?.unknownProviderTool) uses.push(['providerTools', 'providerTools']);
   const parallel = ir.profile.request.params.parallelToolCalls;

@@ -60,7 +60,7 @@ export function requestBuilder(profile: Profile, codec: Codec): (input: ChatRequ
     (codec.toolChoice.unset || (parallel !== undefined && 'carriedBy' in parallel)) &&
     (codec.uses?.toolChoiceRules ?? missingUse(profile.id, 'toolChoiceRules', 'has tool-choice rules'));
   const rules = codec.uses?.continuity;
-  if ((continuity.rules.length || continuity.carry?.length) && !rules) missingUse(profile.id, 'continuity', 'has continuity rules');
+  if ((continuity.rules.length || continuity.carry?.length || continuity.foreignThinking === 'text') && !rules) missingUse(profile.id, 'continuity', 'has continuity rules');
   const hostedTools = (rq.tools?.provider || rq.tools?.unknownProviderTool) && (codec.uses?.providerTools ?? missingUse(profile.id, 'providerTools', 'has provider tools'));
   const merge = rq.messages.merge && (codec.uses?.merge ?? missingUse(profile.id, 'merge', 'merges consecutive messages'));
   return (input, mode) => {
