@@ -74,7 +74,7 @@ export interface CodecUses {
   textMeta?: typeof TextMeta;
   /** Parts made by the kind table, for readers that call addPart, openPart or partDelta. */
   parts?: typeof ResponseParts;
-  /** Continuity rules and carried state, for specs that have any. */
+  /** Continuity rules, carried state and reasoning from elsewhere as text (`foreignThinking: text`), for specs with any. */
   continuity?: typeof continuityRules;
   /** The message context for templates that read $blocks, $thinking, $thinkingText, $argumentsObject, $images or a message's $text. */
   blocks?: typeof BlockContext;
