@@ -14,9 +14,14 @@ import {
   isEmpty,
   list,
   mergeConsecutive,
+  mergeUsage,
   openToolCall,
   paramRules,
+  providerTools,
+  startText,
   toolCallDelta,
+  toolChoiceRules,
+  usageSteps,
 } from '../runtime/adapter-kit.js';
 import type { Codec, Profile, ServeCodec, TurnAssembler } from '../runtime/adapter-kit.js';
 
@@ -328,46 +333,41 @@ export const profile = {
 /** The compiled parts: templates that write the wire, readers that read it. */
 export const codec = {
   parts: {
-    text: (p) => compact({ type: 'text', text: p.text }),
-    imageUrl: (p) => compact({ type: 'image', source: compact({ type: 'url', url: p.url }) }),
-    imageData: (p) =>
-      compact({ type: 'image', source: compact({ type: 'base64', media_type: p.mediaType, data: p.data }) }),
+    text: (p) => ({ type: 'text', text: p.text }),
+    imageUrl: (p) => ({ type: 'image', source: { type: 'url', url: p.url } }),
+    imageData: (p) => ({ type: 'image', source: { type: 'base64', media_type: p.mediaType, data: p.data } }),
   },
   blocks: {
-    thinking: (b) => compact({ type: 'thinking', thinking: b.text, signature: b.signature }),
-    redactedThinking: (b) => compact({ type: 'redacted_thinking', data: b.redacted }),
-    text: (b) => compact({ type: 'text', text: b.text }),
-    toolCall: (b, cx) => compact({ type: 'tool_use', id: b.id, name: b.name, input: cx.argumentsObject(b) }),
+    thinking: (b) => ({ type: 'thinking', thinking: b.text, signature: b.signature }),
+    redactedThinking: (b) => ({ type: 'redacted_thinking', data: b.redacted }),
+    text: (b) => ({ type: 'text', text: b.text }),
+    toolCall: (b, cx) => ({ type: 'tool_use', id: b.id, name: b.name, input: cx.argumentsObject(b) }),
   },
   roles: {
-    user: (m, cx) => compact({ role: 'user', content: cx.content(m.content) }),
-    assistant: (m, cx) => compact({ role: 'assistant', content: cx.blocks(m) }),
-    tool: (m, cx) =>
-      compact({
-        role: 'user',
-        content: [
-          compact({
-            type: 'tool_result',
-            tool_use_id: m.toolCallId,
-            content: cx.content(m.content),
-            is_error: m.isError || undefined,
-          }),
-        ],
-      }),
+    user: (m, cx) => ({ role: 'user', content: cx.content(m.content) }),
+    assistant: (m, cx) => ({ role: 'assistant', content: cx.blocks(m) }),
+    tool: (m, cx) => ({
+      role: 'user',
+      content: [
+        {
+          type: 'tool_result',
+          tool_use_id: m.toolCallId,
+          content: cx.content(m.content),
+          is_error: m.isError || undefined,
+        },
+      ],
+    }),
   },
   toolChoice: {
-    auto: (c) => compact({ type: 'auto', disable_parallel_tool_use: c.noParallel }),
+    auto: (c) => ({ type: 'auto', disable_parallel_tool_use: c.noParallel }),
     none: () => ({ type: 'none' }),
-    required: (c) => compact({ type: 'any', disable_parallel_tool_use: c.noParallel }),
-    named: (c) => compact({ type: 'tool', name: c.name, disable_parallel_tool_use: c.noParallel }),
+    required: (c) => ({ type: 'any', disable_parallel_tool_use: c.noParallel }),
+    named: (c) => ({ type: 'tool', name: c.name, disable_parallel_tool_use: c.noParallel }),
     unset: (c) =>
-      !isEmpty(c.noParallel) ? compact({ type: 'auto', disable_parallel_tool_use: c.noParallel }) : undefined,
+      !isEmpty(c.noParallel) ? { type: 'auto', disable_parallel_tool_use: c.noParallel } : undefined,
   },
-  responseFormat: {
-    text: () => undefined,
-    jsonSchema: (f) => compact({ type: 'json_schema', schema: f.schema }),
-  },
-  params: { 'reasoning.budgetTokens': (v) => compact({ type: 'enabled', budget_tokens: v }) },
+  responseFormat: { text: () => undefined, jsonSchema: (f) => ({ type: 'json_schema', schema: f.schema }) },
+  params: { 'reasoning.budgetTokens': (v) => ({ type: 'enabled', budget_tokens: v }) },
   tools: {
     item: (t) =>
       compact({ name: t.name, description: t.description, input_schema: t.parameters, strict: t.strict }),
@@ -378,7 +378,10 @@ export const codec = {
     blocks: BlockContext,
     continuity: continuityRules,
     paramRules,
+    providerTools,
+    toolChoiceRules,
     merge: mergeConsecutive,
+    usageSteps,
   },
   readResponse,
   readEvent,
@@ -400,7 +403,7 @@ export interface WireBlock {
 function readBlock(a: TurnAssembler, x: WireBlock): void {
   switch (x?.type) {
     case 'text':
-      a.startText();
+      startText(a);
       a.appendText(x?.text);
       a.addCitations(x?.citations);
       break;
@@ -437,7 +440,7 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
   switch (e?.type ?? event) {
     case 'message_start': {
       a.setMeta(e?.message?.id, e?.message?.model);
-      a.mergeUsage(e?.message?.usage);
+      mergeUsage(a, e?.message?.usage);
       for (const x of list(e?.message?.content)) readBlock(a, x);
       // container
       a.parts.add('container', e?.message?.container);
@@ -448,7 +451,7 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
       // block
       switch (e?.content_block?.type) {
         case 'text':
-          a.startText();
+          startText(a);
           a.appendText(e?.content_block?.text);
           a.addCitations(e?.content_block?.citations);
           break;
@@ -502,7 +505,7 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
       a.setFinishReason(e?.delta?.stop_reason);
       // container
       a.parts.add('container', e?.delta?.container);
-      a.mergeUsage(e?.usage);
+      mergeUsage(a, e?.usage);
       break;
     }
     case 'message_stop': {
@@ -525,105 +528,91 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
 
 /** How this wire is served (docs/serving.md): the blocking body and each step of a stream, as templates. */
 export const serve = {
-  response: (s) =>
-    compact({
-      id: s.id,
-      type: 'message',
-      role: 'assistant',
-      model: s.model,
-      content: s.message?.content,
-      stop_reason: s.finish,
-      stop_sequence: null,
-      usage: s.usage,
-    }),
+  response: (s) => ({
+    id: s.id,
+    type: 'message',
+    role: 'assistant',
+    model: s.model,
+    content: s.message?.content,
+    stop_reason: s.finish,
+    stop_sequence: null,
+    usage: s.usage,
+  }),
   stream: {
     start: [
-      (s) =>
-        compact({
-          type: 'message_start',
-          message: compact({
-            id: s.id,
-            type: 'message',
-            role: 'assistant',
-            model: s.model,
-            content: [],
-            stop_reason: null,
-            stop_sequence: null,
-            usage: compact({
-              ...s.usage,
-              input_tokens: s.usage?.input_tokens ?? 0,
-              output_tokens: s.usage?.output_tokens ?? 0,
-            }),
-          }),
-        }),
+      (s) => ({
+        type: 'message_start',
+        message: {
+          id: s.id,
+          type: 'message',
+          role: 'assistant',
+          model: s.model,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: {
+            ...s.usage,
+            input_tokens: s.usage?.input_tokens ?? 0,
+            output_tokens: s.usage?.output_tokens ?? 0,
+          },
+        },
+      }),
     ],
     textStart: [
-      (s) =>
-        compact({ type: 'content_block_start', index: s.index, content_block: { type: 'text', text: '' } }),
+      (s) => ({ type: 'content_block_start', index: s.index, content_block: { type: 'text', text: '' } }),
     ],
     textDelta: [
-      (s) =>
-        compact({
-          type: 'content_block_delta',
-          index: s.index,
-          delta: compact({ type: 'text_delta', text: s.delta }),
-        }),
+      (s) => ({ type: 'content_block_delta', index: s.index, delta: { type: 'text_delta', text: s.delta } }),
     ],
-    textEnd: [(s) => compact({ type: 'content_block_stop', index: s.index })],
+    textEnd: [(s) => ({ type: 'content_block_stop', index: s.index })],
     thinkingStart: [
-      (s) =>
-        compact({
-          type: 'content_block_start',
-          index: s.index,
-          content_block: { type: 'thinking', thinking: '', signature: '' },
-        }),
+      (s) => ({
+        type: 'content_block_start',
+        index: s.index,
+        content_block: { type: 'thinking', thinking: '', signature: '' },
+      }),
     ],
     thinkingDelta: [
-      (s) =>
-        compact({
-          type: 'content_block_delta',
-          index: s.index,
-          delta: compact({ type: 'thinking_delta', thinking: s.delta }),
-        }),
+      (s) => ({
+        type: 'content_block_delta',
+        index: s.index,
+        delta: { type: 'thinking_delta', thinking: s.delta },
+      }),
     ],
     thinkingSignature: [
-      (s) =>
-        compact({
-          type: 'content_block_delta',
-          index: s.index,
-          delta: compact({ type: 'signature_delta', signature: s.signature }),
-        }),
+      (s) => ({
+        type: 'content_block_delta',
+        index: s.index,
+        delta: { type: 'signature_delta', signature: s.signature },
+      }),
     ],
-    thinkingEnd: [(s) => compact({ type: 'content_block_stop', index: s.index })],
+    thinkingEnd: [(s) => ({ type: 'content_block_stop', index: s.index })],
     toolCallStart: [
-      (s) =>
-        compact({
-          type: 'content_block_start',
-          index: s.index,
-          content_block: compact({ type: 'tool_use', id: s.callId, name: s.name, input: {} }),
-        }),
+      (s) => ({
+        type: 'content_block_start',
+        index: s.index,
+        content_block: { type: 'tool_use', id: s.callId, name: s.name, input: {} },
+      }),
     ],
     toolCallDelta: [
-      (s) =>
-        compact({
-          type: 'content_block_delta',
-          index: s.index,
-          delta: compact({ type: 'input_json_delta', partial_json: s.delta }),
-        }),
+      (s) => ({
+        type: 'content_block_delta',
+        index: s.index,
+        delta: { type: 'input_json_delta', partial_json: s.delta },
+      }),
     ],
-    toolCallEnd: [(s) => compact({ type: 'content_block_stop', index: s.index })],
+    toolCallEnd: [(s) => ({ type: 'content_block_stop', index: s.index })],
     finish: [
-      (s) =>
-        compact({
-          type: 'message_delta',
-          delta: compact({ stop_reason: s.finish, stop_sequence: null }),
-          usage: s.usage,
-        }),
+      (s) => ({
+        type: 'message_delta',
+        delta: { stop_reason: s.finish, stop_sequence: null },
+        usage: s.usage,
+      }),
     ],
     end: [(s) => ({ type: 'message_stop' })],
   },
   finish: {},
-  error: (s) => compact({ type: 'error', error: compact({ type: s.type, message: s.message }) }),
+  error: (s) => ({ type: 'error', error: compact({ type: s.type, message: s.message }) }),
   errorTypes: {
     '400': 'invalid_request_error',
     '401': 'authentication_error',

@@ -15,6 +15,7 @@ import {
   openToolCall,
   resolveEndpointOptions,
   sigv4Auth,
+  startText,
   toolCallDelta,
 } from '../runtime/adapter-kit.js';
 import type { Codec, Profile, ServeCodec, TurnAssembler } from '../runtime/adapter-kit.js';
@@ -173,26 +174,16 @@ export const codec = {
       compact({ toolUse: compact({ toolUseId: b.id, name: b.name, input: cx.argumentsObject(b) }) }),
   },
   roles: {
-    user: (m, cx) => compact({ role: 'user', content: cx.parts(m.content) }),
-    assistant: (m, cx) => compact({ role: 'assistant', content: cx.blocks(m) }),
-    tool: (m, cx) =>
-      compact({
-        role: 'user',
-        content: [
-          compact({
-            toolResult: compact({ toolUseId: m.toolCallId, content: cx.parts(m.content), status: 'success' }),
-          }),
-        ],
-      }),
-    toolError: (m, cx) =>
-      compact({
-        role: 'user',
-        content: [
-          compact({
-            toolResult: compact({ toolUseId: m.toolCallId, content: cx.parts(m.content), status: 'error' }),
-          }),
-        ],
-      }),
+    user: (m, cx) => ({ role: 'user', content: cx.parts(m.content) }),
+    assistant: (m, cx) => ({ role: 'assistant', content: cx.blocks(m) }),
+    tool: (m, cx) => ({
+      role: 'user',
+      content: [{ toolResult: { toolUseId: m.toolCallId, content: cx.parts(m.content), status: 'success' } }],
+    }),
+    toolError: (m, cx) => ({
+      role: 'user',
+      content: [{ toolResult: { toolUseId: m.toolCallId, content: cx.parts(m.content), status: 'error' } }],
+    }),
   },
   toolChoice: {
     auto: () => ({ auto: {} }),
@@ -200,7 +191,7 @@ export const codec = {
     named: (c) => compact({ tool: compact({ name: c.name }) }),
   },
   responseFormat: {},
-  params: { 'reasoning.budgetTokens': (v) => compact({ type: 'enabled', budget_tokens: v }) },
+  params: { 'reasoning.budgetTokens': (v) => ({ type: 'enabled', budget_tokens: v }) },
   system: (v) => [compact({ text: v })],
   tools: {
     item: (t) =>
@@ -230,7 +221,7 @@ export function readResponse(a: TurnAssembler, r: WireResponse): void {
   // content
   for (const x of list(r?.output?.message?.content)) {
     if (x?.text != null) {
-      a.startText();
+      startText(a);
       a.appendText(x?.text);
     }
     // reasoning
@@ -297,61 +288,51 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
 
 /** How this wire is served (docs/serving.md): the blocking body and each step of a stream, as templates. */
 export const serve = {
-  response: (s) =>
-    compact({
-      output: compact({ message: s.message }),
-      stopReason: s.finish,
-      usage: s.usage,
-      metrics: { latencyMs: 0 },
-    }),
+  response: (s) => ({
+    output: compact({ message: s.message }),
+    stopReason: s.finish,
+    usage: s.usage,
+    metrics: { latencyMs: 0 },
+  }),
   stream: {
     start: [(s) => ({ $event: 'messageStart', role: 'assistant' })],
     textDelta: [
-      (s) =>
-        compact({
-          $event: 'contentBlockDelta',
-          contentBlockIndex: s.index,
-          delta: compact({ text: s.delta }),
-        }),
+      (s) => ({ $event: 'contentBlockDelta', contentBlockIndex: s.index, delta: compact({ text: s.delta }) }),
     ],
-    textEnd: [(s) => compact({ $event: 'contentBlockStop', contentBlockIndex: s.index })],
+    textEnd: [(s) => ({ $event: 'contentBlockStop', contentBlockIndex: s.index })],
     thinkingDelta: [
-      (s) =>
-        compact({
-          $event: 'contentBlockDelta',
-          contentBlockIndex: s.index,
-          delta: compact({ reasoningContent: compact({ text: s.delta }) }),
-        }),
+      (s) => ({
+        $event: 'contentBlockDelta',
+        contentBlockIndex: s.index,
+        delta: compact({ reasoningContent: compact({ text: s.delta }) }),
+      }),
     ],
     thinkingSignature: [
-      (s) =>
-        compact({
-          $event: 'contentBlockDelta',
-          contentBlockIndex: s.index,
-          delta: compact({ reasoningContent: compact({ signature: s.signature }) }),
-        }),
+      (s) => ({
+        $event: 'contentBlockDelta',
+        contentBlockIndex: s.index,
+        delta: compact({ reasoningContent: compact({ signature: s.signature }) }),
+      }),
     ],
-    thinkingEnd: [(s) => compact({ $event: 'contentBlockStop', contentBlockIndex: s.index })],
+    thinkingEnd: [(s) => ({ $event: 'contentBlockStop', contentBlockIndex: s.index })],
     toolCallStart: [
-      (s) =>
-        compact({
-          $event: 'contentBlockStart',
-          contentBlockIndex: s.index,
-          start: compact({ toolUse: compact({ toolUseId: s.callId, name: s.name }) }),
-        }),
+      (s) => ({
+        $event: 'contentBlockStart',
+        contentBlockIndex: s.index,
+        start: compact({ toolUse: compact({ toolUseId: s.callId, name: s.name }) }),
+      }),
     ],
     toolCallDelta: [
-      (s) =>
-        compact({
-          $event: 'contentBlockDelta',
-          contentBlockIndex: s.index,
-          delta: compact({ toolUse: compact({ input: s.delta }) }),
-        }),
+      (s) => ({
+        $event: 'contentBlockDelta',
+        contentBlockIndex: s.index,
+        delta: compact({ toolUse: compact({ input: s.delta }) }),
+      }),
     ],
-    toolCallEnd: [(s) => compact({ $event: 'contentBlockStop', contentBlockIndex: s.index })],
+    toolCallEnd: [(s) => ({ $event: 'contentBlockStop', contentBlockIndex: s.index })],
     finish: [
-      (s) => compact({ $event: 'messageStop', stopReason: s.finish }),
-      (s) => compact({ $event: 'metadata', usage: s.usage, metrics: { latencyMs: 0 } }),
+      (s) => ({ $event: 'messageStop', stopReason: s.finish }),
+      (s) => ({ $event: 'metadata', usage: s.usage, metrics: { latencyMs: 0 } }),
     ],
   },
   finish: {},

@@ -65,13 +65,12 @@ export const codec = {
   ...base.codec,
   roles: {
     ...base.codec.roles,
-    assistant: (m, cx) =>
-      compact({
-        role: 'assistant',
-        content: cx.assistantText(m),
-        tool_calls: cx.toolCalls(m),
-        reasoning_content: cx.thinkingText(m),
-      }),
+    assistant: (m, cx) => ({
+      role: 'assistant',
+      content: cx.assistantText(m),
+      tool_calls: cx.toolCalls(m),
+      reasoning_content: cx.thinkingText(m),
+    }),
   },
   responseFormat: { ...base.codec.responseFormat, jsonSchema: undefined },
   uses: { thinking: ThinkingBlocks, blocks: BlockContext, continuity: continuityRules },
@@ -134,109 +133,95 @@ export const serve = {
   ...base.serve,
   stream: {
     start: [
-      (s) =>
-        compact({
-          id: s.id,
-          object: 'chat.completion.chunk',
-          created: s.created,
-          model: s.model,
-          choices: [
-            { index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null },
-          ],
-        }),
+      (s) => ({
+        id: s.id,
+        object: 'chat.completion.chunk',
+        created: s.created,
+        model: s.model,
+        choices: [
+          { index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null },
+        ],
+      }),
     ],
     textDelta: [
-      (s) =>
-        compact({
-          id: s.id,
-          object: 'chat.completion.chunk',
-          created: s.created,
-          model: s.model,
-          choices: [
-            compact({ index: 0, delta: compact({ content: s.delta }), logprobs: null, finish_reason: null }),
-          ],
-        }),
+      (s) => ({
+        id: s.id,
+        object: 'chat.completion.chunk',
+        created: s.created,
+        model: s.model,
+        choices: [{ index: 0, delta: compact({ content: s.delta }), logprobs: null, finish_reason: null }],
+      }),
     ],
     thinkingDelta: [
-      (s) =>
-        compact({
-          id: s.id,
-          object: 'chat.completion.chunk',
-          created: s.created,
-          model: s.model,
-          choices: [
-            compact({
-              index: 0,
-              delta: compact({ reasoning_content: s.delta }),
-              logprobs: null,
-              finish_reason: null,
-            }),
-          ],
-        }),
+      (s) => ({
+        id: s.id,
+        object: 'chat.completion.chunk',
+        created: s.created,
+        model: s.model,
+        choices: [
+          { index: 0, delta: compact({ reasoning_content: s.delta }), logprobs: null, finish_reason: null },
+        ],
+      }),
     ],
     toolCallStart: [
-      (s) =>
-        compact({
-          id: s.id,
-          object: 'chat.completion.chunk',
-          created: s.created,
-          model: s.model,
-          choices: [
-            compact({
-              index: 0,
-              delta: compact({
-                tool_calls: [
-                  compact({
-                    index: s.callIndex,
-                    id: s.callId,
-                    type: 'function',
-                    function: compact({ name: s.name, arguments: '' }),
-                  }),
-                ],
-              }),
-              logprobs: null,
-              finish_reason: null,
-            }),
-          ],
-        }),
+      (s) => ({
+        id: s.id,
+        object: 'chat.completion.chunk',
+        created: s.created,
+        model: s.model,
+        choices: [
+          {
+            index: 0,
+            delta: {
+              tool_calls: [
+                {
+                  index: s.callIndex,
+                  id: s.callId,
+                  type: 'function',
+                  function: { name: s.name, arguments: '' },
+                },
+              ],
+            },
+            logprobs: null,
+            finish_reason: null,
+          },
+        ],
+      }),
     ],
     toolCallDelta: [
-      (s) =>
-        compact({
-          id: s.id,
-          object: 'chat.completion.chunk',
-          created: s.created,
-          model: s.model,
-          choices: [
-            compact({
-              index: 0,
-              delta: compact({
-                tool_calls: [compact({ index: s.callIndex, function: compact({ arguments: s.delta }) })],
-              }),
-              logprobs: null,
-              finish_reason: null,
-            }),
-          ],
-        }),
+      (s) => ({
+        id: s.id,
+        object: 'chat.completion.chunk',
+        created: s.created,
+        model: s.model,
+        choices: [
+          {
+            index: 0,
+            delta: {
+              tool_calls: [compact({ index: s.callIndex, function: compact({ arguments: s.delta }) })],
+            },
+            logprobs: null,
+            finish_reason: null,
+          },
+        ],
+      }),
     ],
     finish: [
-      (s) =>
-        compact({
-          id: s.id,
-          object: 'chat.completion.chunk',
-          created: s.created,
-          model: s.model,
-          choices: [compact({ index: 0, delta: {}, logprobs: null, finish_reason: s.finish })],
-        }),
-      (s) =>
-        compact({
-          id: s.id,
-          object: 'chat.completion.chunk',
-          created: s.created,
-          model: s.model,
-          choices: [],
-          usage: s.usage,
-        }),
+      (s) => ({
+        id: s.id,
+        object: 'chat.completion.chunk',
+        created: s.created,
+        model: s.model,
+        choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: s.finish }],
+      }),
+      (s) => ({
+        id: s.id,
+        object: 'chat.completion.chunk',
+        created: s.created,
+        model: s.model,
+        choices: [],
+        usage: s.usage,
+      }),
     ],
   },
   request: {

@@ -13,7 +13,9 @@ import {
   list,
   mergeConsecutive,
   paramRules,
+  providerTools,
   retryDelayMs,
+  setTextSignature,
 } from '../runtime/adapter-kit.js';
 import type { Codec, Profile, ServeCodec, TurnAssembler } from '../runtime/adapter-kit.js';
 
@@ -233,52 +235,46 @@ export const codec = {
     imageData: (p) => compact({ inlineData: compact({ mimeType: p.mediaType, data: p.data }) }),
   },
   blocks: {
-    thinking: (b) => compact({ text: b.text, thought: true, thoughtSignature: b.signature }),
+    thinking: (b) => ({ text: b.text, thought: true, thoughtSignature: b.signature }),
     text: (b) => compact({ text: b.text, thoughtSignature: b.signature }),
-    toolCall: (b, cx) =>
-      compact({
-        functionCall: compact({ name: b.name, args: cx.argumentsObject(b) }),
-        thoughtSignature: b.signature ?? 'skip_thought_signature_validator',
-      }),
+    toolCall: (b, cx) => ({
+      functionCall: compact({ name: b.name, args: cx.argumentsObject(b) }),
+      thoughtSignature: b.signature ?? 'skip_thought_signature_validator',
+    }),
   },
   roles: {
-    user: (m, cx) => compact({ role: 'user', parts: cx.parts(m.content) }),
-    assistant: (m, cx) => compact({ role: 'model', parts: cx.blocks(m) }),
-    tool: (m, cx) =>
-      compact({
-        role: 'user',
-        parts: [
-          compact({
-            functionResponse: compact({
-              name: m.toolName,
-              response: compact({ output: cx.text(m.content) }),
-            }),
-          }),
-        ],
-      }),
-    toolError: (m, cx) =>
-      compact({
-        role: 'user',
-        parts: [
-          compact({
-            functionResponse: compact({ name: m.toolName, response: compact({ error: cx.text(m.content) }) }),
-          }),
-        ],
-      }),
+    user: (m, cx) => ({ role: 'user', parts: cx.parts(m.content) }),
+    assistant: (m, cx) => ({ role: 'model', parts: cx.blocks(m) }),
+    tool: (m, cx) => ({
+      role: 'user',
+      parts: [
+        compact({
+          functionResponse: compact({ name: m.toolName, response: compact({ output: cx.text(m.content) }) }),
+        }),
+      ],
+    }),
+    toolError: (m, cx) => ({
+      role: 'user',
+      parts: [
+        compact({
+          functionResponse: compact({ name: m.toolName, response: compact({ error: cx.text(m.content) }) }),
+        }),
+      ],
+    }),
   },
   toolChoice: {
     auto: () => ({ mode: 'AUTO' }),
     none: () => ({ mode: 'NONE' }),
     required: () => ({ mode: 'ANY' }),
-    named: (c) => compact({ mode: 'ANY', allowedFunctionNames: [c.name] }),
+    named: (c) => ({ mode: 'ANY', allowedFunctionNames: [c.name] }),
   },
   responseFormat: {
     text: () => undefined,
     json: () => ({ responseMimeType: 'application/json' }),
-    jsonSchema: (f) => compact({ responseMimeType: 'application/json', responseJsonSchema: f.schema }),
+    jsonSchema: (f) => ({ responseMimeType: 'application/json', responseJsonSchema: f.schema }),
   },
   params: {},
-  system: (v) => compact({ parts: [compact({ text: v })] }),
+  system: (v) => ({ parts: [compact({ text: v })] }),
   tools: {
     item: (t) => compact({ name: t.name, description: t.description, parametersJsonSchema: t.parameters }),
     wrap: (v) => [compact({ functionDeclarations: v })],
@@ -289,6 +285,7 @@ export const codec = {
     parts: ResponseParts,
     blocks: BlockContext,
     paramRules,
+    providerTools,
     merge: mergeConsecutive,
     retryDelay: retryDelayMs,
   },
@@ -324,7 +321,7 @@ function readPart(a: TurnAssembler, x: WirePart): void {
     a.thinking.setSignature(x?.thoughtSignature);
   }
   if (x?.thought !== true && x?.text != null) {
-    a.setTextSignature(x?.thoughtSignature);
+    setTextSignature(a, x?.thoughtSignature);
     a.appendText(x?.text);
   }
   // code
@@ -392,82 +389,66 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
 
 /** How this wire is served (docs/serving.md): the blocking body and each step of a stream, as templates. */
 export const serve = {
-  response: (s) =>
-    compact({
-      candidates: [compact({ content: s.message, finishReason: s.finish, index: 0 })],
-      usageMetadata: s.usage,
-      modelVersion: s.model,
-      responseId: s.id,
-    }),
+  response: (s) => ({
+    candidates: [{ content: s.message, finishReason: s.finish, index: 0 }],
+    usageMetadata: s.usage,
+    modelVersion: s.model,
+    responseId: s.id,
+  }),
   stream: {
     textDelta: [
-      (s) =>
-        compact({
-          candidates: [
-            compact({ content: compact({ role: 'model', parts: [compact({ text: s.delta })] }), index: 0 }),
-          ],
-          modelVersion: s.model,
-          responseId: s.id,
-        }),
+      (s) => ({
+        candidates: [{ content: { role: 'model', parts: [compact({ text: s.delta })] }, index: 0 }],
+        modelVersion: s.model,
+        responseId: s.id,
+      }),
     ],
     thinkingDelta: [
-      (s) =>
-        compact({
-          candidates: [
-            compact({
-              content: compact({ role: 'model', parts: [compact({ text: s.delta, thought: true })] }),
-              index: 0,
-            }),
-          ],
-          modelVersion: s.model,
-          responseId: s.id,
-        }),
+      (s) => ({
+        candidates: [{ content: { role: 'model', parts: [{ text: s.delta, thought: true }] }, index: 0 }],
+        modelVersion: s.model,
+        responseId: s.id,
+      }),
     ],
     thinkingSignature: [
-      (s) =>
-        compact({
-          candidates: [
-            compact({
-              content: compact({
-                role: 'model',
-                parts: [compact({ text: '', thought: true, thoughtSignature: s.signature })],
-              }),
-              index: 0,
-            }),
-          ],
-          modelVersion: s.model,
-          responseId: s.id,
-        }),
+      (s) => ({
+        candidates: [
+          {
+            content: { role: 'model', parts: [{ text: '', thought: true, thoughtSignature: s.signature }] },
+            index: 0,
+          },
+        ],
+        modelVersion: s.model,
+        responseId: s.id,
+      }),
     ],
     toolCall: [
-      (s) =>
-        compact({
-          candidates: [
-            compact({
-              content: compact({
-                role: 'model',
-                parts: [
-                  compact({
-                    functionCall: compact({ name: s.name, args: s.argumentsObject }),
-                    thoughtSignature: s.signature ?? 'skip_thought_signature_validator',
-                  }),
-                ],
-              }),
-              index: 0,
-            }),
-          ],
-          modelVersion: s.model,
-          responseId: s.id,
-        }),
+      (s) => ({
+        candidates: [
+          {
+            content: {
+              role: 'model',
+              parts: [
+                {
+                  functionCall: compact({ name: s.name, args: s.argumentsObject }),
+                  thoughtSignature: s.signature ?? 'skip_thought_signature_validator',
+                },
+              ],
+            },
+            index: 0,
+          },
+        ],
+        modelVersion: s.model,
+        responseId: s.id,
+      }),
     ],
     finish: [
-      (s) =>
-        compact({
-          candidates: [compact({ content: { role: 'model', parts: [] }, finishReason: s.finish, index: 0 })],
-          modelVersion: s.model,
-          responseId: s.id,
-          usageMetadata: s.usage,
-        }),
+      (s) => ({
+        candidates: [{ content: { role: 'model', parts: [] }, finishReason: s.finish, index: 0 }],
+        modelVersion: s.model,
+        responseId: s.id,
+        usageMetadata: s.usage,
+      }),
     ],
   },
   finish: {},

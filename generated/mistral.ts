@@ -3,14 +3,7 @@
  * Do not edit: change the spec and run `wireforge gen`.
  */
 import * as base from './openai-chat.js';
-import {
-  ThinkingBlocks,
-  compact,
-  defineAdapter,
-  firstString,
-  list,
-  toolCallDelta,
-} from '../runtime/adapter-kit.js';
+import { ThinkingBlocks, defineAdapter, firstString, list, toolCallDelta } from '../runtime/adapter-kit.js';
 import type { Codec, Profile, ServeCodec, TurnAssembler } from '../runtime/adapter-kit.js';
 
 /** A blocking Mistral response body, as far as this adapter reads it. */
@@ -48,13 +41,17 @@ export const codec = {
   ...base.codec,
   parts: {
     ...base.codec.parts,
-    imageUrl: (p) => compact({ type: 'image_url', image_url: p.url }),
-    imageData: (p) => compact({ type: 'image_url', image_url: `data:${p.mediaType};base64,${p.data}` }),
+    imageUrl: (p) => ({ type: 'image_url', image_url: p.url }),
+    imageData: (p) => ({ type: 'image_url', image_url: `data:${p.mediaType};base64,${p.data}` }),
   },
   roles: {
     ...base.codec.roles,
-    tool: (m, cx) =>
-      compact({ role: 'tool', tool_call_id: m.toolCallId, content: cx.content(m.content), name: m.toolName }),
+    tool: (m, cx) => ({
+      role: 'tool',
+      tool_call_id: m.toolCallId,
+      content: cx.content(m.content),
+      name: m.toolName,
+    }),
   },
   toolChoice: { ...base.codec.toolChoice, required: () => 'any' },
   uses: { thinking: ThinkingBlocks },

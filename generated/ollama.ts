@@ -121,32 +121,29 @@ export const codec = {
       compact({ id: b.id, function: compact({ name: b.name, arguments: cx.argumentsObject(b) }) }),
   },
   roles: {
-    system: (m) => compact({ role: 'system', content: m.content }),
-    user: (m, cx) => compact({ role: 'user', content: cx.text(m.content), images: cx.imageData(m.content) }),
-    assistant: (m, cx) =>
-      compact({
-        role: 'assistant',
-        content: cx.assistantText(m) ?? '',
-        thinking: cx.thinkingText(m),
-        tool_calls: cx.toolCalls(m),
-      }),
-    tool: (m, cx) =>
-      compact({
-        role: 'tool',
-        tool_name: m.toolName,
-        tool_call_id: m.toolCallId,
-        content: cx.text(m.content),
-      }),
+    system: (m) => ({ role: 'system', content: m.content }),
+    user: (m, cx) => ({ role: 'user', content: cx.text(m.content), images: cx.imageData(m.content) }),
+    assistant: (m, cx) => ({
+      role: 'assistant',
+      content: cx.assistantText(m) ?? '',
+      thinking: cx.thinkingText(m),
+      tool_calls: cx.toolCalls(m),
+    }),
+    tool: (m, cx) => ({
+      role: 'tool',
+      tool_name: m.toolName,
+      tool_call_id: m.toolCallId,
+      content: cx.text(m.content),
+    }),
   },
   toolChoice: {},
   responseFormat: { text: () => undefined, json: () => 'json', jsonSchema: (f) => f.schema },
   params: {},
   tools: {
-    item: (t) =>
-      compact({
-        type: 'function',
-        function: compact({ name: t.name, description: t.description, parameters: t.parameters }),
-      }),
+    item: (t) => ({
+      type: 'function',
+      function: compact({ name: t.name, description: t.description, parameters: t.parameters }),
+    }),
   },
   uses: { thinking: ThinkingBlocks, blocks: BlockContext, paramRules, ndjson: NdjsonDecoder },
   readResponse,
@@ -185,62 +182,57 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
 
 /** How this wire is served (docs/serving.md): the blocking body and each step of a stream, as templates. */
 export const serve = {
-  response: (s) =>
-    compact({
-      model: s.model,
-      created_at: s.createdAt,
-      message: s.message,
-      done: true,
-      done_reason: s.finish,
-      ...s.usage,
-    }),
+  response: (s) => ({
+    model: s.model,
+    created_at: s.createdAt,
+    message: s.message,
+    done: true,
+    done_reason: s.finish,
+    ...s.usage,
+  }),
   stream: {
     textDelta: [
-      (s) =>
-        compact({
-          model: s.model,
-          created_at: s.createdAt,
-          message: compact({ role: 'assistant', content: s.delta }),
-          done: false,
-        }),
+      (s) => ({
+        model: s.model,
+        created_at: s.createdAt,
+        message: { role: 'assistant', content: s.delta },
+        done: false,
+      }),
     ],
     thinkingDelta: [
-      (s) =>
-        compact({
-          model: s.model,
-          created_at: s.createdAt,
-          message: compact({ role: 'assistant', content: '', thinking: s.delta }),
-          done: false,
-        }),
+      (s) => ({
+        model: s.model,
+        created_at: s.createdAt,
+        message: { role: 'assistant', content: '', thinking: s.delta },
+        done: false,
+      }),
     ],
     toolCall: [
-      (s) =>
-        compact({
-          model: s.model,
-          created_at: s.createdAt,
-          message: compact({
-            role: 'assistant',
-            content: '',
-            tool_calls: [
-              compact({
-                id: s.callId,
-                function: compact({ index: s.callIndex, name: s.name, arguments: s.argumentsObject }),
-              }),
-            ],
-          }),
-          done: false,
-        }),
+      (s) => ({
+        model: s.model,
+        created_at: s.createdAt,
+        message: {
+          role: 'assistant',
+          content: '',
+          tool_calls: [
+            compact({
+              id: s.callId,
+              function: compact({ index: s.callIndex, name: s.name, arguments: s.argumentsObject }),
+            }),
+          ],
+        },
+        done: false,
+      }),
     ],
     finish: [
-      (s) =>
-        compact({
-          model: s.model,
-          created_at: s.createdAt,
-          message: { role: 'assistant', content: '' },
-          done: true,
-          done_reason: s.finish,
-          ...s.usage,
-        }),
+      (s) => ({
+        model: s.model,
+        created_at: s.createdAt,
+        message: { role: 'assistant', content: '' },
+        done: true,
+        done_reason: s.finish,
+        ...s.usage,
+      }),
     ],
   },
   finish: {},

@@ -128,49 +128,51 @@ export const profile = {
 /** The compiled parts: templates that write the wire, readers that read it. */
 export const codec = {
   parts: {
-    text: (p) => compact({ type: 'text', text: p.text }),
-    imageUrl: (p) => compact({ type: 'image_url', image_url: compact({ url: p.url }) }),
-    imageData: (p) =>
-      compact({ type: 'image_url', image_url: compact({ url: `data:${p.mediaType};base64,${p.data}` }) }),
+    text: (p) => ({ type: 'text', text: p.text }),
+    imageUrl: (p) => ({ type: 'image_url', image_url: compact({ url: p.url }) }),
+    imageData: (p) => ({
+      type: 'image_url',
+      image_url: compact({ url: `data:${p.mediaType};base64,${p.data}` }),
+    }),
   },
   blocks: {
-    toolCall: (b) =>
-      compact({ id: b.id, type: 'function', function: compact({ name: b.name, arguments: b.arguments }) }),
+    toolCall: (b) => ({
+      id: b.id,
+      type: 'function',
+      function: compact({ name: b.name, arguments: b.arguments }),
+    }),
   },
   roles: {
-    system: (m) => compact({ role: 'system', content: m.content }),
-    user: (m, cx) => compact({ role: 'user', content: cx.content(m.content), name: m.name }),
-    assistant: (m, cx) =>
-      compact({ role: 'assistant', content: cx.assistantText(m), tool_calls: cx.toolCalls(m) }),
-    tool: (m, cx) => compact({ role: 'tool', tool_call_id: m.toolCallId, content: cx.content(m.content) }),
+    system: (m) => ({ role: 'system', content: m.content }),
+    user: (m, cx) => ({ role: 'user', content: cx.content(m.content), name: m.name }),
+    assistant: (m, cx) => ({ role: 'assistant', content: cx.assistantText(m), tool_calls: cx.toolCalls(m) }),
+    tool: (m, cx) => ({ role: 'tool', tool_call_id: m.toolCallId, content: cx.content(m.content) }),
   },
   toolChoice: {
     auto: () => 'auto',
     none: () => 'none',
     required: () => 'required',
-    named: (c) => compact({ type: 'function', function: compact({ name: c.name }) }),
+    named: (c) => ({ type: 'function', function: compact({ name: c.name }) }),
   },
   responseFormat: {
     text: () => ({ type: 'text' }),
     json: () => ({ type: 'json_object' }),
-    jsonSchema: (f) =>
-      compact({
-        type: 'json_schema',
-        json_schema: compact({ name: f.name, schema: f.schema, strict: f.strict }),
-      }),
+    jsonSchema: (f) => ({
+      type: 'json_schema',
+      json_schema: compact({ name: f.name, schema: f.schema, strict: f.strict }),
+    }),
   },
   params: {},
   tools: {
-    item: (t) =>
-      compact({
-        type: 'function',
-        function: compact({
-          name: t.name,
-          description: t.description,
-          parameters: t.parameters,
-          strict: t.strict,
-        }),
+    item: (t) => ({
+      type: 'function',
+      function: compact({
+        name: t.name,
+        description: t.description,
+        parameters: t.parameters,
+        strict: t.strict,
       }),
+    }),
   },
   readResponse,
   readEvent,
@@ -224,115 +226,105 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
 
 /** How this wire is served (docs/serving.md): the blocking body and each step of a stream, as templates. */
 export const serve = {
-  response: (s) =>
-    compact({
-      id: s.id,
-      object: 'chat.completion',
-      created: s.created,
-      model: s.model,
-      choices: [
-        compact({
-          index: 0,
-          message: compact({ ...s.message, content: s.message?.content ?? null, refusal: null }),
-          logprobs: null,
-          finish_reason: s.finish,
-        }),
-      ],
-      usage: s.usage,
-    }),
+  response: (s) => ({
+    id: s.id,
+    object: 'chat.completion',
+    created: s.created,
+    model: s.model,
+    choices: [
+      {
+        index: 0,
+        message: { ...s.message, content: s.message?.content ?? null, refusal: null },
+        logprobs: null,
+        finish_reason: s.finish,
+      },
+    ],
+    usage: s.usage,
+  }),
   stream: {
     start: [
-      (s) =>
-        compact({
-          id: s.id,
-          object: 'chat.completion.chunk',
-          created: s.created,
-          model: s.model,
-          choices: [
-            { index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null },
-          ],
-        }),
+      (s) => ({
+        id: s.id,
+        object: 'chat.completion.chunk',
+        created: s.created,
+        model: s.model,
+        choices: [
+          { index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null },
+        ],
+      }),
     ],
     textDelta: [
-      (s) =>
-        compact({
-          id: s.id,
-          object: 'chat.completion.chunk',
-          created: s.created,
-          model: s.model,
-          choices: [
-            compact({ index: 0, delta: compact({ content: s.delta }), logprobs: null, finish_reason: null }),
-          ],
-        }),
+      (s) => ({
+        id: s.id,
+        object: 'chat.completion.chunk',
+        created: s.created,
+        model: s.model,
+        choices: [{ index: 0, delta: compact({ content: s.delta }), logprobs: null, finish_reason: null }],
+      }),
     ],
     toolCallStart: [
-      (s) =>
-        compact({
-          id: s.id,
-          object: 'chat.completion.chunk',
-          created: s.created,
-          model: s.model,
-          choices: [
-            compact({
-              index: 0,
-              delta: compact({
-                tool_calls: [
-                  compact({
-                    index: s.callIndex,
-                    id: s.callId,
-                    type: 'function',
-                    function: compact({ name: s.name, arguments: '' }),
-                  }),
-                ],
-              }),
-              logprobs: null,
-              finish_reason: null,
-            }),
-          ],
-        }),
+      (s) => ({
+        id: s.id,
+        object: 'chat.completion.chunk',
+        created: s.created,
+        model: s.model,
+        choices: [
+          {
+            index: 0,
+            delta: {
+              tool_calls: [
+                {
+                  index: s.callIndex,
+                  id: s.callId,
+                  type: 'function',
+                  function: { name: s.name, arguments: '' },
+                },
+              ],
+            },
+            logprobs: null,
+            finish_reason: null,
+          },
+        ],
+      }),
     ],
     toolCallDelta: [
-      (s) =>
-        compact({
-          id: s.id,
-          object: 'chat.completion.chunk',
-          created: s.created,
-          model: s.model,
-          choices: [
-            compact({
-              index: 0,
-              delta: compact({
-                tool_calls: [compact({ index: s.callIndex, function: compact({ arguments: s.delta }) })],
-              }),
-              logprobs: null,
-              finish_reason: null,
-            }),
-          ],
-        }),
+      (s) => ({
+        id: s.id,
+        object: 'chat.completion.chunk',
+        created: s.created,
+        model: s.model,
+        choices: [
+          {
+            index: 0,
+            delta: {
+              tool_calls: [compact({ index: s.callIndex, function: compact({ arguments: s.delta }) })],
+            },
+            logprobs: null,
+            finish_reason: null,
+          },
+        ],
+      }),
     ],
     finish: [
-      (s) =>
-        compact({
-          id: s.id,
-          object: 'chat.completion.chunk',
-          created: s.created,
-          model: s.model,
-          choices: [compact({ index: 0, delta: {}, logprobs: null, finish_reason: s.finish })],
-        }),
-      (s) =>
-        compact({
-          id: s.id,
-          object: 'chat.completion.chunk',
-          created: s.created,
-          model: s.model,
-          choices: [],
-          usage: s.usage,
-        }),
+      (s) => ({
+        id: s.id,
+        object: 'chat.completion.chunk',
+        created: s.created,
+        model: s.model,
+        choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: s.finish }],
+      }),
+      (s) => ({
+        id: s.id,
+        object: 'chat.completion.chunk',
+        created: s.created,
+        model: s.model,
+        choices: [],
+        usage: s.usage,
+      }),
     ],
   },
   finish: {},
-  error: (s) =>
-    compact({ error: compact({ message: s.message, type: s.type, param: null, code: s.code ?? null }) }),
+  error: (s) => ({ error: { message: s.message, type: s.type, param: null, code: s.code ?? null } }),
   errorTypes: {
     '400': 'invalid_request_error',
     '401': 'invalid_request_error',

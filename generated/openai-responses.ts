@@ -17,7 +17,9 @@ import {
   openToolCall,
   paramRules,
   present,
+  providerTools,
   setToolArguments,
+  startText,
   toolCallDelta,
 } from '../runtime/adapter-kit.js';
 import type { Codec, Profile, ServeCodec, TurnAssembler } from '../runtime/adapter-kit.js';
@@ -246,61 +248,56 @@ export const profile = {
 /** The compiled parts: templates that write the wire, readers that read it. */
 export const codec = {
   parts: {
-    text: (p) => compact({ type: 'input_text', text: p.text }),
-    imageUrl: (p) => compact({ type: 'input_image', image_url: p.url }),
-    imageData: (p) => compact({ type: 'input_image', image_url: `data:${p.mediaType};base64,${p.data}` }),
+    text: (p) => ({ type: 'input_text', text: p.text }),
+    imageUrl: (p) => ({ type: 'input_image', image_url: p.url }),
+    imageData: (p) => ({ type: 'input_image', image_url: `data:${p.mediaType};base64,${p.data}` }),
   },
   blocks: {
-    thinking: (b) =>
-      compact({
-        type: 'reasoning',
-        id: b.id,
-        summary: present([!isEmpty(b.text) ? compact({ type: 'summary_text', text: b.text }) : undefined]),
-        encrypted_content: b.signature,
-      }),
-    text: (b) =>
-      compact({
-        type: 'message',
-        role: 'assistant',
-        phase: b.phase,
-        content: [compact({ type: 'output_text', text: b.text })],
-      }),
-    toolCall: (b) => compact({ type: 'function_call', call_id: b.id, name: b.name, arguments: b.arguments }),
+    thinking: (b) => ({
+      type: 'reasoning',
+      id: b.id,
+      summary: present([!isEmpty(b.text) ? { type: 'summary_text', text: b.text } : undefined]),
+      encrypted_content: b.signature,
+    }),
+    text: (b) => ({
+      type: 'message',
+      role: 'assistant',
+      phase: b.phase,
+      content: [{ type: 'output_text', text: b.text }],
+    }),
+    toolCall: (b) => ({ type: 'function_call', call_id: b.id, name: b.name, arguments: b.arguments }),
   },
   roles: {
-    user: (m, cx) => compact({ role: 'user', content: cx.content(m.content) }),
+    user: (m, cx) => ({ role: 'user', content: cx.content(m.content) }),
     assistant: (m, cx) => cx.blocks(m),
-    tool: (m, cx) =>
-      compact({ type: 'function_call_output', call_id: m.toolCallId, output: cx.text(m.content) }),
-    approval: (m) =>
-      compact({
-        type: 'mcp_approval_response',
-        approval_request_id: m.requestId,
-        approve: m.approve,
-        reason: m.reason,
-      }),
+    tool: (m, cx) => ({ type: 'function_call_output', call_id: m.toolCallId, output: cx.text(m.content) }),
+    approval: (m) => ({
+      type: 'mcp_approval_response',
+      approval_request_id: m.requestId,
+      approve: m.approve,
+      reason: m.reason,
+    }),
   },
   toolChoice: {
     auto: () => 'auto',
     none: () => 'none',
     required: () => 'required',
-    named: (c) => compact({ type: 'function', name: c.name }),
+    named: (c) => ({ type: 'function', name: c.name }),
   },
   responseFormat: {
     text: () => ({ type: 'text' }),
     json: () => ({ type: 'json_object' }),
-    jsonSchema: (f) => compact({ type: 'json_schema', name: f.name, schema: f.schema, strict: f.strict }),
+    jsonSchema: (f) => ({ type: 'json_schema', name: f.name, schema: f.schema, strict: f.strict }),
   },
   params: {},
   tools: {
-    item: (t) =>
-      compact({
-        type: 'function',
-        name: t.name,
-        description: t.description,
-        parameters: t.parameters,
-        strict: t.strict ?? false,
-      }),
+    item: (t) => ({
+      type: 'function',
+      name: t.name,
+      description: t.description,
+      parameters: t.parameters,
+      strict: t.strict ?? false,
+    }),
   },
   uses: {
     thinking: ThinkingBlocks,
@@ -309,6 +306,7 @@ export const codec = {
     blocks: BlockContext,
     continuity: continuityRules,
     paramRules,
+    providerTools,
   },
   readResponse,
   readEvent,
@@ -322,12 +320,12 @@ export function readResponse(a: TurnAssembler, r: WireResponse): void {
     switch (x?.type) {
       case 'message':
         // phase
-        a.startText(x?.phase ?? null);
+        startText(a, x?.phase ?? null);
         // content
         for (const x2 of list(x?.content)) {
           switch (x2?.type) {
             case 'output_text':
-              a.startText();
+              startText(a);
               a.appendText(x2?.text);
               a.addCitations(x2?.annotations);
               break;
@@ -383,7 +381,7 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
           a.thinking.setSignature(e?.item?.encrypted_content);
           break;
         case 'message':
-          a.startText(e?.item?.phase ?? null);
+          startText(a, e?.item?.phase ?? null);
           break;
       }
       break;
@@ -392,7 +390,7 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
       // part
       switch (e?.part?.type) {
         case 'output_text':
-          a.startText();
+          startText(a);
           break;
       }
       break;
@@ -481,215 +479,191 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
 
 /** How this wire is served (docs/serving.md): the blocking body and each step of a stream, as templates. */
 export const serve = {
-  response: (s) =>
-    compact({
-      id: s.id,
-      object: 'response',
-      created_at: s.created,
-      status: s.finishFields?.status,
-      incomplete_details: !isEmpty(s.finishFields?.reason)
-        ? compact({ reason: s.finishFields?.reason })
-        : undefined,
-      model: s.model,
-      output: s.message,
-      usage: s.usage,
-    }),
+  response: (s) => ({
+    id: s.id,
+    object: 'response',
+    created_at: s.created,
+    status: s.finishFields?.status,
+    incomplete_details: !isEmpty(s.finishFields?.reason)
+      ? compact({ reason: s.finishFields?.reason })
+      : undefined,
+    model: s.model,
+    output: s.message,
+    usage: s.usage,
+  }),
   stream: {
     start: [
-      (s) =>
-        compact({
-          type: 'response.created',
-          sequence_number: s.seq,
-          response: compact({
-            id: s.id,
-            object: 'response',
-            created_at: s.created,
-            status: 'in_progress',
-            model: s.model,
-            output: [],
-          }),
-        }),
+      (s) => ({
+        type: 'response.created',
+        sequence_number: s.seq,
+        response: {
+          id: s.id,
+          object: 'response',
+          created_at: s.created,
+          status: 'in_progress',
+          model: s.model,
+          output: [],
+        },
+      }),
     ],
     textStart: [
-      (s) =>
-        compact({
-          type: 'response.output_item.added',
-          sequence_number: s.seq,
-          output_index: s.index,
-          item: compact({
-            id: s.itemId,
-            type: 'message',
-            status: 'in_progress',
-            role: 'assistant',
-            content: [],
-          }),
-        }),
-      (s) =>
-        compact({
-          type: 'response.content_part.added',
-          sequence_number: s.seq,
-          item_id: s.itemId,
-          output_index: s.index,
-          content_index: 0,
-          part: { type: 'output_text', text: '', annotations: [] },
-        }),
+      (s) => ({
+        type: 'response.output_item.added',
+        sequence_number: s.seq,
+        output_index: s.index,
+        item: { id: s.itemId, type: 'message', status: 'in_progress', role: 'assistant', content: [] },
+      }),
+      (s) => ({
+        type: 'response.content_part.added',
+        sequence_number: s.seq,
+        item_id: s.itemId,
+        output_index: s.index,
+        content_index: 0,
+        part: { type: 'output_text', text: '', annotations: [] },
+      }),
     ],
     textDelta: [
-      (s) =>
-        compact({
-          type: 'response.output_text.delta',
-          sequence_number: s.seq,
-          item_id: s.itemId,
-          output_index: s.index,
-          content_index: 0,
-          delta: s.delta,
-        }),
+      (s) => ({
+        type: 'response.output_text.delta',
+        sequence_number: s.seq,
+        item_id: s.itemId,
+        output_index: s.index,
+        content_index: 0,
+        delta: s.delta,
+      }),
     ],
     textEnd: [
-      (s) =>
-        compact({
-          type: 'response.output_text.done',
-          sequence_number: s.seq,
-          item_id: s.itemId,
-          output_index: s.index,
-          content_index: 0,
-          text: s.text,
-        }),
-      (s) =>
-        compact({
-          type: 'response.content_part.done',
-          sequence_number: s.seq,
-          item_id: s.itemId,
-          output_index: s.index,
-          content_index: 0,
-          part: compact({ type: 'output_text', text: s.text, annotations: [] }),
-        }),
-      (s) =>
-        compact({
-          type: 'response.output_item.done',
-          sequence_number: s.seq,
-          output_index: s.index,
-          item: compact({
-            id: s.itemId,
-            type: 'message',
-            status: 'completed',
-            role: 'assistant',
-            content: [compact({ type: 'output_text', text: s.text, annotations: [] })],
-          }),
-        }),
+      (s) => ({
+        type: 'response.output_text.done',
+        sequence_number: s.seq,
+        item_id: s.itemId,
+        output_index: s.index,
+        content_index: 0,
+        text: s.text,
+      }),
+      (s) => ({
+        type: 'response.content_part.done',
+        sequence_number: s.seq,
+        item_id: s.itemId,
+        output_index: s.index,
+        content_index: 0,
+        part: { type: 'output_text', text: s.text, annotations: [] },
+      }),
+      (s) => ({
+        type: 'response.output_item.done',
+        sequence_number: s.seq,
+        output_index: s.index,
+        item: {
+          id: s.itemId,
+          type: 'message',
+          status: 'completed',
+          role: 'assistant',
+          content: [{ type: 'output_text', text: s.text, annotations: [] }],
+        },
+      }),
     ],
     thinkingStart: [
-      (s) =>
-        compact({
-          type: 'response.output_item.added',
-          sequence_number: s.seq,
-          output_index: s.index,
-          item: compact({ id: s.itemId, type: 'reasoning', summary: [] }),
-        }),
-      (s) =>
-        compact({
-          type: 'response.reasoning_summary_part.added',
-          sequence_number: s.seq,
-          item_id: s.itemId,
-          output_index: s.index,
-          summary_index: 0,
-          part: { type: 'summary_text', text: '' },
-        }),
+      (s) => ({
+        type: 'response.output_item.added',
+        sequence_number: s.seq,
+        output_index: s.index,
+        item: { id: s.itemId, type: 'reasoning', summary: [] },
+      }),
+      (s) => ({
+        type: 'response.reasoning_summary_part.added',
+        sequence_number: s.seq,
+        item_id: s.itemId,
+        output_index: s.index,
+        summary_index: 0,
+        part: { type: 'summary_text', text: '' },
+      }),
     ],
     thinkingDelta: [
-      (s) =>
-        compact({
-          type: 'response.reasoning_summary_text.delta',
-          sequence_number: s.seq,
-          item_id: s.itemId,
-          output_index: s.index,
-          summary_index: 0,
-          delta: s.delta,
-        }),
+      (s) => ({
+        type: 'response.reasoning_summary_text.delta',
+        sequence_number: s.seq,
+        item_id: s.itemId,
+        output_index: s.index,
+        summary_index: 0,
+        delta: s.delta,
+      }),
     ],
     thinkingEnd: [
-      (s) =>
-        compact({
-          type: 'response.reasoning_summary_text.done',
-          sequence_number: s.seq,
-          item_id: s.itemId,
-          output_index: s.index,
-          summary_index: 0,
-          text: s.text,
-        }),
-      (s) =>
-        compact({
-          type: 'response.output_item.done',
-          sequence_number: s.seq,
-          output_index: s.index,
-          item: compact({
-            id: s.itemId,
-            type: 'reasoning',
-            summary: [compact({ type: 'summary_text', text: s.text })],
-            encrypted_content: s.signature,
-          }),
-        }),
+      (s) => ({
+        type: 'response.reasoning_summary_text.done',
+        sequence_number: s.seq,
+        item_id: s.itemId,
+        output_index: s.index,
+        summary_index: 0,
+        text: s.text,
+      }),
+      (s) => ({
+        type: 'response.output_item.done',
+        sequence_number: s.seq,
+        output_index: s.index,
+        item: {
+          id: s.itemId,
+          type: 'reasoning',
+          summary: [{ type: 'summary_text', text: s.text }],
+          encrypted_content: s.signature,
+        },
+      }),
     ],
     toolCallStart: [
-      (s) =>
-        compact({
-          type: 'response.output_item.added',
-          sequence_number: s.seq,
-          output_index: s.index,
-          item: compact({
-            id: s.itemId,
-            type: 'function_call',
-            status: 'in_progress',
-            call_id: s.callId,
-            name: s.name,
-            arguments: '',
-          }),
-        }),
+      (s) => ({
+        type: 'response.output_item.added',
+        sequence_number: s.seq,
+        output_index: s.index,
+        item: {
+          id: s.itemId,
+          type: 'function_call',
+          status: 'in_progress',
+          call_id: s.callId,
+          name: s.name,
+          arguments: '',
+        },
+      }),
     ],
     toolCallDelta: [
-      (s) =>
-        compact({
-          type: 'response.function_call_arguments.delta',
-          sequence_number: s.seq,
-          item_id: s.itemId,
-          output_index: s.index,
-          delta: s.delta,
-        }),
+      (s) => ({
+        type: 'response.function_call_arguments.delta',
+        sequence_number: s.seq,
+        item_id: s.itemId,
+        output_index: s.index,
+        delta: s.delta,
+      }),
     ],
     toolCallEnd: [
-      (s) =>
-        compact({
-          type: 'response.function_call_arguments.done',
-          sequence_number: s.seq,
-          item_id: s.itemId,
-          output_index: s.index,
+      (s) => ({
+        type: 'response.function_call_arguments.done',
+        sequence_number: s.seq,
+        item_id: s.itemId,
+        output_index: s.index,
+        arguments: s.arguments,
+      }),
+      (s) => ({
+        type: 'response.output_item.done',
+        sequence_number: s.seq,
+        output_index: s.index,
+        item: {
+          id: s.itemId,
+          type: 'function_call',
+          status: 'completed',
+          call_id: s.callId,
+          name: s.name,
           arguments: s.arguments,
-        }),
-      (s) =>
-        compact({
-          type: 'response.output_item.done',
-          sequence_number: s.seq,
-          output_index: s.index,
-          item: compact({
-            id: s.itemId,
-            type: 'function_call',
-            status: 'completed',
-            call_id: s.callId,
-            name: s.name,
-            arguments: s.arguments,
-          }),
-        }),
+        },
+      }),
     ],
     finish: [(s) => compact({ type: s.finishFields?.event, sequence_number: s.seq, response: s.response })],
     error: [
-      (s) =>
-        compact({
-          type: 'error',
-          sequence_number: s.seq,
-          code: s.code ?? null,
-          message: s.message,
-          param: null,
-        }),
+      (s) => ({
+        type: 'error',
+        sequence_number: s.seq,
+        code: s.code ?? null,
+        message: s.message,
+        param: null,
+      }),
     ],
   },
   finish: {
@@ -698,8 +672,7 @@ export const serve = {
     error: { status: 'failed', event: 'response.failed' },
     '*': { status: 'completed', event: 'response.completed' },
   },
-  error: (s) =>
-    compact({ error: compact({ message: s.message, type: s.type, param: null, code: s.code ?? null }) }),
+  error: (s) => ({ error: { message: s.message, type: s.type, param: null, code: s.code ?? null } }),
   errorTypes: {
     '400': 'invalid_request_error',
     '401': 'invalid_request_error',

@@ -57,29 +57,37 @@ export const codec = {
   ...base.codec,
   blocks: {
     ...base.codec.blocks,
-    thinking: (b, _cx, i) =>
-      compact({
-        type: 'reasoning.text',
-        text: b.text,
-        signature: b.signature,
-        id: b.id,
-        format: b.format,
-        index: i,
-      }),
-    summaryThinking: (b, _cx, i) =>
-      compact({ type: 'reasoning.summary', summary: b.text, id: b.id, format: b.format, index: i }),
-    redactedThinking: (b, _cx, i) =>
-      compact({ type: 'reasoning.encrypted', data: b.redacted, id: b.id, format: b.format, index: i }),
+    thinking: (b, _cx, i) => ({
+      type: 'reasoning.text',
+      text: b.text,
+      signature: b.signature,
+      id: b.id,
+      format: b.format,
+      index: i,
+    }),
+    summaryThinking: (b, _cx, i) => ({
+      type: 'reasoning.summary',
+      summary: b.text,
+      id: b.id,
+      format: b.format,
+      index: i,
+    }),
+    redactedThinking: (b, _cx, i) => ({
+      type: 'reasoning.encrypted',
+      data: b.redacted,
+      id: b.id,
+      format: b.format,
+      index: i,
+    }),
   },
   roles: {
     ...base.codec.roles,
-    assistant: (m, cx) =>
-      compact({
-        role: 'assistant',
-        content: cx.assistantText(m),
-        tool_calls: cx.toolCalls(m),
-        reasoning_details: cx.thinkingBlocks(m),
-      }),
+    assistant: (m, cx) => ({
+      role: 'assistant',
+      content: cx.assistantText(m),
+      tool_calls: cx.toolCalls(m),
+      reasoning_details: cx.thinkingBlocks(m),
+    }),
   },
   uses: { thinking: ThinkingBlocks, blocks: BlockContext },
   readResponse,
@@ -167,131 +175,121 @@ export const serve = {
   ...base.serve,
   stream: {
     start: [
-      (s) =>
-        compact({
-          id: s.id,
-          object: 'chat.completion.chunk',
-          created: s.created,
-          model: s.model,
-          choices: [
-            { index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null },
-          ],
-        }),
+      (s) => ({
+        id: s.id,
+        object: 'chat.completion.chunk',
+        created: s.created,
+        model: s.model,
+        choices: [
+          { index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null },
+        ],
+      }),
     ],
     textDelta: [
-      (s) =>
-        compact({
-          id: s.id,
-          object: 'chat.completion.chunk',
-          created: s.created,
-          model: s.model,
-          choices: [
-            compact({ index: 0, delta: compact({ content: s.delta }), logprobs: null, finish_reason: null }),
-          ],
-        }),
+      (s) => ({
+        id: s.id,
+        object: 'chat.completion.chunk',
+        created: s.created,
+        model: s.model,
+        choices: [{ index: 0, delta: compact({ content: s.delta }), logprobs: null, finish_reason: null }],
+      }),
     ],
     thinkingDelta: [
-      (s) =>
-        compact({
-          id: s.id,
-          object: 'chat.completion.chunk',
-          created: s.created,
-          model: s.model,
-          choices: [
-            compact({
-              index: 0,
-              delta: compact({
-                reasoning: s.delta,
-                reasoning_details: [compact({ type: 'reasoning.text', text: s.delta, index: s.index })],
-              }),
-              finish_reason: null,
-            }),
-          ],
-        }),
+      (s) => ({
+        id: s.id,
+        object: 'chat.completion.chunk',
+        created: s.created,
+        model: s.model,
+        choices: [
+          {
+            index: 0,
+            delta: {
+              reasoning: s.delta,
+              reasoning_details: [{ type: 'reasoning.text', text: s.delta, index: s.index }],
+            },
+            finish_reason: null,
+          },
+        ],
+      }),
     ],
     thinkingSignature: [
-      (s) =>
-        compact({
-          id: s.id,
-          object: 'chat.completion.chunk',
-          created: s.created,
-          model: s.model,
-          choices: [
-            compact({
-              index: 0,
-              delta: compact({
-                reasoning_details: [
-                  compact({ type: 'reasoning.text', text: '', signature: s.signature, index: s.index }),
-                ],
-              }),
-              finish_reason: null,
-            }),
-          ],
-        }),
+      (s) => ({
+        id: s.id,
+        object: 'chat.completion.chunk',
+        created: s.created,
+        model: s.model,
+        choices: [
+          {
+            index: 0,
+            delta: {
+              reasoning_details: [
+                { type: 'reasoning.text', text: '', signature: s.signature, index: s.index },
+              ],
+            },
+            finish_reason: null,
+          },
+        ],
+      }),
     ],
     toolCallStart: [
-      (s) =>
-        compact({
-          id: s.id,
-          object: 'chat.completion.chunk',
-          created: s.created,
-          model: s.model,
-          choices: [
-            compact({
-              index: 0,
-              delta: compact({
-                tool_calls: [
-                  compact({
-                    index: s.callIndex,
-                    id: s.callId,
-                    type: 'function',
-                    function: compact({ name: s.name, arguments: '' }),
-                  }),
-                ],
-              }),
-              logprobs: null,
-              finish_reason: null,
-            }),
-          ],
-        }),
+      (s) => ({
+        id: s.id,
+        object: 'chat.completion.chunk',
+        created: s.created,
+        model: s.model,
+        choices: [
+          {
+            index: 0,
+            delta: {
+              tool_calls: [
+                {
+                  index: s.callIndex,
+                  id: s.callId,
+                  type: 'function',
+                  function: { name: s.name, arguments: '' },
+                },
+              ],
+            },
+            logprobs: null,
+            finish_reason: null,
+          },
+        ],
+      }),
     ],
     toolCallDelta: [
-      (s) =>
-        compact({
-          id: s.id,
-          object: 'chat.completion.chunk',
-          created: s.created,
-          model: s.model,
-          choices: [
-            compact({
-              index: 0,
-              delta: compact({
-                tool_calls: [compact({ index: s.callIndex, function: compact({ arguments: s.delta }) })],
-              }),
-              logprobs: null,
-              finish_reason: null,
-            }),
-          ],
-        }),
+      (s) => ({
+        id: s.id,
+        object: 'chat.completion.chunk',
+        created: s.created,
+        model: s.model,
+        choices: [
+          {
+            index: 0,
+            delta: {
+              tool_calls: [compact({ index: s.callIndex, function: compact({ arguments: s.delta }) })],
+            },
+            logprobs: null,
+            finish_reason: null,
+          },
+        ],
+      }),
     ],
     finish: [
-      (s) =>
-        compact({
-          id: s.id,
-          object: 'chat.completion.chunk',
-          created: s.created,
-          model: s.model,
-          choices: [compact({ index: 0, delta: {}, logprobs: null, finish_reason: s.finish })],
-        }),
-      (s) =>
-        compact({
-          id: s.id,
-          object: 'chat.completion.chunk',
-          created: s.created,
-          model: s.model,
-          choices: [],
-          usage: s.usage,
-        }),
+      (s) => ({
+        id: s.id,
+        object: 'chat.completion.chunk',
+        created: s.created,
+        model: s.model,
+        choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: s.finish }],
+      }),
+      (s) => ({
+        id: s.id,
+        object: 'chat.completion.chunk',
+        created: s.created,
+        model: s.model,
+        choices: [],
+        usage: s.usage,
+      }),
     ],
   },
   request: {

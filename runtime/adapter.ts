@@ -5,7 +5,7 @@
  */
 import type { TurnAssembler, TurnRules } from './assemble/turn-assembler.js';
 import { finishMapper } from './assemble/map-finish.js';
-import { usageMapper } from './assemble/map-usage.js';
+import { isPaths, usageMapper } from './assemble/map-usage.js';
 import { missingUse, type Codec, type CodecUses } from './codec.js';
 import { RETRYABLE_BY_DEFAULT, type EndpointInfo, type Profile, type StreamProfile } from './profile.js';
 import { requestBuilder, type BuiltRequest } from './request/build-request.js';
@@ -66,6 +66,7 @@ export function defineAdapter(profile: Profile, codec: Codec, generated?: { kit:
     [profile.endpoint.sigv4, 'sigv4Auth', 'signs requests with AWS SigV4'],
     [profile.endpoint.authFrom === 'token', 'tokenAuth', 'sends access tokens'],
     [profile.endpoint.options, 'endpointOptions', 'declares endpoint options'],
+    [!Object.values(profile.usage).every(isPaths), 'usageSteps', 'counts usage over steps'],
   ];
   for (const [needed, name, what] of needs) if (needed && !uses[name]) missingUse(profile.id, name, what);
   const retryDelay = e.retryDelay?.length ? (uses.retryDelay ?? missingUse(profile.id, 'retryDelay', 'reads retry delays from error bodies')) : undefined;
@@ -76,7 +77,7 @@ export function defineAdapter(profile: Profile, codec: Codec, generated?: { kit:
     codec,
     endpoint: profile.endpoint,
     stream: profile.stream,
-    rules: { provider: profile.id, mapFinishReason: finishMapper(profile.finish), mapUsage: usageMapper(profile.usage), parts: profile.parts, continues: profile.finish.continues, uses: codec.uses },
+    rules: { provider: profile.id, mapFinishReason: finishMapper(profile.finish), mapUsage: usageMapper(profile.usage, uses.usageSteps), parts: profile.parts, continues: profile.finish.continues, uses: codec.uses },
     buildRequest: requestBuilder(profile, codec),
     readResponse: codec.readResponse,
     readEvent: codec.readEvent,

@@ -18,8 +18,11 @@ import type { BlockContext } from './request/block-context.js';
 import type { continuityRules } from './request/continuity-rules.js';
 import type { mergeConsecutive } from './request/merge-consecutive.js';
 import type { paramRules } from './request/param-rules.js';
+import type { providerTools } from './request/provider-tools.js';
+import type { toolChoiceRules } from './request/tool-choice.js';
 import type { retryDelayMs } from './wire/retry-delay.js';
 import type { TurnAssembler } from './assemble/turn-assembler.js';
+import type { usageSteps } from './assemble/usage-steps.js';
 import type { BlockTemplates, MessageContext, PartTemplates } from './request/message-context.js';
 import type { ParamField } from './profile.js';
 import type { ApprovalMessage, AssistantMessage, FunctionToolSpec, ResponseFormat, SystemMessage, ToolMessage, UserMessage } from './types.js';
@@ -71,16 +74,22 @@ export interface CodecUses {
   textMeta?: typeof TextMeta;
   /** Parts made by the kind table, for readers that call addPart, openPart or partDelta. */
   parts?: typeof ResponseParts;
-  /** Continuity rules and carried state, for specs that have any. */
+  /** Continuity rules, carried state and reasoning from elsewhere as text (`foreignThinking: text`), for specs with any. */
   continuity?: typeof continuityRules;
-  /** The message context for templates that read $blocks, $thinking, $thinkingText, $argumentsObject or $images. */
+  /** The message context for templates that read $blocks, $thinking, $thinkingText, $argumentsObject, $images or a message's $text. */
   blocks?: typeof BlockContext;
   /** Param value tables (`values`, `silent`), `when` conditions and defaults, for specs with any. */
   paramRules?: typeof paramRules;
+  /** Provider-run tools by name, for specs with `tools.provider` (or `unknownProviderTool`). */
+  providerTools?: typeof providerTools;
+  /** Tool choices that say parallelToolCalls inside them or have an `unset` form (Anthropic). */
+  toolChoiceRules?: typeof toolChoiceRules;
   /** Joining consecutive wire messages, for specs with `messages.merge`. */
   merge?: typeof mergeConsecutive;
   /** The NDJSON stream decoder, for specs that stream NDJSON. */
   ndjson?: typeof NdjsonDecoder;
+  /** Usage counts summed over a list of steps (`{ over, sum, otherwise }`), for specs with any. */
+  usageSteps?: typeof usageSteps;
   /** Retry delays read from error bodies, for specs with `errors.retryDelay`. */
   retryDelay?: typeof retryDelayMs;
   /** The AWS event-stream decoder, for specs that stream it (Bedrock). */

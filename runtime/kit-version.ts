@@ -7,4 +7,4 @@
  * runtime stops serving what older generated code relies on. CHANGELOG.md says what changed.
  */
 export const KIT_VERSION = 4;
-export const MIN_KIT = 3;
+export const MIN_KIT = 4;

@@ -57,7 +57,8 @@ export function emitCodec(ir: SpecIR): CodecSource {
     // An error result with the same wire shape as a plain one needs no template of its own.
     if (k === 'toolError' && t.roles.tool && templateExpr(node, SLOT_EXPRS['roles.tool']) === templateExpr(t.roles.tool, SLOT_EXPRS['roles.tool'])) continue;
     const ctx = ROLE_CONTEXT[k]!;
-    group('roles').set(k, `(${paramsRead(node, ctx).has('cx') ? 'm, cx' : 'm'}) => ${templateExpr(node, SLOT_EXPRS[ctx])}`);
+    const body = templateExpr(node, SLOT_EXPRS[ctx]);
+    group('roles').set(k, `(${paramsRead(node, ctx).has('cx') ? 'm, cx' : 'm'}) => ${body.startsWith('{') ? `(${body})` : body}`);
   }
   if (t.system) group('system').set('', arrow(['v'], t.system, 'system.template'));
   if (t.tools) {
@@ -75,11 +76,16 @@ export function emitCodec(ir: SpecIR): CodecSource {
   if (actions.has('part')) uses.push(['parts', 'ResponseParts']);
   // Templates call the message context only through SLOT_EXPRS; these slots need its block methods.
   const templates = [...members.values()].flatMap((g) => [...g.values()]).join('\n');
-  if (/\bcx\.(blocks|thinkingBlocks|thinkingText|argumentsObject|imageData)\(/.test(templates)) uses.push(['blocks', 'BlockContext']);
-  if (ir.profile.continuity.rules.length || ir.profile.continuity.carry?.length) uses.push(['continuity', 'continuityRules']);
+  if (/\bcx\.(blocks|thinkingBlocks|thinkingText|argumentsObject|imageData|text)\(/.test(templates)) uses.push(['blocks', 'BlockContext']);
+  const continuity = ir.profile.continuity;
+  if (continuity.rules.length || continuity.carry?.length || continuity.foreignThinking === 'text') uses.push(['continuity', 'continuityRules']);
   if (Object.values(ir.profile.request.params).some((r) => r !== undefined && 'to' in r && (r.values || r.silent || r.when || r.default !== undefined))) uses.push(['paramRules', 'paramRules']);
+  if (ir.profile.request.tools?.provider || ir.profile.request.tools?.unknownProviderTool) uses.push(['providerTools', 'providerTools']);
+  const parallel = ir.profile.request.params.parallelToolCalls;
+  if (t.toolChoice.unset || (parallel !== undefined && 'carriedBy' in parallel)) uses.push(['toolChoiceRules', 'toolChoiceRules']);
   if (ir.profile.request.messages.merge) uses.push(['merge', 'mergeConsecutive']);
   if (ir.profile.stream.framing === 'ndjson') uses.push(['ndjson', 'NdjsonDecoder']);
+  if (Object.values(ir.profile.usage).some((c) => !Array.isArray(c))) uses.push(['usageSteps', 'usageSteps']);
   if (ir.profile.errors.retryDelay?.length) uses.push(['retryDelay', 'retryDelayMs']);
   if (ir.profile.stream.framing === 'event-stream') uses.push(['eventStream', 'EventStreamDecoder']);
   if (ir.profile.endpoint.sigv4) uses.push(['sigv4Auth', 'sigv4Auth']);

@@ -1,8 +1,9 @@
 /**
  * Response and stream rules → straight-line reader functions: one call per action (on the
- * assembler, on one of its units — `a.thinking`, `a.parts` — or, for tool calls that arrive in
- * pieces, a kit function given the assembler), a `switch` per event type and per `switch:`
- * rule, a for-of per `each:`.
+ * assembler, on one of its units — `a.thinking`, `a.parts` — or, for what only some wires do
+ * (tool calls that arrive in pieces, text blocks, text signatures and phases, usage in pieces),
+ * a kit function given the assembler), a `switch` per event type and per `switch:` rule, a
+ * for-of per `each:`.
  */
 import type { Action, Condition, Rule, SpecIR } from '../ir/types.js';
 import { access, commentText, firstOf, lit } from './code.js';
@@ -218,9 +219,9 @@ function actionCode(a: Action, s: string): string[] {
     case 'text': {
       const out: string[] = [];
       // A phase starts a new item: null (no phase on the wire) clears the one before.
-      if (a.start) out.push(a.phase ? `a.startText(${p(a.phase)} ?? null);` : 'a.startText();');
+      if (a.start) out.push(a.phase ? `startText(a, ${p(a.phase)} ?? null);` : 'startText(a);');
       // The signature first: a signed wire part is a text part of its own.
-      if (a.signature) out.push(`a.setTextSignature(${p(a.signature)});`);
+      if (a.signature) out.push(`setTextSignature(a, ${p(a.signature)});`);
       if (a.paths.length) out.push(`a.appendText(${firstOf(s, a.paths)});`);
       if (a.citations) out.push(`a.addCitations(${p(a.citations)});`);
       return out;
@@ -271,7 +272,7 @@ function actionCode(a: Action, s: string): string[] {
     case 'finish':
       return [`a.setFinishReason(${firstOf(s, a.paths)});`];
     case 'usage':
-      return [`a.${a.merge ? 'mergeUsage' : 'setUsage'}(${firstOf(s, a.paths)});`];
+      return [a.merge ? `mergeUsage(a, ${firstOf(s, a.paths)});` : `a.setUsage(${firstOf(s, a.paths)});`];
     case 'error': {
       const fail = `a.fail(${strings(s, a.message)}, ${strings(s, a.type)}, ${strings(s, a.code)}, ${s});`;
       return a.at ? [`if (${p(a.at)} != null) {`, `  ${fail}`, '}'] : [fail];

@@ -34,8 +34,9 @@ export function templateExpr(node: TemplateNode, slots: SlotExprs): string {
     case 'object': {
       // `$spread: $slot` merges the object the slot holds into this one (keys after it win).
       const body = node.entries.map(([k, v]) => (k === '$spread' ? `...${templateExpr(v, slots)}` : `${key(k)}: ${templateExpr(v, slots)}`)).join(', ');
-      // Slots may be undefined; compact() leaves their keys out of the wire object.
-      const obj = hasSlot(node) ? `compact({ ${body} })` : `{ ${body} }`;
+      // An object of slots that may all be undefined is itself undefined (compact()), so its
+      // parent leaves it out; one with an entry that is always set never is.
+      const obj = hasSlot(node) && !node.entries.some(([k, v]) => k !== '$spread' && alwaysSet(v)) ? `compact({ ${body} })` : `{ ${body} }`;
       if (!node.when) return obj;
       const holds =
         node.when.kind === 'set'
@@ -45,6 +46,21 @@ export function templateExpr(node: TemplateNode, slots: SlotExprs): string {
     }
     case 'bad':
       throw new Error(`malformed template at ${node.pointer}`);
+  }
+}
+
+/** The node's value is never undefined: a literal, a slot with a default, an array, an object that is always sent. */
+function alwaysSet(node: TemplateNode): boolean {
+  switch (node.kind) {
+    case 'literal':
+    case 'array':
+      return true;
+    case 'slot':
+      return node.fallback !== undefined;
+    case 'object':
+      return !node.when && (!hasSlot(node) || node.entries.some(([, v]) => alwaysSet(v)));
+    default:
+      return false;
   }
 }
 

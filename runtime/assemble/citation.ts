@@ -1,10 +1,10 @@
 /** Wire citation objects → unified Citations, by the spec's citation table (`parts.citation`). */
 import type { PartField, PartsProfile } from '../profile.js';
 import type { Citation } from '../types.js';
-import { readPath } from '../wire/read-path.js';
+import { isObject, readPath } from '../wire/read-path.js';
 
 export function citationOf(map: PartsProfile['citation'], raw: unknown): Citation | undefined {
-  if (map === undefined || typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined;
+  if (map === undefined || !isObject(raw)) return undefined;
   const out: Citation = {};
   for (const k of ['url', 'title', 'citedText', 'documentId'] as const) {
     const v = firstAt(raw, map[k]);

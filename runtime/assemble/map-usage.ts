@@ -1,13 +1,17 @@
 /**
  * Wire usage → unified usage from the profile's table: input includes cached tokens, output
- * includes reasoning tokens (each spec lists the wire fields that add up to each count).
+ * includes reasoning tokens (each spec lists the wire fields that add up to each count). Counts
+ * over a list of steps are the usageSteps unit's (usage-steps.ts), which defineAdapter checks is
+ * there when the table has any.
  */
 import type { UsageCount, UsageMap, WirePath } from '../profile.js';
 import type { Usage } from '../types.js';
 import { readPath } from '../wire/read-path.js';
+import type { usageSteps } from './usage-steps.js';
 
-export function usageMapper(map: UsageMap): (raw: Record<string, unknown>) => Usage {
+export function usageMapper(map: UsageMap, steps: typeof usageSteps | undefined): (raw: Record<string, unknown>) => Usage {
   const { inputTokens, outputTokens, totalTokens, cachedInputTokens, cacheWriteTokens, reasoningTokens } = map;
+  const sum = (raw: unknown, count: UsageCount) => (isPaths(count) ? sumOf(raw, count) : steps!(raw, count));
   return (raw) => {
     const input = sum(raw, inputTokens) ?? 0;
     const output = sum(raw, outputTokens) ?? 0;
@@ -22,27 +26,12 @@ export function usageMapper(map: UsageMap): (raw: Record<string, unknown>) => Us
   };
 }
 
-/** The count: summed over the steps list when the wire has one, else over the plain fields. */
-function sum(raw: unknown, count: UsageCount): number | undefined {
-  if (!isPaths(count)) {
-    const steps = readPath(raw, count.over);
-    if (!Array.isArray(steps) || steps.length === 0) return sumOf(raw, count.otherwise);
-    let total: number | undefined;
-    for (const step of steps) {
-      const n = sumOf(step, count.sum);
-      if (n !== undefined) total = (total ?? 0) + n;
-    }
-    return total;
-  }
-  return sumOf(raw, count);
-}
-
-function isPaths(c: UsageCount): c is readonly WirePath[] {
+export function isPaths(c: UsageCount): c is readonly WirePath[] {
   return Array.isArray(c);
 }
 
 /** The sum of the numbers present at these paths; undefined when none is. */
-function sumOf(raw: unknown, paths: readonly WirePath[]): number | undefined {
+export function sumOf(raw: unknown, paths: readonly WirePath[]): number | undefined {
   let total: number | undefined;
   for (let i = 0; i < paths.length; i++) {
     const v = readPath(raw, paths[i]!);

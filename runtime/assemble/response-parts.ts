@@ -13,10 +13,11 @@ import type { KindRule, PartRule, PartsProfile } from '../profile.js';
 import type { ResponsePart, ResponsePartType } from '../types.js';
 import { passes } from '../request/conditions.js';
 import { FORBIDDEN_KEYS } from '../request/safe-merge.js';
-import { readPath } from '../wire/read-path.js';
+import { isObject, readPath } from '../wire/read-path.js';
 import { firstAt } from './citation.js';
 import type { EventSink } from './event-sink.js';
 import { TextBuffer } from './text-buffer.js';
+import { keyClash, type ToolCalls } from './tool-calls.js';
 
 interface Slot {
   /** The parts this wire object became; empty until an open block closes. */
@@ -32,79 +33,73 @@ interface OpenBlock {
   json: TextBuffer | undefined;
 }
 
-/** What a part block checks of the turn's tool calls. */
-interface CallKeys {
-  has(key: unknown): boolean;
-  clash(key: unknown): never;
-}
-
 const NO_PARTS: PartsProfile = { kinds: {}, unknown: 'ignore' };
 
 export class ResponseParts {
-  private readonly slots: Slot[] = [];
-  private readonly open = new Map<unknown, OpenBlock>();
+  readonly #slots: Slot[] = [];
+  readonly #open = new Map<unknown, OpenBlock>();
   /** The latest parts of each snapshot kind, placed when the turn ends. */
-  private readonly snapshots = new Map<string, ResponsePart[]>();
+  readonly #snapshots = new Map<string, ResponsePart[]>();
   /** Number of blocks open: the tool-call path checks this before looking up a key. */
   openCount = 0;
   /** The latest provider-run call (for results that do not name theirs) and the ids made so far. */
-  private made = 0;
-  private readonly cx: PartContext = { lastCall: undefined, makeId: () => `ptc_${this.made++}` };
-  private readonly provider: string;
-  private readonly table: PartsProfile;
-  private readonly sink: EventSink;
-  private readonly calls: CallKeys | undefined;
+  #made = 0;
+  readonly #cx: PartContext = { lastCall: undefined, makeId: () => `ptc_${this.#made++}` };
+  readonly #provider: string;
+  readonly #table: PartsProfile;
+  readonly #sink: EventSink;
+  readonly #calls: ToolCalls | undefined;
 
   /** `calls`: the turn's tool calls, so a block is not opened at a call's key. */
-  constructor(provider: string, table: PartsProfile | undefined, sink: EventSink, calls?: CallKeys) {
-    this.provider = provider;
-    this.table = table ?? NO_PARTS;
-    this.sink = sink;
-    this.calls = calls;
+  constructor(provider: string, table: PartsProfile | undefined, sink: EventSink, calls?: ToolCalls) {
+    this.#provider = provider;
+    this.#table = table ?? NO_PARTS;
+    this.#sink = sink;
+    this.#calls = calls;
   }
 
   /** A wire object of this kind, complete. */
   add(kind: unknown, wire: unknown): void {
     if (typeof kind !== 'string' || !isObject(wire)) return;
-    const rule = this.rule(kind);
-    if (rule === undefined && this.table.unknown === 'ignore') return;
-    const parts = partsOf(kind, rule, wire, this.cx);
+    const rule = this.#rule(kind);
+    if (rule === undefined && this.#table.unknown === 'ignore') return;
+    const parts = partsOf(kind, rule, wire, this.#cx);
     if (rule?.snapshot) {
       // The latest object is the whole so far; it takes its place when the turn ends (a stream
       // may send it before the text a blocking body puts it after).
-      this.snapshots.set(kind, parts);
+      this.#snapshots.set(kind, parts);
       return;
     }
-    const slot = this.place(parts.every((p) => !('wire' in p) || p.wire === undefined));
+    const slot = this.#place(parts.every((p) => !('wire' in p) || p.wire === undefined));
     slot.parts = parts;
-    this.announce(slot);
+    this.#announce(slot);
   }
 
   /** A block of this kind starts; deltas with `key` complete it. */
   openBlock(key: unknown, kind: unknown, start: unknown): void {
-    if (key !== undefined && key !== null && this.calls?.has(key)) this.calls.clash(key);
+    if (key !== undefined && key !== null && this.#calls?.byKey.has(key)) keyClash(this.#calls, key);
     if (typeof kind !== 'string' || !isObject(start) || key === undefined || key === null) return;
-    const rule = this.rule(kind);
-    if (rule === undefined && this.table.unknown === 'ignore') return;
-    if (this.open.has(key)) this.clash(key, `two blocks share index ${String(key)}`);
+    const rule = this.#rule(kind);
+    if (rule === undefined && this.#table.unknown === 'ignore') return;
+    if (this.#open.has(key)) this.#clash(key, `two blocks share index ${String(key)}`);
     this.openCount++;
-    this.open.set(key, { slot: this.place(), kind, rule, wire: { ...start }, json: undefined });
+    this.#open.set(key, { slot: this.#place(), kind, rule, wire: { ...start }, json: undefined });
   }
 
   has(key: unknown): boolean {
-    return this.open.has(key);
+    return this.#open.has(key);
   }
 
   /** JSON text for the field the kind names (a server-tool block's `input`). */
   appendJson(key: unknown, fragment: unknown): void {
-    const block = this.open.get(key);
+    const block = this.#open.get(key);
     if (block === undefined || typeof fragment !== 'string') return;
     (block.json ??= new TextBuffer()).push(fragment);
   }
 
   /** A delta object: each string field is appended to the block's field of that name. */
   applyDelta(key: unknown, delta: unknown): void {
-    const block = this.open.get(key);
+    const block = this.#open.get(key);
     if (block === undefined || !isObject(delta)) return;
     for (const k of Object.keys(delta)) {
       const v = delta[k];
@@ -115,9 +110,9 @@ export class ResponseParts {
   }
 
   close(key: unknown): void {
-    const block = this.open.get(key);
+    const block = this.#open.get(key);
     if (block === undefined) return;
-    this.open.delete(key);
+    this.#open.delete(key);
     this.openCount--;
     const field = block.rule?.json ?? 'input';
     if (block.json !== undefined && !block.json.empty) {
@@ -130,51 +125,51 @@ export class ResponseParts {
       }
       block.wire[field] = value;
     }
-    block.slot.parts = partsOf(block.kind, block.rule, block.wire, this.cx);
-    this.announce(block.slot);
+    block.slot.parts = partsOf(block.kind, block.rule, block.wire, this.#cx);
+    this.#announce(block.slot);
   }
 
   /** End of turn: open blocks are closed, and snapshots announced as they finally are. */
   closeAll(): void {
-    for (const key of [...this.open.keys()]) this.close(key);
-    for (const parts of this.snapshots.values()) {
-      const slot = this.place(true);
+    for (const key of [...this.#open.keys()]) this.close(key);
+    for (const parts of this.#snapshots.values()) {
+      const slot = this.#place(true);
       slot.parts = parts;
-      this.announce(slot);
+      this.#announce(slot);
     }
-    this.snapshots.clear();
+    this.#snapshots.clear();
   }
 
   get count(): number {
-    return this.slots.length;
+    return this.#slots.length;
   }
 
   /** The parts at place `i` in the turn. */
   at(i: number): ResponsePart[] {
-    return this.slots[i]!.parts;
+    return this.#slots[i]!.parts;
   }
 
-  private clash(key: unknown, what: string): never {
-    throw new StreamError({ provider: this.provider, reason: what });
+  #clash(key: unknown, what: string): never {
+    throw new StreamError({ provider: this.#provider, reason: what });
   }
 
-  private rule(kind: string): KindRule | undefined {
+  #rule(kind: string): KindRule | undefined {
     // Kind names come from the wire: only the table's own entries count.
-    return Object.hasOwn(this.table.kinds, kind) ? this.table.kinds[kind] : undefined;
+    return Object.hasOwn(this.#table.kinds, kind) ? this.#table.kinds[kind] : undefined;
   }
 
   /** `aside`: parts that only inform (no wire object to send back) do not break the text around them. */
-  private place(aside = false): Slot {
+  #place(aside = false): Slot {
     const slot: Slot = { parts: [] };
-    this.sink.place(aside ? { unit: 'part', index: this.slots.length, aside: true } : { unit: 'part', index: this.slots.length });
-    this.slots.push(slot);
+    this.#sink.place(aside ? { unit: 'part', index: this.#slots.length, aside: true } : { unit: 'part', index: this.#slots.length });
+    this.#slots.push(slot);
     return slot;
   }
 
-  private announce(slot: Slot): void {
+  #announce(slot: Slot): void {
     const call = lastCallId(slot.parts);
-    if (call !== undefined) this.cx.lastCall = call;
-    const sink = this.sink;
+    if (call !== undefined) this.#cx.lastCall = call;
+    const sink = this.#sink;
     if (sink.emit) for (const part of slot.parts) sink.events.push({ type: 'part', part });
   }
 }
@@ -281,8 +276,4 @@ function lastCallId(out: ResponsePart[]): string | undefined {
 /** `true`, or a present error value (a message, an error object with something in it, an error code). */
 function isError(v: unknown): boolean {
   return v === true || (typeof v === 'string' && v !== '') || (typeof v === 'object' && v !== null && Object.keys(v).length > 0);
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

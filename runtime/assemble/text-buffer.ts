@@ -7,24 +7,24 @@
 const FOLD = 256;
 
 export class TextBuffer {
-  private folded = '';
-  private readonly pieces: string[] = [];
+  #folded = '';
+  readonly #pieces: string[] = [];
 
   push(piece: string): void {
     if (piece === '') return;
-    const pieces = this.pieces;
+    const pieces = this.#pieces;
     pieces.push(piece);
     if (pieces.length === FOLD) {
-      this.folded += pieces.join('');
+      this.#folded += pieces.join('');
       pieces.length = 0;
     }
   }
 
   get empty(): boolean {
-    return this.folded === '' && this.pieces.length === 0;
+    return this.#folded === '' && this.#pieces.length === 0;
   }
 
   toString(): string {
-    return this.pieces.length === 0 ? this.folded : this.folded + this.pieces.join('');
+    return this.#pieces.length === 0 ? this.#folded : this.#folded + this.#pieces.join('');
   }
 }

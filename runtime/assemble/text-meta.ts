@@ -9,19 +9,15 @@ import { TextPart, type Segment } from './text-part.js';
 
 export class TextMeta extends TextPart {
   /** The label of the item the text belongs to, for each of its blocks. */
-  private phase: string | undefined;
+  #phase: string | undefined;
 
-  /**
-   * A new wire text block begins. With `phase` (a string, or null for none), a new item with that
-   * label for its role in the turn (commentary, final answer); without, a block of the same item.
-   */
-  override start(phase?: unknown): void {
-    this.startPending = true;
-    if (phase !== undefined) this.phase = typeof phase === 'string' && phase !== '' ? phase : undefined;
+  /** The item the next text blocks belong to (`startText(a, phase)`): a label, or none for null. */
+  setPhase(phase: unknown): void {
+    this.#phase = typeof phase === 'string' && phase !== '' ? phase : undefined;
   }
 
-  override setSignature(signature: unknown): void {
-    if (typeof signature !== 'string' || signature === '') return;
+  /** Opaque data the provider needs back with this text (`setTextSignature(a, …)`). */
+  setSignature(signature: string): void {
     // A signature on an empty part right after the text belongs to that text; after another part,
     // or where that text is signed already (each signed wire part goes back as it came), a part of its own.
     let seg = this.current();
@@ -44,7 +40,7 @@ export class TextMeta extends TextPart {
     const made = this.segments.length;
     const seg = super.current();
     // A new segment takes the phase of its item.
-    if (this.segments.length > made && this.phase !== undefined) seg.phase = this.phase;
+    if (this.segments.length > made && this.#phase !== undefined) seg.phase = this.#phase;
     return seg;
   }
 }

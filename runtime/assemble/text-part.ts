@@ -4,11 +4,17 @@
  * earlier text with a blank line; segments next to each other (Anthropic splits cited spans
  * into blocks) are joined as they are. Refusal text is shown as text; it only marks the turn
  * as a refusal.
+ *
+ * Readers whose wire starts text blocks, or sends signatures and phases with its text, call
+ * `startText` and `setTextSignature` (kit functions, below) with their assembler; a bundle of
+ * wires that do neither leaves them out.
  */
 import type { Citation, ResponsePart } from '../types.js';
 import { missingUse } from '../codec.js';
 import type { EventSink, Placed } from './event-sink.js';
 import { TextBuffer } from './text-buffer.js';
+import type { TextMeta } from './text-meta.js';
+import type { TurnAssembler } from './turn-assembler.js';
 
 const BREAK = '\n\n';
 
@@ -24,23 +30,20 @@ export interface Segment {
 
 export class TextPart {
   protected readonly segments: Segment[] = [];
-  private open: Segment | undefined;
+  #open: Segment | undefined;
   /** The next text starts a new segment even if nothing came between (a new wire block). */
   protected startPending = false;
   /** Some of the text was a refusal: the finish reason can then become `refusal`. */
   refusal = false;
-  private readonly sink: EventSink;
-  protected readonly provider: string;
+  readonly #sink: EventSink;
 
-  constructor(sink: EventSink, provider: string) {
-    this.sink = sink;
-    this.provider = provider;
+  constructor(sink: EventSink) {
+    this.#sink = sink;
   }
 
-  /** A new wire text block begins; a `phase` (a new item with a label) is the TextMeta unit's. */
-  start(phase?: unknown): void {
+  /** A new wire text block begins (its text is a part of its own). */
+  start(): void {
     this.startPending = true;
-    if (phase !== undefined) this.needsMeta();
   }
 
   append(delta: unknown): void {
@@ -48,11 +51,11 @@ export class TextPart {
     const seg = this.current();
     let shown = delta;
     if (seg.separator === undefined) {
-      seg.separator = this.separatorFor(seg);
+      seg.separator = this.#separatorFor(seg);
       if (seg.separator !== '') shown = seg.separator + delta;
     }
     seg.buffer.push(delta);
-    const sink = this.sink;
+    const sink = this.#sink;
     if (sink.emit) sink.events.push({ type: 'text-delta', delta: shown });
   }
 
@@ -60,15 +63,6 @@ export class TextPart {
     if (typeof delta !== 'string' || delta === '') return;
     this.refusal = true;
     this.append(delta);
-  }
-
-  /** Opaque data the provider needs back with this text: the TextMeta unit (text-meta.ts) keeps it. */
-  setSignature(signature: unknown): void {
-    if (typeof signature === 'string' && signature !== '') this.needsMeta();
-  }
-
-  private needsMeta(): never {
-    return missingUse(this.provider, 'textMeta', 'reads text signatures or phases');
   }
 
   addCitation(c: Citation): void {
@@ -101,25 +95,25 @@ export class TextPart {
   }
 
   /** Nothing but information set aside came after this segment. */
-  private isLast(seg: Segment): boolean {
-    return this.sink.lastSolid === seg.placed;
+  #isLast(seg: Segment): boolean {
+    return this.#sink.lastSolid === seg.placed;
   }
 
   /** The open segment, or a new one when a block starts or another part came since. */
   protected current(): Segment {
-    const open = this.open;
-    if (open !== undefined && !this.startPending && this.isLast(open)) return open;
+    const open = this.#open;
+    if (open !== undefined && !this.startPending && this.#isLast(open)) return open;
     this.startPending = false;
     const placed: Placed = { unit: 'text', index: this.segments.length };
     const seg: Segment = { buffer: new TextBuffer(), placed, separator: undefined };
     this.segments.push(seg);
-    this.sink.place(placed);
-    return (this.open = seg);
+    this.#sink.place(placed);
+    return (this.#open = seg);
   }
 
   /** A blank line when earlier text exists and a call or another part came after it. */
-  private separatorFor(seg: Segment): string {
-    const order = this.sink.order;
+  #separatorFor(seg: Segment): string {
+    const order = this.#sink.order;
     let between = false;
     for (let i = order.indexOf(seg.placed) - 1; i >= 0; i--) {
       const p = order[i]!;
@@ -129,4 +123,23 @@ export class TextPart {
     }
     return '';
   }
+}
+
+/**
+ * A new wire text block begins (its text is a part of its own). With `phase` (a string, or null
+ * for none), a new item with that label for its role in the turn (commentary, final answer): the
+ * TextMeta unit's; without, a block of the same item.
+ */
+export function startText(a: TurnAssembler, phase?: unknown): void {
+  if (phase !== undefined) metaOf(a).setPhase(phase);
+  a.text.start();
+}
+
+/** Opaque data the provider needs back with the text (Gemini `thoughtSignature`): the TextMeta unit keeps it. */
+export function setTextSignature(a: TurnAssembler, signature: unknown): void {
+  if (typeof signature === 'string' && signature !== '') metaOf(a).setSignature(signature);
+}
+
+function metaOf(a: TurnAssembler): TextMeta {
+  return a.meta ?? missingUse(a.provider, 'textMeta', 'reads text signatures or phases');
 }

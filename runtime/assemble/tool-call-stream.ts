@@ -6,7 +6,7 @@
  * that block instead.
  */
 import { StreamError } from '../errors.js';
-import type { OpenCall, ToolCalls } from './tool-calls.js';
+import { keyClash, type OpenCall, type ToolCalls } from './tool-calls.js';
 import type { TurnAssembler } from './turn-assembler.js';
 
 /** The part block open at this key, if any. */
@@ -22,7 +22,7 @@ function partAt(a: TurnAssembler, key: unknown) {
  */
 export function openToolCall(a: TurnAssembler, key: unknown, id: unknown, name: unknown, initial?: unknown): void {
   const calls = a.calls;
-  if (partAt(a, key)) calls.clash(key);
+  if (partAt(a, key)) keyClash(calls, key);
   if (key !== undefined && key !== null) {
     const existing = calls.byKey.get(key);
     if (existing) {

@@ -35,11 +35,11 @@ export class ToolCalls {
   /** Calls by their wire key (index or item id); tool-call-stream.ts feeds them. */
   readonly byKey = new Map<unknown, OpenCall>();
   readonly provider: string;
-  private readonly sink: EventSink;
+  readonly #sink: EventSink;
 
   constructor(provider: string, sink: EventSink) {
     this.provider = provider;
-    this.sink = sink;
+    this.#sink = sink;
   }
 
   /** A whole call in one piece: arguments as a string or as an object. */
@@ -63,15 +63,6 @@ export class ToolCalls {
 
   get count(): number {
     return this.calls.length;
-  }
-
-  has(key: unknown): boolean {
-    return this.byKey.has(key);
-  }
-
-  /** A block of another kind opened at a call's key: the stream is inconsistent. */
-  clash(key: unknown): never {
-    throw new StreamError({ provider: this.provider, reason: `a tool call and another block share index ${String(key)}` });
   }
 
   /** The calls as `ChatResponse.toolCalls` has them: no signatures. */
@@ -103,9 +94,9 @@ export class ToolCalls {
       closed: false,
     };
     this.calls.push(call);
-    this.sink.place({ unit: 'call', index });
+    this.#sink.place({ unit: 'call', index });
     if (key !== undefined && key !== null) this.byKey.set(key, call);
-    const sink = this.sink;
+    const sink = this.#sink;
     if (sink.emit) sink.events.push({ type: 'tool-call-start', index, id: call.id, name: call.name });
     return call;
   }
@@ -113,15 +104,20 @@ export class ToolCalls {
   appendArgs(call: OpenCall, fragment: unknown): void {
     if (typeof fragment !== 'string' || fragment === '') return;
     call.parts.push(fragment);
-    const sink = this.sink;
+    const sink = this.#sink;
     if (sink.emit) sink.events.push({ type: 'tool-call-delta', index: call.index, delta: fragment });
   }
 
   closeCall(call: OpenCall): void {
     call.closed = true;
-    const sink = this.sink;
+    const sink = this.#sink;
     if (sink.emit) sink.events.push({ type: 'tool-call', index: call.index, call: finalCall(call) });
   }
+}
+
+/** A block of another kind opened at a call's key: the stream is inconsistent. */
+export function keyClash(calls: ToolCalls, key: unknown): never {
+  throw new StreamError({ provider: calls.provider, reason: `a tool call and another block share index ${String(key)}` });
 }
 
 function finalCall(call: OpenCall): ToolCall {

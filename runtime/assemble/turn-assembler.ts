@@ -17,6 +17,7 @@ import { citationOf } from './citation.js';
 import type { EventSink, Placed } from './event-sink.js';
 import type { ResponseParts } from './response-parts.js';
 import { TextPart } from './text-part.js';
+import type { TextMeta } from './text-meta.js';
 import type { ThinkingBlocks } from './thinking-blocks.js';
 import { ToolCalls } from './tool-calls.js';
 import { UsageState } from './usage-state.js';
@@ -49,34 +50,41 @@ export class TurnAssembler implements EventSink {
   model: string | undefined;
   /** A terminal event or sentinel has been seen. */
   ended = false;
-  private readonly rules: TurnRules;
+  readonly provider: string;
+  readonly #rules: TurnRules;
   /** Queue StreamEvents as parts arrive (off for blocking bodies, and for streams only read to final()). */
   emit: boolean;
-  private readonly text: TextPart;
-  private readonly reasoning: ThinkingBlocks | undefined;
+  /** The turn's text; text blocks and signatures are started and set through the functions of text-part.ts. */
+  readonly text: TextPart;
+  /** The text as the TextMeta unit, when the codec supplies it (signatures and phases). */
+  readonly meta: TextMeta | undefined;
+  readonly #reasoning: ThinkingBlocks | undefined;
   /** The turn's tool calls; calls that arrive in pieces are fed through the functions of tool-call-stream.ts. */
   readonly calls: ToolCalls;
-  private readonly usage: UsageState;
+  /** The turn's usage; usage that arrives in pieces is merged through `mergeUsage` (merge-usage.ts). */
+  readonly usage: UsageState;
   /** The kind-table parts, when the codec supplies them (`parts` says when a reader needs them and they are missing). */
   readonly more: ResponseParts | undefined;
-  private rawFinish: string | null = null;
-  private readonly warnings: Warning[];
-  private raw: unknown;
+  #rawFinish: string | null = null;
+  readonly #warnings: Warning[];
+  #raw: unknown;
 
-  private readonly redact: <T>(v: T) => T;
-  private readonly requestModel: string | undefined;
+  readonly #redact: <T>(v: T) => T;
+  readonly #requestModel: string | undefined;
 
   constructor(
     rules: TurnRules,
     options: { streaming: boolean; warnings?: Warning[]; redact?: <T>(v: T) => T; model?: string },
   ) {
-    this.rules = rules;
+    this.provider = rules.provider;
+    this.#rules = rules;
     this.emit = options.streaming;
-    this.warnings = options.warnings ?? [];
-    this.redact = options.redact ?? identity;
-    this.requestModel = options.model;
-    this.text = new (rules.uses?.textMeta ?? TextPart)(this, rules.provider);
-    this.reasoning = rules.uses?.thinking && new rules.uses.thinking(this);
+    this.#warnings = options.warnings ?? [];
+    this.#redact = options.redact ?? identity;
+    this.#requestModel = options.model;
+    this.meta = rules.uses?.textMeta && new rules.uses.textMeta(this);
+    this.text = this.meta ?? new TextPart(this);
+    this.#reasoning = rules.uses?.thinking && new rules.uses.thinking(this);
     this.calls = new ToolCalls(rules.provider, this);
     this.usage = new UsageState(rules, this);
     this.more = rules.uses?.parts && new rules.uses.parts(rules.provider, rules.parts, this, this.calls);
@@ -84,12 +92,12 @@ export class TurnAssembler implements EventSink {
 
   /** Reasoning blocks, for readers with thinking actions (`a.thinking.append(…)`); a hand-written codec that reads them without supplying the unit is told which. */
   get thinking(): ThinkingBlocks {
-    return this.reasoning ?? missingUse(this.rules.provider, 'thinking', 'reads thinking blocks');
+    return this.#reasoning ?? missingUse(this.provider, 'thinking', 'reads thinking blocks');
   }
 
   /** Parts made by the kind table, for readers with part actions (`a.parts.add(…)`). */
   get parts(): ResponseParts {
-    return this.more ?? missingUse(this.rules.provider, 'parts', 'reads parts of its kind table');
+    return this.more ?? missingUse(this.provider, 'parts', 'reads parts of its kind table');
   }
 
   setMeta(id: unknown, model: unknown): void {
@@ -102,24 +110,14 @@ export class TurnAssembler implements EventSink {
     this.text.append(delta);
   }
 
-  /** A new wire text block begins (its text is a part of its own). */
-  startText(phase?: unknown): void {
-    this.text.start(phase);
-  }
-
-  /** Opaque data the provider needs back with the text (Gemini `thoughtSignature`). */
-  setTextSignature(signature: unknown): void {
-    this.text.setSignature(signature);
-  }
-
   /** Citations of the open text: one wire citation object or a list of them. */
   addCitations(raw: unknown): void {
-    if (Array.isArray(raw)) for (const c of raw) this.addCitation(c);
-    else this.addCitation(raw);
+    if (Array.isArray(raw)) for (const c of raw) this.#addCitation(c);
+    else this.#addCitation(raw);
   }
 
-  private addCitation(raw: unknown): void {
-    const c = citationOf(this.rules.parts?.citation, raw);
+  #addCitation(raw: unknown): void {
+    const c = citationOf(this.#rules.parts?.citation, raw);
     if (c !== undefined) this.text.addCitation(c);
   }
 
@@ -134,7 +132,7 @@ export class TurnAssembler implements EventSink {
   }
 
   setFinishReason(raw: unknown): void {
-    if (typeof raw === 'string' && raw !== '') this.rawFinish = raw;
+    if (typeof raw === 'string' && raw !== '') this.#rawFinish = raw;
   }
 
   /** Replace the raw usage object (a snapshot). */
@@ -142,19 +140,14 @@ export class TurnAssembler implements EventSink {
     this.usage.set(raw);
   }
 
-  /** Overwrite only the usage fields present (usage that arrives in pieces). */
-  mergeUsage(raw: unknown): void {
-    this.usage.merge(raw);
-  }
-
   /** An error object in the body or stream: raise it, keeping what arrived. */
   fail(message: unknown, type: unknown, code: unknown, body: unknown): never {
     const error = new ProviderError({
-      provider: this.rules.provider,
-      message: this.redact(typeof message === 'string' ? message : 'error event without a message'),
+      provider: this.provider,
+      message: this.#redact(typeof message === 'string' ? message : 'error event without a message'),
       type: typeof type === 'string' ? type : undefined,
       code: typeof code === 'string' || typeof code === 'number' ? String(code) : undefined,
-      body: this.redact(body),
+      body: this.#redact(body),
       retryable: false,
     });
     error.partial = this.result();
@@ -166,16 +159,16 @@ export class TurnAssembler implements EventSink {
   }
 
   get hasFinishReason(): boolean {
-    return this.rawFinish !== null;
+    return this.#rawFinish !== null;
   }
 
   /** Nothing a turn is made of arrived: no text, reasoning, tool call or finish reason. */
   get isEmpty(): boolean {
-    return this.text.empty && !this.reasoning?.count && this.calls.count === 0 && !this.more?.count && this.rawFinish === null;
+    return this.text.empty && !this.#reasoning?.count && this.calls.count === 0 && !this.more?.count && this.#rawFinish === null;
   }
 
   setRaw(raw: unknown): void {
-    this.raw = raw;
+    this.#raw = raw;
   }
 
   /** Close every open call (end of turn) so each gets its `tool-call` event. */
@@ -190,7 +183,7 @@ export class TurnAssembler implements EventSink {
   }
 
   /** Every part in the order it began; text, thinking and calls as fresh objects, others shared. */
-  private content(thinking: ThinkingPartList, calls: ToolCall[]): ResponsePart[] {
+  #content(thinking: ThinkingPartList, calls: ToolCall[]): ResponsePart[] {
     const out: ResponsePart[] = [];
     for (const p of this.order) {
       if (p.unit === 'text') {
@@ -205,16 +198,16 @@ export class TurnAssembler implements EventSink {
   /** The response so far; complete once the turn has ended. */
   result(): ChatResponse {
     const text = this.text.value();
-    const thinking = this.reasoning?.parts() ?? [];
+    const thinking = this.#reasoning?.parts() ?? [];
     const thinkingText = thinking.map((t) => t.text).join('');
     const toolCalls = this.calls.final();
     const message: AssistantMessage = { role: 'assistant', content: text };
-    const model = this.requestModel ?? this.model;
-    message.origin = model === undefined ? { provider: this.rules.provider } : { provider: this.rules.provider, model };
+    const model = this.#requestModel ?? this.model;
+    message.origin = model === undefined ? { provider: this.provider } : { provider: this.provider, model };
     if (thinking.length) message.thinking = thinking;
     const historyCalls = toolCalls.length ? this.calls.forMessage(toolCalls) : toolCalls;
     if (toolCalls.length) message.toolCalls = historyCalls;
-    const content = this.content(thinking, toolCalls);
+    const content = this.#content(thinking, toolCalls);
     // The history's list: the same parts, but calls as the history copies (with their signatures).
     message.parts = historyCalls === toolCalls ? content.slice() : withCalls(content, historyCalls);
     const facts = { toolCalls: toolCalls.length > 0, refusal: this.text.refusal };
@@ -227,13 +220,13 @@ export class TurnAssembler implements EventSink {
       toolCalls,
       content,
       message,
-      finishReason: this.rawFinish === null ? null : this.rules.mapFinishReason(this.rawFinish, facts),
-      rawFinishReason: this.rawFinish,
+      finishReason: this.#rawFinish === null ? null : this.#rules.mapFinishReason(this.#rawFinish, facts),
+      rawFinishReason: this.#rawFinish,
       usage: this.usage.mapped(),
-      warnings: this.warnings,
-      raw: this.raw ?? { id: this.id, model: this.model, finishReason: this.rawFinish, usage: rawUsage ?? null },
+      warnings: this.#warnings,
+      raw: this.#raw ?? { id: this.id, model: this.model, finishReason: this.#rawFinish, usage: rawUsage ?? null },
     };
-    if (this.rawFinish !== null && this.rules.continues?.includes(this.rawFinish)) response.paused = true;
+    if (this.#rawFinish !== null && this.#rules.continues?.includes(this.#rawFinish)) response.paused = true;
     return response;
   }
 }

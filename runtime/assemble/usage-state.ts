@@ -1,40 +1,28 @@
 /** The turn's usage, kept raw (as the wire sent it) and mapped by the spec when read or emitted. */
 import type { Usage } from '../types.js';
+import { isObject } from '../wire/read-path.js';
 import type { EventSink } from './event-sink.js';
-import { mergeUsage } from './merge-usage.js';
 
 export class UsageState {
   raw: Record<string, unknown> | undefined;
   /** Kept whole so mapUsage is called as a method of the rules, as before the split. */
-  private readonly rules: { mapUsage(raw: Record<string, unknown>): Usage };
-  private readonly sink: EventSink;
+  readonly #rules: { mapUsage(raw: Record<string, unknown>): Usage };
+  readonly #sink: EventSink;
 
   constructor(rules: { mapUsage(raw: Record<string, unknown>): Usage }, sink: EventSink) {
-    this.rules = rules;
-    this.sink = sink;
+    this.#rules = rules;
+    this.#sink = sink;
   }
 
   /** Replace the raw usage object (a snapshot). */
   set(raw: unknown): void {
     if (!isObject(raw)) return;
     this.raw = raw;
-    const sink = this.sink;
-    if (sink.emit) sink.events.push({ type: 'usage', usage: this.rules.mapUsage(raw) });
-  }
-
-  /** Overwrite only the usage fields present (usage that arrives in pieces). */
-  merge(raw: unknown): void {
-    if (!isObject(raw)) return;
-    const merged = (this.raw = this.raw ? mergeUsage(this.raw, raw) : raw);
-    const sink = this.sink;
-    if (sink.emit) sink.events.push({ type: 'usage', usage: this.rules.mapUsage(merged) });
+    const sink = this.#sink;
+    if (sink.emit) sink.events.push({ type: 'usage', usage: this.#rules.mapUsage(raw) });
   }
 
   mapped(): Usage | null {
-    return this.raw ? this.rules.mapUsage(this.raw) : null;
+    return this.raw ? this.#rules.mapUsage(this.raw) : null;
   }
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

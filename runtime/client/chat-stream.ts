@@ -9,29 +9,29 @@ import type { ChatResponse, StreamEvent } from '../types.js';
 export type StreamSource = (emitEvents: boolean) => AsyncGenerator<StreamEvent[], void, undefined>;
 
 export class ChatStream implements AsyncIterable<StreamEvent> {
-  private readonly source: StreamSource;
-  private readonly result: () => ChatResponse;
-  private readonly provider: string;
-  private consumed = false;
-  private readonly settled: Promise<ChatResponse>;
-  private settle!: { resolve: (r: ChatResponse) => void; reject: (e: unknown) => void };
+  readonly #source: StreamSource;
+  readonly #result: () => ChatResponse;
+  readonly #provider: string;
+  #consumed = false;
+  readonly #settled: Promise<ChatResponse>;
+  #settle!: { resolve: (r: ChatResponse) => void; reject: (e: unknown) => void };
 
-  private readonly stop: (reason: unknown) => void;
+  readonly #stop: (reason: unknown) => void;
 
   constructor(provider: string, source: StreamSource, result: () => ChatResponse, stop: (reason: unknown) => void = () => undefined) {
-    this.provider = provider;
-    this.source = source;
-    this.result = result;
-    this.stop = stop;
-    this.settled = new Promise<ChatResponse>((resolve, reject) => {
-      this.settle = { resolve, reject };
+    this.#provider = provider;
+    this.#source = source;
+    this.#result = result;
+    this.#stop = stop;
+    this.#settled = new Promise<ChatResponse>((resolve, reject) => {
+      this.#settle = { resolve, reject };
     });
     // final() may never be awaited; that must not surface as an unhandled rejection.
-    this.settled.catch(() => undefined);
+    this.#settled.catch(() => undefined);
   }
 
   [Symbol.asyncIterator](): AsyncIterator<StreamEvent> {
-    return this.iterate(true);
+    return this.#iterate(true);
   }
 
   /**
@@ -40,12 +40,12 @@ export class ChatStream implements AsyncIterable<StreamEvent> {
    * iteration starts right away (in the same tick: `const done = s.final(); for await (…)`).
    */
   async final(): Promise<ChatResponse> {
-    if (!this.consumed) await Promise.resolve();
-    if (!this.consumed) {
-      const it = this.iterate(false);
+    if (!this.#consumed) await Promise.resolve();
+    if (!this.#consumed) {
+      const it = this.#iterate(false);
       while (!(await it.next()).done);
     }
-    return this.settled;
+    return this.#settled;
   }
 
   /** The text as it arrives (the `text-delta` events), for the simplest consumers. Reads the stream. */
@@ -64,7 +64,7 @@ export class ChatStream implements AsyncIterable<StreamEvent> {
    */
   toReadableStream(): ReadableStream<Uint8Array> {
     const it = this[Symbol.asyncIterator]();
-    const stop = this.stop;
+    const stop = this.#stop;
     const encoder = new TextEncoder();
     return new ReadableStream<Uint8Array>({
       async pull(controller) {
@@ -82,19 +82,19 @@ export class ChatStream implements AsyncIterable<StreamEvent> {
 
   /** Stops the request: the connection is released, iteration and final() reject with the reason. */
   abort(reason: unknown = new DOMException('The stream was aborted', 'AbortError')): void {
-    this.stop(reason);
+    this.#stop(reason);
   }
 
-  private iterate(emitEvents: boolean): AsyncIterator<StreamEvent> {
-    if (this.consumed) throw new StreamError({ provider: this.provider, reason: 'a stream can be iterated only once' });
-    this.consumed = true;
-    const gen = this.source(emitEvents);
+  #iterate(emitEvents: boolean): AsyncIterator<StreamEvent> {
+    if (this.#consumed) throw new StreamError({ provider: this.#provider, reason: 'a stream can be iterated only once' });
+    this.#consumed = true;
+    const gen = this.#source(emitEvents);
     let batch: StreamEvent[] = [];
     let i = 0;
     let finished = false;
     const fail = (error: unknown) => {
       finished = true;
-      this.settle.reject(error);
+      this.#settle.reject(error);
     };
     return {
       next: async (): Promise<IteratorResult<StreamEvent>> => {
@@ -109,7 +109,7 @@ export class ChatStream implements AsyncIterable<StreamEvent> {
           }
           if (r.done) {
             finished = true;
-            this.settle.resolve(this.result());
+            this.#settle.resolve(this.#result());
             return { done: true, value: undefined };
           }
           batch = r.value;
@@ -122,9 +122,9 @@ export class ChatStream implements AsyncIterable<StreamEvent> {
         if (!finished) {
           finished = true;
           await gen.return(undefined);
-          const error = new StreamError({ provider: this.provider, reason: 'the stream was left before its end' });
-          error.partial = this.result();
-          this.settle.reject(error);
+          const error = new StreamError({ provider: this.#provider, reason: 'the stream was left before its end' });
+          error.partial = this.#result();
+          this.#settle.reject(error);
         }
         return { done: true, value: undefined };
       },

@@ -5,7 +5,7 @@
  */
 import type { ProviderAdapter } from '../adapter.js';
 import type { TurnAssembler } from '../assemble/turn-assembler.js';
-import { excerptOf, ProviderError, StreamError, TimeoutError, WireforgeError } from '../errors.js';
+import { excerptOf, StreamError, TimeoutError, WireforgeError } from '../errors.js';
 import { SseDecoder } from '../framing/decode-sse.js';
 import type { FrameSink } from '../framing/frame.js';
 import type { StreamEvent, Warning } from '../types.js';
@@ -90,13 +90,7 @@ export async function* readStream(c: StreamContext): AsyncGenerator<StreamEvent[
 /** Bytes in, framed events out: text framings decode UTF-8 once (split-safe); event-stream frames are binary. */
 function framerFor(c: StreamContext, onFrame: FrameSink): { push(bytes: Uint8Array): void; end(): { unterminated: boolean } } {
   const { adapter } = c;
-  if (adapter.stream.framing === 'event-stream') {
-    // Exceptions in the stream are the provider's errors, typed by their :exception-type.
-    const onException = (type: string, message: string | undefined, payload: string) => {
-      throw new ProviderError({ provider: adapter.id, message: c.redact(message ?? type), type, code: type, body: c.redact(payload), retryable: false });
-    };
-    return new adapter.codec.uses!.eventStream!(onFrame, onException, { provider: adapter.id, unwrap: adapter.stream.unwrap });
-  }
+  if (adapter.stream.framing === 'event-stream') return adapter.codec.uses!.eventStream!.forStream(onFrame, adapter, c.redact);
   const text = new TextDecoder();
   const framer = adapter.stream.framing === 'sse' ? new SseDecoder(onFrame) : new adapter.codec.uses!.ndjson!(onFrame);
   return {

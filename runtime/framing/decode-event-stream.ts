@@ -9,7 +9,9 @@
  * errors are the provider's errors. A CRC that does not match is a `StreamError`: a corrupt frame
  * is never read as an event.
  */
-import { StreamError } from '../errors.js';
+import type { ProviderAdapter } from '../adapter.js';
+import { ProviderError, StreamError } from '../errors.js';
+import type { Redact } from '../transport/redact.js';
 import type { FrameSink } from './frame.js';
 
 /** A message the service sent instead of an event. */
@@ -31,99 +33,111 @@ const MAX_HEADERS = 128 * 1024;
 const utf8 = new TextDecoder();
 
 export class EventStreamDecoder {
-  private buffer = new Uint8Array(0);
-  private used = 0;
+  #buffer = new Uint8Array(0);
+  #used = 0;
   /** Bytes of the stream consumed before the buffer's start (offsets in errors). */
-  private base = 0;
+  #base = 0;
 
-  constructor(
-    private readonly sink: FrameSink,
-    private readonly onException: ExceptionSink,
-    private readonly options: EventStreamOptions,
-  ) {}
+  readonly #sink: FrameSink;
+  readonly #onException: ExceptionSink;
+  readonly #options: EventStreamOptions;
+
+  constructor(sink: FrameSink, onException: ExceptionSink, options: EventStreamOptions) {
+    this.#sink = sink;
+    this.#onException = onException;
+    this.#options = options;
+  }
+
+  /** The decoder of a provider's stream: exceptions in it are the provider's errors, typed by their `:exception-type`. */
+  static forStream(sink: FrameSink, adapter: ProviderAdapter, redact: Redact): EventStreamDecoder {
+    const onException: ExceptionSink = (type, message, payload) => {
+      throw new ProviderError({ provider: adapter.id, message: redact(message ?? type), type, code: type, body: redact(payload), retryable: false });
+    };
+    return new EventStreamDecoder(sink, onException, { provider: adapter.id, unwrap: adapter.stream.unwrap });
+  }
 
   push(bytes: Uint8Array): void {
-    this.append(bytes);
+    this.#append(bytes);
     let pos = 0;
-    while (this.used - pos >= PRELUDE) {
-      const b = this.buffer;
+    while (this.#used - pos >= PRELUDE) {
+      const b = this.#buffer;
       const total = readU32(b, pos);
       const headersLength = readU32(b, pos + 4);
-      if (crc32(b, pos, pos + 8) !== readU32(b, pos + 8)) this.corrupt('prelude CRC does not match', pos);
-      if (total < PRELUDE + 4 + headersLength) this.corrupt(`message length ${total} is shorter than its headers`, pos);
-      if (total > MAX_MESSAGE || headersLength > MAX_HEADERS) this.corrupt(`a message of ${total} bytes (${headersLength} of headers) is over the protocol's limits`, pos);
-      if (this.used - pos < total) break;
-      if (crc32(b, pos, pos + total - 4) !== readU32(b, pos + total - 4)) this.corrupt('message CRC does not match', pos);
-      this.message(b, pos, headersLength, total);
+      if (crc32(b, pos, pos + 8) !== readU32(b, pos + 8)) this.#corrupt('prelude CRC does not match', pos);
+      if (total < PRELUDE + 4 + headersLength) this.#corrupt(`message length ${total} is shorter than its headers`, pos);
+      if (total > MAX_MESSAGE || headersLength > MAX_HEADERS) this.#corrupt(`a message of ${total} bytes (${headersLength} of headers) is over the protocol's limits`, pos);
+      if (this.#used - pos < total) break;
+      if (crc32(b, pos, pos + total - 4) !== readU32(b, pos + total - 4)) this.#corrupt('message CRC does not match', pos);
+      this.#message(b, pos, headersLength, total);
       pos += total;
     }
     if (pos > 0) {
-      this.buffer.copyWithin(0, pos, this.used);
-      this.used -= pos;
-      this.base += pos;
+      this.#buffer.copyWithin(0, pos, this.#used);
+      this.#used -= pos;
+      this.#base += pos;
     }
   }
 
   end(): { unterminated: boolean } {
-    const unterminated = this.used > 0;
-    this.base += this.used;
-    this.used = 0;
+    const unterminated = this.#used > 0;
+    this.#base += this.#used;
+    this.#used = 0;
     return { unterminated };
   }
 
-  private message(b: Uint8Array, start: number, headersLength: number, total: number): void {
-    const headers = readHeaders(b, start + PRELUDE, start + PRELUDE + headersLength, () => this.corrupt('headers run past their length', start));
+  #message(b: Uint8Array, start: number, headersLength: number, total: number): void {
+    const headers = readHeaders(b, start + PRELUDE, start + PRELUDE + headersLength, () => this.#corrupt('headers run past their length', start));
     const payload = utf8.decode(b.subarray(start + PRELUDE + headersLength, start + total - 4));
     const kind = headers[':message-type'] ?? 'event';
     if (kind === 'exception') {
       const type = headers[':exception-type'] ?? 'exception';
-      this.onException(type, messageOf(payload), payload);
+      this.#onException(type, messageOf(payload), payload);
       return;
     }
     if (kind === 'error') {
-      this.onException(headers[':error-code'] ?? 'error', headers[':error-message'], payload);
+      this.#onException(headers[':error-code'] ?? 'error', headers[':error-message'], payload);
       return;
     }
     const event = headers[':event-type'];
-    if (this.options.unwrap === undefined) {
-      this.sink(event, payload, this.base + start, false);
+    if (this.#options.unwrap === undefined) {
+      this.#sink(event, payload, this.#base + start, false);
       return;
     }
-    this.sink(undefined, this.unwrapped(payload, start), this.base + start, false);
+    this.#sink(undefined, this.#unwrapped(payload, start), this.#base + start, false);
   }
 
   /** The base64 event inside a wrapping payload, as text. */
-  private unwrapped(payload: string, start: number): string {
+  #unwrapped(payload: string, start: number): string {
     let field: unknown;
     try {
-      field = (JSON.parse(payload) as Record<string, unknown>)[this.options.unwrap!];
+      field = (JSON.parse(payload) as Record<string, unknown>)[this.#options.unwrap!];
     } catch {
-      this.corrupt('the payload is not JSON', start);
+      this.#corrupt('the payload is not JSON', start);
     }
-    if (typeof field !== 'string') this.corrupt(`the payload has no "${this.options.unwrap}" field`, start);
+    if (typeof field !== 'string') this.#corrupt(`the payload has no "${this.#options.unwrap}" field`, start);
     let bin: string;
     try {
       bin = atob(field);
     } catch {
-      this.corrupt(`"${this.options.unwrap}" is not base64`, start);
+      this.#corrupt(`"${this.#options.unwrap}" is not base64`, start);
     }
     const bytes = new Uint8Array(bin.length);
     for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
     return utf8.decode(bytes);
   }
 
-  private append(bytes: Uint8Array): void {
-    if (this.used + bytes.length > this.buffer.length) {
-      const grown = new Uint8Array(Math.max(this.buffer.length * 2, this.used + bytes.length, 4096));
-      grown.set(this.buffer.subarray(0, this.used));
-      this.buffer = grown;
+  #append(bytes: Uint8Array): void {
+    if (this.#used + bytes.length > this.#buffer.length) {
+      const grown = new Uint8Array(Math.max(this.#buffer.length * 2, this.#used + bytes.length, 4096));
+      grown.set(this.#buffer.subarray(0, this.#used));
+      this.#buffer = grown;
     }
-    this.buffer.set(bytes, this.used);
-    this.used += bytes.length;
+    this.#buffer.set(bytes, this.#used);
+    this.#used += bytes.length;
   }
 
-  private corrupt(reason: string, at: number): never {
-    throw new StreamError({ provider: this.options.provider, reason: `corrupt event-stream frame: ${reason}`, offset: this.base + at });
+  #corrupt(reason: string, at: number): never {
+    throw new StreamError({ provider: this.#options.provider, reason: `corrupt event-stream frame: ${reason}`, offset: this.#base + at });
   }
 }
 

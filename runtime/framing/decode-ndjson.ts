@@ -2,35 +2,39 @@
 import type { FrameDecoder, FrameSink } from './frame.js';
 
 export class NdjsonDecoder implements FrameDecoder {
-  private rest = '';
-  private base = 0;
+  #rest = '';
+  #base = 0;
 
-  constructor(private readonly sink: FrameSink) {}
+  readonly #sink: FrameSink;
+
+  constructor(sink: FrameSink) {
+    this.#sink = sink;
+  }
 
   push(text: string): void {
-    const s = this.rest === '' ? text : this.rest + text;
+    const s = this.#rest === '' ? text : this.#rest + text;
     let pos = 0;
     for (let lf = s.indexOf('\n'); lf !== -1; lf = s.indexOf('\n', pos)) {
-      this.emit(s, pos, lf, false);
+      this.#emit(s, pos, lf, false);
       pos = lf + 1;
     }
-    this.base += pos;
-    this.rest = pos === 0 ? s : s.slice(pos);
+    this.#base += pos;
+    this.#rest = pos === 0 ? s : s.slice(pos);
   }
 
   end(): { unterminated: boolean } {
-    const unterminated = this.rest.trim() !== '';
-    const rest = this.rest;
-    this.rest = '';
-    if (unterminated) this.emit(rest, 0, rest.length, true);
-    this.base += rest.length;
+    const unterminated = this.#rest.trim() !== '';
+    const rest = this.#rest;
+    this.#rest = '';
+    if (unterminated) this.#emit(rest, 0, rest.length, true);
+    this.#base += rest.length;
     return { unterminated };
   }
 
-  private emit(s: string, start: number, end: number, unterminated: boolean): void {
+  #emit(s: string, start: number, end: number, unterminated: boolean): void {
     if (end > start && s.charCodeAt(end - 1) === 13) end--;
     const line = s.slice(start, end);
     if (line.trim() === '') return;
-    this.sink(undefined, line, this.base + start, unterminated);
+    this.#sink(undefined, line, this.#base + start, unterminated);
   }
 }

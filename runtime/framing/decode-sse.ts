@@ -7,35 +7,39 @@
 import type { FrameDecoder, FrameSink } from './frame.js';
 
 export class SseDecoder implements FrameDecoder {
-  private rest = '';
+  #rest = '';
   /** Characters consumed before `rest`. */
-  private base = 0;
-  private skipLF = false;
-  private started = false;
-  private data: string | undefined;
-  private event: string | undefined;
-  private eventStart = -1;
+  #base = 0;
+  #skipLF = false;
+  #started = false;
+  #data: string | undefined;
+  #event: string | undefined;
+  #eventStart = -1;
   /** Set while end() flushes what the stream cut short. */
-  private ending = false;
+  #ending = false;
 
-  constructor(private readonly sink: FrameSink) {}
+  readonly #sink: FrameSink;
+
+  constructor(sink: FrameSink) {
+    this.#sink = sink;
+  }
 
   push(text: string): void {
-    if (!this.started && text.length) {
-      this.started = true;
+    if (!this.#started && text.length) {
+      this.#started = true;
       if (text.charCodeAt(0) === 0xfeff) {
         text = text.slice(1);
-        this.base += 1;
+        this.#base += 1;
       }
     }
-    const s = this.rest === '' ? text : this.rest + text;
+    const s = this.#rest === '' ? text : this.#rest + text;
     let pos = 0;
-    if (this.skipLF && s.length) {
-      this.skipLF = false;
+    if (this.#skipLF && s.length) {
+      this.#skipLF = false;
       if (s.charCodeAt(0) === 10) pos = 1;
     }
     let cr = s.indexOf('\r', pos);
-    if (cr === -1) pos = this.lfOnly(s, pos);
+    if (cr === -1) pos = this.#lfOnly(s, pos);
     // Lines ended by CR or CRLF (and whatever the fast path left): the general rules.
     for (;;) {
       const lf = s.indexOf('\n', pos);
@@ -47,32 +51,32 @@ export class SseDecoder implements FrameDecoder {
         if (cr + 1 < s.length) next = s.charCodeAt(cr + 1) === 10 ? cr + 2 : cr + 1;
         else {
           next = cr + 1;
-          this.skipLF = true;
+          this.#skipLF = true;
         }
       } else if (lf !== -1) {
         end = lf;
         next = lf + 1;
       } else break;
-      this.line(s, pos, end);
+      this.#line(s, pos, end);
       pos = next;
     }
-    this.base += pos;
-    this.rest = pos === 0 ? s : s.slice(pos);
+    this.#base += pos;
+    this.#rest = pos === 0 ? s : s.slice(pos);
   }
 
   /**
    * The common case, a chunk with no CR: lines end in LF, and `data:` / `event:` lines and blank
    * lines are handled inline. Returns where the unconsumed text starts.
    */
-  private lfOnly(s: string, pos: number): number {
+  #lfOnly(s: string, pos: number): number {
     for (let lf = s.indexOf('\n', pos); lf !== -1; lf = s.indexOf('\n', pos)) {
-      if (lf === pos) this.dispatch();
+      if (lf === pos) this.#dispatch();
       else if (s.charCodeAt(pos) === 100 /* d */ && s.startsWith('data:', pos)) {
-        if (this.eventStart < 0) this.eventStart = this.base + pos;
+        if (this.#eventStart < 0) this.#eventStart = this.#base + pos;
         const v = s.charCodeAt(pos + 5) === 32 ? pos + 6 : pos + 5;
         const value = v >= lf ? '' : s.slice(v, lf);
-        this.data = this.data === undefined ? value : `${this.data}\n${value}`;
-      } else this.line(s, pos, lf);
+        this.#data = this.#data === undefined ? value : `${this.#data}\n${value}`;
+      } else this.#line(s, pos, lf);
       pos = lf + 1;
     }
     return pos;
@@ -80,28 +84,28 @@ export class SseDecoder implements FrameDecoder {
 
   end(): { unterminated: boolean } {
     let unterminated = false;
-    this.ending = true;
-    if (this.rest !== '') {
+    this.#ending = true;
+    if (this.#rest !== '') {
       unterminated = true;
-      this.line(this.rest, 0, this.rest.length);
-      this.base += this.rest.length;
-      this.rest = '';
+      this.#line(this.#rest, 0, this.#rest.length);
+      this.#base += this.#rest.length;
+      this.#rest = '';
     }
-    if (this.data !== undefined) {
+    if (this.#data !== undefined) {
       unterminated = true;
-      this.dispatch();
+      this.#dispatch();
     }
     return { unterminated };
   }
 
-  private line(s: string, start: number, end: number): void {
+  #line(s: string, start: number, end: number): void {
     if (start === end) {
-      this.dispatch();
+      this.#dispatch();
       return;
     }
     const first = s.charCodeAt(start);
     if (first === 58 /* : */) return;
-    if (this.eventStart < 0) this.eventStart = this.base + start;
+    if (this.#eventStart < 0) this.#eventStart = this.#base + start;
     // Only `data` and `event` matter: tell them by length and a prefix compare, no slicing.
     let colon = s.indexOf(':', start);
     if (colon === -1 || colon > end) colon = end;
@@ -110,17 +114,17 @@ export class SseDecoder implements FrameDecoder {
     if (!isData && !(length === 5 && s.startsWith('event', start))) return;
     const v = colon < end && s.charCodeAt(colon + 1) === 32 ? colon + 2 : colon + 1;
     const value = v >= end ? '' : s.slice(v, end);
-    if (isData) this.data = this.data === undefined ? value : `${this.data}\n${value}`;
-    else this.event = value;
+    if (isData) this.#data = this.#data === undefined ? value : `${this.#data}\n${value}`;
+    else this.#event = value;
   }
 
-  private dispatch(): void {
-    const data = this.data;
+  #dispatch(): void {
+    const data = this.#data;
     if (data !== undefined) {
-      this.data = undefined;
-      this.sink(this.event, data, this.eventStart, this.ending);
+      this.#data = undefined;
+      this.#sink(this.#event, data, this.#eventStart, this.#ending);
     }
-    this.event = undefined;
-    this.eventStart = -1;
+    this.#event = undefined;
+    this.#eventStart = -1;
   }
 }

@@ -4,8 +4,9 @@
  * Everything removed here is reported, except what a rule says the wire must not get.
  *
  * This file cleans turns from elsewhere, which every wire needs; a spec's rules and carried
- * state are applied by `continuityRules` (continuity-rules.ts), which the generated module
- * supplies when its spec has any (`codec.uses.continuity`).
+ * state, and reasoning from elsewhere sent back as text (`foreignThinking: text`), are applied by
+ * `continuityRules` (continuity-rules.ts), which the generated module supplies when its spec has
+ * any (`codec.uses.continuity`).
  */
 import type { Condition } from '../profile.js';
 import type { AssistantMessage, ChatRequest, Message, ThinkingPart } from '../types.js';
@@ -62,10 +63,16 @@ export function applyContinuity(messages: Message[], origins: number[], req: Cha
   return { messages: cleanForeign(messages, origins, req, c, w), body: {}, request: req, carried: [] };
 }
 
+/**
+ * Sends a turn's reasoning from elsewhere as text (into `out`, the turn being cleaned); false when
+ * it does not (the spec drops it, or there is no text to send).
+ */
+export type ReasoningAsText = (out: AssistantMessage, thinking: ThinkingPart[], from: string, c: Continuity, where: string, w: Warnings) => boolean;
+
 /** The same list when no turn came from elsewhere (the common case). */
-export function cleanForeign(messages: Message[], origins: number[], req: ChatRequest, c: Continuity, w: Warnings): Message[] {
+export function cleanForeign(messages: Message[], origins: number[], req: ChatRequest, c: Continuity, w: Warnings, asText?: ReasoningAsText): Message[] {
   if (!messages.some((m) => m.role === 'assistant' && isForeign(m, req, c))) return messages;
-  return messages.map((m, i) => (m.role === 'assistant' && isForeign(m, req, c) ? fromElsewhere(m, c, `messages[${origins[i]}]`, w) : m));
+  return messages.map((m, i) => (m.role === 'assistant' && isForeign(m, req, c) ? fromElsewhere(m, c, `messages[${origins[i]}]`, w, asText) : m));
 }
 
 export function isForeign(m: AssistantMessage, req: ChatRequest, c: Continuity): boolean {
@@ -75,7 +82,7 @@ export function isForeign(m: AssistantMessage, req: ChatRequest, c: Continuity):
 }
 
 export /** A turn from another provider or model: its opaque state is dropped, its reasoning dropped or made text. */
-function fromElsewhere(m: AssistantMessage, c: Continuity, where: string, w: Warnings): AssistantMessage {
+function fromElsewhere(m: AssistantMessage, c: Continuity, where: string, w: Warnings, asText?: ReasoningAsText): AssistantMessage {
   const from = m.origin!.model ? `${m.origin!.provider} (${m.origin!.model})` : m.origin!.provider;
   const out: AssistantMessage = { ...m };
   if (m.parts) {
@@ -89,16 +96,9 @@ function fromElsewhere(m: AssistantMessage, c: Continuity, where: string, w: War
     out.toolCalls = m.toolCalls.map(({ signature: _s, ...t }) => t);
     w.drop(`${where}.toolCalls`, `tool-call signatures from ${from} are not valid for ${c.provider}; they were not sent`);
   }
-  const thinking = (m.thinking ?? []).filter((t: ThinkingPart) => t.redacted === undefined && t.text !== '');
   if (m.thinking?.length) {
     out.thinking = undefined;
-    if (c.foreignThinking === 'text' && thinking.length) {
-      const text = thinking.map((t) => t.text).join('\n\n');
-      out.content = m.content ? `${text}\n\n${m.content}` : text;
-      w.drop(`${where}.thinking`, `reasoning from ${from} cannot go back to ${c.provider} as reasoning; it was sent as text`);
-    } else {
-      w.drop(`${where}.thinking`, `reasoning from ${from} is not valid for ${c.provider}; it was not sent`);
-    }
+    if (!asText?.(out, m.thinking, from, c, where, w)) w.drop(`${where}.thinking`, `reasoning from ${from} is not valid for ${c.provider}; it was not sent`);
   }
   return out;
 }

@@ -1,13 +1,42 @@
 /**
  * The message context for templates that write an assistant turn as blocks (in the order of its
  * parts when it came from this provider), its thinking as blocks or one text, tool-call arguments
- * as objects, or images as a base64 list: what only some wires do, so the modules whose
- * templates read these slots supply this class (`codec.uses.blocks`) and others leave it out.
+ * as objects, images as a base64 list, or a message's content as text only: what only some wires
+ * do, so the modules whose templates read these slots supply this class (`codec.uses.blocks`) and
+ * others leave it out.
  */
 import type { AssistantMessage, ContentPart, ResponsePart, ThinkingPart, ToolCall } from '../types.js';
+import { isObject } from '../wire/read-path.js';
 import { MessageContext, type BlockTemplates } from './message-context.js';
 
 export class BlockContext extends MessageContext {
+  /** Image parts a text-only slot left out, reported at finish() unless another slot carried them. */
+  readonly #pendingImages = new Map<number, string>();
+
+  override at(index: number): this {
+    if (this.#pendingImages.size) this.#pendingImages.clear();
+    return super.at(index);
+  }
+
+  override finish<T>(m: { role: string; thinking?: unknown[]; parts?: ResponsePart[] }, wire: T): T {
+    if (this.#pendingImages.size) {
+      for (const [j, message] of this.#pendingImages) this.w.drop(`${this.where()}.content[${j}]`, message);
+      this.#pendingImages.clear();
+    }
+    return super.finish(m, wire);
+  }
+
+  /** Text only: image parts cannot ride along and are reported. */
+  override text(c: string | ContentPart[]): string {
+    if (typeof c === 'string') return c;
+    const texts: string[] = [];
+    c.forEach((p, j) => {
+      if (p.type === 'text') texts.push(p.text);
+      else this.#pendingImages.set(j, 'this message can carry text only; the image was not sent');
+    });
+    return texts.join('\n');
+  }
+
   /** Base64 image data for wires that list images beside the text (Ollama `images`). */
   override imageData(c: string | ContentPart[]): string[] | undefined {
     if (typeof c === 'string') return undefined;
@@ -16,8 +45,8 @@ export class BlockContext extends MessageContext {
       if (p.type !== 'image') return;
       if (p.data !== undefined) {
         out.push(p.data);
-        this.pendingImages.delete(j);
-      } else this.pendingImages.set(j, 'only base64 image data can be sent here; the image URL was not sent');
+        this.#pendingImages.delete(j);
+      } else this.#pendingImages.set(j, 'only base64 image data can be sent here; the image URL was not sent');
     });
     return out.length ? out : undefined;
   }
@@ -29,7 +58,7 @@ export class BlockContext extends MessageContext {
    */
   override blocks(m: AssistantMessage): unknown[] {
     if (m.parts) {
-      if (agrees(m, m.parts)) return this.partBlocks(m, m.parts);
+      if (agrees(m, m.parts)) return this.#partBlocks(m, m.parts);
       // The fields were changed after the turn came back: they are what the caller means to send.
       this.partsCarried = true;
       m.parts.forEach((p, j) => {
@@ -46,7 +75,7 @@ export class BlockContext extends MessageContext {
    * The k-th thinking or tool-call part is the k-th entry of `thinking` / `toolCalls` (those are
    * what continuity rules and id renaming act on); other parts go back as the wire sent them.
    */
-  private partBlocks(m: AssistantMessage, parts: ResponsePart[]): unknown[] {
+  #partBlocks(m: AssistantMessage, parts: ResponsePart[]): unknown[] {
     this.partsCarried = true;
     if (this.blocks_.thinking || this.blocks_.redactedThinking) this.thinkingCarried = true;
     const out: unknown[] = [];
@@ -57,7 +86,7 @@ export class BlockContext extends MessageContext {
         if ((p.text !== '' || p.signature !== undefined) && this.blocks_.text) out.push(this.blocks_.text(p, this));
       } else if (p.type === 'thinking') {
         const block = m.thinking![t]!;
-        const template = this.thinkingTemplate(block);
+        const template = this.#thinkingTemplate(block);
         if (template) out.push(template(block, this, t));
         t++;
       } else if (p.type === 'tool-call') {
@@ -68,7 +97,7 @@ export class BlockContext extends MessageContext {
     return out;
   }
 
-  private thinkingTemplate(t: ThinkingPart): BlockTemplates['thinking'] {
+  #thinkingTemplate(t: ThinkingPart): BlockTemplates['thinking'] {
     return t.redacted !== undefined ? this.blocks_.redactedThinking : t.summary ? (this.blocks_.summaryThinking ?? this.blocks_.thinking) : this.blocks_.thinking;
   }
 
@@ -77,7 +106,7 @@ export class BlockContext extends MessageContext {
     if (this.blocks_.thinking || this.blocks_.redactedThinking) this.thinkingCarried = true;
     const out: unknown[] = [];
     (m.thinking ?? []).forEach((t, i) => {
-      const template = this.thinkingTemplate(t);
+      const template = this.#thinkingTemplate(t);
       if (template) out.push(template(t, this, i));
     });
     return out.length ? out : undefined;
@@ -94,7 +123,7 @@ export class BlockContext extends MessageContext {
   override argumentsObject(c: ToolCall): Record<string, unknown> {
     try {
       const v: unknown = JSON.parse(c.arguments === '' ? '{}' : c.arguments);
-      if (typeof v === 'object' && v !== null && !Array.isArray(v)) return v as Record<string, unknown>;
+      if (isObject(v)) return v;
     } catch {
       // reported below
     }

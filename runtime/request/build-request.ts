@@ -5,17 +5,16 @@
  * made; a request runs the plan.
  */
 import type { CallMode } from '../adapter.js';
-import { missingUse, type Codec, type ToolChoiceSlots } from '../codec.js';
+import { missingUse, type Codec } from '../codec.js';
 import { PARAM_FIELDS, type DefaultValue, type ParamField, type Profile, type WirePath } from '../profile.js';
-import type { ChatRequest, FunctionToolSpec, Message, ProviderToolSpec, Warning } from '../types.js';
-import { deepMerge, sanitize } from './safe-merge.js';
+import type { ChatRequest, FunctionToolSpec, Message, Warning } from '../types.js';
 import type { paramRules } from './param-rules.js';
 import { finalizeBody } from './finalize-body.js';
 import { MessageContext } from './message-context.js';
 import { prepareConversation } from './prepare-conversation.js';
+import { toolChoiceForm } from './tool-choice.js';
 import { setPath } from './set-path.js';
 import { Warnings } from './warnings.js';
-import { RequestError } from '../errors.js';
 
 export interface BuiltRequest {
   body: Record<string, unknown>;
@@ -57,9 +56,12 @@ export function requestBuilder(profile: Profile, codec: Codec): (input: ChatRequ
   const continuity = { ...profile.continuity, provider: profile.id };
   const noTools = `${profile.name} takes no tools`;
   const parallel = rq.params.parallelToolCalls;
-  const carriesParallel = parallel !== undefined && 'carriedBy' in parallel;
+  const choiceRules =
+    (codec.toolChoice.unset || (parallel !== undefined && 'carriedBy' in parallel)) &&
+    (codec.uses?.toolChoiceRules ?? missingUse(profile.id, 'toolChoiceRules', 'has tool-choice rules'));
   const rules = codec.uses?.continuity;
-  if ((continuity.rules.length || continuity.carry?.length) && !rules) missingUse(profile.id, 'continuity', 'has continuity rules');
+  if ((continuity.rules.length || continuity.carry?.length || continuity.foreignThinking === 'text') && !rules) missingUse(profile.id, 'continuity', 'has continuity rules');
+  const hostedTools = (rq.tools?.provider || rq.tools?.unknownProviderTool) && (codec.uses?.providerTools ?? missingUse(profile.id, 'providerTools', 'has provider tools'));
   const merge = rq.messages.merge && (codec.uses?.merge ?? missingUse(profile.id, 'merge', 'merges consecutive messages'));
   return (input, mode) => {
     const w = new Warnings(profile.id);
@@ -96,7 +98,7 @@ export function requestBuilder(profile: Profile, codec: Codec): (input: ChatRequ
       const hosted: unknown[] = [];
       req.tools.forEach((t, i) => {
         if (t.type === 'provider') {
-          const wire = providerTool(t, i, rq.tools!, profile.name, w);
+          const wire = hostedTools ? hostedTools(t, i, rq.tools!, profile.name, w) : w.drop(`tools[${i}]`, `${profile.name} has no provider tool "${t.name}"; it was not sent`);
           if (wire !== undefined) hosted.push(wire);
           return;
         }
@@ -109,7 +111,10 @@ export function requestBuilder(profile: Profile, codec: Codec): (input: ChatRequ
       const all = Array.isArray(declared) ? [...declared, ...hosted] : declared;
       if (!Array.isArray(all) || all.length) setPath(body, rq.tools.to, all);
     }
-    if (rq.toolChoice) setPath(body, rq.toolChoice.to, toolChoice(req, profile, codec, w, carriesParallel));
+    if (rq.toolChoice) {
+      const choice = choiceRules ? choiceRules(req, profile, codec, w) : req.toolChoice === undefined ? undefined : toolChoiceForm(req, profile, codec, w, undefined);
+      setPath(body, rq.toolChoice.to, choice);
+    }
     if (rq.responseFormat && req.responseFormat !== undefined) setPath(body, rq.responseFormat.to, responseFormat(req, profile, codec, w));
     for (const s of plan.writes) {
       let v = s.get(req);
@@ -190,30 +195,6 @@ function noTemplate(p: Profile, cx: MessageContext, w: Warnings): undefined {
   return w.drop(cx.field(), `${p.name} has no template for this role; the message was not sent`);
 }
 
-function toolChoice(req: ChatRequest, p: Profile, c: Codec, w: Warnings, carriesParallel: boolean): unknown {
-  if (req.toolChoice === undefined && !req.tools?.length) {
-    // A wire that says parallelToolCalls inside its tool choice has nowhere to say it without tools.
-    if (carriesParallel && req.parallelToolCalls === false) w.drop('parallelToolCalls', `${p.name} says this inside the tool choice, and no tools are declared`);
-    return undefined;
-  }
-  if (req.toolChoice === undefined && !c.toolChoice.unset) return undefined;
-  const slots: ToolChoiceSlots = {
-    name: typeof req.toolChoice === 'object' ? req.toolChoice.name : undefined,
-    noParallel: carriesParallel && req.parallelToolCalls === false ? true : undefined,
-  };
-  const choice = req.toolChoice;
-  if (choice === undefined) {
-    // The `unset` form: tools are declared and the request gives no choice.
-    return c.toolChoice.unset && req.tools?.length ? c.toolChoice.unset(slots) : undefined;
-  }
-  const kind = typeof choice === 'object' && choice !== null ? 'named' : choice;
-  if (kind !== 'auto' && kind !== 'none' && kind !== 'required' && kind !== 'named') {
-    throw new RequestError(p.id, 'toolChoice', `unknown tool choice ${JSON.stringify(choice)}`);
-  }
-  const form = c.toolChoice[kind];
-  return form ? form(slots) : w.drop('toolChoice', `${p.name} has no "${kind}" tool choice`);
-}
-
 const FORMAT_KEY = { text: 'text', json: 'json', json_schema: 'jsonSchema' } as const;
 const FORMAT_MISSING = {
   text: 'has no plain-text response format',
@@ -241,18 +222,4 @@ function spreadItems(mapped: unknown[], spread: boolean | undefined): unknown[] 
     else if (m !== undefined) out.push(m);
   }
   return out;
-}
-
-/** A provider-run tool → its wire object: the spec's form for that name with the request's options over it. */
-function providerTool(t: ProviderToolSpec, i: number, tools: NonNullable<Profile['request']['tools']>, name: string, w: Warnings): unknown {
-  const form = tools.provider && Object.hasOwn(tools.provider, t.name) ? tools.provider[t.name] : undefined;
-  if (form === undefined) {
-    const known = Object.keys(tools.provider ?? {});
-    const why = `${name} has no provider tool "${t.name}"${known.length ? ` (it has: ${known.join(', ')})` : ''}`;
-    if (tools.unknownProviderTool === 'reject') w.reject(`tools[${i}]`, why);
-    return w.drop(`tools[${i}]`, `${why}; it was not sent`);
-  }
-  // Copies: the spec's forms are shared constants, the body is the caller's.
-  const base = sanitize(form) as Record<string, unknown>;
-  return t.options ? deepMerge(base, sanitize(t.options) as Record<string, unknown>) : base;
 }

@@ -6,6 +6,7 @@
  */
 import { RequestError } from '../errors.js';
 import type { ChatRequest } from '../types.js';
+import { isObject } from '../wire/read-path.js';
 
 const ROLES = ['system', 'user', 'assistant', 'tool', 'approval'] as const;
 const EFFORTS = ['minimal', 'low', 'medium', 'high'] as const;
@@ -174,9 +175,6 @@ function oneOf<T extends string>(v: unknown, allowed: readonly T[], path: string
   return fail(path, `${typeof v === 'string' && v.length <= 24 ? JSON.stringify(v) : describe(v)} is not one of ${allowed.join(', ')}`);
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** A value as the message shows it: short, and never a whole user object. */
 function describe(v: unknown): string {

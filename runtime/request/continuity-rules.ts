@@ -1,19 +1,20 @@
 /**
  * A spec's continuity rules (what reasoning must carry to go back, what a request cannot send
  * with it, fields added to the body) and the state a turn carries into the next request (a
- * container id). Generated modules whose spec has rules or `carry` supply this as
- * `codec.uses.continuity`; turns from elsewhere are cleaned first, as for every wire.
+ * container id), and reasoning from elsewhere sent back as text (`foreignThinking: text`).
+ * Generated modules whose spec has any supply this as `codec.uses.continuity`; turns from
+ * elsewhere are cleaned first, as for every wire.
  */
 import type { Condition } from '../profile.js';
 import type { AssistantMessage, ChatRequest, Message, ResponsePart, ThinkingPart } from '../types.js';
 import { readPath } from '../wire/read-path.js';
-import { cleanForeign, fromElsewhere, isForeign, type Continuity, type ContinuityFact, type ContinuityResult } from './apply-continuity.js';
+import { cleanForeign, fromElsewhere, isForeign, type Continuity, type ContinuityFact, type ContinuityResult, type ReasoningAsText } from './apply-continuity.js';
 import { holds } from './conditions.js';
 import type { Warnings } from './warnings.js';
 
 export function continuityRules(messages: Message[], origins: number[], req: ChatRequest, c: Continuity, w: Warnings): ContinuityResult {
   const carried = c.carry?.length ? carry(messages, req, c) : [];
-  if (c.rules.length === 0) return { messages: cleanForeign(messages, origins, req, c, w), body: {}, request: req, carried };
+  if (c.rules.length === 0) return { messages: cleanForeign(messages, origins, req, c, w, reasoningAsText), body: {}, request: req, carried };
   const rules = c.rules.filter((r) => !('toolTurnWithoutThinking' in r.when) && applies(r.when, req));
   const body = Object.assign({}, ...rules.map((r) => r.body ?? {})) as Record<string, unknown>;
   const requireSignature = rules.some((r) => r.require.includes('thinking.signature'));
@@ -25,7 +26,7 @@ export function continuityRules(messages: Message[], origins: number[], req: Cha
     if (m.role !== 'assistant') return m;
     const where = `messages[${origins[i]}]`;
     let msg: AssistantMessage = m;
-    if (isForeign(m, req, c)) msg = fromElsewhere(m, c, where, w);
+    if (isForeign(m, req, c)) msg = fromElsewhere(m, c, where, w, reasoningAsText);
     const before = msg.thinking;
     if (omit) {
       if (msg.thinking) msg = { ...msg, thinking: undefined };
@@ -49,6 +50,16 @@ export function continuityRules(messages: Message[], origins: number[], req: Cha
   }
   return { messages: out, body, request, carried };
 }
+
+/** Reasoning from elsewhere as text before the turn's own, for `foreignThinking: text` (redacted and empty blocks have none). */
+const reasoningAsText: ReasoningAsText = (out, thinking, from, c, where, w) => {
+  const texts = thinking.filter((t) => t.redacted === undefined && t.text !== '');
+  if (c.foreignThinking !== 'text' || !texts.length) return false;
+  const text = texts.map((t) => t.text).join('\n\n');
+  out.content = out.content ? `${text}\n\n${out.content}` : text;
+  w.drop(`${where}.thinking`, `reasoning from ${from} cannot go back to ${c.provider} as reasoning; it was sent as text`);
+  return true;
+};
 
 /**
  * The thinking parts of `parts` made to match `thinking` after the rules above changed it: the

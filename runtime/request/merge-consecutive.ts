@@ -1,5 +1,6 @@
 /** Consecutive wire messages joined into one, for specs with `messages.merge` (`codec.uses.merge`). */
 import type { ContentPart } from '../types.js';
+import { isObject } from '../wire/read-path.js';
 
 type TextPart = Extract<ContentPart, { type: 'text' }>;
 
@@ -24,7 +25,7 @@ export function mergeConsecutive(
     if (m === undefined) continue;
     const prev = out[out.length - 1] as Record<string, unknown> | undefined;
     const cur = m as Record<string, unknown>;
-    if (prev && isRecord(prev) && isRecord(cur) && sameBesides(prev, cur, field)) {
+    if (prev && isObject(prev) && isObject(cur) && sameBesides(prev, cur, field)) {
       const a = prev[field];
       const b = cur[field];
       if (join !== undefined && typeof a === 'string' && typeof b === 'string') {
@@ -52,10 +53,6 @@ function sameBesides(a: Record<string, unknown>, b: Record<string, unknown>, fie
 
 function same(x: unknown, y: unknown): boolean {
   return x === y || (typeof x === 'object' && typeof y === 'object' && JSON.stringify(x) === JSON.stringify(y));
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function asList(v: unknown, textPart: ((p: TextPart) => unknown) | undefined): unknown[] {

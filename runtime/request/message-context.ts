@@ -29,40 +29,36 @@ export interface BlockTemplates {
 }
 
 export class MessageContext {
-  private index = 0;
+  #index = 0;
   protected thinkingCarried = false;
   /** The message's parts went out through `blocks` (the wire has a place for every kind). */
   protected partsCarried = false;
 
+  readonly #parts: PartTemplates;
+
   constructor(
-    private readonly parts_: PartTemplates,
+    parts: PartTemplates,
     protected readonly blocks_: BlockTemplates,
     protected readonly w: Warnings,
-  ) {}
+  ) {
+    this.#parts = parts;
+  }
 
   /** The current message, as named in warnings. */
   field(): string {
     return this.where();
   }
 
-  /** Image parts a text-only slot left out, reported at finish() unless another slot carried them. */
-  protected pendingImages = new Map<number, string>();
-
   /** Sets the request position used in warnings; returns this for chaining. */
   at(index: number): this {
-    this.index = index;
+    this.#index = index;
     this.thinkingCarried = false;
     this.partsCarried = false;
-    if (this.pendingImages.size) this.pendingImages.clear();
     return this;
   }
 
   /** After each message: report what its templates had no place for. Returns the wire message. */
   finish<T>(m: { role: string; thinking?: unknown[]; parts?: ResponsePart[] }, wire: T): T {
-    if (this.pendingImages.size) {
-      for (const [j, message] of this.pendingImages) this.w.drop(`${this.where()}.content[${j}]`, message);
-      this.pendingImages.clear();
-    }
     if (m.parts && !this.partsCarried) {
       // This wire writes a turn as fields (text, reasoning, calls): parts only its origin reads have no place.
       m.parts.forEach((p, j) => {
@@ -81,24 +77,13 @@ export class MessageContext {
   }
 
   parts(c: string | ContentPart[]): unknown[] {
-    if (typeof c === 'string') return this.parts_.text ? [this.parts_.text({ type: 'text', text: c })] : [c];
+    if (typeof c === 'string') return this.#parts.text ? [this.#parts.text({ type: 'text', text: c })] : [c];
     const out: unknown[] = [];
     c.forEach((p, j) => {
-      const mapped = this.part(p, j);
+      const mapped = this.#part(p, j);
       if (mapped !== undefined) out.push(mapped);
     });
     return out;
-  }
-
-  /** Text only: image parts cannot ride along and are reported. */
-  text(c: string | ContentPart[]): string {
-    if (typeof c === 'string') return c;
-    const texts: string[] = [];
-    c.forEach((p, j) => {
-      if (p.type === 'text') texts.push(p.text);
-      else this.pendingImages.set(j, 'this message can carry text only; the image was not sent');
-    });
-    return texts.join('\n');
   }
 
   assistantText(m: AssistantMessage): string | null {
@@ -110,40 +95,44 @@ export class MessageContext {
     return m.toolCalls.map((c) => this.blocks_.toolCall!(c, this));
   }
 
-  // Turns as blocks, thinking, argument objects and base64 image lists: BlockContext
-  // (block-context.ts), which modules whose templates read them supply as `codec.uses.blocks`.
+  // Turns as blocks, thinking, argument objects, base64 image lists and text-only content:
+  // BlockContext (block-context.ts), which modules whose templates read them supply as `codec.uses.blocks`.
 
   imageData(_c: string | ContentPart[]): string[] | undefined {
-    return this.needs('images');
+    return this.#needs('images');
+  }
+
+  text(_c: string | ContentPart[]): string {
+    return this.#needs('text');
   }
 
   blocks(_m: AssistantMessage): unknown[] {
-    return this.needs('blocks');
+    return this.#needs('blocks');
   }
 
   thinkingBlocks(_m: AssistantMessage): unknown[] | undefined {
-    return this.needs('thinking');
+    return this.#needs('thinking');
   }
 
   thinkingText(_m: AssistantMessage): string | undefined {
-    return this.needs('thinkingText');
+    return this.#needs('thinkingText');
   }
 
   argumentsObject(_c: ToolCall): Record<string, unknown> {
-    return this.needs('argumentsObject');
+    return this.#needs('argumentsObject');
   }
 
-  private needs(slot: string): never {
+  #needs(slot: string): never {
     return missingUse(this.w.provider, 'blocks', `has a template that reads $${slot}`);
   }
 
-  private part(p: ContentPart, j: number): unknown {
-    if (p.type === 'text') return this.parts_.text ? this.parts_.text(p) : p.text;
+  #part(p: ContentPart, j: number): unknown {
+    if (p.type === 'text') return this.#parts.text ? this.#parts.text(p) : p.text;
     if (p.data !== undefined && p.mediaType === undefined) {
       this.w.drop(`${this.where()}.content[${j}]`, 'base64 image without mediaType (and not a recognisable PNG, JPEG, GIF or WebP); the image was not sent');
       return undefined;
     }
-    const template = p.data !== undefined ? this.parts_.imageData : this.parts_.imageUrl;
+    const template = p.data !== undefined ? this.#parts.imageData : this.#parts.imageUrl;
     if (template) return template(p);
     this.w.drop(
       `${this.where()}.content[${j}]`,
@@ -153,7 +142,7 @@ export class MessageContext {
   }
 
   protected where(): string {
-    return this.index < 0 ? 'system' : `messages[${this.index}]`;
+    return this.#index < 0 ? 'system' : `messages[${this.#index}]`;
   }
 }
 

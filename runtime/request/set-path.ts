@@ -4,6 +4,7 @@
  * params that share `generationConfig`); the generator has checked that no two writes collide.
  */
 import type { WirePath } from '../profile.js';
+import { isObject } from '../wire/read-path.js';
 import { FORBIDDEN_KEYS } from './safe-merge.js';
 
 export function setPath(target: Record<string, unknown>, path: WirePath, value: unknown): void {
@@ -28,8 +29,4 @@ export function setPath(target: Record<string, unknown>, path: WirePath, value: 
   const existing = node[k];
   if (isObject(existing) && isObject(value)) Object.assign(existing, value);
   else node[k] = value;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

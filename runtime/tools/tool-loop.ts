@@ -64,45 +64,48 @@ export function streamTools(client: Client, request: ChatRequest, options: RunTo
 }
 
 export class ToolStream implements AsyncIterable<ToolLoopEvent> {
-  private started = false;
-  private result: Promise<RunToolsResult>;
-  private settle!: { resolve: (r: RunToolsResult) => void; reject: (e: unknown) => void };
+  #started = false;
+  #result: Promise<RunToolsResult>;
+  #settle!: { resolve: (r: RunToolsResult) => void; reject: (e: unknown) => void };
 
-  constructor(private readonly make: () => AsyncGenerator<ToolLoopEvent, RunToolsResult, undefined>) {
-    this.result = new Promise((resolve, reject) => (this.settle = { resolve, reject }));
-    this.result.catch(() => undefined);
+  readonly #make: () => AsyncGenerator<ToolLoopEvent, RunToolsResult, undefined>;
+
+  constructor(make: () => AsyncGenerator<ToolLoopEvent, RunToolsResult, undefined>) {
+    this.#make = make;
+    this.#result = new Promise((resolve, reject) => (this.#settle = { resolve, reject }));
+    this.#result.catch(() => undefined);
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<ToolLoopEvent, void, undefined> {
-    if (this.started) throw new StreamError({ provider: 'tool-loop', reason: 'a stream can be iterated only once' });
-    this.started = true;
-    const loop = this.make();
+    if (this.#started) throw new StreamError({ provider: 'tool-loop', reason: 'a stream can be iterated only once' });
+    this.#started = true;
+    const loop = this.#make();
     let finished = false;
     try {
       for (;;) {
         const r = await loop.next();
         if (r.done) {
           finished = true;
-          this.settle.resolve(r.value);
+          this.#settle.resolve(r.value);
           return;
         }
         yield r.value;
       }
     } catch (error) {
-      this.settle.reject(error);
+      this.#settle.reject(error);
       throw error;
     } finally {
       if (!finished) {
         await loop.return(undefined as never).catch(() => undefined);
-        this.settle.reject(new StreamError({ provider: 'tool-loop', reason: 'the tool loop was left before its end' }));
+        this.#settle.reject(new StreamError({ provider: 'tool-loop', reason: 'the tool loop was left before its end' }));
       }
     }
   }
 
   /** The loop's result: runs it to the end if nobody iterates. */
   async final(): Promise<RunToolsResult> {
-    if (!this.started) for await (const _ of this) void _;
-    return this.result;
+    if (!this.#started) for await (const _ of this) void _;
+    return this.#result;
   }
 }
 

@@ -41,3 +41,13 @@ export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
+
+/** The promise, or the signal's reason as soon as it aborts (a getToken() that never settles): for signers. */
+export function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(abortReason(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortReason(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}

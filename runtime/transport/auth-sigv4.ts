@@ -3,16 +3,30 @@
  * function asked for them before every attempt), else
  * AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN; the region from the endpoint
  * option the spec names; each attempt signed at its own time. The secret and session token join
- * the redactor.
+ * the redactor. A spec that also names a key variable takes a key when one is given (Bedrock API
+ * keys): then nothing is signed.
  */
 import type { ProviderAdapter } from '../adapter.js';
 import { RequestError } from '../errors.js';
 import type { AwsCredentialsOption, ClientOptions } from '../types.js';
-import type { Signer } from './authorize.js';
+import { untilAborted } from './abort.js';
+import type { Auth, Signer } from './authorize.js';
 import type { Redact } from './redact.js';
 import { signSigV4 } from './sign-sigv4.js';
 
 export function sigv4Auth(
+  adapter: ProviderAdapter,
+  options: ClientOptions,
+  apiKey: string | undefined,
+  env: Record<string, string | undefined> | undefined,
+  endpoint: Record<string, string>,
+  redact: Redact,
+): Auth {
+  if (options.getToken) throw new RequestError(adapter.id, 'getToken', `${adapter.id} does not authenticate with access tokens (it signs requests with AWS SigV4: pass aws)`);
+  return apiKey === undefined ? { apiKey, sign: signer(adapter, options, env, endpoint, redact) } : { apiKey };
+}
+
+function signer(
   adapter: ProviderAdapter,
   options: ClientOptions,
   env: Record<string, string | undefined> | undefined,
@@ -27,13 +41,14 @@ export function sigv4Auth(
   const keys = {};
   if (typeof given === 'function') {
     // Asked for before every attempt; what it hands out is scrubbed like a token.
-    return async (url, headers, body) => {
+    const signWith = async (url: string, headers: Record<string, string>, body: string) => {
       const c = await given();
       if (!c?.accessKeyId || !c.secretAccessKey) throw new RequestError(adapter.id, 'aws', 'the aws credentials function returned no accessKeyId and secretAccessKey');
       redact.add?.(c.secretAccessKey, true);
       redact.add?.(c.sessionToken, true);
       return signSigV4({ method: 'POST', url, headers, body }, c, scope, new Date(), keys);
     };
+    return (url, headers, body, signal) => untilAborted(signWith(url, headers, body), signal);
   }
   const c = given;
   if (!c?.accessKeyId || !c.secretAccessKey) {
@@ -45,7 +60,7 @@ export function sigv4Auth(
   }
   redact.add?.(c.secretAccessKey);
   redact.add?.(c.sessionToken);
-  return (url, headers, body) => signSigV4({ method: 'POST', url, headers, body }, c, scope, new Date(), keys);
+  return (url, headers, body, signal) => untilAborted(signSigV4({ method: 'POST', url, headers, body }, c, scope, new Date(), keys), signal);
 }
 
 function awsFromEnv(env: Record<string, string | undefined> | undefined): AwsCredentialsOption | undefined {

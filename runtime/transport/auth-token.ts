@@ -1,16 +1,25 @@
 /**
  * Token auth (a unit: specs with `auth.from: token`): an access token from the client's
  * getToken(), asked for before every attempt, so a refreshed token is used on a retry. Each token
- * joins the redactor before anything can quote it (the last few are kept there).
+ * joins the redactor before anything can quote it (the last few are kept there). Without
+ * getToken, a static apiKey goes in the header as it would for a key spec.
  */
 import type { ProviderAdapter } from '../adapter.js';
 import { WireforgeError } from '../errors.js';
-import type { Signer } from './authorize.js';
+import type { ClientOptions } from '../types.js';
+import { untilAborted } from './abort.js';
+import { requireKey, type Auth } from './authorize.js';
 import type { Redact } from './redact.js';
 
-export function tokenAuth(adapter: ProviderAdapter, getToken: () => string | Promise<string>, redact: Redact): Signer {
+export function tokenAuth(adapter: ProviderAdapter, options: ClientOptions, apiKey: string | undefined, redact: Redact): Auth {
   const ep = adapter.endpoint;
-  return async () => {
+  const getToken = options.getToken;
+  if (!getToken) {
+    const id = JSON.stringify(adapter.id);
+    if (apiKey === undefined) requireKey(adapter, options, `pass createClient(${id}, { getToken }) (an access token, asked for before each request) or a static apiKey`, 'getToken', 'access token');
+    return { apiKey };
+  }
+  const fetchToken = async () => {
     let token: unknown;
     try {
       token = await getToken();
@@ -21,4 +30,5 @@ export function tokenAuth(adapter: ProviderAdapter, getToken: () => string | Pro
     redact.add?.(token, true);
     return { [ep.authHeader]: ep.authScheme ? `${ep.authScheme} ${token}` : token };
   };
+  return { apiKey: undefined, sign: (_url, _headers, _body, signal) => untilAborted(fetchToken(), signal) };
 }

@@ -1,11 +1,10 @@
 /**
  * How requests are authenticated, as the spec's endpoint says: a key in a header (fixed for the
  * client), or, through the units a generated codec supplies, an access token from getToken()
- * (auth-token.ts) or an AWS SigV4 signature (auth-sigv4.ts), both made per attempt. A SigV4 spec
- * that also names a key variable takes a key when one is given (Bedrock API keys).
+ * (auth-token.ts) or an AWS SigV4 signature (auth-sigv4.ts), both made per attempt. Those units
+ * also say what their specs take instead (a static key, a Bedrock API key) and what is missing.
  */
 import type { ProviderAdapter } from '../adapter.js';
-import { missingUse } from '../codec.js';
 import { RequestError } from '../errors.js';
 import type { ClientOptions } from '../types.js';
 import type { Redact } from './redact.js';
@@ -17,8 +16,11 @@ export function keyOf(adapter: ProviderAdapter, options: ClientOptions, env: Rec
   return key === '' ? undefined : key;
 }
 
-/** Headers to add to one attempt, from its URL, headers and body. */
-export type Signer = (url: string, headers: Record<string, string>, body: string) => Promise<Record<string, string>>;
+/**
+ * Headers to add to one attempt, from its URL, headers and body; settled (rejected with the
+ * signal's reason) as soon as the attempt's signal aborts, whatever it waits for.
+ */
+export type Signer = (url: string, headers: Record<string, string>, body: string, signal: AbortSignal) => Promise<Record<string, string>>;
 
 export interface Auth {
   /** The key for the spec's auth header (fixed per client). */
@@ -36,22 +38,17 @@ export function authorize(
   redact: Redact,
 ): Auth {
   const ep = adapter.endpoint;
-  const uses = adapter.codec.uses;
   redact.add?.(apiKey);
-  if (options.getToken && ep.authFrom !== 'token') {
-    throw new RequestError(adapter.id, 'getToken', `${adapter.id} does not authenticate with access tokens${ep.sigv4 ? ' (it signs requests with AWS SigV4: pass aws)' : ': pass apiKey'}`);
-  }
-  if (ep.sigv4 && apiKey === undefined) {
-    return { apiKey, sign: (uses?.sigv4Auth ?? missingUse(adapter.id, 'sigv4Auth', 'signs requests with AWS SigV4'))(adapter, options, env, endpoint, redact) };
-  }
-  if (ep.authFrom === 'token' && options.getToken) {
-    return { apiKey: undefined, sign: (uses?.tokenAuth ?? missingUse(adapter.id, 'tokenAuth', 'sends access tokens'))(adapter, options.getToken, redact) };
-  }
-  if (apiKey === undefined && !ep.apiKeyOptional && !options.allowAuthOverride) {
-    const id = JSON.stringify(adapter.id);
-    const token = ep.authFrom === 'token';
-    const how = token ? `pass createClient(${id}, { getToken }) (an access token, asked for before each request) or a static apiKey` : `pass createClient(${id}, { apiKey })`;
-    throw new RequestError(adapter.id, token ? 'getToken' : 'apiKey', `no ${token ? 'access token' : 'API key'}: ${how}${ep.apiKeyEnv ? ` or set ${ep.apiKeyEnv}` : ''}`);
-  }
+  // defineAdapter has checked that the codec supplies the units these specs need.
+  if (ep.sigv4) return adapter.codec.uses!.sigv4Auth!(adapter, options, apiKey, env, endpoint, redact);
+  if (ep.authFrom === 'token') return adapter.codec.uses!.tokenAuth!(adapter, options, apiKey, redact);
+  if (options.getToken) throw new RequestError(adapter.id, 'getToken', `${adapter.id} does not authenticate with access tokens: pass apiKey`);
+  if (apiKey === undefined) requireKey(adapter, options, `pass createClient(${JSON.stringify(adapter.id)}, { apiKey })`, 'apiKey', 'API key');
   return { apiKey };
+}
+
+/** No key where the spec needs one (unless it may go without, or the caller sets the auth header): what to pass. */
+export function requireKey(adapter: ProviderAdapter, options: ClientOptions, how: string, field: string, what: string): void {
+  const ep = adapter.endpoint;
+  if (!ep.apiKeyOptional && !options.allowAuthOverride) throw new RequestError(adapter.id, field, `no ${what}: ${how}${ep.apiKeyEnv ? ` or set ${ep.apiKeyEnv}` : ''}`);
 }

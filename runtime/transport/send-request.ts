@@ -45,7 +45,7 @@ export async function sendRequest(adapter: ProviderAdapter, o: SendOptions): Pro
     let headers = o.headers;
     if (o.sign) {
       try {
-        headers = { ...o.headers, ...(await untilAborted(o.sign(o.url, o.headers, o.body), link.signal)) };
+        headers = { ...o.headers, ...(await o.sign(o.url, o.headers, o.body, link.signal)) };
       } catch (error) {
         clearTimeout(timer);
         link.dispose();
@@ -80,16 +80,6 @@ export async function sendRequest(adapter: ProviderAdapter, o: SendOptions): Pro
     }
     throw error;
   }
-}
-
-/** The promise, or the signal's reason as soon as it aborts (a getToken() that never settles). */
-function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(abortReason(signal));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortReason(signal));
-    signal.addEventListener('abort', onAbort, { once: true });
-    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
 
 /** An absolute http(s) URL: a failure to reach it may pass; any other URL fails the same way again. */

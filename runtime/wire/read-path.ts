@@ -1,6 +1,11 @@
 /** Reads a wire path from untrusted data: anything missing or of the wrong kind is undefined. */
 import type { WirePath } from '../profile.js';
 
+/** A JSON object: not null, not an array. */
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
 export function readPath(data: unknown, path: WirePath): unknown {
   let v = data;
   for (let i = 0; i < path.length; i++) {

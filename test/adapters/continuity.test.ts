@@ -16,8 +16,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  KIT_VERSION,
   ProviderError,
   adapters,
+  defineAdapter,
   type AssistantMessage,
   type ChatRequest,
   type ChatResponse,
@@ -51,6 +53,7 @@ import {
   withoutStreamFlags,
 } from '../helpers/continuity-wire.js';
 import { buildTurn, hasToolResults, wireFamilyOf, type WireBodies } from '../helpers/scripted-turns.js';
+import { continuityRules } from '../../runtime/adapter-kit.js';
 
 type Json = Record<string, unknown>;
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
@@ -879,6 +882,25 @@ describe('apply-continuity through buildRequest', () => {
       { type: 'thinking', thinking: 'plan', signature: 'sig-1' },
       { type: 'tool_use', id: 'call_1', name: 'get_weather', input: WEATHER_ARGS },
     ]);
+  });
+
+  it("foreignThinking 'text' (a spec that takes reasoning from elsewhere as text): it goes before the turn's text, with a warning; redacted blocks stay out", () => {
+    const chat = adapters['openai-chat'];
+    const profile = { ...chat.profile, continuity: { ...chat.profile.continuity, foreignThinking: 'text' as const } };
+    const asText = defineAdapter(profile, { ...chat.codec, uses: { ...chat.codec.uses, continuity: continuityRules } }, { kit: KIT_VERSION });
+    const turn = toolTurn({
+      content: 'Checking.',
+      thinking: [{ text: 'plan A', signature: 'sig-1' }, { text: '', redacted: 'opaque' }, { text: 'plan B' }],
+      origin: { provider: 'anthropic-messages', model: CLAUDE },
+    });
+    const built = asText.buildRequest({ model: GPT, messages: conversation(turn) }, 'blocking');
+    expect(built.warnings).toEqual([
+      { type: 'dropped', field: 'messages[1].thinking', message: `reasoning from anthropic-messages (${CLAUDE}) cannot go back to openai-chat as reasoning; it was sent as text` },
+    ]);
+    expect(obj(arr(built.body.messages)[1]).content).toBe('plan A\n\nplan B\n\nChecking.');
+    const onlyRedacted = asText.buildRequest({ model: GPT, messages: conversation({ ...turn, content: null, thinking: [{ text: '', redacted: 'opaque' }] }) }, 'blocking');
+    expect(onlyRedacted.warnings.map((w) => w.message)).toEqual([`reasoning from anthropic-messages (${CLAUDE}) is not valid for openai-chat; it was not sent`]);
+    expect(() => defineAdapter(profile, chat.codec, { kit: KIT_VERSION }).buildRequest({ model: GPT, messages: conversation(turn) }, 'blocking')).toThrow(/has continuity rules, .*codec\.uses\.continuity/);
   });
 
   it('rules apply to messages without origin too: Responses store:false drops reasoning without encrypted content; DeepSeek fills reasoning_content', () => {

@@ -1,0 +1,36 @@
+/**
+ * The request's tool choice → the wire's form for it (the codec's `toolChoice` forms); a choice
+ * the spec has no form for is dropped with a warning. Wires that say parallelToolCalls inside the
+ * tool choice, or have a form for tools declared without a choice, go by `toolChoiceRules`: a
+ * unit their modules supply (`codec.uses.toolChoiceRules`), so other bundles leave it out.
+ */
+import type { Codec } from '../codec.js';
+import { RequestError } from '../errors.js';
+import type { Profile } from '../profile.js';
+import type { ChatRequest } from '../types.js';
+import type { Warnings } from './warnings.js';
+
+/** The form of the choice the request gives; `noParallel` for wires that say `parallelToolCalls: false` inside it. */
+export function toolChoiceForm(req: ChatRequest, p: Profile, c: Codec, w: Warnings, noParallel: true | undefined): unknown {
+  const choice = req.toolChoice;
+  const kind = typeof choice === 'object' && choice !== null ? 'named' : choice;
+  if (kind !== 'auto' && kind !== 'none' && kind !== 'required' && kind !== 'named') {
+    throw new RequestError(p.id, 'toolChoice', `unknown tool choice ${JSON.stringify(choice)}`);
+  }
+  const form = c.toolChoice[kind];
+  return form ? form({ name: typeof choice === 'object' ? choice.name : undefined, noParallel }) : w.drop('toolChoice', `${p.name} has no "${kind}" tool choice`);
+}
+
+/** The tool choice of a wire with `params.parallelToolCalls: { carriedBy }` or an `unset` form. */
+export function toolChoiceRules(req: ChatRequest, p: Profile, c: Codec, w: Warnings): unknown {
+  const parallel = p.request.params.parallelToolCalls;
+  const noParallel = parallel !== undefined && 'carriedBy' in parallel && req.parallelToolCalls === false ? true : undefined;
+  if (req.toolChoice === undefined && !req.tools?.length) {
+    // A wire that says parallelToolCalls inside its tool choice has nowhere to say it without tools.
+    if (noParallel) w.drop('parallelToolCalls', `${p.name} says this inside the tool choice, and no tools are declared`);
+    return undefined;
+  }
+  // The `unset` form: tools are declared and the request gives no choice.
+  if (req.toolChoice === undefined) return c.toolChoice.unset?.({ name: undefined, noParallel });
+  return toolChoiceForm(req, p, c, w, noParallel);
+}
