@@ -1,7 +1,7 @@
 // Builds the CLI package: the generator compiled (with the few runtime modules it shares: the
 // profile's tables, the kit version), its doc templates and the spec schema it validates with.
 import { execFileSync } from 'node:child_process';
-import { cpSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +17,8 @@ cpSync(new URL('specs/spec.schema.json', root), new URL('dist/specs/spec.schema.
 cpSync(new URL('LICENSE', root), new URL('LICENSE', here));
 
 /**
- * tsc compiles every runtime module the generator's types reach; the CLI runs only the few the
+ * tsc compiles every runtime module the generator's types reach (and the server side's, which
+ * the serve commands name as types); the CLI runs only the few the
  * generator imports as values and declares only the types its own declarations name. The rest
  * of dist/runtime (the runtime itself comes from the installed `wireforge` package) is not shipped.
  */
@@ -26,8 +27,10 @@ function pruneRuntime(dist) {
   const all = files(dist);
   const generator = all.filter((f) => f.startsWith(join(dist, 'generator')));
   const keep = new Set([...reached(generator.filter((f) => f.endsWith('.js')), '.js'), ...reached(generator.filter((f) => f.endsWith('.d.ts')), '.d.ts')]);
-  for (const f of all) if (f.startsWith(join(dist, 'runtime')) && !keep.has(f)) rmSync(f);
-  removeEmpty(join(dist, 'runtime'));
+  // The server side's types (node/, generated/) come along with the serve commands' type imports; its code is the package's too.
+  const shipped = ['runtime', 'node', 'generated'].map((d) => join(dist, d));
+  for (const f of all) if (shipped.some((d) => f.startsWith(d)) && !keep.has(f)) rmSync(f);
+  for (const d of shipped) if (existsSync(d)) removeEmpty(d);
 }
 
 function removeEmpty(dir) {

@@ -15,6 +15,7 @@ import { didYouMean, formatDiagnostic } from './diagnostics.js';
 import { kitNames } from './emit/kit-names.js';
 import { locateRuntime, type RuntimeLocation } from './locate-runtime.js';
 import { generate, type SpecSource } from './pipeline.js';
+import { gatewayCommand, serveCommand, type GatewayArgs } from './cli-serve.js';
 import { PARAM_FIELDS } from '../runtime/profile.js';
 import type { ParamRule } from '../runtime/profile.js';
 
@@ -23,6 +24,11 @@ const COMMANDS: Record<string, { usage: string; about: string }> = {
   check: { usage: 'wireforge check [--specs DIR] [--out DIR] [--docs DIR] [--runtime-import SPECIFIER]', about: 'exit 1 when the generated files do not match the specs (for CI)' },
   validate: { usage: 'wireforge validate <file.yaml>… [--specs DIR]', about: 'report the problems of spec files, with file, line and field' },
   new: { usage: 'wireforge new <id> --extends <base> [--specs DIR]', about: 'write a spec that extends another, listing what becomes of every unified field' },
+  serve: { usage: 'wireforge serve <id>… [--port N] [--script steps.json] [--key KEY]', about: 'mock servers for built-in specs on 127.0.0.1, answering from a script (docs/serving.md)' },
+  gateway: {
+    usage: 'wireforge gateway --listen <id> --upstream <id> [--upstream-url URL] [--port N] [--host H] [--token T] [--key-from env|caller] [--insecure]',
+    about: 'accept one protocol, call another (docs/serving.md); a key held by the gateway needs --token off loopback',
+  },
 };
 
 const color = process.stdout.isTTY === true && process.env.NO_COLOR === undefined;
@@ -103,7 +109,7 @@ async function main(argv: string[]): Promise<void> {
     parsed = parseArgs({
       args: rest,
       strict: true,
-      allowPositionals: command === 'validate' || command === 'new',
+      allowPositionals: command === 'validate' || command === 'new' || command === 'serve',
       options: {
         help: { type: 'boolean', short: 'h', default: false },
         check: { type: 'boolean', default: false },
@@ -113,6 +119,16 @@ async function main(argv: string[]): Promise<void> {
         docs: { type: 'string' },
         'runtime-import': { type: 'string' },
         extends: { type: 'string' },
+        port: { type: 'string' },
+        script: { type: 'string' },
+        key: { type: 'string' },
+        listen: { type: 'string' },
+        upstream: { type: 'string' },
+        'upstream-url': { type: 'string' },
+        host: { type: 'string' },
+        token: { type: 'string' },
+        'key-from': { type: 'string' },
+        insecure: { type: 'boolean', default: false },
       },
     });
   } catch (e) {
@@ -126,7 +142,34 @@ async function main(argv: string[]): Promise<void> {
   const outDir = resolve(cwd, a.out ?? d.out);
   if (command === 'validate') return validate(cwd, specs, parsed.positionals, runtimeFor(cwd, outDir));
   if (command === 'new') return scaffold(cwd, specs, parsed.positionals, a.extends, runtimeFor(cwd, outDir));
+  if (command === 'serve' || command === 'gateway') return serveUntilStopped(command, cwd, a, parsed.positionals, runtimeFor(cwd, outDir));
   return gen(cwd, { check: command === 'check' || a.check === true, timings: a.timings === true, specs, out: a.out ?? d.out, docs: a.docs ?? d.docs, runtimeImport: a['runtime-import'] }, runtimeFor(cwd, outDir));
+}
+
+async function serveUntilStopped(command: 'serve' | 'gateway', cwd: string, a: Record<string, string | boolean | undefined>, ids: string[], runtime: RuntimeLocation): Promise<void> {
+  const str = (k: string) => (typeof a[k] === 'string' ? (a[k] as string) : undefined);
+  const port = str('port') === undefined ? undefined : Number(str('port'));
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) fail(`--port takes a port number, not ${JSON.stringify(str('port'))}`);
+  let stop: () => Promise<void>;
+  try {
+    if (command === 'serve') {
+      if (!ids.length) fail(`name the specs to serve\n${COMMANDS.serve!.usage}`);
+      stop = await serveCommand(cwd, runtime, { ids, ...(port !== undefined ? { port } : {}), ...(str('script') ? { script: str('script')! } : {}), ...(str('key') ? { key: str('key')! } : {}) }, out);
+    } else {
+      if (!str('listen') || !str('upstream')) fail(`--listen and --upstream name the two protocols\n${COMMANDS.gateway!.usage}`);
+      const args: GatewayArgs = { listen: str('listen')!, upstream: str('upstream')!, insecure: a.insecure === true };
+      for (const [k, to] of [['upstream-url', 'upstreamUrl'], ['host', 'host'], ['token', 'token'], ['key-from', 'keyFrom']] as const) if (str(k) !== undefined) args[to] = str(k)!;
+      if (port !== undefined) args.port = port;
+      stop = await gatewayCommand(cwd, runtime, args, out);
+    }
+  } catch (e) {
+    fail(e instanceof Error ? e.message : String(e), 1);
+  }
+  await new Promise<void>((resolve) => {
+    const end = () => void stop().then(resolve);
+    process.once('SIGINT', end);
+    process.once('SIGTERM', end);
+  });
 }
 
 async function gen(

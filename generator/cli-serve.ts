@@ -1,0 +1,69 @@
+/**
+ * `wireforge serve` and `wireforge gateway`: the server side (docs/serving.md) from the command
+ * line. They load the runtime package's Node entry (`wireforge/serve/node`) from the project, or
+ * this repository's own when run from its source, and run until interrupted.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type * as NodeServe from '../node/index.js';
+import type { RuntimeLocation } from './locate-runtime.js';
+
+type Say = (s: string) => void;
+
+/** The Node entry of the server side: the installed package's, or this repository's source. */
+async function nodeEntry(cwd: string, runtime: RuntimeLocation): Promise<typeof NodeServe> {
+  if (runtime.version === 'source') return (await import(pathToFileURL(join(runtime.specsDir, '../node/index.ts')).href)) as typeof NodeServe;
+  const file = createRequire(join(cwd, 'package.json')).resolve('wireforge/serve/node');
+  return (await import(pathToFileURL(file).href)) as typeof NodeServe;
+}
+
+export interface ServeArgs {
+  ids: string[];
+  port?: number;
+  script?: string;
+  key?: string;
+}
+
+export async function serveCommand(cwd: string, runtime: RuntimeLocation, args: ServeArgs, say: Say): Promise<() => Promise<void>> {
+  const { createMockServer } = await nodeEntry(cwd, runtime);
+  const script = args.script === undefined ? undefined : (JSON.parse(readFileSync(join(cwd, args.script), 'utf8')) as NodeServe.MockServerOptions['script']);
+  const servers: NodeServe.MockServer[] = [];
+  for (const [i, id] of args.ids.entries()) {
+    const server = await createMockServer({ provider: id, ...(script ? { script } : {}), ...(args.key ? { apiKey: args.key } : {}), ...(args.port ? { port: args.port + i } : {}) });
+    servers.push(server);
+    say(`${id.padEnd(20)} ${server.url}`);
+  }
+  say('mock servers on 127.0.0.1; Ctrl-C stops them');
+  return async () => void (await Promise.all(servers.map((s) => s.close())));
+}
+
+export interface GatewayArgs {
+  listen: string;
+  upstream: string;
+  upstreamUrl?: string;
+  host?: string;
+  port?: number;
+  token?: string;
+  insecure?: boolean;
+  /** `env` (the upstream spec's key variable, default) or `caller` (the key each caller sends). */
+  keyFrom?: string;
+}
+
+export async function gatewayCommand(cwd: string, runtime: RuntimeLocation, args: GatewayArgs, say: Say): Promise<() => Promise<void>> {
+  const { startGateway } = await nodeEntry(cwd, runtime);
+  if (args.keyFrom !== undefined && args.keyFrom !== 'env' && args.keyFrom !== 'caller') throw new Error(`--key-from takes env or caller, not ${JSON.stringify(args.keyFrom)}`);
+  const gateway = await startGateway({
+    listen: args.listen,
+    upstream: args.upstream,
+    upstreamKey: args.keyFrom === 'caller' ? 'caller' : 'gateway',
+    ...(args.host ? { host: args.host } : {}),
+    ...(args.port !== undefined ? { port: args.port } : {}),
+    ...(args.token ? { clientToken: args.token } : {}),
+    ...(args.insecure ? { insecure: true } : {}),
+    client: args.upstreamUrl ? { baseUrl: args.upstreamUrl } : {},
+  });
+  say(`gateway ${gateway.url}: ${args.listen} in, ${args.upstream} out${args.upstreamUrl ? ` (${args.upstreamUrl})` : ''}; Ctrl-C stops it`);
+  return gateway.close;
+}
