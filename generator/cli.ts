@@ -231,6 +231,9 @@ async function gen(
   out(
     `${changed ? `wrote ${created.length + updated.length} file(s)` : 'nothing changed'}: ${result.files.size} files in ${options.out}/${docsDir ? ` and ${result.docs.size} in ${options.docs}/` : ''} from ${sources.filter((s) => s.module === undefined).length} specs, in ${ms} ms`,
   );
+  // What a mock server or gateway reading these wires gets back differently: said once, where it comes from.
+  if (result.notes.length) out(`${result.notes.length} note(s) on reading requests back (the server side; docs/serving.md):`);
+  for (const n of result.notes) out(`  ${paint(36, 'note')} ${formatDiagnostic(n)}`);
   if (options.timings) for (const [stage, t] of Object.entries(result.timings)) out(`  ${stage.padEnd(9)} ${t.toFixed(1)} ms`);
 }
 

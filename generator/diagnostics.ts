@@ -26,7 +26,11 @@ export type DiagnosticCode =
   | 'forbidden-key'
   | 'bad-pattern'
   | 'unknown-kind'
-  | 'unknown-rule';
+  | 'unknown-rule'
+  // Notes (not errors): what the server side reads back differently (check/serve-notes.ts).
+  | 'reads-back-as'
+  | 'not-invertible'
+  | 'not-served';
 
 export interface Diagnostic {
   code: DiagnosticCode;

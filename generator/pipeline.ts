@@ -16,6 +16,7 @@ import { parseSpec, positionOf, type ParsedSpec } from './load/parse-spec.js';
 import { locate, resolveAll } from './resolve/resolve-extends.js';
 import { checkSchema, specSchema } from './validate/check-schema.js';
 import { SEMANTIC_RULES } from './check/rules/index.js';
+import { serveNotes } from './check/serve-notes.js';
 
 export interface SpecSource {
   /** Path as shown in diagnostics and banners, e.g. specs/anthropic-messages.yaml. */
@@ -53,6 +54,8 @@ export interface GenerateResult {
   /** Generated docs (relative to docs/). */
   docs: Map<string, string>;
   diagnostics: Diagnostic[];
+  /** What the server side reads back differently from what a client wrote: notes, never errors. */
+  notes: Diagnostic[];
   irs: SpecIR[];
   timings: Record<string, number>;
 }
@@ -68,7 +71,7 @@ export async function generate(sources: SpecSource[], options: GenerateOptions =
       timings[stage] = (timings[stage] ?? 0) + performance.now() - t0;
     }
   };
-  const empty = (diagnostics: Diagnostic[]): GenerateResult => ({ files: new Map(), docs: new Map(), diagnostics: sortDiagnostics(diagnostics), irs: [], timings });
+  const empty = (diagnostics: Diagnostic[]): GenerateResult => ({ files: new Map(), docs: new Map(), diagnostics: sortDiagnostics(diagnostics), notes: [], irs: [], timings });
 
   const all = time('parse', () => [...sources].sort((a, b) => a.file.localeCompare(b.file)).map((s) => parseSpec(s.file, s.text)));
   // Specs that already exist as modules take part only as bases of the others: one the user's
@@ -125,6 +128,7 @@ export async function generate(sources: SpecSource[], options: GenerateOptions =
   });
 
   const irs: SpecIR[] = [];
+  const notes: Diagnostic[] = [];
   time('semantic', () => {
     for (const spec of resolved) {
       const broken = spec.chain.some((c) => schemaBroken.has(c.file));
@@ -152,6 +156,7 @@ export async function generate(sources: SpecSource[], options: GenerateOptions =
         }
       }
       irs.push(ir);
+      if (!modules.has(spec.chain[0]!.file)) for (const f of serveNotes(ir)) notes.push({ code: f.code, message: f.message, pointer: f.pointer, ...locate(spec, f.pointer) });
     }
   });
   if (diagnostics.length) return empty(diagnostics);
@@ -183,7 +188,16 @@ export async function generate(sources: SpecSource[], options: GenerateOptions =
     if (problems.length) return empty(problems);
   }
   const docs = time('docs', () => emitDocs(irs.filter((ir) => !modules.has(ir.files[0]!)), specSchema()));
-  return { files, docs, diagnostics: [], irs, timings };
+  return { files, docs, diagnostics: [], notes: once(notes), irs, timings };
+}
+
+/** Notes in order, each once: a base's note is said where it comes from, not again for every overlay. */
+function once(notes: Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return sortDiagnostics(notes).filter((n) => {
+    const key = `${n.file}:${n.line}:${n.col}:${n.message}`;
+    return !seen.has(key) && (seen.add(key), true);
+  });
 }
 
 /** The specs that are not modules, and the module specs their `extends` chains reach. */

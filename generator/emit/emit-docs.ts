@@ -6,6 +6,7 @@ import { ACTION_DOCS } from '../ir/action-docs.js';
 import { ACTIONS } from '../ir/actions.js';
 import { SLOT_FIELDS, SLOTS } from '../ir/slots.js';
 import type { SpecIR } from '../ir/types.js';
+import { serveNotes } from '../check/serve-notes.js';
 
 const hbs = Handlebars.create();
 // Markdown table cells: no pipes, no line breaks; everything else is text.
@@ -46,6 +47,8 @@ export function emitDocs(irs: SpecIR[], schema: JsonSchema): Map<string, string>
         back: k.echo ? 'verbatim' : 'not sent',
       })),
       unknownKinds: p.parts ? (p.parts.unknown === 'keep' ? 'kept as `opaque` parts, sent back verbatim' : 'not read') : '',
+      // Said for each spec, inherited ones included: a reader of one provider's section sees all of its own.
+      serveNotes: serveNotes(ir).map((n) => n.message),
     };
   });
   return new Map([

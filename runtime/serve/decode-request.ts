@@ -453,8 +453,8 @@ function decodeParams(adapter: ProviderAdapter, t: RequestTemplates, read: Reade
       v = m.slots.value;
     }
     if (rule.values) {
-      // The first unified value that maps to it (several may: `minimal` and `low` are both `low`).
-      const back = Object.entries(rule.values).find(([, w]) => w === v);
+      // The unified value of the same name, else the first that maps to it (`minimal` and `low` are both `low`).
+      const back = Object.entries(rule.values).find(([u, w]) => w === v && u === v) ?? Object.entries(rule.values).find(([, w]) => w === v);
       if (!back) continue;
       v = back[0];
     }
