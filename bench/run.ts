@@ -20,6 +20,7 @@ import { METHOD_LABEL, methodsFor, OBJECT_ARGUMENTS, type Method } from './metho
 import type { MicroJob, MicroRow } from './micro.js';
 import type { ValidateJob, ValidateRow } from './validate-arguments.js';
 import type { CloudJob, CloudRow } from './cloud.js';
+import type { GatewayJob, GatewayRow } from './gateway.js';
 import type { Job, TimeJob, TimeResult } from './worker.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -32,8 +33,8 @@ const only = onlyArg ? (onlyArg.includes('=') ? onlyArg.split('=')[1]! : argv[ar
 const protocols = PROTOCOLS.filter((p) => !only || only.includes(p));
 
 const settings = quick
-  ? { events: 4000, warmup: 1, runs: 3, minRuns: 3, budgetMs: 1500, memEvents: 4000, microRounds: 3, microCalls: 2000, genRuns: 1 }
-  : { events: 22000, warmup: 2, runs: 7, minRuns: 3, budgetMs: 2500, memEvents: 22000, microRounds: 7, microCalls: 5000, genRuns: 2 };
+  ? { events: 4000, warmup: 1, runs: 3, minRuns: 3, budgetMs: 1500, memEvents: 4000, microRounds: 3, microCalls: 2000, genRuns: 1, gwEvents: 2000, gwWarmup: 1, gwRounds: 3, gwRequests: 50, gwTtfbWarmup: 20 }
+  : { events: 22000, warmup: 2, runs: 7, minRuns: 3, budgetMs: 2500, memEvents: 22000, microRounds: 7, microCalls: 5000, genRuns: 2, gwEvents: 2000, gwWarmup: 3, gwRounds: 9, gwRequests: 200, gwTtfbWarmup: 50 };
 
 const log = (s: string) => process.stderr.write(`${s}\n`);
 
@@ -172,6 +173,33 @@ function genTiming(): { wall: number[]; internal: number[]; error?: string } {
 
 // ---------------------------------------------------------------------------------------------
 
+/** caller (listen) → gateway → upstream pairs; the identity pair shows the hop with no translation. */
+const GATEWAY_PAIRS: Array<[Protocol, Protocol]> = [
+  ['openai-chat', 'anthropic-messages'],
+  ['anthropic-messages', 'openai-chat'],
+  ['openai-chat', 'openai-chat'],
+];
+
+type GatewayCell = GatewayRow | { ok: false; listen: string; upstream: string; error: string };
+
+/** One process per pair: mock, gateway and client together in it. */
+function gatewayAll(worker: string): GatewayCell[] {
+  const out: GatewayCell[] = [];
+  for (const [listen, upstream] of GATEWAY_PAIRS) {
+    if (!protocols.includes(listen) || !protocols.includes(upstream)) continue;
+    const t0 = performance.now();
+    const job: GatewayJob = { mode: 'gateway', listen, upstream, events: settings.gwEvents, warmup: settings.gwWarmup, rounds: settings.gwRounds, requests: settings.gwRequests, ttfbWarmup: settings.gwTtfbWarmup };
+    const r = runJob<GatewayRow>(worker, job);
+    const cell: GatewayCell = 'direct' in r ? r : { ok: false, listen, upstream, error: r.error };
+    out.push(cell);
+    const per = (ms: number) => `${((ms * 1000) / settings.gwEvents).toFixed(2)} µs/event`;
+    log(`  gateway ${listen} → ${upstream}: ${'direct' in cell ? `direct ${per(cell.direct)}, through the gateway ${per(cell.via)}; first byte ${(cell.ttfbDirect / 1000).toFixed(2)} / ${(cell.ttfbVia / 1000).toFixed(2)} ms${cell.ok ? '' : ` ✗ ${cell.error ?? ''}`}` : `✗ ${cell.error}`} (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+
 interface BundleRow {
   label: string;
   raw: number;
@@ -276,6 +304,8 @@ interface Results {
   microMixed?: MicroRow[] | { error: string };
   validation?: ValidateRow | { ok: false; error: string };
   cloud?: CloudRow | { ok: false; error: string };
+  /** The gateway over loopback, per listen → upstream pair (absent in results from before it was measured). */
+  gateway?: GatewayCell[];
   gen: ReturnType<typeof genTiming>;
   bundles: BundleRow[];
 }
@@ -455,6 +485,58 @@ function report(res: Results): string {
     L.push('');
   }
 
+  // Gateway
+  if (res.gateway?.length) {
+    const gw = res.gateway;
+    const s = res.settings as Partial<typeof settings>;
+    const good = gw.filter((g): g is GatewayRow => 'direct' in g && g.ok);
+    const n = good[0]?.events ?? s.gwEvents ?? 0;
+    const per = (ms: number, events: number) => (Number.isFinite(ms) ? ((ms * 1000) / events).toFixed(2) : '—');
+    const pair = (g: { listen: string; upstream: string }) => `${g.listen} → ${g.upstream}`;
+    L.push('## Gateway over 127.0.0.1: overhead per event, time to first byte');
+    L.push('');
+    L.push(
+      `A streamed turn of ${n.toLocaleString('en')} text deltas (8 code points each) from a mock server (\`createMockServer\`, node:http), read to \`final()\` by this library's client: **direct** from the mock, in the upstream protocol, and **through the gateway** (\`startGateway\`) in front of the same mock, in the caller's (listen) protocol. Mock, gateway and client share one process and one thread, so each time is the CPU of all of them, loopback sockets included, and the difference is the gateway's own work per event: its client reading upstream, its writer and encoder, and a second HTTP hop. ${s.gwWarmup ?? '?'} warm-up round(s), then ${s.gwRounds ?? '?'} rounds, median; each round reads every way once, in an order that rotates. For scale: the caller's protocol read direct from its own mock, and the client alone reading the same two bodies (as they arrived, chunk by chunk) from an injected fetch, in memory; what direct spends beyond that is the mock and HTTP. µs per text delta; lower is better.`,
+    );
+    L.push('');
+    L.push('| caller → gateway → upstream | direct | through the gateway | **overhead per event** | through / direct | caller\'s protocol, direct | client alone: upstream / caller body | body per event: upstream / caller | body reads: direct / through |');
+    L.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+    for (const g of gw) {
+      if (!('direct' in g)) {
+        L.push(`| ${pair(g)} | ✗ ${g.error} | | | | | | | |`);
+        continue;
+      }
+      const e = g.events;
+      const mark = g.ok ? '' : ` ✗ ${g.error ?? 'wrong result'}`;
+      L.push(
+        `| ${pair(g)}${mark} | ${per(g.direct, e)} | ${per(g.via, e)} | **${per(g.via - g.direct, e)}** | ${ratio(g.via, g.direct)} | ${per(g.directListen, e)} | ${per(g.memDirect, e)} / ${per(g.memVia, e)} | ${Math.round(g.bytesDirect / e)} / ${Math.round(g.bytesVia / e)} B | ${g.chunksDirect} / ${g.chunksVia} |`,
+      );
+    }
+    L.push('');
+    const req = good[0]?.requests ?? s.gwRequests ?? 0;
+    L.push(
+      `Time to first byte: a short turn asked for with fetch, in the wire form the spec's client sends (same pairs, same servers), from the call until the first chunk of the response body arrives; the rest of the body is then read. ${s.gwTtfbWarmup ?? '?'} warm-up requests per side, then ${req} per side, direct and gateway requests alternating (which goes first swaps every time). The gateway answers once upstream's first event is there, so its time holds a whole upstream request as well as its own. ms.`,
+    );
+    L.push('');
+    L.push('| caller → gateway → upstream | direct (median) | through the gateway (median) | **added** | through / direct | direct p90 | through the gateway p90 |');
+    L.push('|---|---:|---:|---:|---:|---:|---:|');
+    const ms = (us: number) => (Number.isFinite(us) ? (us / 1000).toFixed(2) : '—');
+    for (const g of gw) {
+      if (!('direct' in g)) {
+        L.push(`| ${pair(g)} | ✗ ${g.error} | | | | | |`);
+        continue;
+      }
+      L.push(`| ${pair(g)}${g.ok ? '' : ' ✗'} | ${ms(g.ttfbDirect)} | ${ms(g.ttfbVia)} | **${ms(g.ttfbVia - g.ttfbDirect)}** | ${ratio(g.ttfbVia, g.ttfbDirect)} | ${ms(g.ttfbDirectP90)} | ${ms(g.ttfbViaP90)} |`);
+    }
+    // Node warns once per emitter: the count is of responses that passed 10 listeners for one event.
+    const leaks = gw.reduce((k, g) => k + ('warnings' in g ? (g.warnings?.MaxListenersExceededWarning ?? 0) : 0), 0);
+    if (leaks) {
+      L.push('');
+      L.push(`> ⚠ ${leaks} MaxListenersExceededWarning(s) in these processes (Node warns once per emitter): a served response gathered more than 10 listeners for one event while it streamed (the node:http listener's writes waiting for \`drain\`).`);
+    }
+    L.push('');
+  }
+
   // Gen + bundle
   L.push('## `pnpm gen` and bundle size');
   L.push('');
@@ -516,6 +598,8 @@ async function main(): Promise<void> {
   const microMixedRes = microMixed(worker);
   log('cloud paths (event-stream, SigV4)');
   const cloud = runJob<CloudRow>(worker, { mode: 'cloud', events: settings.events, rounds: settings.microRounds, calls: Math.max(200, settings.microCalls >> 3) } satisfies CloudJob);
+  log('gateway over loopback (one process per pair)');
+  const gateway = gatewayAll(worker);
   log('tool-argument validation');
   const validation = runJob<ValidateRow>(worker, { mode: 'validate', rounds: settings.microRounds, calls: settings.microCalls } satisfies ValidateJob);
   log('pnpm gen');
@@ -545,6 +629,7 @@ async function main(): Promise<void> {
     microMixed: microMixedRes,
     validation,
     cloud,
+    gateway,
     gen,
     bundles,
   };

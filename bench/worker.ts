@@ -8,6 +8,7 @@ import { chunk, digestMatches, prepare, type Method } from './methods.js';
 import { micro, type MicroJob } from './micro.js';
 import { validateArguments, type ValidateJob } from './validate-arguments.js';
 import { cloudBench, type CloudJob } from './cloud.js';
+import { gatewayBench, type GatewayJob } from './gateway.js';
 
 export interface TimeJob {
   mode: 'time';
@@ -32,7 +33,7 @@ export interface TimeResult {
   error?: string;
 }
 
-export type Job = TimeJob | MemoryJob | MicroJob | ValidateJob | CloudJob;
+export type Job = TimeJob | MemoryJob | MicroJob | ValidateJob | CloudJob | GatewayJob;
 
 /**
  * A young-generation collection before each timed run, so one run's garbage is not swept in the
@@ -79,6 +80,7 @@ async function main(): Promise<void> {
     else if (job.mode === 'memory') out = await memory(job);
     else if (job.mode === 'validate') out = await validateArguments(job);
     else if (job.mode === 'cloud') out = await cloudBench(job);
+    else if (job.mode === 'gateway') out = await gatewayBench(job);
     else out = await micro(job);
   } catch (e) {
     out = { ok: false, times: [], error: e instanceof Error ? `${e.name}: ${e.message}`.slice(0, 300) : String(e) };

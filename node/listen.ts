@@ -80,6 +80,19 @@ export async function listen(handler: FetchHandler, options: ListenOptions = {})
   };
 }
 
+/** Until the response can take more, or is closed; neither listener outlives the wait. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
 /** The body, or undefined once it passes the limit (the rest is not read). */
 async function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array<ArrayBuffer> | undefined> {
   const chunks: Buffer[] = [];
@@ -105,7 +118,7 @@ async function write(res: ServerResponse, response: Response, signal: AbortSigna
       const { done, value } = await reader.read();
       if (done) break;
       // Each event goes out as it is made (no buffering behind later ones).
-      if (!res.write(value)) await new Promise<void>((resolve) => res.once('drain', resolve).once('close', resolve));
+      if (!res.write(value)) await drained(res);
       if (res.destroyed) break;
     }
   } catch {

@@ -225,7 +225,9 @@ function streamResponse(spec: ServedSpec, writer: StreamWriter, events: WireEven
         if (end.length) controller.enqueue(end);
         return controller.close();
       }
-      controller.enqueue(encoder.bytes([events[i++]!]));
+      // Without a delay or a fault to place, events go out in batches (a network chunk holds many).
+      const batch = delayMs || fault.errorAfter !== undefined || fault.truncateAfter !== undefined || fault.stallMs ? 1 : 64;
+      controller.enqueue(encoder.bytes(events.slice(i, (i += batch))));
     },
   });
   return new Response(body, { status: 200, headers: { 'content-type': encoder.contentType, 'cache-control': 'no-cache' } });

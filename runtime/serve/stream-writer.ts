@@ -42,12 +42,15 @@ export class StreamWriter {
   private started = false;
   /** What the wire could not carry (parts it has no step for), for the gateway's fidelity header. */
   readonly warnings: Warning[] = [];
+  private readonly createdAt: string;
 
   constructor(
     private readonly adapter: ProviderAdapter,
     private readonly serve: ServeCodec,
     private readonly turn: { id: string; model: string; created: number },
-  ) {}
+  ) {
+    this.createdAt = new Date(turn.created * 1000).toISOString();
+  }
 
   write(e: ServeEvent): WireEvent[] {
     const out: WireEvent[] = [];
@@ -156,7 +159,7 @@ export class StreamWriter {
   private endCall(out: WireEvent[], b: Extract<Block, { kind: 'call' }>, call: ToolCall): void {
     this.toolCalls.push(call);
     const whole = this.serve.stream.toolCall !== undefined;
-    this.emit(out, whole ? 'toolCall' : 'toolCallEnd', this.blockSlots(b, { signature: call.signature }));
+    this.emit(out, whole ? 'toolCall' : 'toolCallEnd', this.blockSlots(b, { signature: call.signature }, true));
     if (this.open === b) this.open = undefined;
   }
 
@@ -206,9 +209,10 @@ export class StreamWriter {
     return slots;
   }
 
-  private blockSlots(b: Block, extra: Partial<ServeSlots>): Partial<ServeSlots> {
-    const base = { id: this.turn.id, model: this.turn.model, created: this.turn.created, createdAt: new Date(this.turn.created * 1000).toISOString(), index: b.index, itemId: `${this.turn.id}_${b.index}`, text: b.text, arguments: b.text };
-    if (b.kind === 'call') return { ...base, callId: b.id, name: b.name, callIndex: b.callIndex, argumentsObject: parseObject(b.text), ...extra };
+  /** The slots of a block's step; a call's parsed arguments only where its call is complete (they are parsed once). */
+  private blockSlots(b: Block, extra: Partial<ServeSlots>, complete = false): Partial<ServeSlots> {
+    const base = { id: this.turn.id, model: this.turn.model, created: this.turn.created, createdAt: this.createdAt, index: b.index, itemId: `${this.turn.id}_${b.index}`, text: b.text, arguments: b.text };
+    if (b.kind === 'call') return { ...base, callId: b.id, name: b.name, callIndex: b.callIndex, ...(complete ? { argumentsObject: parseObject(b.text) } : {}), ...extra };
     if (b.kind === 'thinking') return { ...base, signature: b.signature, ...extra };
     return { ...base, ...extra };
   }
@@ -217,8 +221,10 @@ export class StreamWriter {
     const events = this.serve.stream[step];
     if (!events) return;
     const name = this.serve.eventName;
+    const s = slots as { seq: number };
     for (const template of events) {
-      const written = template({ ...slots, seq: this.seq++ } as ServeSlots);
+      s.seq = this.seq++;
+      const written = template(s as unknown as ServeSlots);
       if (written === undefined) continue;
       // `$event` names the event where the payload does not (AWS event-stream's `:event-type`).
       const { $event, ...rest } = written as Record<string, unknown>;
