@@ -587,6 +587,10 @@ export const serve = {
       }),
     ],
     thinkingEnd: [(s) => ({ type: 'content_block_stop', index: s.index })],
+    part: [
+      (s) => ({ type: 'content_block_start', index: s.index, content_block: s.wire }),
+      (s) => ({ type: 'content_block_stop', index: s.index }),
+    ],
     toolCallStart: [
       (s) => ({
         type: 'content_block_start',

@@ -7,6 +7,7 @@ import {
   EventStreamDecoder,
   defineAdapter,
   resolveEndpointOptions,
+  serveOver,
   sigv4Auth,
 } from '../runtime/adapter-kit.js';
 import type { Codec, Profile, ServeCodec } from '../runtime/adapter-kit.js';
@@ -91,8 +92,7 @@ export const codec = {
 } satisfies Codec;
 
 /** How this wire is served (docs/serving.md): the blocking body and each step of a stream, as templates. */
-export const serve = {
-  ...base.serve,
+export const serve = /* @__PURE__ */ serveOver(base.serve, {
   errorTypes: {
     '400': 'ValidationException',
     '401': 'UnrecognizedClientException',
@@ -107,6 +107,6 @@ export const serve = {
   },
   error: undefined,
   eventName: undefined,
-} satisfies ServeCodec;
+}) satisfies ServeCodec;
 
 export const adapter = defineAdapter(profile, codec, { kit: 4 });

@@ -11,6 +11,7 @@ import {
   defineAdapter,
   firstString,
   list,
+  serveOver,
   toolCallDelta,
 } from '../runtime/adapter-kit.js';
 import type { Codec, Profile, ServeCodec, TurnAssembler } from '../runtime/adapter-kit.js';
@@ -129,29 +130,8 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
 }
 
 /** How this wire is served (docs/serving.md): the blocking body and each step of a stream, as templates. */
-export const serve = {
-  ...base.serve,
+export const serve = /* @__PURE__ */ serveOver(base.serve, {
   stream: {
-    start: [
-      (s) => ({
-        id: s.id,
-        object: 'chat.completion.chunk',
-        created: s.created,
-        model: s.model,
-        choices: [
-          { index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null },
-        ],
-      }),
-    ],
-    textDelta: [
-      (s) => ({
-        id: s.id,
-        object: 'chat.completion.chunk',
-        created: s.created,
-        model: s.model,
-        choices: [{ index: 0, delta: compact({ content: s.delta }), logprobs: null, finish_reason: null }],
-      }),
-    ],
     thinkingDelta: [
       (s) => ({
         id: s.id,
@@ -161,66 +141,6 @@ export const serve = {
         choices: [
           { index: 0, delta: compact({ reasoning_content: s.delta }), logprobs: null, finish_reason: null },
         ],
-      }),
-    ],
-    toolCallStart: [
-      (s) => ({
-        id: s.id,
-        object: 'chat.completion.chunk',
-        created: s.created,
-        model: s.model,
-        choices: [
-          {
-            index: 0,
-            delta: {
-              tool_calls: [
-                {
-                  index: s.callIndex,
-                  id: s.callId,
-                  type: 'function',
-                  function: { name: s.name, arguments: '' },
-                },
-              ],
-            },
-            logprobs: null,
-            finish_reason: null,
-          },
-        ],
-      }),
-    ],
-    toolCallDelta: [
-      (s) => ({
-        id: s.id,
-        object: 'chat.completion.chunk',
-        created: s.created,
-        model: s.model,
-        choices: [
-          {
-            index: 0,
-            delta: {
-              tool_calls: [compact({ index: s.callIndex, function: compact({ arguments: s.delta }) })],
-            },
-            logprobs: null,
-            finish_reason: null,
-          },
-        ],
-      }),
-    ],
-    finish: [
-      (s) => ({
-        id: s.id,
-        object: 'chat.completion.chunk',
-        created: s.created,
-        model: s.model,
-        choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: s.finish }],
-      }),
-      (s) => ({
-        id: s.id,
-        object: 'chat.completion.chunk',
-        created: s.created,
-        model: s.model,
-        choices: [],
-        usage: s.usage,
       }),
     ],
   },
@@ -264,6 +184,6 @@ export const serve = {
     },
     responseFormat: { text: { type: 'text' }, json: { type: 'json_object' } },
   },
-} satisfies ServeCodec;
+}) satisfies ServeCodec;
 
 export const adapter = defineAdapter(profile, codec, { kit: 4 });

@@ -422,6 +422,13 @@ export const serve = {
         responseId: s.id,
       }),
     ],
+    part: [
+      (s) => ({
+        candidates: [{ content: { role: 'model', parts: [s.wire] }, index: 0 }],
+        modelVersion: s.model,
+        responseId: s.id,
+      }),
+    ],
     toolCall: [
       (s) => ({
         candidates: [

@@ -3,7 +3,14 @@
  * Do not edit: change the spec and run `wireforge gen`.
  */
 import * as base from './openai-chat.js';
-import { ThinkingBlocks, defineAdapter, firstString, list, toolCallDelta } from '../runtime/adapter-kit.js';
+import {
+  ThinkingBlocks,
+  defineAdapter,
+  firstString,
+  list,
+  serveOver,
+  toolCallDelta,
+} from '../runtime/adapter-kit.js';
 import type { Codec, Profile, ServeCodec, TurnAssembler } from '../runtime/adapter-kit.js';
 
 /** A blocking Mistral response body, as far as this adapter reads it. */
@@ -129,8 +136,7 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
 }
 
 /** How this wire is served (docs/serving.md): the blocking body and each step of a stream, as templates. */
-export const serve = {
-  ...base.serve,
+export const serve = /* @__PURE__ */ serveOver(base.serve, {
   request: {
     roles: {
       system: { role: 'system', content: '$text' },
@@ -173,6 +179,6 @@ export const serve = {
       },
     },
   },
-} satisfies ServeCodec;
+}) satisfies ServeCodec;
 
 export const adapter = defineAdapter(profile, codec, { kit: 4 });

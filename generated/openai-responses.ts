@@ -609,6 +609,20 @@ export const serve = {
         },
       }),
     ],
+    part: [
+      (s) => ({
+        type: 'response.output_item.added',
+        sequence_number: s.seq,
+        output_index: s.index,
+        item: s.wire,
+      }),
+      (s) => ({
+        type: 'response.output_item.done',
+        sequence_number: s.seq,
+        output_index: s.index,
+        item: s.wire,
+      }),
+    ],
     toolCallStart: [
       (s) => ({
         type: 'response.output_item.added',

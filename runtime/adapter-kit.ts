@@ -32,6 +32,7 @@ export { firstString } from './wire/read-path.js';
 export type { Codec, CodecUses } from './codec.js';
 export type { Profile, WirePath } from './profile.js';
 export type { ServeCodec, ServeSlots } from './serve/serve-codec.js';
+export { serveOver } from './serve/serve-over.js';
 
 /** An array, or nothing to iterate (wire data may omit or mistype it). */
 export function list(v: unknown): readonly any[] {

@@ -32,9 +32,8 @@ export function serveMembers(ir: SpecIR): Map<string, string> {
   }
   const arrow = (body: string) => `(s) => ${body.startsWith('{') ? `(${body})` : body}`;
   if (serve.response) out.set('response', arrow(templateExpr(serve.response, serveSlot)));
-  // One arrow per event, so each is written with its own sequence number.
-  const steps = SERVE_STEPS.filter((k) => serve.stream[k]).map((k) => `${key(k)}: [${serve.stream[k]!.map((e) => arrow(templateExpr(e, serveSlot))).join(', ')}]`);
-  out.set('stream', `{ ${steps.join(', ')} }`);
+  // One arrow per event, so each is written with its own sequence number; one member per step, so an overlay names only the steps it changes.
+  for (const k of SERVE_STEPS) if (serve.stream[k]) out.set(`stream.${k}`, `[${serve.stream[k]!.map((e) => arrow(templateExpr(e, serveSlot))).join(', ')}]`);
   out.set('finish', valueExpr(serve.finish));
   if (serve.error) out.set('error', arrow(templateExpr(serve.error, serveSlot)));
   if (serve.errorTypes) out.set('errorTypes', valueExpr(serve.errorTypes));
@@ -69,13 +68,29 @@ function requestTemplates(ir: SpecIR): Record<string, unknown> | undefined {
   return out;
 }
 
-/** `{ response, stream, finish, error }` or the base's members spread with what differs. */
-export function serveExpr(given: Map<string, string>, base: Map<string, string> | undefined, baseRef: string | undefined): string {
-  let own = given;
-  if (base && baseRef && own.size === base.size && [...own].every(([k, v]) => base.get(k) === v)) return `${baseRef}.serve`;
-  if (!own.has('stream')) own = new Map([['stream', '{}'], ['finish', '{}'], ...own]);
-  const entries = [...own].filter(([k, v]) => !(base && base.get(k) === v)).map(([k, v]) => `${k}: ${v}`);
-  const removed = base ? [...base.keys()].filter((k) => !own.has(k)).map((k) => `${k}: undefined`) : [];
-  return base?.size && baseRef ? `{ ...${baseRef}.serve, ${[...entries, ...removed].join(', ')} }` : `{ ${entries.join(', ')} }`;
+/**
+ * The `serve` export: the whole object, the base's own (an overlay that changes nothing), or
+ * `serveOver(base.serve, { what differs })`, a pure call so a bundle that never serves drops it
+ * (a spread of the base's object would be kept).
+ */
+export function serveExpr(own: Map<string, string>, base: Map<string, string> | undefined, baseRef: string | undefined): string {
+  if (!base || !baseRef) return objectOf(own.has('finish') ? own : new Map([...own, ['finish', '{}']]));
+  const changed = new Map([...own].filter(([k, v]) => base.get(k) !== v));
+  for (const k of base.keys()) if (!own.has(k)) changed.set(k, 'undefined');
+  if (!changed.size) return `${baseRef}.serve`;
+  return `/* @__PURE__ */ serveOver(${baseRef}.serve, ${objectOf(changed, true)})`;
 }
 
+/** Members (`stream.<step>` ones grouped under `stream`) as an object literal. */
+function objectOf(members: Map<string, string>, overlay = false): string {
+  const top: string[] = [];
+  const steps: string[] = [];
+  for (const [k, v] of members) {
+    if (!k.startsWith('stream.')) top.push(`${k}: ${v}`);
+    // The stream sits where its first step is (after the blocking body).
+    else if (steps.push(`${key(k.slice(7))}: ${v}`) === 1) top.push('');
+  }
+  // A whole serve object always has a stream (perhaps of no steps); an overlay's changes need not.
+  if (!steps.length && !overlay) top.unshift('');
+  return `{ ${top.map((t) => t || `stream: { ${steps.join(', ')} }`).join(', ')} }`;
+}

@@ -83,7 +83,7 @@ export function createGateway(options: GatewayOptions): (request: Request) => Pr
       const events = stream[Symbol.asyncIterator]();
       // The answer starts once upstream's first event is there: an upstream error before it is an HTTP error.
       const first = await events.next();
-      return streamed(listen, first, events, request.model, redact, stream.abort.bind(stream));
+      return streamed(listen, first, events, request.model, redact, stream.abort.bind(stream), upstream.id !== listen.adapter.id);
     } catch (e) {
       return upstreamFailure(e, fail);
     }
@@ -118,6 +118,7 @@ function streamed(
   model: string | undefined,
   redact: (v: string) => string,
   abort: () => void,
+  foreign: boolean,
 ): Response {
   const writer = new StreamWriter(listen.adapter, listen.serve, { id: 'gw_1', model: model ?? 'unknown', created: Math.floor(Date.now() / 1000) });
   const encoder = eventEncoder(listen.adapter);
@@ -138,7 +139,7 @@ function streamed(
             if (end.length) controller.enqueue(end);
             return controller.close();
           }
-          const written = writer.write(next.value);
+          const written = writer.write(foreign ? withoutWire(next.value) : next.value);
           if (written.length) return controller.enqueue(encoder.bytes(written));
         }
       } catch (e) {
@@ -160,6 +161,13 @@ function streamed(
   // What the upstream request could not carry is known from its start event; the header goes out before the rest.
   const known = !first.done && first.value.type === 'start' ? first.value.warnings : [];
   return new Response(body, { status: 200, headers: { 'content-type': encoder.contentType, 'cache-control': 'no-cache', ...warningsHeader(known) } });
+}
+
+/** A part in the upstream's own wire form is not the listen protocol's: it goes without it (and is left out, with a warning). */
+function withoutWire(e: StreamEvent): StreamEvent {
+  if (e.type !== 'part' || !('wire' in e.part) || e.part.wire === undefined) return e;
+  const { wire: _wire, ...part } = e.part;
+  return { type: 'part', part: part as typeof e.part };
 }
 
 /** An upstream failure as the listen protocol's error: its status, or 502/504 when there was no answer. */

@@ -38,6 +38,8 @@ export interface ServeSlots {
   readonly usage: any;
   readonly message: any;
   readonly response: any;
+  /** A part in this provider's own wire form (the `part` step). */
+  readonly wire: any;
   /** Error bodies: the message, the provider's error type and code, the HTTP status. */
   readonly type: string | undefined;
   readonly code: string | undefined;

@@ -8,6 +8,7 @@ export const SERVE_STEPS = [
   'thinkingDelta',
   'thinkingSignature',
   'thinkingEnd',
+  'part',
   'toolCallStart',
   'toolCallDelta',
   'toolCallEnd',

@@ -9,6 +9,7 @@ import type { FinishReason, StreamEvent, ThinkingPart, ToolCall, Usage, Warning 
 import type { ServeCodec, ServeSlots } from './serve-codec.js';
 import type { ServeStep } from './serve-steps.js';
 import { turnSlots, type ServedTurn } from './served-turn.js';
+import { withParts } from './turn-events.js';
 import { errorBody, type ServedError } from './error-body.js';
 
 /** What the writer takes: the unified events, and a thinking block's signature (which they do not carry). */
@@ -37,6 +38,8 @@ export class StreamWriter {
   private readonly text: string[] = [];
   private readonly thinking: ThinkingPart[] = [];
   private readonly toolCalls: ToolCall[] = [];
+  /** Parts written in the provider's own form, for the turn the finish step describes. */
+  private readonly wireParts: Array<{ at: number; wire: unknown }> = [];
   private usage: Usage | null = null;
   private finished = false;
   private started = false;
@@ -95,9 +98,18 @@ export class StreamWriter {
         this.endCall(out, b, e.call);
         break;
       }
-      case 'part':
-        this.warnings.push({ type: 'dropped', field: `content.${e.part.type}`, message: `${this.adapter.profile.name} is served text, reasoning and tool calls; a ${e.part.type} part is left out` });
+      case 'part': {
+        const wire = 'wire' in e.part ? e.part.wire : undefined;
+        if (wire === undefined || !this.serve.stream.part) {
+          this.warnings.push({ type: 'dropped', field: `content.${e.part.type}`, message: `${this.adapter.profile.name} has no place here for a ${e.part.type} part in another provider's form; it was left out` });
+          break;
+        }
+        this.close(out);
+        const index = this.blocks++;
+        this.wireParts.push({ at: index, wire });
+        this.emit(out, 'part', { id: this.turn.id, model: this.turn.model, created: this.turn.created, createdAt: this.createdAt, index, itemId: `${this.turn.id}_${index}`, wire });
         break;
+      }
       case 'usage':
         this.usage = e.usage;
         break;
@@ -192,12 +204,15 @@ export class StreamWriter {
     const text = this.text.join('');
     return {
       ...this.turn,
-      message: {
-        role: 'assistant',
-        content: text || null,
-        ...(this.thinking.length ? { thinking: this.thinking } : {}),
-        ...(this.toolCalls.length ? { toolCalls: this.toolCalls } : {}),
-      },
+      message: withParts(
+        {
+          role: 'assistant',
+          content: text || null,
+          ...(this.thinking.length ? { thinking: this.thinking } : {}),
+          ...(this.toolCalls.length ? { toolCalls: this.toolCalls } : {}),
+        },
+        this.wireParts.map((p) => p.wire),
+      ),
       finishReason: reason,
       usage: this.usage,
     };

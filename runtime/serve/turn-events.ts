@@ -2,7 +2,7 @@
  * A scripted turn (what a mock server answers with) → the unified events a provider's stream
  * would give for it, text cut into pieces as a network would deliver them.
  */
-import type { FinishReason, ToolCall, Usage } from '../types.js';
+import type { AssistantMessage, FinishReason, ResponsePart, ToolCall, Usage } from '../types.js';
 import type { ServeEvent } from './stream-writer.js';
 import type { ServedTurn } from './served-turn.js';
 
@@ -10,6 +10,12 @@ export interface MockTurn {
   text?: string;
   thinking?: string | { text: string; signature?: string };
   toolCalls?: Array<{ id?: string; name: string; arguments?: Record<string, unknown> | string }>;
+  /**
+   * Parts in the provider's own wire form (a server-tool call and its result, say), served as
+   * they are after the reasoning and before the text; the client reads them as it reads the
+   * provider's. A spec with no place for them leaves them out.
+   */
+  parts?: unknown[];
   /** Default: `tool_calls` when the turn has calls, else `stop`. */
   finishReason?: FinishReason;
   /** Default: 10 input and 5 output tokens. */
@@ -32,15 +38,30 @@ export function servedTurn(t: MockTurn, defaults: { id: string; model: string; c
     id: t.id ?? defaults.id,
     model: t.model ?? defaults.model,
     created: defaults.created,
-    message: {
+    message: withParts({
       role: 'assistant',
       content: t.text ?? null,
       ...(thinking ? { thinking: [thinking.signature === undefined ? { text: thinking.text } : { text: thinking.text, signature: thinking.signature }] } : {}),
       ...(calls.length ? { toolCalls: calls } : {}),
-    },
+    }, t.parts ?? []),
     finishReason: t.finishReason ?? (calls.length ? 'tool_calls' : 'stop'),
     usage: { ...t.usage, inputTokens: input, outputTokens: output, totalTokens: t.usage?.totalTokens ?? input + output },
   };
+}
+
+/**
+ * The turn's parts in order (reasoning, wire parts, text, calls) when it has wire parts: the
+ * request side writes a turn with parts in their order, each wire part as it is.
+ */
+export function withParts(m: AssistantMessage, wire: unknown[]): AssistantMessage {
+  if (!wire.length) return m;
+  const parts: ResponsePart[] = [
+    ...(m.thinking ?? []).map((t): ResponsePart => ({ type: 'thinking', ...t })),
+    ...wire.map((w): ResponsePart => ({ type: 'opaque', kind: 'wire', value: w, wire: w })),
+    ...(m.content ? [{ type: 'text' as const, text: m.content }] : []),
+    ...(m.toolCalls ?? []).map((call): ResponsePart => ({ type: 'tool-call', call })),
+  ];
+  return { ...m, parts };
 }
 
 /** Cuts text into pieces of about `size` code points. */
@@ -59,6 +80,7 @@ export function turnEvents(turn: ServedTurn, size = 8): ServeEvent[] {
     for (const d of pieces(t.text, size)) out.push({ type: 'thinking-delta', delta: d });
     if (t.signature !== undefined) out.push({ type: 'thinking-signature', signature: t.signature });
   }
+  for (const p of m.parts ?? []) if (p.type === 'opaque' && p.kind === 'wire') out.push({ type: 'part', part: p });
   if (m.content) for (const d of pieces(m.content, size)) out.push({ type: 'text-delta', delta: d });
   (m.toolCalls ?? []).forEach((call, index) => {
     out.push({ type: 'tool-call-start', index, id: call.id, name: call.name });
