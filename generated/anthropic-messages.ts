@@ -665,7 +665,7 @@ export const serve = {
       unset: { $when: '$noParallel', type: 'auto', disable_parallel_tool_use: '$noParallel' },
     },
     responseFormat: { text: '$nothing', jsonSchema: { type: 'json_schema', schema: '$schema' } },
-    params: { 'reasoning.budgetTokens': { type: 'enabled', budget_tokens: '$value' } },
+    params: { reasoning: { budgetTokens: { type: 'enabled', budget_tokens: '$value' } } },
   },
   eventName: ['type'],
 } satisfies ServeCodec;

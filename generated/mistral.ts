@@ -139,45 +139,14 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
 export const serve = /* @__PURE__ */ serveOver(base.serve, {
   request: {
     roles: {
-      system: { role: 'system', content: '$text' },
-      user: { role: 'user', content: '$content', name: '$name' },
-      assistant: { role: 'assistant', content: '$text', tool_calls: '$toolCalls' },
       tool: { role: 'tool', tool_call_id: '$toolCallId', content: '$content', name: '$toolName' },
       toolError: { role: 'tool', tool_call_id: '$toolCallId', content: '$content', name: '$toolName' },
     },
     parts: {
-      text: { type: 'text', text: '$text' },
       imageUrl: { type: 'image_url', image_url: '$url' },
       imageData: { type: 'image_url', image_url: '$dataUrl' },
     },
-    blocks: {
-      toolCall: { id: '$id', type: 'function', function: { name: '$name', arguments: '$arguments' } },
-    },
-    tools: {
-      item: {
-        type: 'function',
-        function: {
-          name: '$name',
-          description: '$description',
-          parameters: '$parameters',
-          strict: '$strict',
-        },
-      },
-    },
-    toolChoice: {
-      auto: 'auto',
-      none: 'none',
-      required: 'any',
-      named: { type: 'function', function: { name: '$name' } },
-    },
-    responseFormat: {
-      text: { type: 'text' },
-      json: { type: 'json_object' },
-      jsonSchema: {
-        type: 'json_schema',
-        json_schema: { name: '$name', schema: '$schema', strict: '$strict' },
-      },
-    },
+    toolChoice: { required: 'any' },
   },
 }) satisfies ServeCodec;
 

@@ -213,24 +213,14 @@ export const serve = /* @__PURE__ */ serveOver(base.serve, {
   },
   request: {
     roles: {
-      system: { role: 'system', content: '$text' },
-      user: { role: 'user', content: '$content', name: '$name' },
       assistant: {
         role: 'assistant',
         content: '$text',
         tool_calls: '$toolCalls',
         reasoning_details: '$thinking',
       },
-      tool: { role: 'tool', tool_call_id: '$toolCallId', content: '$content' },
-      toolError: { role: 'tool', tool_call_id: '$toolCallId', content: '$content' },
-    },
-    parts: {
-      text: { type: 'text', text: '$text' },
-      imageUrl: { type: 'image_url', image_url: { url: '$url' } },
-      imageData: { type: 'image_url', image_url: { url: '$dataUrl' } },
     },
     blocks: {
-      toolCall: { id: '$id', type: 'function', function: { name: '$name', arguments: '$arguments' } },
       thinking: {
         type: 'reasoning.text',
         text: '$text',
@@ -252,31 +242,6 @@ export const serve = /* @__PURE__ */ serveOver(base.serve, {
         id: '$id',
         format: '$format',
         index: '$index',
-      },
-    },
-    tools: {
-      item: {
-        type: 'function',
-        function: {
-          name: '$name',
-          description: '$description',
-          parameters: '$parameters',
-          strict: '$strict',
-        },
-      },
-    },
-    toolChoice: {
-      auto: 'auto',
-      none: 'none',
-      required: 'required',
-      named: { type: 'function', function: { name: '$name' } },
-    },
-    responseFormat: {
-      text: { type: 'text' },
-      json: { type: 'json_object' },
-      jsonSchema: {
-        type: 'json_schema',
-        json_schema: { name: '$name', schema: '$schema', strict: '$strict' },
       },
     },
   },

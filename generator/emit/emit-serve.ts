@@ -26,8 +26,7 @@ export function serveMembers(ir: SpecIR): Map<string, string> {
   const out = new Map<string, string>();
   const serve = ir.serve;
   if (!serve) {
-    const request = requestTemplates(ir);
-    if (request) out.set('request', valueExpr(request));
+    setRequest(out, requestTemplates(ir));
     return out;
   }
   const arrow = (body: string) => `(s) => ${body.startsWith('{') ? `(${body})` : body}`;
@@ -39,8 +38,7 @@ export function serveMembers(ir: SpecIR): Map<string, string> {
   if (serve.errorTypes) out.set('errorTypes', valueExpr(serve.errorTypes));
   if (serve.accept) out.set('accept', valueExpr(serve.accept));
   if (serve.itemId) out.set('itemId', lit(serve.itemId));
-  const request = requestTemplates(ir);
-  if (request) out.set('request', valueExpr(request));
+  setRequest(out, requestTemplates(ir));
   // SSE wires that dispatch on a payload field send it as the event name too (as the providers do).
   if (ir.stream.eventKey && ir.profile.stream.framing === 'sse') out.set('eventName', valueExpr(ir.stream.eventKey.segments));
   return out;
@@ -81,16 +79,40 @@ export function serveExpr(own: Map<string, string>, base: Map<string, string> | 
   return `/* @__PURE__ */ serveOver(${baseRef}.serve, ${objectOf(changed, true)})`;
 }
 
-/** Members (`stream.<step>` ones grouped under `stream`) as an object literal. */
+/** Members (dotted ones grouped: `stream.<step>`, `request.<group>.<form>`) as an object literal. */
 function objectOf(members: Map<string, string>, overlay = false): string {
-  const top: string[] = [];
-  const steps: string[] = [];
-  for (const [k, v] of members) {
-    if (!k.startsWith('stream.')) top.push(`${k}: ${v}`);
-    // The stream sits where its first step is (after the blocking body).
-    else if (steps.push(`${key(k.slice(7))}: ${v}`) === 1) top.push('');
+  type Tree = Map<string, string | Tree>;
+  const tree: Tree = new Map();
+  // A whole serve object always has a stream (perhaps of no steps), after the blocking body; an overlay's changes need not.
+  const entries = [...members];
+  if (!overlay && !entries.some(([k]) => k.startsWith('stream.'))) entries.splice(entries[0]?.[0] === 'response' ? 1 : 0, 0, ['stream', '{}']);
+  for (const [path, v] of entries) {
+    const keys = path.split('.');
+    let node = tree;
+    for (const k of keys.slice(0, -1)) {
+      let next = node.get(k);
+      if (!(next instanceof Map)) node.set(k, (next = new Map()));
+      node = next;
+    }
+    node.set(keys[keys.length - 1]!, v);
   }
-  // A whole serve object always has a stream (perhaps of no steps); an overlay's changes need not.
-  if (!steps.length && !overlay) top.unshift('');
-  return `{ ${top.map((t) => t || `stream: { ${steps.join(', ')} }`).join(', ')} }`;
+  const text = (t: Tree): string => (t.size ? `{ ${[...t].map(([k, v]) => `${key(k)}: ${typeof v === 'string' ? v : text(v)}`).join(', ')} }` : '{}');
+  return text(tree);
 }
+
+/** The request templates as members by form (`request.roles.user`), so an overlay names only the forms it changes. */
+function setRequest(out: Map<string, string>, request: Record<string, unknown> | undefined): void {
+  if (!request) return;
+  for (const [group, forms] of Object.entries(request)) {
+    if (!MAP_GROUPS.has(group)) {
+      out.set(`request.${group}`, valueExpr(forms));
+      continue;
+    }
+    // The group itself first (a group of no forms is `{}`), then its forms.
+    out.set(`request.${group}`, '{}');
+    for (const [k, t] of Object.entries(forms as Record<string, unknown>)) out.set(`request.${group}.${k}`, valueExpr(t));
+  }
+}
+
+/** Request template groups that are maps of forms (merged form by form over a base's, runtime/serve/serve-over.ts). */
+const MAP_GROUPS = new Set(['roles', 'parts', 'blocks', 'toolChoice', 'responseFormat', 'params']);

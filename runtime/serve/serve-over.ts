@@ -3,8 +3,32 @@
  * set to undefined is taken away). Generated code calls it as a pure call, so a bundle that never
  * serves leaves the base's serve data out too.
  */
-import type { ServeCodec } from './serve-codec.js';
+import type { RequestTemplates, ServeCodec } from './serve-codec.js';
 
-export function serveOver(base: ServeCodec, own: { readonly [K in keyof ServeCodec]?: ServeCodec[K] | undefined }): ServeCodec {
-  return { ...base, ...own, stream: own.stream ? { ...base.stream, ...own.stream } : base.stream };
+/** What an overlay changes: members, stream steps, request forms (undefined takes one away). */
+export type ServeOverlay = { readonly [K in Exclude<keyof ServeCodec, 'request'>]?: ServeCodec[K] | undefined } & {
+  readonly request?: { readonly [G in keyof RequestTemplates]?: RequestTemplates[G] | undefined };
+};
+
+export function serveOver(base: ServeCodec, own: ServeOverlay): ServeCodec {
+  const { request, ...members } = own;
+  const out: ServeCodec = { ...base, ...members, stream: own.stream ? { ...base.stream, ...own.stream } : base.stream };
+  return request && base.request ? { ...out, request: mergeForms(base.request, request) } : out;
+}
+
+/** Request forms merged group by group and form by form: a group names only the forms it changes. */
+function mergeForms(base: RequestTemplates, own: NonNullable<ServeOverlay['request']>): RequestTemplates {
+  const out: Record<string, unknown> = { ...base };
+  for (const [group, forms] of Object.entries(own)) {
+    const was = (base as unknown as Record<string, unknown>)[group];
+    out[group] = MAP_GROUPS.has(group) && isMap(forms) && isMap(was) ? { ...was, ...forms } : forms;
+  }
+  return out as unknown as RequestTemplates;
+}
+
+/** Groups that are maps of forms (roles, parts, …); system and tools are one form each. */
+const MAP_GROUPS = new Set(['roles', 'parts', 'blocks', 'toolChoice', 'responseFormat', 'params']);
+
+function isMap(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
