@@ -39,7 +39,7 @@ export class StreamWriter {
   private readonly thinking: ThinkingPart[] = [];
   private readonly toolCalls: ToolCall[] = [];
   /** Parts written in the provider's own form, for the turn the finish step describes. */
-  private readonly wireParts: Array<{ at: number; wire: unknown }> = [];
+  private readonly wireParts: unknown[] = [];
   private usage: Usage | null = null;
   private finished = false;
   private started = false;
@@ -106,7 +106,7 @@ export class StreamWriter {
         }
         this.close(out);
         const index = this.blocks++;
-        this.wireParts.push({ at: index, wire });
+        this.wireParts.push(wire);
         this.emit(out, 'part', { id: this.turn.id, model: this.turn.model, created: this.turn.created, createdAt: this.createdAt, index, itemId: `${this.turn.id}_${index}`, wire });
         break;
       }
@@ -211,7 +211,7 @@ export class StreamWriter {
           ...(this.thinking.length ? { thinking: this.thinking } : {}),
           ...(this.toolCalls.length ? { toolCalls: this.toolCalls } : {}),
         },
-        this.wireParts.map((p) => p.wire),
+        this.wireParts,
       ),
       finishReason: reason,
       usage: this.usage,
