@@ -610,7 +610,7 @@ export const serve = {
       (s) => ({
         type: 'message_delta',
         delta: { stop_reason: s.finish, stop_sequence: null },
-        usage: s.usage,
+        usage: { ...s.usage, output_tokens: s.usage?.output_tokens ?? 0 },
       }),
     ],
     end: [(s) => ({ type: 'message_stop' })],
@@ -631,6 +631,7 @@ export const serve = {
   accept: {
     auth: [{ header: 'authorization', scheme: 'Bearer' }],
     system: [[{ type: 'text', text: '$text' }]],
+    roles: { assistant: { role: 'assistant', content: '$text' } },
   },
   request: {
     roles: {
@@ -665,7 +666,7 @@ export const serve = {
       unset: { $when: '$noParallel', type: 'auto', disable_parallel_tool_use: '$noParallel' },
     },
     responseFormat: { text: '$nothing', jsonSchema: { type: 'json_schema', schema: '$schema' } },
-    params: { reasoning: { budgetTokens: { type: 'enabled', budget_tokens: '$value' } } },
+    params: { 'reasoning.budgetTokens': { type: 'enabled', budget_tokens: '$value' } },
   },
   eventName: ['type'],
 } satisfies ServeCodec;

@@ -377,7 +377,7 @@ export const serve = {
       },
     },
     toolChoice: { auto: { auto: {} }, required: { any: {} }, named: { tool: { name: '$name' } } },
-    params: { reasoning: { budgetTokens: { type: 'enabled', budget_tokens: '$value' } } },
+    params: { 'reasoning.budgetTokens': { type: 'enabled', budget_tokens: '$value' } },
   },
 } satisfies ServeCodec;
 

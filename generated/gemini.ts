@@ -470,6 +470,15 @@ export const serve = {
     '500': 'INTERNAL',
     '503': 'UNAVAILABLE',
   },
+  accept: {
+    roles: {
+      user: { parts: '$parts' },
+      tool: {
+        role: 'user',
+        parts: [{ functionResponse: { name: '$toolName', response: { result: '$text' } } }],
+      },
+    },
+  },
   request: {
     roles: {
       user: { role: 'user', parts: '$parts' },

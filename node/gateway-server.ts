@@ -21,7 +21,7 @@ const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
 
 export async function startGateway(options: GatewayServerOptions): Promise<Listening> {
   const host = options.host ?? '127.0.0.1';
-  if (!LOOPBACK.test(host) && options.clientToken === undefined && options.upstreamKey !== 'caller' && !options.insecure) {
+  if (!LOOPBACK.test(host) && !options.clientToken && options.upstreamKey !== 'caller' && !options.insecure) {
     throw new Error(`the gateway would serve ${host} with your upstream key and no client token: set clientToken (--token), or insecure (--insecure) if that is what you want`);
   }
   const spec = servedSpec(options.listen);

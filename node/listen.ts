@@ -55,8 +55,8 @@ export async function listen(handler: FetchHandler, options: ListenOptions = {})
     if (body === undefined) return write(res, options.tooLarge?.() ?? new Response('request body too large', { status: 413 }), controller.signal, true);
     const headers = new Headers();
     for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
-    const host = options.host ?? '127.0.0.1';
-    const request = new Request(`http://${host}${req.url ?? '/'}`, {
+    // The handler reads the path and query; the host only makes the URL whole (an IPv6 one would need brackets).
+    const request = new Request(`http://localhost${req.url ?? '/'}`, {
       method: req.method ?? 'GET',
       headers,
       signal: controller.signal,

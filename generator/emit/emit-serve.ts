@@ -104,7 +104,8 @@ function objectOf(members: Map<string, string>, overlay = false): string {
 function setRequest(out: Map<string, string>, request: Record<string, unknown> | undefined): void {
   if (!request) return;
   for (const [group, forms] of Object.entries(request)) {
-    if (!MAP_GROUPS.has(group)) {
+    // Param forms are named by unified fields (`reasoning.budgetTokens`): the group goes whole.
+    if (!MAP_GROUPS.has(group) || group === 'params') {
       out.set(`request.${group}`, valueExpr(forms));
       continue;
     }

@@ -77,7 +77,7 @@ export async function* readStream(c: StreamContext): AsyncGenerator<StreamEvent[
     if (a.emit) last.push(a.finishEvent());
     if (last.length) yield last;
   } catch (error) {
-    throw withPartial(error, a, adapter.id, c.signal);
+    throw withPartial(error, a, adapter.id, c.signal, c.redact);
   } finally {
     watch.stop();
     c.sent.dispose();
@@ -202,12 +202,13 @@ function watchIdle(reader: ReadableStreamDefaultReader<Uint8Array>, c: Pick<Stre
   return w;
 }
 
-function withPartial(error: unknown, a: TurnAssembler, provider: string, signal: AbortSignal | undefined): unknown {
+function withPartial(error: unknown, a: TurnAssembler, provider: string, signal: AbortSignal | undefined, redact: Redact): unknown {
   if (signal?.aborted) return abortReason(signal);
+  // The transport's own text may quote anything, a key included.
   const e =
     error instanceof WireforgeError
       ? error
-      : new StreamError({ provider, reason: `reading the stream failed: ${error instanceof Error ? error.message : String(error)}`, cause: error });
+      : new StreamError({ provider, reason: `reading the stream failed: ${redact(error instanceof Error ? error.message : String(error))}`, cause: error });
   if (e.partial === undefined) e.partial = a.result();
   return e;
 }

@@ -188,6 +188,8 @@ function bestRole(id: string, t: RequestTemplates, accept: AcceptedForms | undef
       if (template === '$blocks') continue;
       const match = matchTemplate(template, m);
       if (!match) continue;
+      // A form whose content is not there while the message has keys it does not account for is not this form.
+      if (match.extra > 0 && (role === 'tool' || role === 'toolError' || role === 'user') && ['content', 'parts', 'text', 'images'].every((k) => match.slots[k] === undefined)) continue;
       const value = tryDecode(() => roleMessage(id, t, accept, role, match.slots, at));
       if (value) found.push({ match, value, order });
     }
@@ -208,6 +210,8 @@ function roleMessage(id: string, t: RequestTemplates, accept: AcceptedForms | un
       return assistantFrom(id, t, accept, s, at);
     case 'tool':
     case 'toolError': {
+      // A result the wire holds as an object (Gemini's `response`) is its JSON text.
+      for (const k of ['content', 'text'] as const) if (isObject(s[k])) s[k] = JSON.stringify(s[k]);
       const m: Message = { role: 'tool', toolCallId: s.toolCallId === undefined ? '' : str(id, s.toolCallId, at), content: userContent(id, t, accept, s, at) };
       if (s.toolName !== undefined) m.toolName = str(id, s.toolName, at);
       if (role === 'toolError' || s.isError === true) m.isError = true;
@@ -456,10 +460,16 @@ function decodeParams(adapter: ProviderAdapter, t: RequestTemplates, read: Reade
       // The unified value of the same name, else the first that maps to it (`minimal` and `low` are both `low`).
       const back = Object.entries(rule.values).find(([u, w]) => w === v && u === v) ?? Object.entries(rule.values).find(([, w]) => w === v);
       if (!back) continue;
-      v = back[0];
+      v = scalarOf(back[0]);
     }
     setField(out, field, v);
   }
+}
+
+/** A value-table key as the unified value it stands for (YAML keys are strings: `true` is the boolean). */
+function scalarOf(k: string): unknown {
+  if (k === 'true' || k === 'false') return k === 'true';
+  return k.trim() !== '' && Number.isFinite(Number(k)) ? Number(k) : k;
 }
 
 function setField(out: ChatRequest, field: ParamField, v: unknown): void {
@@ -559,7 +569,12 @@ function modelFromPath(path: string, streamPath: string | undefined, url: string
   for (const p of [path, streamPath]) {
     if (!p?.includes('{model}')) continue;
     const m = pathPattern(p).exec(url.split('?')[0] ?? '');
-    if (m?.groups?.model !== undefined) return decodeURIComponent(m.groups.model);
+    if (m?.groups?.model === undefined) continue;
+    try {
+      return decodeURIComponent(m.groups.model);
+    } catch {
+      return m.groups.model;
+    }
   }
   return undefined;
 }

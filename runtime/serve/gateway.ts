@@ -41,18 +41,33 @@ export const WARNINGS_HEADER = 'x-wireforge-warnings';
 export function createGateway(options: GatewayOptions): (request: Request) => Promise<Response> {
   const { listen, upstream } = options;
   const keyFromCaller = options.upstreamKey === 'caller';
+  if (options.clientToken !== undefined && options.clientToken.length < 16) throw new WireforgeError('the gateway client token must be at least 16 characters', { provider: listen.adapter.id });
+  // The caller's auth header cannot hold both a gateway token and an upstream key.
+  if (options.clientToken !== undefined && keyFromCaller) throw new WireforgeError('a gateway that takes the upstream key from its callers cannot also ask them for a client token in the same header', { provider: listen.adapter.id });
   const shared = keyFromCaller ? undefined : createClientFor(upstream, options.client);
-  const redact = makeRedactor(options.client?.apiKey, options.clientToken);
+  // The keys the upstream client will use: given, or the upstream spec's environment variable.
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+  const envKey = upstream.endpoint.apiKeyEnv ? env?.[upstream.endpoint.apiKeyEnv] : undefined;
+  const redact = makeRedactor(options.client?.apiKey, envKey, options.clientToken);
   const fail = (status: number, message: string, headers: Record<string, string> = {}): Response => {
     const type = listen.serve.errorTypes?.[String(status)];
     return json(errorBody(listen.adapter, listen.serve, { status, message: redact(message), type }), status, { ...errorHeaders(listen.adapter, type), ...headers });
   };
 
   return async (req) => {
+    try {
+      return await handle(req);
+    } catch (e) {
+      // A failure of the gateway itself (a body nested too deep to copy, say): the caller still gets the protocol's error.
+      return fail(500, `the gateway failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  };
+
+  async function handle(req: Request): Promise<Response> {
     const url = new URL(req.url);
     if (req.method !== 'POST') return fail(405, `${req.method} is not served; send POST`);
     const callerKey = keyOf(listen, req.headers);
-    if (options.clientToken !== undefined && callerKey !== options.clientToken) return fail(401, 'a valid gateway token is required');
+    if (options.clientToken !== undefined && (callerKey === undefined || !sameSecret(callerKey, options.clientToken))) return fail(401, 'a valid gateway token is required');
     if (keyFromCaller && !callerKey) return fail(401, 'send your upstream key in the auth header');
     const type = req.headers.get('content-type') ?? '';
     if (!/^application\/(.*\+)?json\b/i.test(type)) return fail(400, `the body must be JSON (content-type application/json), not ${JSON.stringify(type)}`);
@@ -70,6 +85,12 @@ export function createGateway(options: GatewayOptions): (request: Request) => Pr
       throw e;
     }
     const request = upstreamRequest(decoded.request, listen.adapter.id, options.model);
+    // Fields only the listen protocol knows (OpenAI's `n`, `logprobs`) mean nothing to another one.
+    const own: Warning[] = [];
+    if (request.providerOptions && upstream.id !== listen.adapter.id) {
+      for (const k of Object.keys(request.providerOptions)) own.push({ type: 'dropped', field: k, message: `${listen.adapter.profile.name} field ${k} has no counterpart in ${upstream.profile.name}; it was not sent` });
+      delete request.providerOptions;
+    }
     if (keyFromCaller) redact.add?.(callerKey, true);
     const client = shared ?? createClientFor(upstream, { ...options.client, apiKey: callerKey });
     const call = { signal: req.signal };
@@ -77,17 +98,17 @@ export function createGateway(options: GatewayOptions): (request: Request) => Pr
       if (!decoded.stream) {
         const r = await client.chat(request, call);
         const { body: out, warnings } = responseBody(listen.adapter, listen.serve, turnOf(r, request.model));
-        return json(out, 200, warningsHeader([...r.warnings, ...warnings]));
+        return json(out, 200, warningsHeader([...own, ...r.warnings, ...warnings]));
       }
       const stream = client.stream(request, call);
       const events = stream[Symbol.asyncIterator]();
       // The answer starts once upstream's first event is there: an upstream error before it is an HTTP error.
       const first = await events.next();
-      return streamed(listen, first, events, request.model, redact, stream.abort.bind(stream), upstream.id !== listen.adapter.id);
+      return streamed(listen, first, events, request.model, redact, stream.abort.bind(stream), upstream.id !== listen.adapter.id, own);
     } catch (e) {
       return upstreamFailure(e, fail);
     }
-  };
+  }
 }
 
 /** The caller's request for upstream: reasoning state from the listen side is marked as its own, so another provider drops it. */
@@ -119,6 +140,7 @@ function streamed(
   redact: (v: string) => string,
   abort: () => void,
   foreign: boolean,
+  own: Warning[],
 ): Response {
   const writer = new StreamWriter(listen.adapter, listen.serve, { id: 'gw_1', model: model ?? 'unknown', created: Math.floor(Date.now() / 1000) });
   const encoder = eventEncoder(listen.adapter);
@@ -159,7 +181,7 @@ function streamed(
     },
   });
   // What the upstream request could not carry is known from its start event; the header goes out before the rest.
-  const known = !first.done && first.value.type === 'start' ? first.value.warnings : [];
+  const known = [...own, ...(!first.done && first.value.type === 'start' ? first.value.warnings : [])];
   return new Response(body, { status: 200, headers: { 'content-type': encoder.contentType, 'cache-control': 'no-cache', ...warningsHeader(known) } });
 }
 
@@ -190,6 +212,13 @@ function keyOf(listen: ServedSpec, headers: Headers): string | undefined {
     if (v.toLowerCase().startsWith(`${f.scheme.toLowerCase()} `)) return v.slice(f.scheme.length + 1);
   }
   return undefined;
+}
+
+/** Compares in time that depends on the length only, so the token cannot be found a character at a time. */
+function sameSecret(a: string, b: string): boolean {
+  let diff = a.length ^ b.length;
+  for (let i = 0; i < b.length; i++) diff |= (a.charCodeAt(i) || 0) ^ b.charCodeAt(i);
+  return diff === 0;
 }
 
 function warningsHeader(warnings: Warning[]): Record<string, string> {

@@ -134,3 +134,56 @@ describe('the gateway battery', () => {
     }
   });
 });
+
+describe('the gateway, from a review', () => {
+  it('a key from the environment does not reach the caller when upstream fails mid-stream', async () => {
+    const before = process.env.ANTHROPIC_API_KEY;
+    process.env.ANTHROPIC_API_KEY = 'sk-ant-from-env-secret-9999';
+    // An upstream whose connection breaks after one event, with the key in the transport's error.
+    const broken: typeof fetch = async () => {
+      const enc = new TextEncoder();
+      let sent = false;
+      const body = new ReadableStream<Uint8Array>({
+        pull(c) {
+          if (!sent) {
+            sent = true;
+            c.enqueue(enc.encode('event: message_start\ndata: {"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"c","content":[],"usage":{"input_tokens":1,"output_tokens":0}}}\n\n'));
+          } else c.error(new Error('socket hang up sk-ant-from-env-secret-9999'));
+        },
+      });
+      return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+    };
+    const gw = await startGateway({ listen: 'openai-chat', upstream: 'anthropic-messages', clientToken: TOKEN, client: { baseUrl: 'http://127.0.0.1:9', fetch: broken, maxRetries: 0 } });
+    try {
+      const res = await fetch(`${gw.url}/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: ask('hi', true) });
+      const text = await res.text();
+      expect(text).toContain('socket hang up');
+      expect(text).not.toContain('sk-ant-from-env-secret-9999');
+    } finally {
+      await gw.close();
+      if (before === undefined) delete process.env.ANTHROPIC_API_KEY;
+      else process.env.ANTHROPIC_API_KEY = before;
+    }
+  });
+
+  it('fields only the caller’s protocol has are not sent to another, and the header says so', async () => {
+    const before = mock.requests.length;
+    const res = await post(JSON.stringify({ model: 'claude-test', n: 2, logprobs: true, messages: [{ role: 'user', content: 'hi' }] }));
+    expect(res.status).toBe(200);
+    expect(mock.requests[before]!.body).not.toHaveProperty('n');
+    expect(mock.requests[before]!.body).not.toHaveProperty('logprobs');
+    expect(JSON.parse(res.headers.get('x-wireforge-warnings') ?? '[]')).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'n' }), expect.objectContaining({ field: 'logprobs' })]));
+  });
+
+  it('refuses a short client token, and a token together with caller keys', async () => {
+    await expect(startGateway({ listen: 'openai-chat', upstream: 'anthropic-messages', clientToken: '' })).rejects.toThrow(/at least 16/);
+    await expect(startGateway({ listen: 'openai-chat', upstream: 'anthropic-messages', clientToken: TOKEN.repeat(2), upstreamKey: 'caller' })).rejects.toThrow(/cannot also ask/);
+  });
+
+  it('a body nested too deep is the listen protocol’s error, not a crash', async () => {
+    const deep = `{"model":"m","messages":[{"role":"user","content":"hi"}],"extra":${'['.repeat(20000)}${']'.repeat(20000)}}`;
+    const res = await post(deep);
+    expect([200, 400, 500]).toContain(res.status);
+    expect(res.headers.get('content-type')).toContain('application/json');
+  });
+});
