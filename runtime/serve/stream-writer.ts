@@ -26,7 +26,8 @@ export interface WireEvent {
 type Block =
   | { kind: 'text'; index: number; text: string }
   | { kind: 'thinking'; index: number; text: string; signature?: string }
-  | { kind: 'call'; index: number; callIndex: number; id: string; name: string; text: string };
+  | { kind: 'call'; index: number; callIndex: number; id: string; name: string; text: string; waiting?: boolean; done?: ToolCall };
+type CallBlock = Extract<Block, { kind: 'call' }>;
 
 export class StreamWriter {
   private seq = 0;
@@ -38,6 +39,8 @@ export class StreamWriter {
   private readonly text: string[] = [];
   private readonly thinking: ThinkingPart[] = [];
   private readonly toolCalls: ToolCall[] = [];
+  /** Calls that began while another was open on a wire that writes one call block at a time. */
+  private readonly waiting: CallBlock[] = [];
   /** Parts written in the provider's own form, for the turn the finish step describes. */
   private readonly wireParts: unknown[] = [];
   private usage: Usage | null = null;
@@ -86,11 +89,15 @@ export class StreamWriter {
       case 'tool-call-delta': {
         const b = this.byIndex.get(e.index) ?? this.startCall(out, e.index, '', '');
         b.text += e.delta;
-        if (!this.serve.stream.toolCall) this.emit(out, 'toolCallDelta', this.blockSlots(b, { delta: e.delta }));
+        if (!this.serve.stream.toolCall && !b.waiting) this.emit(out, 'toolCallDelta', this.blockSlots(b, { delta: e.delta }));
         break;
       }
       case 'tool-call': {
         const b = this.byIndex.get(e.index) ?? this.startCall(out, e.index, e.call.id, e.call.name);
+        if (b.waiting) {
+          b.done = e.call;
+          break;
+        }
         // Arguments that did not stream (a wire that sends calls whole upstream) go out as one delta.
         const rest = e.call.arguments.startsWith(b.text) ? e.call.arguments.slice(b.text.length) : '';
         b.text = e.call.arguments;
@@ -159,9 +166,17 @@ export class StreamWriter {
     return b;
   }
 
-  private startCall(out: WireEvent[], index: number, id: string, name: string): Extract<Block, { kind: 'call' }> {
+  private startCall(out: WireEvent[], index: number, id: string, name: string): CallBlock {
     this.close(out);
-    const b: Extract<Block, { kind: 'call' }> = { kind: 'call', index: this.blocks++, callIndex: this.calls++, id, name, text: '' };
+    // A wire whose calls are blocks with a start and an end (Anthropic, Responses) cannot interleave
+    // them: a call that begins while another is open waits, its deltas kept, until that one ends.
+    if (this.serve.stream.toolCallEnd && this.open?.kind === 'call') {
+      const b: CallBlock = { kind: 'call', index: -1, callIndex: this.calls++, id, name, text: '', waiting: true };
+      this.byIndex.set(index, b);
+      this.waiting.push(b);
+      return b;
+    }
+    const b: CallBlock = { kind: 'call', index: this.blocks++, callIndex: this.calls++, id, name, text: '' };
     this.byIndex.set(index, b);
     this.open = b;
     if (!this.serve.stream.toolCall) this.emit(out, 'toolCallStart', this.blockSlots(b, {}));
@@ -173,12 +188,32 @@ export class StreamWriter {
     const whole = this.serve.stream.toolCall !== undefined;
     this.emit(out, whole ? 'toolCall' : 'toolCallEnd', this.blockSlots(b, { signature: call.signature }, true));
     if (this.open === b) this.open = undefined;
+    this.startWaiting(out);
+  }
+
+  /** The calls that waited, in order: each starts with what arrived of it; a complete one ends too. */
+  private startWaiting(out: WireEvent[]): void {
+    while (this.waiting.length && !this.open) {
+      const b = this.waiting.shift()!;
+      b.waiting = false;
+      b.index = this.blocks++;
+      this.open = b;
+      this.emit(out, 'toolCallStart', this.blockSlots(b, {}));
+      if (b.text) this.emit(out, 'toolCallDelta', this.blockSlots(b, { delta: b.text }));
+      if (b.done) this.endCall(out, b, b.done);
+    }
+  }
+
+  /** At the finish: calls that never got their complete event end with the arguments that arrived. */
+  private settleCalls(out: WireEvent[]): void {
+    for (let b = this.open; b?.kind === 'call'; b = this.open) this.endCall(out, b, { id: b.id, name: b.name, arguments: b.text });
   }
 
   /** Closes the open text or reasoning block (a call closes with its complete event). */
   private close(out: WireEvent[]): void {
     const b = this.open;
-    if (!b) return;
+    // A call stays open until its complete event.
+    if (!b || b.kind === 'call') return;
     this.open = undefined;
     if (b.kind === 'text') {
       this.text.push(b.text);
@@ -191,6 +226,8 @@ export class StreamWriter {
 
   private finish(out: WireEvent[], reason: FinishReason | null, usage: Usage | null): void {
     this.close(out);
+    this.startWaiting(out);
+    this.settleCalls(out);
     this.finished = true;
     this.usage = usage;
     const slots = this.turnSlots(reason);

@@ -52,3 +52,33 @@ describe('streams written', () => {
     expect(out.find((e) => e.event === 'message_delta')?.data).toMatchObject({ usage: { output_tokens: 0 } });
   });
 });
+
+describe('interleaved tool calls on a wire of call blocks', () => {
+  it.each(['anthropic-messages', 'openai-responses'] as const)('%s: one call block at a time, each with all its arguments', async (id) => {
+    const w = new StreamWriter(adapters[id], serves[id], { id: 'm1', model: 'c', created: 0 });
+    const events = [
+      ...w.write({ type: 'tool-call-start', index: 0, id: 'call_a', name: 'alpha' }),
+      ...w.write({ type: 'tool-call-delta', index: 0, delta: '{"a"' }),
+      ...w.write({ type: 'tool-call-start', index: 1, id: 'call_b', name: 'beta' }),
+      ...w.write({ type: 'tool-call-delta', index: 1, delta: '{"b":2}' }),
+      ...w.write({ type: 'tool-call-delta', index: 0, delta: ':1}' }),
+      ...w.write({ type: 'tool-call', index: 0, call: { id: 'call_a', name: 'alpha', arguments: '{"a":1}' } }),
+      ...w.write({ type: 'tool-call', index: 1, call: { id: 'call_b', name: 'beta', arguments: '{"b":2}' } }),
+      ...w.write({ type: 'finish', finishReason: 'tool_calls', rawFinishReason: null, usage: null }),
+      ...w.end(),
+    ];
+    // Block boundaries in order: every start is closed before the next begins.
+    const starts = events.map((e) => e.event).filter((n) => n === 'content_block_start' || n === 'response.output_item.added' || n === 'content_block_stop' || n === 'response.output_item.done');
+    expect(starts).toEqual(id === 'anthropic-messages' ? ['content_block_start', 'content_block_stop', 'content_block_start', 'content_block_stop'] : ['response.output_item.added', 'response.output_item.done', 'response.output_item.added', 'response.output_item.done']);
+    const { eventEncoder } = await import('../../generated/serve.js');
+    const { createClientFor } = await import('../../generated/index.js');
+    const enc = eventEncoder(adapters[id]);
+    const body = new Uint8Array([...enc.bytes(events), ...enc.end()]);
+    const fetchBody: typeof fetch = async () => new Response(body, { headers: { 'content-type': enc.contentType } });
+    const r = await createClientFor(adapters[id], { apiKey: 'k-000000001', baseUrl: 'http://127.0.0.1:9', fetch: fetchBody, maxRetries: 0 }).stream({ model: 'c', messages: [{ role: 'user', content: 'x' }] }).final();
+    expect(r.toolCalls.map((c) => [c.id, c.name, c.arguments])).toEqual([
+      ['call_a', 'alpha', '{"a":1}'],
+      ['call_b', 'beta', '{"b":2}'],
+    ]);
+  });
+});
