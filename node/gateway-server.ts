@@ -7,6 +7,7 @@ import { adapters } from '../generated/index.js';
 import { createGateway, type GatewayOptions } from '../runtime/serve/gateway.js';
 import { errorBody, errorHeaders } from '../runtime/serve/error-body.js';
 import type { ServedSpec } from '../runtime/serve/mock-handler.js';
+import { WireforgeError } from '../runtime/errors.js';
 import { listen, type Listening, type ListenOptions } from './listen.js';
 import { servedSpec } from './mock-server.js';
 
@@ -22,11 +23,11 @@ const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
 export async function startGateway(options: GatewayServerOptions): Promise<Listening> {
   const host = options.host ?? '127.0.0.1';
   if (!LOOPBACK.test(host) && !options.clientToken && options.upstreamKey !== 'caller' && !options.insecure) {
-    throw new Error(`the gateway would serve ${host} with your upstream key and no client token: set clientToken (--token), or insecure (--insecure) if that is what you want`);
+    throw new WireforgeError(`the gateway would serve ${host} with your upstream key and no client token: set clientToken (--token), or insecure (--insecure) if that is what you want`);
   }
   const spec = servedSpec(options.listen);
   const upstream = typeof options.upstream === 'string' ? (adapters as Record<string, ServedSpec['adapter'] | undefined>)[options.upstream] : options.upstream;
-  if (!upstream) throw new Error(`no built-in spec "${String(options.upstream)}" (known: ${Object.keys(adapters).join(', ')})`);
+  if (!upstream) throw new WireforgeError(`no built-in spec "${String(options.upstream)}" (known: ${Object.keys(adapters).join(', ')})`);
   const handler = createGateway({ ...options, listen: spec, upstream });
   const type = spec.serve.errorTypes?.['413'];
   const tooLarge = () => new Response(JSON.stringify(errorBody(spec.adapter, spec.serve, { status: 413, message: 'the request body is too large', type })), { status: 413, headers: { 'content-type': 'application/json', ...errorHeaders(spec.adapter, type) } });

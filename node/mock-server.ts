@@ -6,6 +6,7 @@
 import { adapters } from '../generated/index.js';
 import { serves } from '../generated/serve.js';
 import { createMockHandler, type MockOptions, type RecordedCall, type ServedSpec } from '../runtime/serve/mock-handler.js';
+import { WireforgeError } from '../runtime/errors.js';
 import { listen } from './listen.js';
 
 export interface MockServerOptions extends MockOptions {
@@ -33,6 +34,6 @@ export function servedSpec(provider: string | ServedSpec): ServedSpec {
   if (typeof provider !== 'string') return provider;
   const adapter = (adapters as Record<string, ServedSpec['adapter'] | undefined>)[provider];
   const serve = (serves as Record<string, ServedSpec['serve'] | undefined>)[provider];
-  if (!adapter || !serve) throw new Error(`no built-in spec "${provider}" (known: ${Object.keys(adapters).join(', ')})`);
+  if (!adapter || !serve) throw new WireforgeError(`no built-in spec "${provider}" (known: ${Object.keys(adapters).join(', ')})`);
   return { adapter, serve };
 }

@@ -104,3 +104,12 @@ describe('a request the mock cannot read', () => {
     expect(body.error.message).toContain('messages[0]: matches no message form');
   });
 });
+
+describe('an unknown spec id', () => {
+  it('is a WireforgeError that lists the known ones', async () => {
+    const { WireforgeError } = await import('../../generated/index.js');
+    const err = await createMockServer({ provider: 'opnai-chat' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(WireforgeError);
+    expect(String((err as Error).message)).toMatch(/no built-in spec "opnai-chat" \(known: .*openai-chat/);
+  });
+});
