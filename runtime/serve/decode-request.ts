@@ -207,7 +207,7 @@ function roleMessage(id: string, t: RequestTemplates, accept: AcceptedForms | un
       return m;
     }
     case 'assistant':
-      return assistantFrom(id, t, accept, s, at);
+      return assistantFrom(id, t, s, at);
     case 'tool':
     case 'toolError': {
       // A result the wire holds as an object (Gemini's `response`) is its JSON text.
@@ -269,7 +269,7 @@ function imageData(s: Slots): ContentPart | undefined {
   return image({ data: s.data }, mediaType);
 }
 
-function assistantFrom(id: string, t: RequestTemplates, _accept: AcceptedForms | undefined, s: Slots, at: string): AssistantMessage {
+function assistantFrom(id: string, t: RequestTemplates, s: Slots, at: string): AssistantMessage {
   const m: AssistantMessage = { role: 'assistant', content: null };
   if (s.text != null && typeof s.text !== 'string') throw new RequestError(id, at, 'the text must be a string');
   if (typeof s.text === 'string') m.content = s.text;
