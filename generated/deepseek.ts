@@ -134,10 +134,7 @@ export const serve = /* @__PURE__ */ serveOver(base.serve, {
   stream: {
     thinkingDelta: [
       (s) => ({
-        id: s.id,
-        object: 'chat.completion.chunk',
-        created: s.created,
-        model: s.model,
+        ...s.envelope,
         choices: [
           { index: 0, delta: compact({ reasoning_content: s.delta }), logprobs: null, finish_reason: null },
         ],

@@ -395,19 +395,18 @@ export const serve = {
     modelVersion: s.model,
     responseId: s.id,
   }),
+  envelope: (s) => compact({ modelVersion: s.model, responseId: s.id }),
   stream: {
     textDelta: [
       (s) => ({
         candidates: [{ content: { role: 'model', parts: [compact({ text: s.delta })] }, index: 0 }],
-        modelVersion: s.model,
-        responseId: s.id,
+        ...s.envelope,
       }),
     ],
     thinkingDelta: [
       (s) => ({
         candidates: [{ content: { role: 'model', parts: [{ text: s.delta, thought: true }] }, index: 0 }],
-        modelVersion: s.model,
-        responseId: s.id,
+        ...s.envelope,
       }),
     ],
     thinkingSignature: [
@@ -418,16 +417,11 @@ export const serve = {
             index: 0,
           },
         ],
-        modelVersion: s.model,
-        responseId: s.id,
+        ...s.envelope,
       }),
     ],
     part: [
-      (s) => ({
-        candidates: [{ content: { role: 'model', parts: [s.wire] }, index: 0 }],
-        modelVersion: s.model,
-        responseId: s.id,
-      }),
+      (s) => ({ candidates: [{ content: { role: 'model', parts: [s.wire] }, index: 0 }], ...s.envelope }),
     ],
     toolCall: [
       (s) => ({
@@ -445,15 +439,13 @@ export const serve = {
             index: 0,
           },
         ],
-        modelVersion: s.model,
-        responseId: s.id,
+        ...s.envelope,
       }),
     ],
     finish: [
       (s) => ({
         candidates: [{ content: { role: 'model', parts: [] }, finishReason: s.finish, index: 0 }],
-        modelVersion: s.model,
-        responseId: s.id,
+        ...s.envelope,
         usageMetadata: s.usage,
       }),
     ],

@@ -241,13 +241,11 @@ export const serve = {
     ],
     usage: s.usage,
   }),
+  envelope: (s) => ({ id: s.id, object: 'chat.completion.chunk', created: s.created, model: s.model }),
   stream: {
     start: [
       (s) => ({
-        id: s.id,
-        object: 'chat.completion.chunk',
-        created: s.created,
-        model: s.model,
+        ...s.envelope,
         choices: [
           { index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null },
         ],
@@ -255,19 +253,13 @@ export const serve = {
     ],
     textDelta: [
       (s) => ({
-        id: s.id,
-        object: 'chat.completion.chunk',
-        created: s.created,
-        model: s.model,
+        ...s.envelope,
         choices: [{ index: 0, delta: compact({ content: s.delta }), logprobs: null, finish_reason: null }],
       }),
     ],
     toolCallStart: [
       (s) => ({
-        id: s.id,
-        object: 'chat.completion.chunk',
-        created: s.created,
-        model: s.model,
+        ...s.envelope,
         choices: [
           {
             index: 0,
@@ -289,10 +281,7 @@ export const serve = {
     ],
     toolCallDelta: [
       (s) => ({
-        id: s.id,
-        object: 'chat.completion.chunk',
-        created: s.created,
-        model: s.model,
+        ...s.envelope,
         choices: [
           {
             index: 0,
@@ -306,21 +295,8 @@ export const serve = {
       }),
     ],
     finish: [
-      (s) => ({
-        id: s.id,
-        object: 'chat.completion.chunk',
-        created: s.created,
-        model: s.model,
-        choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: s.finish }],
-      }),
-      (s) => ({
-        id: s.id,
-        object: 'chat.completion.chunk',
-        created: s.created,
-        model: s.model,
-        choices: [],
-        usage: s.usage,
-      }),
+      (s) => ({ ...s.envelope, choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: s.finish }] }),
+      (s) => ({ ...s.envelope, choices: [], usage: s.usage }),
     ],
   },
   finish: {},

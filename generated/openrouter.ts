@@ -175,10 +175,7 @@ export const serve = /* @__PURE__ */ serveOver(base.serve, {
   stream: {
     thinkingDelta: [
       (s) => ({
-        id: s.id,
-        object: 'chat.completion.chunk',
-        created: s.created,
-        model: s.model,
+        ...s.envelope,
         choices: [
           {
             index: 0,
@@ -193,10 +190,7 @@ export const serve = /* @__PURE__ */ serveOver(base.serve, {
     ],
     thinkingSignature: [
       (s) => ({
-        id: s.id,
-        object: 'chat.completion.chunk',
-        created: s.created,
-        model: s.model,
+        ...s.envelope,
         choices: [
           {
             index: 0,

@@ -31,6 +31,7 @@ export function serveMembers(ir: SpecIR): Map<string, string> {
   }
   const arrow = (body: string) => `(s) => ${body.startsWith('{') ? `(${body})` : body}`;
   if (serve.response) out.set('response', arrow(templateExpr(serve.response, serveSlot)));
+  if (serve.envelope) out.set('envelope', arrow(templateExpr(serve.envelope, serveSlot)));
   // One arrow per event, so each is written with its own sequence number; one member per step, so an overlay names only the steps it changes.
   for (const k of SERVE_STEPS) if (serve.stream[k]) out.set(`stream.${k}`, `[${serve.stream[k]!.map((e) => arrow(templateExpr(e, serveSlot))).join(', ')}]`);
   out.set('finish', valueExpr(serve.finish));

@@ -79,6 +79,7 @@ function buildServe(d: ServeDocument): ServeIR {
   }
   return {
     ...(d.response === undefined ? {} : { response: parseTemplate(d.response, '/serve/response') }),
+    ...(d.envelope === undefined ? {} : { envelope: parseTemplate(d.envelope, '/serve/envelope') }),
     stream,
     finish: d.finish ?? {},
     ...(d.error === undefined ? {} : { error: parseTemplate(d.error, '/serve/error') }),

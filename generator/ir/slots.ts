@@ -52,12 +52,12 @@ export const SLOTS: Record<SlotContext, readonly string[]> = {
   body: [],
   // Serve templates (the mock server and the gateway): object slots may be read further with dots.
   'serve.response': ['id', 'model', 'created', 'createdAt', 'message', 'finish', 'usage'],
-  'serve.step': ['id', 'model', 'created', 'createdAt', 'seq', 'index', 'callIndex', 'itemId', 'delta', 'text', 'signature', 'callId', 'name', 'arguments', 'argumentsObject', 'finish', 'usage', 'response', 'message', 'type', 'code', 'status', 'wire'],
+  'serve.step': ['id', 'model', 'created', 'createdAt', 'seq', 'index', 'callIndex', 'itemId', 'delta', 'text', 'signature', 'callId', 'name', 'arguments', 'argumentsObject', 'finish', 'usage', 'response', 'message', 'type', 'code', 'status', 'wire', 'envelope'],
   'serve.error': ['message', 'type', 'code', 'status'],
 };
 
 /** Serve slots that hold an object a template may read into (`$message.content`, `$finish.status`). */
-export const OBJECT_SLOTS: readonly string[] = ['message', 'usage', 'response', 'argumentsObject', 'finish', 'wire'];
+export const OBJECT_SLOTS: readonly string[] = ['message', 'usage', 'response', 'argumentsObject', 'finish', 'wire', 'envelope'];
 
 /** The slot a (possibly dotted) slot name reads: `message.content` reads `message`. */
 export function slotRoot(name: string, ctx: SlotContext): string {

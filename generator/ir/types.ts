@@ -94,6 +94,7 @@ export type FormatKey = (typeof FORMAT_KEYS)[number];
 /** The serve section: templates over the serve slots; each stream step writes a list of events. */
 export interface ServeIR {
   response?: TemplateNode;
+  envelope?: TemplateNode;
   stream: Partial<Record<ServeStep, TemplateNode[]>>;
   finish: Record<string, Record<string, string | number | boolean | null>>;
   error?: TemplateNode;

@@ -184,6 +184,8 @@ import type { ServeStep } from '../../runtime/serve/serve-steps.js';
 
 export interface ServeDocument {
   response?: TemplateValue;
+  /** What every stream event carries (`$envelope`). */
+  envelope?: TemplateValue;
   /** One event (a template) or several (a list) per step. */
   stream?: Partial<Record<ServeStep, TemplateValue>>;
   /** Extra `$finish.<name>` slots per unified finish reason (`*`: every other reason). */

@@ -38,6 +38,8 @@ export interface ServeSlots {
   readonly usage: any;
   readonly message: any;
   readonly response: any;
+  /** What every stream event carries (serve.envelope). */
+  readonly envelope: any;
   /** A part in this provider's own wire form (the `part` step). */
   readonly wire: any;
   /** Error bodies: the message, the provider's error type and code, the HTTP status. */
@@ -50,6 +52,8 @@ export type ServeTemplate = (s: ServeSlots) => unknown;
 
 export interface ServeCodec {
   readonly response?: ServeTemplate | undefined;
+  /** What every stream event carries, read by the steps as `$envelope`. */
+  readonly envelope?: ServeTemplate | undefined;
   /** Each step's events, in order; a step a spec leaves out writes nothing. */
   readonly stream: Readonly<Partial<Record<ServeStep, readonly ServeTemplate[]>>>;
   /** `finish.<name>` slots per unified finish reason; `*` for every reason not listed. */

@@ -273,9 +273,11 @@ export class StreamWriter {
     const events = this.serve.stream[step];
     if (!events) return;
     const name = this.serve.eventName;
-    const s = slots as { seq: number };
+    const s = slots as { seq: number; envelope?: unknown };
+    const envelope = this.serve.envelope;
     for (const template of events) {
       s.seq = this.seq++;
+      if (envelope) s.envelope = envelope(s as unknown as ServeSlots);
       const written = template(s as unknown as ServeSlots);
       if (written === undefined) continue;
       // `$event` names the event where the payload does not (AWS event-stream's `:event-type`).

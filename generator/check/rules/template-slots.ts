@@ -22,6 +22,7 @@ export function templatesOf(ir: SpecIR): Array<[TemplateNode | undefined, SlotCo
     ...FORMAT_KEYS.map((k): [TemplateNode | undefined, SlotContext] => [t.responseFormat[k], 'responseFormat']),
     ...Object.values(t.params).map((n): [TemplateNode | undefined, SlotContext] => [n, 'param.template']),
     [ir.serve?.response, 'serve.response'],
+    [ir.serve?.envelope, 'serve.step'],
     ...Object.values(ir.serve?.stream ?? {}).flatMap((events) => events.map((n): [TemplateNode, SlotContext] => [n, 'serve.step'])),
     [ir.serve?.error, 'serve.error'],
   ];
