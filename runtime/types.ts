@@ -228,6 +228,12 @@ export type StreamEvent =
   | { type: 'start'; id?: string; model?: string; warnings: Warning[] }
   | { type: 'text-delta'; delta: string }
   | { type: 'thinking-delta'; delta: string }
+  /**
+   * The opaque signature of the reasoning block being streamed (Anthropic `signature_delta`,
+   * Responses `encrypted_content`, Gemini `thoughtSignature`), when it arrives; a later one
+   * replaces it. What a gateway needs to pass reasoning on to a caller of the same provider.
+   */
+  | { type: 'thinking-signature'; signature: string }
   | { type: 'tool-call-start'; index: number; id: string; name: string }
   | { type: 'tool-call-delta'; index: number; delta: string }
   | { type: 'tool-call'; index: number; call: ToolCall }

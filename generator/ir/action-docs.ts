@@ -19,7 +19,7 @@ export const ACTION_DOCS: Record<ActionKey, { does: string; example: string }> =
   refusal: { does: 'Appends refusal text: shown as text, and a `stop` finish becomes `refusal`.', example: 'refusal: choices.0.delta.refusal' },
   thinking: {
     does:
-      'Adds to the open thinking block: `text` appends (`thinking-delta`), `summary` appends and marks it a summary, `signature`, `redacted`, `id` and `format` attach opaque state. `start: true` opens a new block first (a block sealed by its own events); `index` selects the block with that key (opening it the first time); `break` puts a separator before the next text.',
+      'Adds to the open thinking block: `text` appends (`thinking-delta`), `summary` appends and marks it a summary, `signature` (`thinking-signature`), `redacted`, `id` and `format` attach opaque state. `start: true` opens a new block first (a block sealed by its own events); `index` selects the block with that key (opening it the first time); `break` puts a separator before the next text.',
     example: 'thinking: { start: true, text: content_block.thinking, signature: content_block.signature }',
   },
   toolCall: {

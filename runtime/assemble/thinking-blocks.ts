@@ -84,6 +84,8 @@ export class ThinkingBlocks {
   setSignature(signature: unknown): void {
     if (typeof signature !== 'string' || signature === '') return;
     (this.#open ?? this.start()).signature = signature;
+    const sink = this.#sink;
+    if (sink.emit) sink.events.push({ type: 'thinking-signature', signature });
   }
 
   setRedacted(data: unknown): void {

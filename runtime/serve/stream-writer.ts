@@ -12,8 +12,8 @@ import { turnSlots, type ServedTurn } from './served-turn.js';
 import { withParts } from './turn-events.js';
 import { errorBody, type ServedError } from './error-body.js';
 
-/** What the writer takes: the unified events, and a thinking block's signature (which they do not carry). */
-export type ServeEvent = StreamEvent | { type: 'thinking-signature'; signature: string };
+/** What the writer takes: the unified events. */
+export type ServeEvent = StreamEvent;
 
 /** One wire event: its payload (JSON), and for SSE wires that name events, the name. */
 export interface WireEvent {

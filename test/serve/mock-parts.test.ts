@@ -48,3 +48,18 @@ describe('wire parts from the mock', () => {
     }
   });
 });
+
+describe('reasoning through a gateway to the same protocol', () => {
+  it('keeps its signature on the stream (the caller’s next tool turn needs it)', async () => {
+    const upstream = await createMockServer({ provider: 'anthropic-messages', script: [{ reply: { thinking: { text: 'Thinking it over.', signature: 'sig-upstream-1' }, text: 'Done.' } }] });
+    const gw = await startGateway({ listen: 'anthropic-messages', upstream: 'anthropic-messages', clientToken: 'gw-token-123456789', client: { apiKey: 'k-0000000001', baseUrl: upstream.url, maxRetries: 0 } });
+    try {
+      const sdk = new Anthropic({ apiKey: 'gw-token-123456789', baseURL: gw.url, maxRetries: 0 });
+      const final = await sdk.messages.stream({ model: 'claude-test', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] }).finalMessage();
+      expect(final.content[0]).toMatchObject({ type: 'thinking', thinking: 'Thinking it over.', signature: 'sig-upstream-1' });
+    } finally {
+      await gw.close();
+      await upstream.close();
+    }
+  });
+});
