@@ -20,10 +20,14 @@ const write = (s: string) => process.stdout.write(s);
 
 // A real tool: the model is offered it, calls it, and answers from what it returns.
 const TEMPERATURES: Record<string, number> = { Paris: 18, Oslo: 4, Lagos: 31, Lima: 22 };
+const weatherIn = (city: string) => {
+  const celsius = TEMPERATURES[city] ?? 20;
+  return { city, celsius, sky: celsius > 15 ? 'sunny' : 'cloudy' };
+};
 const weather = defineTool({
   description: 'Current temperature in a city',
   parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false },
-  execute: ({ city }) => ({ city, celsius: TEMPERATURES[city] ?? 20, sky: (TEMPERATURES[city] ?? 20) > 15 ? 'sunny' : 'cloudy' }),
+  execute: ({ city }) => weatherIn(city),
 });
 
 /** The text of unified content (a string, or text parts). */
@@ -107,7 +111,7 @@ try {
   const first = await openai.chat.completions.create({ model: 'claude-sonnet-demo', messages, tools });
   const call = first.choices[0]!.message.tool_calls![0]! as { id: string; function: { name: string; arguments: string } };
   const args = JSON.parse(call.function.arguments) as { city: string };
-  const output = TEMPERATURES[args.city] === undefined ? { city: args.city, celsius: 20, sky: 'sunny' } : { city: args.city, celsius: TEMPERATURES[args.city]!, sky: TEMPERATURES[args.city]! > 15 ? 'sunny' : 'cloudy' };
+  const output = weatherIn(args.city);
   write(`  ${cyan(`→ ${call.function.name}(${call.function.arguments})`)} ${dim('=')} ${green(JSON.stringify(output))}\n  `);
   messages.push(first.choices[0]!.message, { role: 'tool', tool_call_id: call.id, content: JSON.stringify(output) });
   const stream = openai.chat.completions.stream({ model: 'claude-sonnet-demo', messages, tools });

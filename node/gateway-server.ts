@@ -5,7 +5,7 @@
  */
 import { adapters } from '../generated/index.js';
 import { createGateway, type GatewayOptions } from '../runtime/serve/gateway.js';
-import { errorBody, errorHeaders } from '../runtime/serve/error-body.js';
+import { errorResponse } from '../runtime/serve/error-body.js';
 import type { ServedSpec } from '../runtime/serve/mock-handler.js';
 import { WireforgeError } from '../runtime/errors.js';
 import { listen, type Listening, type ListenOptions } from './listen.js';
@@ -29,7 +29,6 @@ export async function startGateway(options: GatewayServerOptions): Promise<Liste
   const upstream = typeof options.upstream === 'string' ? (adapters as Record<string, ServedSpec['adapter'] | undefined>)[options.upstream] : options.upstream;
   if (!upstream) throw new WireforgeError(`no built-in spec "${String(options.upstream)}" (known: ${Object.keys(adapters).join(', ')})`);
   const handler = createGateway({ ...options, listen: spec, upstream });
-  const type = spec.serve.errorTypes?.['413'];
-  const tooLarge = () => new Response(JSON.stringify(errorBody(spec.adapter, spec.serve, { status: 413, message: 'the request body is too large', type })), { status: 413, headers: { 'content-type': 'application/json', ...errorHeaders(spec.adapter, type) } });
+  const tooLarge = () => errorResponse(spec.adapter, spec.serve, { status: 413, message: 'the request body is too large' });
   return listen(handler, { ...options, host, tooLarge });
 }

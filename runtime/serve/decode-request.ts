@@ -21,7 +21,8 @@ import type {
   ToolSpec,
   UserMessage,
 } from '../types.js';
-import { readPath } from '../wire/read-path.js';
+import { isObject, readPath } from '../wire/read-path.js';
+import { pathMatches, pathPattern } from './endpoint-path.js';
 import { better, matchTemplate, type Match } from './match-template.js';
 import type { AcceptedForms, RequestTemplates, ServeCodec, TemplateData } from './serve-codec.js';
 
@@ -556,10 +557,6 @@ function str(id: string, v: unknown, at: string): string {
   return v;
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 function dotted(p: WirePath): string {
   return p.join('.');
 }
@@ -577,21 +574,4 @@ function modelFromPath(path: string, streamPath: string | undefined, url: string
     }
   }
   return undefined;
-}
-
-function pathMatches(template: string, url: string): boolean {
-  return pathPattern(template).test(url.split('?')[0] ?? '');
-}
-
-/** `/models/{model}:generateContent` as a pattern that finds it at the end of a URL path. */
-function pathPattern(template: string): RegExp {
-  const source = template
-    .split(/(\{[A-Za-z_][A-Za-z0-9_]*\})/)
-    .map((piece) => {
-      const name = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(piece)?.[1];
-      if (name === undefined) return piece.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      return name === 'model' ? '(?<model>[^/]+?)' : '[^/]+?';
-    })
-    .join('');
-  return new RegExp(`${source}$`);
 }

@@ -23,6 +23,12 @@ export function errorBody(adapter: ProviderAdapter, serve: ServeCodec, e: Served
   return out;
 }
 
+/** An error as the wire answers it: the body, its type by default from the spec's table for the status, the type header. */
+export function errorResponse(adapter: ProviderAdapter, serve: ServeCodec, e: ServedError, headers: Record<string, string> = {}): Response {
+  const error = { ...e, type: e.type ?? serve.errorTypes?.[String(e.status)] };
+  return new Response(JSON.stringify(errorBody(adapter, serve, error)), { status: e.status, headers: { 'content-type': 'application/json', ...errorHeaders(adapter, error.type), ...headers } });
+}
+
 /** The headers an error response carries besides its body: the type, for wires that send it in one (AWS). */
 export function errorHeaders(adapter: ProviderAdapter, type: string | undefined): Record<string, string> {
   const header = adapter.profile.errors.typeHeader;

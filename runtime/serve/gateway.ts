@@ -11,7 +11,8 @@ import { makeRedactor } from '../transport/redact.js';
 import type { ChatRequest, ClientOptions, ChatResponse, StreamEvent, Warning } from '../types.js';
 import { decodeRequest } from './decode-request.js';
 import { eventEncoder } from './encode-events.js';
-import { errorBody, errorHeaders } from './error-body.js';
+import { errorResponse } from './error-body.js';
+import { callerKey, sameSecret } from './caller-key.js';
 import type { ServedSpec } from './mock-handler.js';
 import { responseBody, type ServedTurn } from './served-turn.js';
 import { StreamWriter } from './stream-writer.js';
@@ -49,10 +50,7 @@ export function createGateway(options: GatewayOptions): (request: Request) => Pr
   const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
   const envKey = upstream.endpoint.apiKeyEnv ? env?.[upstream.endpoint.apiKeyEnv] : undefined;
   const redact = makeRedactor(options.client?.apiKey, envKey, options.clientToken);
-  const fail = (status: number, message: string, headers: Record<string, string> = {}): Response => {
-    const type = listen.serve.errorTypes?.[String(status)];
-    return json(errorBody(listen.adapter, listen.serve, { status, message: redact(message), type }), status, { ...errorHeaders(listen.adapter, type), ...headers });
-  };
+  const fail = (status: number, message: string, headers: Record<string, string> = {}): Response => errorResponse(listen.adapter, listen.serve, { status, message: redact(message) }, headers);
 
   return async (req) => {
     try {
@@ -66,9 +64,9 @@ export function createGateway(options: GatewayOptions): (request: Request) => Pr
   async function handle(req: Request): Promise<Response> {
     const url = new URL(req.url);
     if (req.method !== 'POST') return fail(405, `${req.method} is not served; send POST`);
-    const callerKey = keyOf(listen, req.headers);
-    if (options.clientToken !== undefined && (callerKey === undefined || !sameSecret(callerKey, options.clientToken))) return fail(401, 'a valid gateway token is required');
-    if (keyFromCaller && !callerKey) return fail(401, 'send your upstream key in the auth header');
+    const key = callerKey(listen, (h) => req.headers.get(h));
+    if (options.clientToken !== undefined && (key === undefined || !sameSecret(key, options.clientToken))) return fail(401, 'a valid gateway token is required');
+    if (keyFromCaller && !key) return fail(401, 'send your upstream key in the auth header');
     const type = req.headers.get('content-type') ?? '';
     if (!/^application\/(.*\+)?json\b/i.test(type)) return fail(400, `the body must be JSON (content-type application/json), not ${JSON.stringify(type)}`);
     let body: unknown;
@@ -91,8 +89,8 @@ export function createGateway(options: GatewayOptions): (request: Request) => Pr
       for (const k of Object.keys(request.providerOptions)) own.push({ type: 'dropped', field: k, message: `${listen.adapter.profile.name} field ${k} has no counterpart in ${upstream.profile.name}; it was not sent` });
       delete request.providerOptions;
     }
-    if (keyFromCaller) redact.add?.(callerKey, true);
-    const client = shared ?? createClientFor(upstream, { ...options.client, apiKey: callerKey });
+    if (keyFromCaller) redact.add?.(key, true);
+    const client = shared ?? createClientFor(upstream, { ...options.client, apiKey: key });
     const call = { signal: req.signal };
     try {
       if (!decoded.stream) {
@@ -200,25 +198,6 @@ function upstreamFailure(e: unknown, fail: (status: number, message: string, hea
   if (e instanceof RequestError) return fail(400, e.message);
   if (e instanceof WireforgeError) return fail(502, e.message);
   throw e;
-}
-
-/** The key the caller sent in the listen protocol's auth header (or a form it also accepts). */
-function keyOf(listen: ServedSpec, headers: Headers): string | undefined {
-  const { authHeader, authScheme } = listen.adapter.endpoint;
-  for (const f of [{ header: authHeader, scheme: authScheme }, ...(listen.serve.accept?.auth ?? [])]) {
-    const v = headers.get(f.header);
-    if (v === null) continue;
-    if (!f.scheme) return v;
-    if (v.toLowerCase().startsWith(`${f.scheme.toLowerCase()} `)) return v.slice(f.scheme.length + 1);
-  }
-  return undefined;
-}
-
-/** Compares in time that depends on the length only, so the token cannot be found a character at a time. */
-function sameSecret(a: string, b: string): boolean {
-  let diff = a.length ^ b.length;
-  for (let i = 0; i < b.length; i++) diff |= (a.charCodeAt(i) || 0) ^ b.charCodeAt(i);
-  return diff === 0;
 }
 
 function warningsHeader(warnings: Warning[]): Record<string, string> {

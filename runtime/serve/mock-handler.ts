@@ -10,7 +10,9 @@ import { RequestError } from '../errors.js';
 import type { ChatRequest, Message } from '../types.js';
 import { decodeRequest } from './decode-request.js';
 import { eventEncoder } from './encode-events.js';
-import { errorBody, errorHeaders, type ServedError } from './error-body.js';
+import { errorResponse, type ServedError } from './error-body.js';
+import { servesPath } from './endpoint-path.js';
+import { callerKey, sameSecret } from './caller-key.js';
 import type { ServeCodec } from './serve-codec.js';
 import { responseBody } from './served-turn.js';
 import { StreamWriter, type WireEvent } from './stream-writer.js';
@@ -100,10 +102,7 @@ export function createMockHandler(spec: ServedSpec, options: MockOptions = {}): 
   // Calls served so far, by name and arguments: a wire without call ids (Gemini) gets them back.
   const served = new Map<string, string>();
   let n = 0;
-  const fail = (status: number, message: string, extra: Partial<ServedError> = {}, headers: Record<string, string> = {}) => {
-    const e = { status, message, type: serve.errorTypes?.[String(status)], ...extra };
-    return json(errorBody(adapter, serve, e), status, { ...errorHeaders(adapter, e.type), ...headers });
-  };
+  const fail = (status: number, message: string, extra: Partial<ServedError> = {}, headers: Record<string, string> = {}) => errorResponse(adapter, serve, { status, message, ...extra }, headers);
 
   const handle = async (req: Request): Promise<Response> => {
     const url = new URL(req.url);
@@ -121,7 +120,7 @@ export function createMockHandler(spec: ServedSpec, options: MockOptions = {}): 
     req.signal.addEventListener('abort', () => (call.aborted = true), { once: true });
     if (req.method !== 'POST') return fail(405, `${req.method} is not served; send POST`);
     if (!servesPath(adapter, url.pathname)) return fail(404, `${adapter.profile.name} is served at ${adapter.endpoint.path}, not ${url.pathname}`);
-    if (options.apiKey !== undefined && !authorized(spec, headers, options.apiKey)) return fail(401, 'invalid API key');
+    if (options.apiKey !== undefined && !sameSecret(callerKey(spec, (h) => headers[h]) ?? '', options.apiKey)) return fail(401, 'invalid API key');
     let decoded;
     try {
       decoded = decodeRequest(adapter, serve, body, url.pathname);
@@ -136,7 +135,7 @@ export function createMockHandler(spec: ServedSpec, options: MockOptions = {}): 
     if (fault.latencyMs) await sleep(fault.latencyMs, req.signal);
     if (fault.status !== undefined) {
       const extra: Record<string, string> = fault.retryAfter === undefined ? {} : { 'retry-after': String(fault.retryAfter) };
-      return fail(fault.status, fault.message ?? `mock error ${fault.status}`, { type: fault.type ?? serve.errorTypes?.[String(fault.status)], code: fault.code }, extra);
+      return fail(fault.status, fault.message ?? `mock error ${fault.status}`, { type: fault.type, code: fault.code }, extra);
     }
     const id = `mock_${++n}`;
     const turn = servedTurn(step.reply ?? {}, { id, model: decoded.request.model ?? options.model ?? 'mock-model', created: CREATED });
@@ -233,28 +232,8 @@ function streamResponse(spec: ServedSpec, writer: StreamWriter, events: WireEven
   return new Response(body, { status: 200, headers: { 'content-type': encoder.contentType, 'cache-control': 'no-cache' } });
 }
 
-/** The spec's path or stream path, at the end of the URL path ({placeholders} match one segment). */
-function servesPath(adapter: ProviderAdapter, path: string): boolean {
-  return [adapter.endpoint.path, adapter.endpoint.streamPath].some((p) => p !== undefined && pattern(p).test(path));
-}
-
-function pattern(template: string): RegExp {
-  const source = template
-    .split(/(\{[A-Za-z_][A-Za-z0-9_]*\})/)
-    .map((piece) => (/^\{[A-Za-z_][A-Za-z0-9_]*\}$/.test(piece) ? '[^/]+?' : piece.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-    .join('');
-  return new RegExp(`${source}$`);
-}
-
-/** The key in the spec's auth header, or in a header form the spec also accepts. */
-function authorized(spec: ServedSpec, headers: Record<string, string>, key: string): boolean {
-  const { authHeader, authScheme } = spec.adapter.endpoint;
-  const forms = [{ header: authHeader, scheme: authScheme }, ...(spec.serve.accept?.auth ?? [])];
-  return forms.some((f) => headers[f.header.toLowerCase()] === (f.scheme ? `${f.scheme} ${key}` : key));
-}
-
-function json(body: unknown, status: number, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+function json(body: unknown, status: number): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
