@@ -93,7 +93,7 @@ function adapterOf(id: string): ProviderAdapter {
 function rawRequest(id: string, baseUrl: string, key: string, text: string): { url: string; init: RequestInit } {
   const adapter = adapterOf(id);
   const built = adapter.buildRequest({ model: MODEL, messages: [{ role: 'user', content: text }] }, 'stream');
-  const url = buildUrl(adapter.id, adapter.endpoint, baseUrl, true, built.pathParams);
+  const url = buildUrl(adapter, baseUrl, true, built.pathParams);
   const headers = buildHeaders(adapter.endpoint, key, true, [], false);
   return { url, init: { method: 'POST', headers, body: JSON.stringify(built.body) } };
 }

@@ -3,7 +3,7 @@
  * Do not edit: change the spec and run `wireforge gen`.
  */
 import * as base from './openai-chat.js';
-import { defineAdapter, resolveEndpointOptions } from '../runtime/adapter-kit.js';
+import { defineAdapter, resolveEndpointOptions, urlTemplate } from '../runtime/adapter-kit.js';
 import type { Codec, Profile, ServeCodec } from '../runtime/adapter-kit.js';
 
 /** What this wire is, as data: applied by the runtime. */
@@ -33,7 +33,10 @@ export const profile = {
 } as const satisfies Profile;
 
 /** The compiled parts: templates that write the wire, readers that read it. */
-export const codec = { ...base.codec, uses: { endpointOptions: resolveEndpointOptions } } satisfies Codec;
+export const codec = {
+  ...base.codec,
+  uses: { endpointOptions: resolveEndpointOptions, urlTemplate },
+} satisfies Codec;
 
 /** How this wire is served (docs/serving.md): the blocking body and each step of a stream, as templates. */
 export const serve = base.serve satisfies ServeCodec;

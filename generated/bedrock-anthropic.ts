@@ -9,6 +9,7 @@ import {
   resolveEndpointOptions,
   serveOver,
   sigv4Auth,
+  urlTemplate,
 } from '../runtime/adapter-kit.js';
 import type { Codec, Profile, ServeCodec } from '../runtime/adapter-kit.js';
 
@@ -88,6 +89,7 @@ export const codec = {
     eventStream: EventStreamDecoder,
     sigv4Auth,
     endpointOptions: resolveEndpointOptions,
+    urlTemplate,
   },
 } satisfies Codec;
 

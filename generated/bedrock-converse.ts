@@ -17,6 +17,7 @@ import {
   sigv4Auth,
   startText,
   toolCallDelta,
+  urlTemplate,
 } from '../runtime/adapter-kit.js';
 import type { Codec, Profile, ServeCodec, TurnAssembler } from '../runtime/adapter-kit.js';
 
@@ -211,6 +212,7 @@ export const codec = {
     eventStream: EventStreamDecoder,
     sigv4Auth,
     endpointOptions: resolveEndpointOptions,
+    urlTemplate,
   },
   readResponse,
   readEvent,

@@ -16,6 +16,7 @@ import {
   providerTools,
   retryDelayMs,
   setTextSignature,
+  urlTemplate,
 } from '../runtime/adapter-kit.js';
 import type { Codec, Profile, ServeCodec, TurnAssembler } from '../runtime/adapter-kit.js';
 
@@ -288,6 +289,7 @@ export const codec = {
     providerTools,
     merge: mergeConsecutive,
     retryDelay: retryDelayMs,
+    urlTemplate,
   },
   readResponse,
   readEvent,

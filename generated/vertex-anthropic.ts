@@ -3,7 +3,7 @@
  * Do not edit: change the spec and run `wireforge gen`.
  */
 import * as base from './anthropic-messages.js';
-import { defineAdapter, resolveEndpointOptions, tokenAuth } from '../runtime/adapter-kit.js';
+import { defineAdapter, resolveEndpointOptions, tokenAuth, urlTemplate } from '../runtime/adapter-kit.js';
 import type { Codec, Profile, ServeCodec } from '../runtime/adapter-kit.js';
 
 /** What this wire is, as data: applied by the runtime. */
@@ -89,7 +89,7 @@ export const profile = {
 /** The compiled parts: templates that write the wire, readers that read it. */
 export const codec = {
   ...base.codec,
-  uses: { ...base.codec.uses, tokenAuth, endpointOptions: resolveEndpointOptions },
+  uses: { ...base.codec.uses, tokenAuth, endpointOptions: resolveEndpointOptions, urlTemplate },
 } satisfies Codec;
 
 /** How this wire is served (docs/serving.md): the blocking body and each step of a stream, as templates. */

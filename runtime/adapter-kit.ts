@@ -27,6 +27,7 @@ export { EventStreamDecoder } from './framing/decode-event-stream.js';
 export { sigv4Auth } from './transport/auth-sigv4.js';
 export { tokenAuth } from './transport/auth-token.js';
 export { resolveEndpointOptions } from './client/endpoint-options.js';
+export { urlTemplate } from './client/url-template.js';
 export { retryDelayMs } from './wire/retry-delay.js';
 export { firstString } from './wire/read-path.js';
 export type { Codec, CodecUses } from './codec.js';

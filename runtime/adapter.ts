@@ -7,7 +7,7 @@ import type { TurnAssembler, TurnRules } from './assemble/turn-assembler.js';
 import { finishMapper } from './assemble/map-finish.js';
 import { isPaths, usageMapper } from './assemble/map-usage.js';
 import { missingUse, type Codec, type CodecUses } from './codec.js';
-import { RETRYABLE_BY_DEFAULT, type EndpointInfo, type Profile, type StreamProfile } from './profile.js';
+import { isTemplated, RETRYABLE_BY_DEFAULT, type EndpointInfo, type Profile, type StreamProfile } from './profile.js';
 import { requestBuilder, type BuiltRequest } from './request/build-request.js';
 import type { ChatRequest } from './types.js';
 import { firstStringAt } from './wire/read-path.js';
@@ -53,23 +53,24 @@ export function defineAdapter(profile: Profile, codec: Codec, generated?: { kit:
     const newer = kit > KIT_VERSION;
     throw new WireforgeError(
       `adapter "${profile.id}" was generated for adapter kit ${String(kit)}, and this runtime serves kits ${MIN_KIT}–${KIT_VERSION}: ` +
-        (newer ? 'install the runtime that matches your generator (or regenerate with the matching generator)' : 'regenerate it with the generator that matches this runtime (`wireforge gen`, `pnpm gen` in this repository)'),
+        (newer ? 'install the runtime that matches your generator, or regenerate with its own (`wireforge gen`)' : 'regenerate it with the generator of this runtime (`wireforge gen`)'),
       { provider: profile.id },
     );
   }
   const e = profile.errors;
   const retryable = e.retryable ?? RETRYABLE_BY_DEFAULT;
   const uses = codec.uses ?? {};
-  const needs: Array<[unknown, keyof CodecUses, string]> = [
-    [profile.stream.framing === 'ndjson', 'ndjson', 'streams NDJSON'],
-    [profile.stream.framing === 'event-stream', 'eventStream', 'streams AWS event-stream frames'],
-    [profile.endpoint.sigv4, 'sigv4Auth', 'signs requests with AWS SigV4'],
-    [profile.endpoint.authFrom === 'token', 'tokenAuth', 'sends access tokens'],
-    [profile.endpoint.options, 'endpointOptions', 'declares endpoint options'],
-    [!Object.values(profile.usage).every(isPaths), 'usageSteps', 'counts usage over steps'],
+  const needs: Array<[unknown, keyof CodecUses]> = [
+    [profile.stream.framing === 'ndjson', 'ndjson'],
+    [profile.stream.framing === 'event-stream', 'eventStream'],
+    [profile.endpoint.sigv4, 'sigv4Auth'],
+    [profile.endpoint.authFrom === 'token', 'tokenAuth'],
+    [profile.endpoint.options, 'endpointOptions'],
+    [isTemplated(profile.endpoint), 'urlTemplate'],
+    [!Object.values(profile.usage).every(isPaths), 'usageSteps'],
   ];
-  for (const [needed, name, what] of needs) if (needed && !uses[name]) missingUse(profile.id, name, what);
-  const retryDelay = e.retryDelay?.length ? (uses.retryDelay ?? missingUse(profile.id, 'retryDelay', 'reads retry delays from error bodies')) : undefined;
+  for (const [needed, name] of needs) if (needed && !uses[name]) missingUse(profile.id, name);
+  const retryDelay = e.retryDelay?.length ? (uses.retryDelay ?? missingUse(profile.id, 'retryDelay')) : undefined;
   return {
     id: profile.id,
     name: profile.name,

@@ -14,6 +14,7 @@ import type { EventStreamDecoder } from './framing/decode-event-stream.js';
 import type { sigv4Auth } from './transport/auth-sigv4.js';
 import type { tokenAuth } from './transport/auth-token.js';
 import type { resolveEndpointOptions } from './client/endpoint-options.js';
+import type { urlTemplate } from './client/url-template.js';
 import type { BlockContext } from './request/block-context.js';
 import type { continuityRules } from './request/continuity-rules.js';
 import type { mergeConsecutive } from './request/merge-consecutive.js';
@@ -100,11 +101,16 @@ export interface CodecUses {
   tokenAuth?: typeof tokenAuth;
   /** Endpoint options (resource, project, region…), for specs that declare them. */
   endpointOptions?: typeof resolveEndpointOptions;
+  /** {placeholders} and query parameters in the endpoint, for specs whose endpoint has either. */
+  urlTemplate?: typeof urlTemplate;
 }
 
-/** A profile or reader that needs a unit its codec does not supply (a hand-written codec): said when first needed. */
-export function missingUse(provider: string, name: keyof CodecUses, what: string): never {
-  throw new WireforgeError(`adapter "${provider}" ${what}, but its codec does not supply the code for it: add codec.uses.${name} (generated modules do)`, { provider });
+/**
+ * A profile or reader that needs a unit its codec does not supply (a hand-written codec): said
+ * when first needed, naming the unit (CodecUses says what each one is for).
+ */
+export function missingUse(provider: string, name: keyof CodecUses): never {
+  throw new WireforgeError(`adapter "${provider}" needs codec.uses.${name}, which its codec does not supply (generated modules do)`, { provider });
 }
 
 export interface Codec {

@@ -6,6 +6,7 @@
 import { slotsOf, type TemplateNode } from '../ir/templates.js';
 import { BLOCK_KEYS, FORMAT_KEYS, PART_KEYS, ROLE_KEYS, TOOL_CHOICE_KEYS, type SpecIR } from '../ir/types.js';
 import { PARAM_FIELDS } from '../ir/slots.js';
+import { isTemplated } from '../../runtime/profile.js';
 import { actionKinds, emitReadEvent, emitReadResponse } from './emit-readers.js';
 import { SLOT_EXPRS, type RequestSlotContext } from './slot-exprs.js';
 import { templateExpr } from './emit-template.js';
@@ -91,6 +92,7 @@ export function emitCodec(ir: SpecIR): CodecSource {
   if (ir.profile.endpoint.sigv4) uses.push(['sigv4Auth', 'sigv4Auth']);
   if (ir.profile.endpoint.authFrom === 'token') uses.push(['tokenAuth', 'tokenAuth']);
   if (ir.profile.endpoint.options) uses.push(['endpointOptions', 'resolveEndpointOptions']);
+  if (isTemplated(ir.profile.endpoint)) uses.push(['urlTemplate', 'urlTemplate']);
   if (uses.length) members.set('uses', new Map(uses));
   return { members, readResponse: emitReadResponse(ir), readEvent: emitReadEvent(ir) };
 }

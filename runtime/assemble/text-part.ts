@@ -141,5 +141,5 @@ export function setTextSignature(a: TurnAssembler, signature: unknown): void {
 }
 
 function metaOf(a: TurnAssembler): TextMeta {
-  return a.meta ?? missingUse(a.provider, 'textMeta', 'reads text signatures or phases');
+  return a.meta ?? missingUse(a.provider, 'textMeta');
 }

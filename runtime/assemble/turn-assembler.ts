@@ -92,12 +92,12 @@ export class TurnAssembler implements EventSink {
 
   /** Reasoning blocks, for readers with thinking actions (`a.thinking.append(…)`); a hand-written codec that reads them without supplying the unit is told which. */
   get thinking(): ThinkingBlocks {
-    return this.#reasoning ?? missingUse(this.provider, 'thinking', 'reads thinking blocks');
+    return this.#reasoning ?? missingUse(this.provider, 'thinking');
   }
 
   /** Parts made by the kind table, for readers with part actions (`a.parts.add(…)`). */
   get parts(): ResponseParts {
-    return this.more ?? missingUse(this.provider, 'parts', 'reads parts of its kind table');
+    return this.more ?? missingUse(this.provider, 'parts');
   }
 
   setMeta(id: unknown, model: unknown): void {

@@ -1,35 +1,22 @@
 /** URL and headers of a call, from the spec's endpoint and the client options. */
-import type { EndpointInfo } from '../adapter.js';
-import { RequestError } from '../errors.js';
+import type { EndpointInfo, ProviderAdapter } from '../adapter.js';
 import { FORBIDDEN_KEYS } from '../request/safe-merge.js';
 
+/**
+ * The base URL (the client's, else the spec's; createClientFor made sure there is one) and the
+ * path; endpoints with {placeholders} or a query go through their urlTemplate unit.
+ */
 export function buildUrl(
-  provider: string,
-  ep: EndpointInfo,
+  adapter: ProviderAdapter,
   baseUrl: string | undefined,
   stream: boolean,
-  pathParams: Record<string, string | undefined>,
+  values: Record<string, string | undefined>,
 ): string {
-  const base = baseUrl ?? ep.baseUrl;
-  if (!base) throw new RequestError(provider, 'baseUrl', `${provider} has no default base URL: pass createClient(…, { baseUrl })`);
-  // {name}: the request's model, or an endpoint option (resolved when the client was made).
-  const fill = (template: string, encode: (v: string) => string) =>
-    template.replace(/\{(\w+)\}/g, (_m, name: string) => {
-      const v = pathParams[name];
-      if (v === undefined || v === '') throw new RequestError(provider, name, `the endpoint needs ${name}; set it on the request or the client`);
-      // A segment of dots would walk the path to another endpoint.
-      if (v === '.' || v === '..') throw new RequestError(provider, name, `${JSON.stringify(v)} is not a value for the endpoint's {${name}}`);
-      return encode(v);
-    });
-  let url = fill(base.replace(/\/+$/, ''), encodeURIComponent) + fill((stream && ep.streamPath) || ep.path, encodeURIComponent);
-  const params = stream ? { ...ep.query, ...ep.streamQuery } : ep.query;
-  if (params) {
-    const filled: Record<string, string> = {};
-    for (const [k, v] of Object.entries(params)) filled[k] = fill(v, (x) => x);
-    const query = new URLSearchParams(filled).toString();
-    if (query) url += (url.includes('?') ? '&' : '?') + query;
-  }
-  return url;
+  const ep = adapter.endpoint;
+  const base = (baseUrl ?? ep.baseUrl)!;
+  const path = (stream && ep.streamPath) || ep.path;
+  const template = adapter.codec.uses?.urlTemplate;
+  return template ? template(adapter.id, ep, base, path, stream, values) : base.replace(/\/+$/, '') + path;
 }
 
 export function buildHeaders(

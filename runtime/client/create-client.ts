@@ -5,7 +5,6 @@
  */
 import type { ProviderAdapter } from '../adapter.js';
 import { TurnAssembler } from '../assemble/turn-assembler.js';
-import { missingUse } from '../codec.js';
 import { RequestError, StreamError, WireforgeError } from '../errors.js';
 import { readPath } from '../wire/read-path.js';
 import { checkRequest } from '../request/check-request.js';
@@ -28,15 +27,15 @@ const DEFAULT_TIMEOUT_MS = 600_000;
 
 export function createClientFor(adapter: ProviderAdapter, options: ClientOptions = {}): Client {
   const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
-  if (adapter.endpoint.baseUrlRequired && !options.baseUrl) {
+  const ep = adapter.endpoint;
+  if (!options.baseUrl && (ep.baseUrlRequired || !ep.baseUrl)) {
     throw new RequestError(adapter.id, 'baseUrl', `${adapter.id} needs a baseUrl: pass createClient(${JSON.stringify(adapter.id)}, { baseUrl })`);
   }
   const redact = makeRedactor();
   // An empty key (a blank line in an env file) is none.
   const key = keyOf(adapter, options, env);
-  const endpoint = adapter.endpoint.options
-    ? (adapter.codec.uses?.endpointOptions ?? missingUse(adapter.id, 'endpointOptions', 'declares endpoint options'))(adapter, options.endpoint, env, options.baseUrl, adapter.endpoint.sigv4 !== undefined && key === undefined)
-    : undefined;
+  // defineAdapter made sure the unit is there when the spec declares options.
+  const endpoint = ep.options && adapter.codec.uses!.endpointOptions!(adapter, options.endpoint, env, options.baseUrl, ep.sigv4 !== undefined && key === undefined);
   if (!endpoint && options.endpoint && Object.keys(options.endpoint).length) {
     throw new RequestError(adapter.id, `endpoint.${Object.keys(options.endpoint)[0]!}`, `${adapter.id} takes no endpoint options`);
   }
@@ -49,9 +48,10 @@ export function createClientFor(adapter: ProviderAdapter, options: ClientOptions
   const prepare = (request: ChatRequest, call: CallOptions | undefined, stream: boolean) => {
     checkRequest(adapter.id, request);
     const merged = withDefaults(request, options);
-    if (merged.model === undefined && (adapter.profile.request.model !== undefined || adapter.endpoint.path.includes('{model}') || adapter.endpoint.streamPath?.includes('{model}') === true)) throw new RequestError(adapter.id, 'model', `no model: set it on the request or pass createClient(${JSON.stringify(adapter.id)}, { model })`);
+    // A model in the URL path is asked for by its urlTemplate when it is missing.
+    if (merged.model === undefined && adapter.profile.request.model !== undefined) throw new RequestError(adapter.id, 'model', `no model: set it on the request or pass createClient(${JSON.stringify(adapter.id)}, { model })`);
     const built = adapter.buildRequest(merged, stream ? 'stream' : 'blocking');
-    const url = buildUrl(adapter.id, adapter.endpoint, options.baseUrl, stream, endpoint ? { ...endpoint, ...built.pathParams } : built.pathParams);
+    const url = buildUrl(adapter, options.baseUrl, stream, endpoint ? { ...endpoint, ...built.pathParams } : built.pathParams);
     const headers = buildHeaders(adapter.endpoint, apiKey, stream, [options.headers, call?.headers], options.allowAuthOverride === true);
     return { built, send: { url, headers, body: JSON.stringify(built.body), fetch: doFetch, timeoutMs, maxRetries, signal: call?.signal, redact, sign } };
   };

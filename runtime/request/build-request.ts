@@ -58,11 +58,11 @@ export function requestBuilder(profile: Profile, codec: Codec): (input: ChatRequ
   const parallel = rq.params.parallelToolCalls;
   const choiceRules =
     (codec.toolChoice.unset || (parallel !== undefined && 'carriedBy' in parallel)) &&
-    (codec.uses?.toolChoiceRules ?? missingUse(profile.id, 'toolChoiceRules', 'has tool-choice rules'));
+    (codec.uses?.toolChoiceRules ?? missingUse(profile.id, 'toolChoiceRules'));
   const rules = codec.uses?.continuity;
-  if ((continuity.rules.length || continuity.carry?.length || continuity.foreignThinking === 'text') && !rules) missingUse(profile.id, 'continuity', 'has continuity rules');
-  const hostedTools = (rq.tools?.provider || rq.tools?.unknownProviderTool) && (codec.uses?.providerTools ?? missingUse(profile.id, 'providerTools', 'has provider tools'));
-  const merge = rq.messages.merge && (codec.uses?.merge ?? missingUse(profile.id, 'merge', 'merges consecutive messages'));
+  if ((continuity.rules.length || continuity.carry?.length || continuity.foreignThinking === 'text') && !rules) missingUse(profile.id, 'continuity');
+  const hostedTools = (rq.tools?.provider || rq.tools?.unknownProviderTool) && (codec.uses?.providerTools ?? missingUse(profile.id, 'providerTools'));
+  const merge = rq.messages.merge && (codec.uses?.merge ?? missingUse(profile.id, 'merge'));
   return (input, mode) => {
     const w = new Warnings(profile.id);
     // History first: continuity rules may take fields out of what this conversation can carry.
@@ -153,7 +153,7 @@ function planParams(profile: Profile, codec: Codec): Plan {
       const template = rule.template ? (codec.params[field] as ((v: unknown) => unknown) | undefined) : undefined;
       let step: ParamStep | undefined = template && ((v) => template(v));
       if (rule.values || rule.silent || rule.when || rule.default !== undefined) {
-        rules = codec.uses?.paramRules ?? missingUse(profile.id, 'paramRules', 'has param value tables, conditions or defaults');
+        rules = codec.uses?.paramRules ?? missingUse(profile.id, 'paramRules');
         if (rule.values || rule.silent || rule.when) step = rules.step(field, rule, template);
         if (rule.default !== undefined) defaults.push({ to: rule.to, value: rule.default });
       }

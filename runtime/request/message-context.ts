@@ -99,31 +99,31 @@ export class MessageContext {
   // BlockContext (block-context.ts), which modules whose templates read them supply as `codec.uses.blocks`.
 
   imageData(_c: string | ContentPart[]): string[] | undefined {
-    return this.#needs('images');
+    return this.#needsBlocks();
   }
 
   text(_c: string | ContentPart[]): string {
-    return this.#needs('text');
+    return this.#needsBlocks();
   }
 
   blocks(_m: AssistantMessage): unknown[] {
-    return this.#needs('blocks');
+    return this.#needsBlocks();
   }
 
   thinkingBlocks(_m: AssistantMessage): unknown[] | undefined {
-    return this.#needs('thinking');
+    return this.#needsBlocks();
   }
 
   thinkingText(_m: AssistantMessage): string | undefined {
-    return this.#needs('thinkingText');
+    return this.#needsBlocks();
   }
 
   argumentsObject(_c: ToolCall): Record<string, unknown> {
-    return this.#needs('argumentsObject');
+    return this.#needsBlocks();
   }
 
-  #needs(slot: string): never {
-    return missingUse(this.w.provider, 'blocks', `has a template that reads $${slot}`);
+  #needsBlocks(): never {
+    return missingUse(this.w.provider, 'blocks');
   }
 
   #part(p: ContentPart, j: number): unknown {

@@ -900,7 +900,7 @@ describe('apply-continuity through buildRequest', () => {
     expect(obj(arr(built.body.messages)[1]).content).toBe('plan A\n\nplan B\n\nChecking.');
     const onlyRedacted = asText.buildRequest({ model: GPT, messages: conversation({ ...turn, content: null, thinking: [{ text: '', redacted: 'opaque' }] }) }, 'blocking');
     expect(onlyRedacted.warnings.map((w) => w.message)).toEqual([`reasoning from anthropic-messages (${CLAUDE}) is not valid for openai-chat; it was not sent`]);
-    expect(() => defineAdapter(profile, chat.codec, { kit: KIT_VERSION }).buildRequest({ model: GPT, messages: conversation(turn) }, 'blocking')).toThrow(/has continuity rules, .*codec\.uses\.continuity/);
+    expect(() => defineAdapter(profile, chat.codec, { kit: KIT_VERSION }).buildRequest({ model: GPT, messages: conversation(turn) }, 'blocking')).toThrow(/needs codec\.uses\.continuity/);
   });
 
   it('rules apply to messages without origin too: Responses store:false drops reasoning without encrypted content; DeepSeek fills reasoning_content', () => {

@@ -7,6 +7,7 @@ import { adapters, defineAdapter, KIT_VERSION, WireforgeError } from '../../gene
 import { profile, codec } from '../../generated/openai-chat.js';
 import * as ollama from '../../generated/ollama.js';
 import * as anthropic from '../../generated/anthropic-messages.js';
+import * as gemini from '../../generated/gemini.js';
 import { TurnAssembler } from '../../runtime/assemble/turn-assembler.js';
 
 describe('the adapter-kit version', () => {
@@ -25,18 +26,19 @@ describe('the adapter-kit version', () => {
 
   it('a codec without a unit its profile or readers need is told which (hand-written codecs)', () => {
     const { uses: _u, ...bare } = ollama.codec;
-    expect(() => defineAdapter(ollama.profile, bare, { kit: KIT_VERSION })).toThrow(/adapter "ollama" streams NDJSON, .*codec\.uses\.ndjson/);
+    expect(() => defineAdapter(ollama.profile, bare, { kit: KIT_VERSION })).toThrow(/adapter "ollama" needs codec\.uses\.ndjson, which its codec does not supply/);
     const { uses, ...rest } = anthropic.codec;
-    expect(() => defineAdapter(anthropic.profile, { ...rest, uses: { ...uses, continuity: undefined } }, { kit: KIT_VERSION })).toThrow(/codec\.uses\.continuity/);
-    expect(() => defineAdapter(anthropic.profile, { ...rest, uses: { ...uses, paramRules: undefined } }, { kit: KIT_VERSION })).toThrow(/has param value tables, conditions or defaults, .*codec\.uses\.paramRules/);
-    expect(() => defineAdapter(anthropic.profile, { ...rest, uses: { ...uses, toolChoiceRules: undefined } }, { kit: KIT_VERSION })).toThrow(/has tool-choice rules, .*codec\.uses\.toolChoiceRules/);
-    expect(() => defineAdapter(anthropic.profile, { ...rest, uses: { ...uses, providerTools: undefined } }, { kit: KIT_VERSION })).toThrow(/has provider tools, .*codec\.uses\.providerTools/);
-    expect(() => defineAdapter(anthropic.profile, { ...rest, uses: { ...uses, usageSteps: undefined } }, { kit: KIT_VERSION })).toThrow(/counts usage over steps, .*codec\.uses\.usageSteps/);
+    expect(() => defineAdapter(anthropic.profile, { ...rest, uses: { ...uses, continuity: undefined } }, { kit: KIT_VERSION })).toThrow(/needs codec\.uses\.continuity/);
+    expect(() => defineAdapter(anthropic.profile, { ...rest, uses: { ...uses, paramRules: undefined } }, { kit: KIT_VERSION })).toThrow(/needs codec\.uses\.paramRules/);
+    expect(() => defineAdapter(anthropic.profile, { ...rest, uses: { ...uses, toolChoiceRules: undefined } }, { kit: KIT_VERSION })).toThrow(/needs codec\.uses\.toolChoiceRules/);
+    expect(() => defineAdapter(anthropic.profile, { ...rest, uses: { ...uses, providerTools: undefined } }, { kit: KIT_VERSION })).toThrow(/needs codec\.uses\.providerTools/);
+    expect(() => defineAdapter(anthropic.profile, { ...rest, uses: { ...uses, usageSteps: undefined } }, { kit: KIT_VERSION })).toThrow(/needs codec\.uses\.usageSteps/);
+    expect(() => defineAdapter(gemini.profile, { ...gemini.codec, uses: { ...gemini.codec.uses, urlTemplate: undefined } }, { kit: KIT_VERSION })).toThrow(/adapter "gemini" needs codec\.uses\.urlTemplate/);
     const noThinking = defineAdapter(anthropic.profile, { ...rest, uses: { ...uses, thinking: undefined } }, { kit: KIT_VERSION });
     const a = new TurnAssembler(noThinking.rules, { streaming: false });
-    expect(() => a.thinking.append('x')).toThrow(/reads thinking blocks, .*codec\.uses\.thinking/);
+    expect(() => a.thinking.append('x')).toThrow(/needs codec\.uses\.thinking/);
     const noBlocks = defineAdapter(anthropic.profile, { ...rest, uses: { ...uses, blocks: undefined } }, { kit: KIT_VERSION });
     const turn = { role: 'assistant' as const, content: 'hi' };
-    expect(() => noBlocks.buildRequest({ model: 'm', messages: [{ role: 'user', content: 'q' }, turn] }, 'blocking')).toThrow(/reads \$blocks, .*codec\.uses\.blocks/);
+    expect(() => noBlocks.buildRequest({ model: 'm', messages: [{ role: 'user', content: 'q' }, turn] }, 'blocking')).toThrow(/needs codec\.uses\.blocks/);
   });
 });
