@@ -6,6 +6,7 @@ import * as base from './openai-chat.js';
 import {
   BlockContext,
   ThinkingBlocks,
+  applyContinuity,
   defineAdapter,
   firstString,
   list,
@@ -89,7 +90,7 @@ export const codec = {
       reasoning_details: cx.thinkingBlocks(m),
     }),
   },
-  uses: { thinking: ThinkingBlocks, blocks: BlockContext },
+  uses: { thinking: ThinkingBlocks, blocks: BlockContext, foreignTurns: applyContinuity },
   readResponse,
   readEvent,
 } satisfies Codec;

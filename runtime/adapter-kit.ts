@@ -18,6 +18,7 @@ export type { MessageContext } from './request/message-context.js';
 export { BlockContext } from './request/block-context.js';
 export { compact } from './request/compact.js';
 export { continuityRules } from './request/continuity-rules.js';
+export { applyContinuity } from './request/apply-continuity.js';
 export { paramRules } from './request/param-rules.js';
 export { toolChoiceRules } from './request/tool-choice.js';
 export { providerTools } from './request/provider-tools.js';

@@ -16,6 +16,7 @@ import type { tokenAuth } from './transport/auth-token.js';
 import type { resolveEndpointOptions } from './client/endpoint-options.js';
 import type { urlTemplate } from './client/url-template.js';
 import type { BlockContext } from './request/block-context.js';
+import type { applyContinuity } from './request/apply-continuity.js';
 import type { continuityRules } from './request/continuity-rules.js';
 import type { mergeConsecutive } from './request/merge-consecutive.js';
 import type { paramRules } from './request/param-rules.js';
@@ -75,8 +76,10 @@ export interface CodecUses {
   textMeta?: typeof TextMeta;
   /** Parts made by the kind table, for readers that call addPart, openPart or partDelta. */
   parts?: typeof ResponseParts;
-  /** Continuity rules, carried state and reasoning from elsewhere as text (`foreignThinking: text`), for specs with any. */
+  /** Continuity rules, carried state and reasoning from elsewhere as text (`foreignThinking: text`), for specs with any (they clean turns from elsewhere too). */
   continuity?: typeof continuityRules;
+  /** Turns from another provider cleaned of its reasoning, signatures and wire parts, for specs whose templates carry any and that have no continuity rules. */
+  foreignTurns?: typeof applyContinuity;
   /** The message context for templates that read $blocks, $thinking, $thinkingText, $argumentsObject, $images or a message's $text. */
   blocks?: typeof BlockContext;
   /** Param value tables (`values`, `silent`), `when` conditions and defaults, for specs with any. */

@@ -140,6 +140,8 @@ export interface RequestProfile {
     readonly userName: boolean;
     readonly toolError: boolean;
     readonly toolStrict: boolean;
+    /** A tool call's signature (Gemini's thoughtSignature). */
+    readonly callSignature: boolean;
   };
   /** Fields forced into the body for each kind of call (`stream: true`). */
   readonly streamBody: Readonly<Record<string, unknown>>;

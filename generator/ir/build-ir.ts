@@ -174,6 +174,7 @@ function buildProfile(id: string, d: SpecDocument, t: TemplatesIR): Profile {
         userName: slotsUsed(t.roles.user).includes('name'),
         toolError: t.roles.toolError !== undefined || slotsUsed(t.roles.tool).includes('isError'),
         toolStrict: slotsUsed(t.tools?.item).includes('strict'),
+        callSignature: slotsUsed(t.blocks.toolCall).includes('signature'),
       },
       streamBody: rq.stream?.body ?? {},
       blockingBody: rq.blocking?.body ?? {},

@@ -3,10 +3,12 @@
  * to the provider (or model) that produced it, and under the conditions its spec declares.
  * Everything removed here is reported, except what a rule says the wire must not get.
  *
- * This file cleans turns from elsewhere, which every wire needs; a spec's rules and carried
+ * This file cleans turns from elsewhere: the `foreignTurns` unit, which generated modules supply
+ * when their templates can carry another provider's state (reasoning, signatures, wire parts); a
+ * wire whose templates carry none of it needs no cleaning, and what it has no place for is warned
+ * about as it is written (message-context.ts, build-request.ts). A spec's rules and carried
  * state, and reasoning from elsewhere sent back as text (`foreignThinking: text`), are applied by
- * `continuityRules` (continuity-rules.ts), which the generated module supplies when its spec has
- * any (`codec.uses.continuity`).
+ * `continuityRules` (continuity-rules.ts, `codec.uses.continuity`), which cleans turns too.
  */
 import type { Condition } from '../profile.js';
 import type { AssistantMessage, ChatRequest, Message, ThinkingPart } from '../types.js';

@@ -59,8 +59,8 @@ export function requestBuilder(profile: Profile, codec: Codec): (input: ChatRequ
   const choiceRules =
     (codec.toolChoice.unset || (parallel !== undefined && 'carriedBy' in parallel)) &&
     (codec.uses?.toolChoiceRules ?? missingUse(profile.id, 'toolChoiceRules'));
-  const rules = codec.uses?.continuity;
-  if ((continuity.rules.length || continuity.carry?.length || continuity.foreignThinking === 'text') && !rules) missingUse(profile.id, 'continuity');
+  const rules = codec.uses?.continuity ?? codec.uses?.foreignTurns;
+  if ((continuity.rules.length || continuity.carry?.length || continuity.foreignThinking === 'text') && !codec.uses?.continuity) missingUse(profile.id, 'continuity');
   const hostedTools = (rq.tools?.provider || rq.tools?.unknownProviderTool) && (codec.uses?.providerTools ?? missingUse(profile.id, 'providerTools'));
   const merge = rq.messages.merge && (codec.uses?.merge ?? missingUse(profile.id, 'merge'));
   return (input, mode) => {
@@ -179,6 +179,7 @@ function mapMessage(m: Message, p: Profile, c: Codec, cx: MessageContext, w: War
       if (m.name !== undefined && !p.request.carries.userName) w.drop(`${cx.field()}.name`, `${p.name} has no field for a participant name`);
       return c.roles.user ? c.roles.user(m, cx) : noTemplate(p, cx, w);
     case 'assistant':
+      if (!p.request.carries.callSignature && m.toolCalls?.some((t) => t.signature !== undefined)) w.drop(`${cx.field()}.toolCalls`, `${p.name} has no place for tool-call signatures; they were not sent`);
       return c.roles.assistant ? c.roles.assistant(m, cx) : noTemplate(p, cx, w);
     case 'tool':
       if (m.isError && c.roles.toolError) return c.roles.toolError(m, cx);

@@ -4,7 +4,7 @@
  * they answer (Gemini sends results back by name).
  */
 import type { ChatRequest, ContentPart, Message } from '../types.js';
-import { applyContinuity, type Continuity } from './apply-continuity.js';
+import type { applyContinuity, Continuity } from './apply-continuity.js';
 import type { Warnings } from './warnings.js';
 
 export interface Conversation {
@@ -27,7 +27,7 @@ export function prepareConversation(
   join: string,
   continuity: Continuity,
   w: Warnings,
-  rules: typeof applyContinuity = applyContinuity,
+  rules?: typeof applyContinuity,
 ): Conversation {
   const systemTexts: string[] = [];
   const messages: Message[] = [];
@@ -72,7 +72,8 @@ export function prepareConversation(
     messages.push(out);
     origins.push(i);
   });
-  const kept = rules(messages, origins, req, continuity, w);
+  // Without a unit the history goes as it is: the templates carry nothing another provider made.
+  const kept = rules ? rules(messages, origins, req, continuity, w) : { messages, body: {}, request: req, carried: [] };
   return { system: systemTexts.length ? systemTexts.join(join) : undefined, messages: kept.messages, origins, body: kept.body, request: kept.request, carried: kept.carried };
 }
 

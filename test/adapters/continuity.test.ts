@@ -857,6 +857,24 @@ describe('apply-continuity through buildRequest', () => {
     expect(obj(arr(foreign.body.contents)[1]).parts).toEqual([{ functionCall: { name: 'get_weather', args: WEATHER_ARGS }, thoughtSignature: SKIP_SIGNATURE }]);
   });
 
+  it('a wire with no place for another provider\'s state (OpenAI Chat) writes none of it, and says so for each: reasoning, call signatures, wire parts', () => {
+    const gemini = toolTurn({
+      content: 'Checking.',
+      thinking: [{ text: 'plan', signature: 'sig-1' }],
+      toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: WEATHER_ARGS_TEXT, signature: 'gsig-1' }],
+      parts: [{ type: 'opaque', kind: 'code_execution', value: { code: 'x' }, wire: { executableCode: { code: 'x' } } }],
+      origin: { provider: 'gemini', model: 'gemini-2.5-pro' },
+    });
+    const built = adapters['openai-chat'].buildRequest({ model: GPT, messages: conversation(gemini) }, 'blocking');
+    expect(built.warnings.map((w) => `${w.type} ${w.field}`).sort()).toEqual(['dropped messages[1].parts[0]', 'dropped messages[1].thinking', 'dropped messages[1].toolCalls']);
+    expect(built.warnings.find((w) => w.field === 'messages[1].toolCalls')?.message).toMatch(/no place for tool-call signatures/);
+    const wire = JSON.parse(JSON.stringify(built.body)) as Json;
+    expect(arr(wire.messages)[1]).toEqual({ role: 'assistant', content: 'Checking.', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: WEATHER_ARGS_TEXT } }] });
+    // The same turn without origin (the caller's own) is warned about alike: the wire has no place for it either way.
+    const own = adapters['openai-chat'].buildRequest({ model: GPT, messages: conversation({ ...gemini, origin: undefined }) }, 'blocking');
+    expect(own.warnings.map((w) => w.field).sort()).toEqual(['messages[1].parts[0]', 'messages[1].thinking', 'messages[1].toolCalls']);
+  });
+
   it("scope 'model' (OpenRouter): the same provider but another model drops reasoning_details with a warning", () => {
     const turn = toolTurn({
       thinking: [{ text: 'plan', signature: 'sig-claude', format: 'anthropic-claude-v1' }],
