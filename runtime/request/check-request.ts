@@ -2,15 +2,12 @@
  * The unified request checked at the boundary, before any wire is built: a call from plain
  * JavaScript (or with `as any`) that does not match the types gets a RequestError naming the
  * path and what is wrong (`messages[0].role: "usr" is not one of …`), never a bare TypeError or a
- * silently shorter request. One walk over the request; no allocation when it is well formed.
+ * silently shorter request. The shape is data (one table per object of types.ts); one walk over
+ * the request, and no allocation when it is well formed.
  */
 import { RequestError } from '../errors.js';
 import type { ChatRequest } from '../types.js';
 import { isObject } from '../wire/read-path.js';
-
-const ROLES = ['system', 'user', 'assistant', 'tool', 'approval'] as const;
-const EFFORTS = ['minimal', 'low', 'medium', 'high'] as const;
-const FORMATS = ['text', 'json', 'json_schema'] as const;
 
 /** The provider of the request being checked (a check runs start to end synchronously). */
 let provider = '';
@@ -24,164 +21,160 @@ function bad(path: string, must: string, v: unknown): never {
   return fail(path, `must ${must}, got ${describe(v)}`);
 }
 
-const STRING = 'be a string';
-const ARRAY = 'be an array';
-const SCHEMA = 'be a JSON Schema object';
-const OBJECT = 'be an object';
 const isString = (v: unknown): v is string => typeof v === 'string';
 
-/** `o[key]` must pass `test` (`prefix` is the path of `o`, with its dot). */
-function need(o: Record<string, unknown>, key: string, prefix: string, test: (v: unknown) => boolean, must: string): void {
-  if (!test(o[key])) bad(prefix + key, must, o[key]);
+/** Each kind of field: its test, and what the message says it must be. */
+const KINDS = {
+  string: [isString, 'be a string'],
+  name: [(v) => isString(v) && v !== '', 'be a non-empty string'],
+  boolean: [(v) => typeof v === 'boolean', 'be a boolean'],
+  decision: [(v) => typeof v === 'boolean', 'be true or false'],
+  number: [Number.isFinite, 'be a finite number'],
+  count: [(v) => Number.isInteger(v) && (v as number) > 0, 'be a positive integer'],
+  // -1: the provider decides (Gemini's dynamic thinking budget).
+  budget: [(v) => Number.isInteger(v) && (v as number) >= -1, 'be an integer of at least -1'],
+  strings: [(v) => Array.isArray(v) && v.every(isString), 'be an array of strings'],
+  stringMap: [(v) => isObject(v) && Object.values(v).every(isString), 'be an object of strings'],
+  object: [isObject, 'be an object'],
+  schema: [isObject, 'be a JSON Schema object'],
+  array: [Array.isArray, 'be an array'],
+  text: [(v) => v === null || isString(v), 'be a string or null'],
+} satisfies Record<string, [(v: unknown) => boolean, string]>;
+
+/**
+ * A field: a kind (optional; `!kind` is required), a list of allowed strings (required), or a
+ * check of its own (called with the value, set or not).
+ */
+type Field = keyof typeof KINDS | `!${keyof typeof KINDS}` | readonly string[] | ((v: unknown, at: string) => void);
+type Shape = Readonly<Record<string, Field>>;
+
+/** `o` (an object, at `prefix`) against `shape`. */
+function check(o: Record<string, unknown>, shape: Shape, prefix: string): void {
+  for (const key in shape) {
+    const field = shape[key]!;
+    const v = o[key];
+    const at = prefix + key;
+    if (typeof field === 'function') field(v, at);
+    else if (typeof field !== 'string') oneOf(v, field, at);
+    else if (v !== undefined || field[0] === '!') {
+      const [test, must] = KINDS[(field[0] === '!' ? field.slice(1) : field) as keyof typeof KINDS];
+      if (!test(v)) bad(at, must, v);
+    }
+  }
 }
 
-/** `o[key]`, when set, must pass `test`. */
-function maybe(o: Record<string, unknown>, key: string, prefix: string, test: (v: unknown) => boolean, must: string): void {
-  if (o[key] !== undefined) need(o, key, prefix, test, must);
-}
-
-const isPositiveInteger = (v: unknown) => Number.isInteger(v) && (v as number) > 0;
-/** -1: the provider decides (Gemini's dynamic thinking budget). */
-const isBudget = (v: unknown) => Number.isInteger(v) && (v as number) >= -1;
-const isStrings = (v: unknown) => Array.isArray(v) && v.every(isString);
-const isStringMap = (v: unknown) => isObject(v) && Object.values(v).every(isString);
-
-/** An optional list: absent, or an array whose items `each` checks. */
-function items(o: Record<string, unknown>, key: string, prefix: string, each: (item: unknown, at: string) => void): void {
-  const v = o[key];
+/** An optional object of this shape. */
+const object = (shape: Shape) => (v: unknown, at: string) => {
   if (v === undefined) return;
-  if (!Array.isArray(v)) bad(prefix + key, ARRAY, v);
-  v.forEach((item, i) => each(item, `${prefix}${key}[${i}]`));
+  if (!isObject(v)) bad(at, 'be an object', v);
+  check(v, shape, `${at}.`);
+};
+
+/** An optional list, each item checked by `each`. */
+const list = (each: (item: unknown, at: string) => void) => (v: unknown, at: string) => {
+  if (v === undefined) return;
+  if (!Array.isArray(v)) bad(at, 'be an array', v);
+  v.forEach((item, i) => each(item, `${at}[${i}]`));
+};
+
+/** An item of this shape; `what` names it when it is not an object. */
+const item = (what: string, shape: Shape) => (v: unknown, at: string) => {
+  if (!isObject(v)) bad(at, what, v);
+  check(v, shape, `${at}.`);
+};
+
+/** The item's shape by its `key` (a message by role, a part by type); returns the key. */
+function byKey(o: Record<string, unknown>, key: string, shapes: Readonly<Record<string, Shape>>, prefix: string): string {
+  const k = oneOf(o[key], Object.keys(shapes), prefix + key);
+  check(o, shapes[k]!, prefix);
+  return k;
 }
+
+const PARTS: Readonly<Record<string, Shape>> = { text: { text: '!string' }, image: { mediaType: 'string' } };
+
+const content = (v: unknown, at: string) => {
+  if (isString(v)) return;
+  if (!Array.isArray(v)) bad(at, 'be a string or an array of parts', v);
+  v.forEach((p, j) => {
+    const where = `${at}[${j}]`;
+    if (!isObject(p)) bad(where, 'be a content part', p);
+    if (byKey(p, 'type', PARTS, `${where}.`) === 'image' && !isString(p.url) && !isString(p.data)) fail(where, 'an image needs a url or base64 data');
+  });
+};
+
+const ROLES: Readonly<Record<string, Shape>> = {
+  system: { content: '!string' },
+  user: { content, name: 'string' },
+  assistant: {
+    content: 'text',
+    thinking: list(item('be a thinking part', { text: '!string' })),
+    toolCalls: list(item('be { id, name, arguments }', { id: '!string', name: '!string', arguments: '!string' })),
+    parts: 'array',
+  },
+  tool: { toolCallId: '!string', content, toolName: 'string', isError: 'boolean' },
+  approval: { requestId: '!string', approve: '!decision', reason: 'string' },
+};
+
+const TOOL: Shape = { parameters: '!schema', description: 'string', strict: 'boolean' };
+const PROVIDER_TOOL: Shape = { options: 'object' };
+
+const REQUEST: Shape = {
+  messages: (v, at) => {
+    if (!Array.isArray(v)) bad(at, 'be an array of messages', v);
+    if (v.length === 0) fail(at, 'must hold at least one message');
+    v.forEach((m, i) => {
+      const where = `${at}[${i}]`;
+      if (!isObject(m)) bad(where, 'be a message object', m);
+      byKey(m, 'role', ROLES, `${where}.`);
+    });
+  },
+  model: 'string',
+  system: 'string',
+  user: 'string',
+  previousResponseId: 'string',
+  store: 'boolean',
+  parallelToolCalls: 'boolean',
+  maxTokens: 'count',
+  temperature: 'number',
+  topP: 'number',
+  stop: 'strings',
+  tools: list((t, at) => {
+    if (!isObject(t)) bad(at, 'be a tool object', t);
+    check(t, { name: '!name' }, `${at}.`);
+    if (t.type !== undefined && t.type !== 'function' && t.type !== 'provider') bad(`${at}.type`, 'be "function" or "provider"', t.type);
+    check(t, t.type === 'provider' ? PROVIDER_TOOL : TOOL, `${at}.`);
+  }),
+  toolChoice: (c, at) => {
+    if (c === undefined || c === 'auto' || c === 'none' || c === 'required' || (isObject(c) && isString(c.name))) return;
+    bad(at, 'be "auto", "none", "required" or { name }', c);
+  },
+  reasoning: object({ effort: (v, at) => v === undefined || oneOf(v, ['minimal', 'low', 'medium', 'high'], at), budgetTokens: 'budget', summary: 'boolean' }),
+  responseFormat: (f, at) => {
+    object({ type: ['text', 'json', 'json_schema'] })(f, at);
+    if (isObject(f) && f.type === 'json_schema') check(f, { name: '!string', schema: '!schema' }, `${at}.`);
+  },
+  metadata: 'stringMap',
+  providerOptions: 'object',
+};
 
 export function checkRequest(id: string, req: unknown): asserts req is ChatRequest {
   provider = id;
-  if (!isObject(req)) bad('request', OBJECT, req);
-  const r = req as Record<string, unknown>;
-  if (!Array.isArray(r.messages)) bad('messages', 'be an array of messages', r.messages);
-  const messages = r.messages as unknown[];
-  if (messages.length === 0) fail('messages', 'must hold at least one message');
-  messages.forEach((m, i) => checkMessage(m, `messages[${i}]`));
-  optional(r, 'model', 'string');
-  optional(r, 'system', 'string');
-  optional(r, 'user', 'string');
-  optional(r, 'previousResponseId', 'string');
-  optional(r, 'store', 'boolean');
-  optional(r, 'parallelToolCalls', 'boolean');
-  maybe(r, 'maxTokens', '', isPositiveInteger, 'be a positive integer');
-  for (const k of ['temperature', 'topP']) maybe(r, k, '', Number.isFinite, 'be a finite number');
-  maybe(r, 'stop', '', isStrings, 'be an array of strings');
-  items(r, 'tools', '', checkTool);
-  if (r.toolChoice !== undefined) {
-    const c = r.toolChoice;
-    const named = isObject(c) && typeof c.name === 'string';
-    if (!named && !(c === 'auto' || c === 'none' || c === 'required')) bad('toolChoice', 'be "auto", "none", "required" or { name }', c);
-  }
-  if (r.reasoning !== undefined) {
-    need(r, 'reasoning', '', isObject, OBJECT);
-    const x = r.reasoning as Record<string, unknown>;
-    if (x.effort !== undefined) oneOf(x.effort, EFFORTS, 'reasoning.effort');
-    maybe(x, 'budgetTokens', 'reasoning.', isBudget, 'be an integer of at least -1');
-    optional(x, 'summary', 'boolean', 'reasoning.');
-  }
-  if (r.responseFormat !== undefined) {
-    need(r, 'responseFormat', '', isObject, OBJECT);
-    const f = r.responseFormat as Record<string, unknown>;
-    oneOf(f.type, FORMATS, 'responseFormat.type');
-    if (f.type === 'json_schema') {
-      need(f, 'name', 'responseFormat.', isString, STRING);
-      need(f, 'schema', 'responseFormat.', isObject, SCHEMA);
-    }
-  }
-  maybe(r, 'metadata', '', isStringMap, 'be an object of strings');
-  maybe(r, 'providerOptions', '', isObject, OBJECT);
+  if (!isObject(req)) bad('request', 'be an object', req);
+  check(req, REQUEST, '');
 }
 
-function checkMessage(m: unknown, at: string): void {
-  if (!isObject(m)) bad(at, 'be a message object', m);
-  const x = m as Record<string, unknown>;
-  const p = `${at}.`;
-  const role = oneOf(x.role, ROLES, `${p}role`);
-  switch (role) {
-    case 'system':
-      need(x, 'content', p, isString, STRING);
-      return;
-    case 'user':
-      checkContent(x.content, `${p}content`);
-      optional(x, 'name', 'string', p);
-      return;
-    case 'assistant':
-      if (x.content !== undefined && x.content !== null) need(x, 'content', p, isString, 'be a string or null');
-      items(x, 'thinking', p, (t, where) => {
-        if (!isObject(t) || typeof t.text !== 'string') bad(`${where}.text`, STRING, isObject(t) ? t.text : t);
-      });
-      items(x, 'toolCalls', p, (c, where) => {
-        if (!isObject(c)) bad(where, 'be { id, name, arguments }', c);
-        for (const k of ['id', 'name', 'arguments']) need(c as Record<string, unknown>, k, `${where}.`, isString, STRING);
-      });
-      if (x.parts !== undefined) need(x, 'parts', p, Array.isArray, ARRAY);
-      return;
-    case 'tool':
-      need(x, 'toolCallId', p, isString, STRING);
-      checkContent(x.content, `${p}content`);
-      optional(x, 'toolName', 'string', p);
-      optional(x, 'isError', 'boolean', p);
-      return;
-    case 'approval':
-      need(x, 'requestId', p, isString, STRING);
-      need(x, 'approve', p, (v) => typeof v === 'boolean', 'be true or false');
-      optional(x, 'reason', 'string', p);
-      return;
-  }
-}
-
-function checkContent(c: unknown, at: string): void {
-  if (typeof c === 'string') return;
-  if (!Array.isArray(c)) bad(at, 'be a string or an array of parts', c);
-  (c as unknown[]).forEach((p, j) => {
-    const where = `${at}[${j}]`;
-    if (!isObject(p)) bad(where, 'be a content part', p);
-    const type = oneOf(p.type, ['text', 'image'] as const, `${where}.type`);
-    if (type === 'text') need(p, 'text', `${where}.`, isString, STRING);
-    else {
-      if (typeof p.url !== 'string' && typeof p.data !== 'string') fail(where, 'an image needs a url or base64 data');
-      optional(p, 'mediaType', 'string', `${where}.`);
-    }
-  });
-}
-
-function checkTool(t: unknown, at: string): void {
-  if (!isObject(t)) bad(at, 'be a tool object', t);
-  const p = `${at}.`;
-  need(t, 'name', p, (v) => typeof v === 'string' && v !== '', 'be a non-empty string');
-  if (t.type === 'provider') {
-    if (t.options !== undefined) need(t, 'options', p, isObject, OBJECT);
-    return;
-  }
-  if (t.type !== undefined && t.type !== 'function') bad(`${p}type`, 'be "function" or "provider"', t.type);
-  need(t, 'parameters', p, isObject, SCHEMA);
-  optional(t, 'description', 'string', p);
-  optional(t, 'strict', 'boolean', p);
-}
-
-function optional(o: Record<string, unknown>, key: string, type: 'string' | 'boolean', prefix = ''): void {
-  const v = o[key];
-  if (v !== undefined && typeof v !== type) bad(`${prefix}${key}`, `be a ${type}`, v);
-}
-
-function oneOf<T extends string>(v: unknown, allowed: readonly T[], path: string): T {
-  if (typeof v === 'string' && (allowed as readonly string[]).includes(v)) return v as T;
+function oneOf(v: unknown, allowed: readonly string[], path: string): string {
+  if (isString(v) && allowed.includes(v)) return v;
   // A value meant for a closed set is quoted (short); other strings never are (they may be user text).
-  return fail(path, `${typeof v === 'string' && v.length <= 24 ? JSON.stringify(v) : describe(v)} is not one of ${allowed.join(', ')}`);
+  return fail(path, `${isString(v) && v.length <= 24 ? JSON.stringify(v) : describe(v)} is not one of ${allowed.join(', ')}`);
 }
-
 
 /** A value as the message shows it: short, and never a whole user object. */
 function describe(v: unknown): string {
   if (v === undefined) return 'nothing';
   if (v === null) return 'null';
   // Strings may be user text: their length, and a short one that looks like a number or a word.
-  if (typeof v === 'string') return /^[\w.-]{1,24}$/.test(v) ? JSON.stringify(v) : `a string of ${v.length} characters`;
+  if (isString(v)) return /^[\w.-]{0,24}$/.test(v) ? JSON.stringify(v) : `a string of ${v.length} characters`;
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   if (Array.isArray(v)) return 'an array';
   return typeof v === 'object' ? 'an object' : typeof v;
