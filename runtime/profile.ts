@@ -32,7 +32,7 @@ export type ParamField = (typeof PARAM_FIELDS)[number];
 /** The statuses retried when a spec's errors say nothing else: 408, 409, 429 and every 5xx. */
 /** An endpoint that fills {placeholders} or adds query parameters, through the urlTemplate unit. */
 export function isTemplated(ep: EndpointInfo): boolean {
-  return [ep.baseUrl, ep.path, ep.streamPath].some((t) => t?.includes('{')) || ep.query !== undefined || ep.streamQuery !== undefined;
+  return `${ep.baseUrl}${ep.path}${ep.streamPath}`.includes('{') || ep.query !== undefined || ep.streamQuery !== undefined;
 }
 
 export const RETRYABLE_BY_DEFAULT: NonNullable<ErrorProfile['retryable']> = { codes: [408, 409, 429], ranges: [[500, 599]] };

@@ -143,7 +143,8 @@ function planParams(profile: Profile, codec: Codec): Plan {
   const writes: Plan['writes'] = [];
   const defaults: Plan['defaults'] = [];
   let rules: typeof paramRules | undefined;
-  for (const field of PARAM_FIELDS) {
+  // In the profile's order, which generated profiles keep as PARAM_FIELDS has it.
+  for (const field of Object.keys(profile.request.params) as ParamField[]) {
     const rule = profile.request.params[field];
     const get = paramGetter(field);
     if (rule === undefined || 'carriedBy' in rule) continue;
@@ -176,24 +177,24 @@ function mapMessage(m: Message, p: Profile, c: Codec, cx: MessageContext, w: War
       // With placement `field`, prepareConversation took system messages out already.
       return c.roles.system ? c.roles.system(m, cx) : noTemplate(p, cx, w);
     case 'user':
-      if (m.name !== undefined && !p.request.carries.userName) w.drop(`${cx.field()}.name`, `${p.name} has no field for a participant name`);
+      if (m.name !== undefined && !p.request.carries.userName) w.drop(`${cx.where()}.name`, `${p.name} has no field for a participant name`);
       return c.roles.user ? c.roles.user(m, cx) : noTemplate(p, cx, w);
     case 'assistant':
-      if (!p.request.carries.callSignature && m.toolCalls?.some((t) => t.signature !== undefined)) w.drop(`${cx.field()}.toolCalls`, `${p.name} has no place for tool-call signatures; they were not sent`);
+      if (!p.request.carries.callSignature && m.toolCalls?.some((t) => t.signature !== undefined)) w.drop(`${cx.where()}.toolCalls`, `${p.name} has no place for tool-call signatures; they were not sent`);
       return c.roles.assistant ? c.roles.assistant(m, cx) : noTemplate(p, cx, w);
     case 'tool':
       if (m.isError && c.roles.toolError) return c.roles.toolError(m, cx);
       if (m.isError && !p.request.carries.toolError) {
-        w.drop(`${cx.field()}.isError`, `${p.name} cannot mark a tool result as an error; the result was sent as a plain result`);
+        w.drop(`${cx.where()}.isError`, `${p.name} cannot mark a tool result as an error; the result was sent as a plain result`);
       }
       return c.roles.tool ? c.roles.tool(m, cx) : noTemplate(p, cx, w);
     case 'approval':
-      return c.roles.approval ? c.roles.approval(m, cx) : w.drop(cx.field(), `${p.name} takes no approval responses; the message was not sent`);
+      return c.roles.approval ? c.roles.approval(m, cx) : w.drop(cx.where(), `${p.name} takes no approval responses; the message was not sent`);
   }
 }
 
 function noTemplate(p: Profile, cx: MessageContext, w: Warnings): undefined {
-  return w.drop(cx.field(), `${p.name} has no template for this role; the message was not sent`);
+  return w.drop(cx.where(), `${p.name} has no template for this role; the message was not sent`);
 }
 
 const FORMAT_KEY = { text: 'text', json: 'json', json_schema: 'jsonSchema' } as const;

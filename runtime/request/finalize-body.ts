@@ -17,37 +17,28 @@ export function finalizeBody(
 ): Record<string, unknown> {
   const out = body ?? {};
   if (providerOptions) {
-    fillMissing(out, sanitize(providerOptions) as Record<string, unknown>, '', (path) =>
+    mergeInto(out, sanitize(providerOptions) as Record<string, unknown>, true, '', (path) =>
       w.overridden(`providerOptions.${path}`, `a standard request field sets ${path}; the providerOptions value is ignored`),
     );
   }
   // Spec defaults (required wire fields) fill only what neither the request nor providerOptions set.
-  if (defaults) fillMissing(out, defaults, '');
-  overwrite(out, forced);
+  if (defaults) mergeInto(out, defaults, true);
+  mergeInto(out, forced, false);
   return out;
 }
 
-/** Copy what `target` lacks from `source`, recursing into objects both have; report leaves `target` keeps. */
-function fillMissing(target: Record<string, unknown>, source: Record<string, unknown>, prefix: string, onKept?: (path: string) => void): void {
+/**
+ * `source` into `target`, key by key: plain objects merge (copied, so the profile's own objects
+ * are never written through later); other values replace, except when `fill`, where a value the
+ * target already has stays (`onKept` hears of it).
+ */
+function mergeInto(target: Record<string, unknown>, source: Record<string, unknown>, fill: boolean, prefix = '', onKept?: (path: string) => void): void {
   for (const k of Object.keys(source)) {
     const v = source[k];
     if (v === undefined || FORBIDDEN_KEYS.has(k)) continue;
     const t = target[k];
-    if (t === undefined) target[k] = v;
-    else if (isPlainObject(t) && isPlainObject(v)) fillMissing(t, v, `${prefix}${k}.`, onKept);
+    if (isPlainObject(v) && (t === undefined || isPlainObject(t) || !fill)) mergeInto(isPlainObject(t) ? t : (target[k] = {}), v, fill, `${prefix}${k}.`, onKept);
+    else if (t === undefined || !fill) target[k] = v;
     else onKept?.(`${prefix}${k}`);
-  }
-}
-
-/** `source` wins at every leaf; objects are copied, never shared with the (constant) source. */
-function overwrite(target: Record<string, unknown>, source: Record<string, unknown>): void {
-  for (const k of Object.keys(source)) {
-    const v = source[k];
-    if (v === undefined || FORBIDDEN_KEYS.has(k)) continue;
-    const t = target[k];
-    if (isPlainObject(v)) {
-      const into = isPlainObject(t) ? t : (target[k] = {});
-      overwrite(into as Record<string, unknown>, v);
-    } else target[k] = v;
   }
 }

@@ -44,11 +44,6 @@ export class MessageContext {
     this.#parts = parts;
   }
 
-  /** The current message, as named in warnings. */
-  field(): string {
-    return this.where();
-  }
-
   /** Sets the request position used in warnings; returns this for chaining. */
   at(index: number): this {
     this.#index = index;
@@ -95,37 +90,6 @@ export class MessageContext {
     return m.toolCalls.map((c) => this.blocks_.toolCall!(c, this));
   }
 
-  // Turns as blocks, thinking, argument objects, base64 image lists and text-only content:
-  // BlockContext (block-context.ts), which modules whose templates read them supply as `codec.uses.blocks`.
-
-  imageData(_c: string | ContentPart[]): string[] | undefined {
-    return this.#needsBlocks();
-  }
-
-  text(_c: string | ContentPart[]): string {
-    return this.#needsBlocks();
-  }
-
-  blocks(_m: AssistantMessage): unknown[] {
-    return this.#needsBlocks();
-  }
-
-  thinkingBlocks(_m: AssistantMessage): unknown[] | undefined {
-    return this.#needsBlocks();
-  }
-
-  thinkingText(_m: AssistantMessage): string | undefined {
-    return this.#needsBlocks();
-  }
-
-  argumentsObject(_c: ToolCall): Record<string, unknown> {
-    return this.#needsBlocks();
-  }
-
-  #needsBlocks(): never {
-    return missingUse(this.w.provider, 'blocks');
-  }
-
   #part(p: ContentPart, j: number): unknown {
     if (p.type === 'text') return this.#parts.text ? this.#parts.text(p) : p.text;
     if (p.data !== undefined && p.mediaType === undefined) {
@@ -141,9 +105,29 @@ export class MessageContext {
     return undefined;
   }
 
-  protected where(): string {
+  /** The current message, as named in warnings. */
+  where(): string {
     return this.#index < 0 ? 'system' : `messages[${this.#index}]`;
   }
+}
+
+/*
+ * Turns as blocks, thinking, argument objects, base64 image lists and text-only content: methods
+ * of BlockContext (block-context.ts), which modules whose templates read them supply as
+ * `codec.uses.blocks`. Here they say that unit is missing (a hand-written codec), one stub for all.
+ */
+export interface MessageContext {
+  imageData(c: string | ContentPart[]): string[] | undefined;
+  text(c: string | ContentPart[]): string;
+  blocks(m: AssistantMessage): unknown[];
+  thinkingBlocks(m: AssistantMessage): unknown[] | undefined;
+  thinkingText(m: AssistantMessage): string | undefined;
+  argumentsObject(c: ToolCall): Record<string, unknown>;
+}
+for (const name of ['imageData', 'text', 'blocks', 'thinkingBlocks', 'thinkingText', 'argumentsObject'] as const) {
+  MessageContext.prototype[name] = function (this: MessageContext): never {
+    return missingUse(this.w.provider, 'blocks');
+  };
 }
 
 /** A part as warnings name it. */
