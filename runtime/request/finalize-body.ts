@@ -6,7 +6,7 @@
  * The body was built fresh for this call, so the layers are merged into it in place.
  */
 import type { Warnings } from './warnings.js';
-import { FORBIDDEN_KEYS, isPlainObject, sanitize } from './safe-merge.js';
+import { mergeInto, sanitize } from './safe-merge.js';
 
 export function finalizeBody(
   body: Record<string, unknown> | undefined,
@@ -25,20 +25,4 @@ export function finalizeBody(
   if (defaults) mergeInto(out, defaults, true);
   mergeInto(out, forced, false);
   return out;
-}
-
-/**
- * `source` into `target`, key by key: plain objects merge (copied, so the profile's own objects
- * are never written through later); other values replace, except when `fill`, where a value the
- * target already has stays (`onKept` hears of it).
- */
-function mergeInto(target: Record<string, unknown>, source: Record<string, unknown>, fill: boolean, prefix = '', onKept?: (path: string) => void): void {
-  for (const k of Object.keys(source)) {
-    const v = source[k];
-    if (v === undefined || FORBIDDEN_KEYS.has(k)) continue;
-    const t = target[k];
-    if (isPlainObject(v) && (t === undefined || isPlainObject(t) || !fill)) mergeInto(isPlainObject(t) ? t : (target[k] = {}), v, fill, `${prefix}${k}.`, onKept);
-    else if (t === undefined || !fill) target[k] = v;
-    else onKept?.(`${prefix}${k}`);
-  }
 }

@@ -5,7 +5,7 @@
  */
 import type { Profile } from '../profile.js';
 import type { ProviderToolSpec } from '../types.js';
-import { deepMerge, sanitize } from './safe-merge.js';
+import { mergeInto, sanitize } from './safe-merge.js';
 import type { Warnings } from './warnings.js';
 
 /** A provider-run tool → its wire object: the spec's form for that name with the request's options over it. */
@@ -19,5 +19,6 @@ export function providerTools(t: ProviderToolSpec, i: number, tools: NonNullable
   }
   // Copies: the spec's forms are shared constants, the body is the caller's.
   const base = sanitize(form) as Record<string, unknown>;
-  return t.options ? deepMerge(base, sanitize(t.options) as Record<string, unknown>) : base;
+  if (t.options) mergeInto(base, sanitize(t.options) as Record<string, unknown>, false);
+  return base;
 }

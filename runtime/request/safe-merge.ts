@@ -46,3 +46,19 @@ export function deepMerge(
   }
   return out;
 }
+
+/**
+ * `source` into `target`, key by key: plain objects merge (copied, so the profile's own objects
+ * are never written through later); other values replace, except when `fill`, where a value the
+ * target already has stays (`onKept` hears of it).
+ */
+export function mergeInto(target: Record<string, unknown>, source: Record<string, unknown>, fill: boolean, prefix = '', onKept?: (path: string) => void): void {
+  for (const k of Object.keys(source)) {
+    const v = source[k];
+    if (v === undefined || FORBIDDEN_KEYS.has(k)) continue;
+    const t = target[k];
+    if (isPlainObject(v) && (t === undefined || isPlainObject(t) || !fill)) mergeInto(isPlainObject(t) ? t : (target[k] = {}), v, fill, `${prefix}${k}.`, onKept);
+    else if (t === undefined || !fill) target[k] = v;
+    else onKept?.(`${prefix}${k}`);
+  }
+}
