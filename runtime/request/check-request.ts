@@ -27,8 +27,7 @@ const isString = (v: unknown): v is string => typeof v === 'string';
 const KINDS = {
   string: [isString, 'be a string'],
   name: [(v) => isString(v) && v !== '', 'be a non-empty string'],
-  boolean: [(v) => typeof v === 'boolean', 'be a boolean'],
-  decision: [(v) => typeof v === 'boolean', 'be true or false'],
+  boolean: [(v) => typeof v === 'boolean', 'be true or false'],
   number: [Number.isFinite, 'be a finite number'],
   count: [(v) => Number.isInteger(v) && (v as number) > 0, 'be a positive integer'],
   // -1: the provider decides (Gemini's dynamic thinking budget).
@@ -112,7 +111,7 @@ const ROLES: Readonly<Record<string, Shape>> = {
     parts: 'array',
   },
   tool: { toolCallId: '!string', content, toolName: 'string', isError: 'boolean' },
-  approval: { requestId: '!string', approve: '!decision', reason: 'string' },
+  approval: { requestId: '!string', approve: '!boolean', reason: 'string' },
 };
 
 const TOOL: Shape = { parameters: '!schema', description: 'string', strict: 'boolean' };

@@ -31,7 +31,7 @@ const CASES: Array<[string, unknown, string, RegExp]> = [
   ['reasoning as text', { reasoning: 'high', messages: [{ role: 'user', content: 'hi' }] }, 'reasoning', /must be an object, got "high"/],
   ['stop as one string', { stop: 'END', messages: [{ role: 'user', content: 'hi' }] }, 'stop', /must be an array of strings, got "END"/],
   ['metadata with a number', { metadata: { run: 1 }, messages: [{ role: 'user', content: 'hi' }] }, 'metadata', /must be an object of strings, got an object/],
-  ['store as text', { store: 'yes', messages: [{ role: 'user', content: 'hi' }] }, 'store', /must be a boolean, got "yes"/],
+  ['store as text', { store: 'yes', messages: [{ role: 'user', content: 'hi' }] }, 'store', /must be true or false, got "yes"/],
   ['a json_schema format without a schema', { responseFormat: { type: 'json_schema', name: 'r' }, messages: [{ role: 'user', content: 'hi' }] }, 'responseFormat.schema', /must be a JSON Schema object, got nothing/],
   ['an unknown response format', { responseFormat: { type: 'xml' }, messages: [{ role: 'user', content: 'hi' }] }, 'responseFormat.type', /"xml" is not one of text, json, json_schema/],
   ['an image without a source', { messages: [{ role: 'user', content: [{ type: 'image' }] }] }, 'messages[0].content[0]', /an image needs a url or base64 data/],
