@@ -37,14 +37,13 @@ export async function* readStream(c: StreamContext): AsyncGenerator<StreamEvent[
   const broken = (reason: string) => new StreamError({ provider: adapter.id, reason });
   const body = c.sent.response.body;
   if (!body) throw broken('the response has no body');
-  const reader = body.getReader();
   const onFrame = frameHandler(c);
   // NDJSON comes with the adapters that stream it (defineAdapter checks it is there).
   const framer = framerFor(c, onFrame);
   let started = false;
   let finished = false;
   let drained = false;
-  const watch = watchIdle(reader, c);
+  const watch = watchIdle(body, c);
   /** The events since the last batch, led by `start` when they are the first (or `last` is). */
   const queued = (last?: boolean): StreamEvent[] => {
     // Nothing more is delivered once the caller has aborted.
@@ -91,7 +90,7 @@ export async function* readStream(c: StreamContext): AsyncGenerator<StreamEvent[
     c.sent.dispose();
     // Stopping early (break, abort, error) cancels the body, and so does a terminal event the
     // server has not closed after: the connection is released now, and nothing outlives the turn.
-    if (!finished || !drained) await reader.cancel().catch(() => undefined);
+    if (!finished || !drained) await watch.cancel();
   }
 }
 
@@ -142,11 +141,10 @@ function frameHandler(c: StreamContext): FrameSink {
 export async function readBodyText(c: Pick<StreamContext, 'adapter' | 'sent' | 'idleTimeoutMs'>): Promise<string> {
   const body = c.sent.response.body;
   if (!body) return '';
-  const reader = body.getReader();
   const text = new TextDecoder();
   const parts: string[] = [];
   let done = false;
-  const watch = watchIdle(reader, c);
+  const watch = watchIdle(body, c);
   try {
     for (;;) {
       const chunk = await watch.read();
@@ -158,22 +156,27 @@ export async function readBodyText(c: Pick<StreamContext, 'adapter' | 'sent' | '
     return parts.join('');
   } finally {
     watch.stop();
-    if (!done) await reader.cancel().catch(() => undefined);
+    if (!done) await watch.cancel();
   }
 }
 
 /**
- * The idle timeout, kept by one timer per body rather than one per read: each chunk only notes
- * the time, and the timer re-arms itself for what is left until silence lasts too long.
+ * A body's reader under the idle timeout, kept by one timer per body rather than one per read:
+ * each chunk only notes the time, and the timer re-arms itself for what is left until silence
+ * lasts too long.
  */
 interface IdleWatch {
   /** One read, bounded by the idle timeout. */
   read(): Promise<ReadableStreamReadResult<Uint8Array>>;
   /** Stop the timer (the body is done with: its end, an early exit, an error). */
   stop(): void;
+  /** Cancel the body (released early); a failure to is nothing to report. */
+  cancel(reason?: unknown): Promise<void>;
 }
 
-function watchIdle(reader: ReadableStreamDefaultReader<Uint8Array>, c: Pick<StreamContext, 'adapter' | 'sent' | 'idleTimeoutMs'>): IdleWatch {
+function watchIdle(body: ReadableStream<Uint8Array>, c: Pick<StreamContext, 'adapter' | 'sent' | 'idleTimeoutMs'>): IdleWatch {
+  const reader = body.getReader();
+  const cancel = (reason?: unknown) => reader.cancel(reason).catch(() => undefined);
   const ms = c.idleTimeoutMs;
   let last = Date.now();
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -186,13 +189,14 @@ function watchIdle(reader: ReadableStreamDefaultReader<Uint8Array>, c: Pick<Stre
       const error = (timedOut = new TimeoutError(c.adapter.id, 'idle', ms));
       c.sent.abort(error);
       // Also end a pending read when the transport ignores the abort (injected fetches).
-      reader.cancel(error).catch(() => undefined);
+      void cancel(error);
     }, wait);
   };
   const stop = () => clearTimeout(timer);
   arm(ms);
   return {
     stop,
+    cancel,
     async read() {
       let result: ReadableStreamReadResult<Uint8Array>;
       try {
