@@ -19,6 +19,8 @@ export function buildUrl(
   return template ? template(adapter.id, ep, base, path, stream, values) : base.replace(/\/+$/, '') + path;
 }
 
+const JSON_TYPE = 'application/json';
+
 export function buildHeaders(
   ep: EndpointInfo,
   apiKey: string | undefined,
@@ -26,21 +28,22 @@ export function buildHeaders(
   extra: Array<Record<string, string> | undefined>,
   allowAuthOverride: boolean,
 ): Record<string, string> {
+  const { authHeader } = ep;
   const headers: Record<string, string> = Object.create(null) as Record<string, string>;
-  headers['content-type'] = 'application/json';
-  headers.accept = stream ? 'text/event-stream, application/x-ndjson, application/json' : 'application/json';
+  headers['content-type'] = JSON_TYPE;
+  headers.accept = stream ? `text/event-stream, application/x-ndjson, ${JSON_TYPE}` : JSON_TYPE;
   for (const [k, v] of Object.entries(ep.headers ?? {})) headers[k.toLowerCase()] = v;
   for (const set of extra) {
     for (const [k, v] of Object.entries(set ?? {})) {
       const name = k.toLowerCase();
       if (FORBIDDEN_KEYS.has(name) || typeof v !== 'string') continue;
       // User headers cannot silently replace the auth header.
-      if (name === ep.authHeader && !allowAuthOverride) continue;
+      if (name === authHeader && !allowAuthOverride) continue;
       headers[name] = v;
     }
   }
-  if (apiKey !== undefined && !(allowAuthOverride && headers[ep.authHeader] !== undefined)) {
-    headers[ep.authHeader] = ep.authScheme ? `${ep.authScheme} ${apiKey}` : apiKey;
+  if (apiKey !== undefined && !(allowAuthOverride && headers[authHeader] !== undefined)) {
+    headers[authHeader] = ep.authScheme ? `${ep.authScheme} ${apiKey}` : apiKey;
   }
   return { ...headers };
 }

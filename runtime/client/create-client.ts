@@ -9,13 +9,13 @@ import { RequestError, StreamError, WireforgeError } from '../errors.js';
 import { readPath } from '../wire/read-path.js';
 import { checkRequest } from '../request/check-request.js';
 import { deepMerge, isPlainObject, sanitize } from '../request/safe-merge.js';
-import { authorize, keyOf } from '../transport/authorize.js';
-import { makeRedactor } from '../transport/redact.js';
+import { authorize, keyOf, passOption } from '../transport/authorize.js';
+import { makeRedactor, messageOf } from '../transport/redact.js';
 import { sendRequest } from '../transport/send-request.js';
 import type { CallOptions, ChatRequest, ChatResponse, ClientOptions } from '../types.js';
 import { buildHeaders, buildUrl } from './build-http.js';
 import { ChatStream } from './chat-stream.js';
-import { readBodyText, readStream } from './read-stream.js';
+import { nothingRead, readBodyText, readStream } from './read-stream.js';
 
 export interface Client {
   readonly provider: string;
@@ -27,18 +27,18 @@ const DEFAULT_TIMEOUT_MS = 600_000;
 
 export function createClientFor(adapter: ProviderAdapter, options: ClientOptions = {}): Client {
   const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
-  const ep = adapter.endpoint;
+  const { id, endpoint: ep } = adapter;
   if (!options.baseUrl && (ep.baseUrlRequired || !ep.baseUrl)) {
-    throw new RequestError(adapter.id, 'baseUrl', `${adapter.id} needs a baseUrl: pass createClient(${JSON.stringify(adapter.id)}, { baseUrl })`);
+    throw new RequestError(id, 'baseUrl', `${id} needs a baseUrl: ${passOption(id, 'baseUrl')}`);
   }
   const redact = makeRedactor();
   // An empty key (a blank line in an env file) is none.
   const key = keyOf(adapter, options, env);
   // defineAdapter made sure the unit is there when the spec declares options.
   const endpoint = ep.options && adapter.codec.uses!.endpointOptions!(adapter, options.endpoint, env, options.baseUrl, ep.sigv4 !== undefined && key === undefined);
-  if (!endpoint && options.endpoint && Object.keys(options.endpoint).length) {
-    throw new RequestError(adapter.id, `endpoint.${Object.keys(options.endpoint)[0]!}`, `${adapter.id} takes no endpoint options`);
-  }
+  // Endpoint options passed to a spec that declares none.
+  const unused = endpoint ? undefined : Object.keys(options.endpoint ?? {})[0];
+  if (unused !== undefined) throw new RequestError(id, `endpoint.${unused}`, `${id} takes no endpoint options`);
   const { apiKey, sign } = authorize(adapter, options, key, env, endpoint ?? {}, redact);
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -46,34 +46,35 @@ export function createClientFor(adapter: ProviderAdapter, options: ClientOptions
   const maxRetries = options.maxRetries ?? 2;
 
   const prepare = (request: ChatRequest, call: CallOptions | undefined, stream: boolean) => {
-    checkRequest(adapter.id, request);
+    checkRequest(id, request);
     const merged = withDefaults(request, options);
     // A model in the URL path is asked for by its urlTemplate when it is missing.
-    if (merged.model === undefined && adapter.profile.request.model !== undefined) throw new RequestError(adapter.id, 'model', `no model: set it on the request or pass createClient(${JSON.stringify(adapter.id)}, { model })`);
+    if (merged.model === undefined && adapter.profile.request.model !== undefined) throw new RequestError(id, 'model', `no model: set it on the request or ${passOption(id, 'model')}`);
     const built = adapter.buildRequest(merged, stream ? 'stream' : 'blocking');
     const url = buildUrl(adapter, options.baseUrl, stream, endpoint ? { ...endpoint, ...built.pathParams } : built.pathParams);
-    const headers = buildHeaders(adapter.endpoint, apiKey, stream, [options.headers, call?.headers], options.allowAuthOverride === true);
-    return { built, send: { url, headers, body: JSON.stringify(built.body), fetch: doFetch, timeoutMs, maxRetries, signal: call?.signal, redact, sign } };
+    const headers = buildHeaders(ep, apiKey, stream, [options.headers, call?.headers], options.allowAuthOverride === true);
+    // Made before the call; it only holds state until the readers feed it.
+    const assembler = new TurnAssembler(adapter.rules, { streaming: stream, warnings: built.warnings, redact, model: built.model });
+    return { built, assembler, send: { url, headers, body: JSON.stringify(built.body), fetch: doFetch, timeoutMs, maxRetries, signal: call?.signal, redact, sign } };
   };
 
   return {
-    provider: adapter.id,
+    provider: id,
 
     async chat(request, call) {
-      const { built, send } = prepare(request, call, false);
+      const { assembler: a, send } = prepare(request, call, false);
       const sent = await sendRequest(adapter, send);
       try {
         let body: unknown;
         const text = await readBodyText({ adapter, sent, idleTimeoutMs });
         // A body that is not a turn, with the start of what came instead.
-        const notATurn = (reason: string) => new StreamError({ provider: adapter.id, reason, excerpt: redact(text.slice(0, 120)) });
+        const notATurn = (reason: string) => new StreamError({ provider: id, reason, excerpt: redact(text.slice(0, 120)) });
         try {
           body = JSON.parse(text);
         } catch {
           // No `cause`: JSON.parse's message quotes the body, which may echo the key.
           throw notATurn(text === '' ? 'empty response body' : 'response body is not JSON');
         }
-        const a = new TurnAssembler(adapter.rules, { streaming: false, warnings: built.warnings, redact, model: built.model });
         // A body without a field the spec requires is not a turn (an error page, a changed API): say which.
         const missing = adapter.profile.required?.response.find((p) => readPath(body, p) === undefined);
         if (missing !== undefined) {
@@ -83,7 +84,7 @@ export function createClientFor(adapter: ProviderAdapter, options: ClientOptions
         a.setRaw(redact(body));
         a.closeAll();
         if (a.isEmpty) {
-          const error = notATurn('the response has none of the fields this spec reads (no content, no finish reason)');
+          const error = notATurn(nothingRead('the response'));
           error.partial = a.result();
           throw error;
         }
@@ -91,7 +92,7 @@ export function createClientFor(adapter: ProviderAdapter, options: ClientOptions
       } catch (error) {
         if (call?.signal?.aborted) throw call.signal.reason;
         if (error instanceof WireforgeError) throw error;
-        throw new WireforgeError(`${adapter.id}: ${redact(error instanceof Error ? error.message : String(error))}`, { provider: adapter.id, cause: error });
+        throw new WireforgeError(`${id}: ${redact(messageOf(error))}`, { provider: id, cause: error });
       } finally {
         sent.dispose();
       }
@@ -102,12 +103,11 @@ export function createClientFor(adapter: ProviderAdapter, options: ClientOptions
       const own = new AbortController();
       const outer = call?.signal;
       const follow = () => own.abort(outer!.reason);
-      const { built, send } = prepare(request, { ...call, signal: own.signal }, true);
-      const a = new TurnAssembler(adapter.rules, { streaming: true, warnings: built.warnings, redact, model: built.model });
+      const { built, assembler: a, send } = prepare(request, { ...call, signal: own.signal }, true);
       const source = async function* (emitEvents: boolean) {
         a.emit = emitEvents;
         // Followed only while the stream is read: a stream never read leaves nothing on the caller's signal.
-        if (outer?.aborted) own.abort(outer.reason);
+        if (outer?.aborted) follow();
         else outer?.addEventListener('abort', follow, { once: true });
         try {
           const sent = await sendRequest(adapter, send);
@@ -116,7 +116,7 @@ export function createClientFor(adapter: ProviderAdapter, options: ClientOptions
           outer?.removeEventListener('abort', follow);
         }
       };
-      return new ChatStream(adapter.id, source, () => a.result(), (reason) => own.abort(reason));
+      return new ChatStream(id, source, () => a.result(), (reason) => own.abort(reason));
     },
   };
 }
@@ -127,9 +127,8 @@ function withDefaults(request: ChatRequest, options: ClientOptions): ChatRequest
   const out: ChatRequest = { ...defaults, ...definedOnly(request) } as ChatRequest;
   out.model = request.model ?? defaults.model ?? options.model;
   if (defaults.providerOptions || request.providerOptions) {
-    const base = isPlainObject(defaults.providerOptions) ? (sanitize(defaults.providerOptions) as Record<string, unknown>) : {};
-    const top = isPlainObject(request.providerOptions) ? (sanitize(request.providerOptions) as Record<string, unknown>) : {};
-    out.providerOptions = deepMerge(base, top);
+    const clean = (o: unknown) => (isPlainObject(o) ? (sanitize(o) as Record<string, unknown>) : {});
+    out.providerOptions = deepMerge(clean(defaults.providerOptions), clean(request.providerOptions));
   }
   if (defaults.reasoning && request.reasoning) out.reasoning = { ...defaults.reasoning, ...definedOnly(request.reasoning) };
   return out;

@@ -10,8 +10,16 @@ import { SseDecoder } from '../framing/decode-sse.js';
 import type { FrameSink } from '../framing/frame.js';
 import type { StreamEvent, Warning } from '../types.js';
 import { abortReason } from '../transport/abort.js';
-import type { Redact } from '../transport/redact.js';
+import { messageOf, type Redact } from '../transport/redact.js';
 import type { Sent } from '../transport/send-request.js';
+
+/** For TextDecoder.decode of a chunk: a character split across chunks waits for the next. */
+const STREAMING = { stream: true };
+
+const INSIDE_AN_EVENT = 'the stream ended inside an event';
+
+/** Why a body the spec's readers found nothing in is not a turn (`what`: the response, the stream). */
+export const nothingRead = (what: string): string => `${what} has none of the fields this spec reads (no content, no finish reason)`;
 
 export interface StreamContext {
   adapter: ProviderAdapter;
@@ -25,24 +33,23 @@ export interface StreamContext {
 
 /** Yields the events of each network chunk as one batch (nothing per event but the events themselves). */
 export async function* readStream(c: StreamContext): AsyncGenerator<StreamEvent[], void, undefined> {
-  const { adapter, assembler: a } = c;
+  const { adapter, assembler: a, signal } = c;
   const broken = (reason: string) => new StreamError({ provider: adapter.id, reason });
   const body = c.sent.response.body;
   if (!body) throw broken('the response has no body');
-  const reader = body.getReader();
   const onFrame = frameHandler(c);
   // NDJSON comes with the adapters that stream it (defineAdapter checks it is there).
   const framer = framerFor(c, onFrame);
   let started = false;
   let finished = false;
   let drained = false;
-  const watch = watchIdle(reader, c);
+  const watch = watchIdle(body, c);
   /** The events since the last batch, led by `start` when they are the first (or `last` is). */
   const queued = (last?: boolean): StreamEvent[] => {
     // Nothing more is delivered once the caller has aborted.
-    if (c.signal?.aborted) throw abortReason(c.signal);
+    if (signal?.aborted) throw abortReason(signal);
     if (!a.emit) return [];
-    const out = a.events.splice(0, a.events.length);
+    const out = a.events.splice(0);
     if (!started && (last || out.length || a.id !== undefined)) {
       started = true;
       out.unshift({ type: 'start', id: a.id, model: a.model, warnings: c.warnings });
@@ -60,7 +67,7 @@ export async function* readStream(c: StreamContext): AsyncGenerator<StreamEvent[
       sawBytes ||= chunk.value.byteLength > 0;
       framer.push(chunk.value);
       if (a.events.length) yield queued();
-      else if (c.signal?.aborted) throw abortReason(c.signal);
+      else if (signal?.aborted) throw abortReason(signal);
     }
     if (!a.ended) {
       const { unterminated } = framer.end();
@@ -68,33 +75,34 @@ export async function* readStream(c: StreamContext): AsyncGenerator<StreamEvent[
       if (batch.length) yield batch;
       if (!sawBytes) throw broken('the stream ended without sending any event');
       const complete = a.ended || (adapter.stream.endsOnClose && a.hasFinishReason);
-      if (!complete) throw broken(unterminated ? 'the stream ended inside an event' : 'the stream ended before its terminal event');
+      if (!complete) throw broken(unterminated ? INSIDE_AN_EVENT : 'the stream ended before its terminal event');
     }
-    if (a.isEmpty) throw broken('the stream has none of the fields this spec reads (no content, no finish reason)');
+    if (a.isEmpty) throw broken(nothingRead('the stream'));
     a.closeAll();
     const last = queued(true);
     finished = true;
     if (a.emit) last.push(a.finishEvent());
     if (last.length) yield last;
   } catch (error) {
-    throw withPartial(error, a, adapter.id, c.signal, c.redact);
+    throw withPartial(error, c);
   } finally {
     watch.stop();
     c.sent.dispose();
     // Stopping early (break, abort, error) cancels the body, and so does a terminal event the
     // server has not closed after: the connection is released now, and nothing outlives the turn.
-    if (!finished || !drained) await reader.cancel().catch(() => undefined);
+    if (!finished || !drained) await watch.cancel();
   }
 }
 
 /** Bytes in, framed events out: text framings decode UTF-8 once (split-safe); event-stream frames are binary. */
 function framerFor(c: StreamContext, onFrame: FrameSink): { push(bytes: Uint8Array): void; end(): { unterminated: boolean } } {
   const { adapter } = c;
-  if (adapter.stream.framing === 'event-stream') return adapter.codec.uses!.eventStream!.forStream(onFrame, adapter, c.redact);
+  const { framing } = adapter.stream;
+  if (framing === 'event-stream') return adapter.codec.uses!.eventStream!.forStream(onFrame, adapter, c.redact);
   const text = new TextDecoder();
-  const framer = adapter.stream.framing === 'sse' ? new SseDecoder(onFrame) : new adapter.codec.uses!.ndjson!(onFrame);
+  const framer = framing === 'sse' ? new SseDecoder(onFrame) : new adapter.codec.uses!.ndjson!(onFrame);
   return {
-    push: (bytes) => framer.push(text.decode(bytes, { stream: true })),
+    push: (bytes) => framer.push(text.decode(bytes, STREAMING)),
     end: () => {
       framer.push(text.decode());
       return framer.end();
@@ -118,10 +126,10 @@ function frameHandler(c: StreamContext): FrameSink {
     } catch {
       throw new StreamError({
         provider: adapter.id,
-        reason: unterminated ? 'the stream ended inside an event' : 'malformed JSON in an event',
+        reason: unterminated ? INSIDE_AN_EVENT : 'malformed JSON in an event',
         event,
         offset,
-        excerpt: c.redact(excerptOf(data, 120)),
+        excerpt: c.redact(excerptOf(data)),
         // No `cause`: JSON.parse's message quotes the payload, which may echo the key.
       });
     }
@@ -133,82 +141,85 @@ function frameHandler(c: StreamContext): FrameSink {
 export async function readBodyText(c: Pick<StreamContext, 'adapter' | 'sent' | 'idleTimeoutMs'>): Promise<string> {
   const body = c.sent.response.body;
   if (!body) return '';
-  const reader = body.getReader();
   const text = new TextDecoder();
   const parts: string[] = [];
   let done = false;
-  const watch = watchIdle(reader, c);
+  const watch = watchIdle(body, c);
   try {
     for (;;) {
       const chunk = await watch.read();
       if (chunk.done) break;
-      parts.push(text.decode(chunk.value, { stream: true }));
+      parts.push(text.decode(chunk.value, STREAMING));
     }
     parts.push(text.decode());
     done = true;
     return parts.join('');
   } finally {
     watch.stop();
-    if (!done) await reader.cancel().catch(() => undefined);
+    if (!done) await watch.cancel();
   }
 }
 
 /**
- * The idle timeout, kept by one timer per body rather than one per read: each chunk only notes
- * the time, and the timer re-arms itself for what is left until silence lasts too long.
+ * A body's reader under the idle timeout, kept by one timer per body rather than one per read:
+ * each chunk only notes the time, and the timer re-arms itself for what is left until silence
+ * lasts too long.
  */
 interface IdleWatch {
-  /** Set once silence lasted too long. */
-  readonly error: TimeoutError | undefined;
   /** One read, bounded by the idle timeout. */
   read(): Promise<ReadableStreamReadResult<Uint8Array>>;
   /** Stop the timer (the body is done with: its end, an early exit, an error). */
   stop(): void;
+  /** Cancel the body (released early); a failure to is nothing to report. */
+  cancel(reason?: unknown): Promise<void>;
 }
 
-function watchIdle(reader: ReadableStreamDefaultReader<Uint8Array>, c: Pick<StreamContext, 'adapter' | 'sent' | 'idleTimeoutMs'>): IdleWatch {
+function watchIdle(body: ReadableStream<Uint8Array>, c: Pick<StreamContext, 'adapter' | 'sent' | 'idleTimeoutMs'>): IdleWatch {
+  const reader = body.getReader();
+  const cancel = (reason?: unknown) => reader.cancel(reason).catch(() => undefined);
   const ms = c.idleTimeoutMs;
   let last = Date.now();
   let timer: ReturnType<typeof setTimeout> | undefined;
+  /** Set once silence lasted too long. */
+  let timedOut: TimeoutError | undefined;
   const arm = (wait: number): void => {
     timer = setTimeout(() => {
       const left = ms - (Date.now() - last);
       if (left > 0) return arm(left);
-      const error = (w.error = new TimeoutError(c.adapter.id, 'idle', ms));
+      const error = (timedOut = new TimeoutError(c.adapter.id, 'idle', ms));
       c.sent.abort(error);
       // Also end a pending read when the transport ignores the abort (injected fetches).
-      reader.cancel(error).catch(() => undefined);
+      void cancel(error);
     }, wait);
   };
   const stop = () => clearTimeout(timer);
-  const w: { -readonly [K in keyof IdleWatch]: IdleWatch[K] } = {
-    error: undefined,
+  arm(ms);
+  return {
     stop,
+    cancel,
     async read() {
       let result: ReadableStreamReadResult<Uint8Array>;
       try {
         result = await reader.read();
       } catch (error) {
         stop();
-        throw w.error ?? error;
+        throw timedOut ?? error;
       }
-      if (w.error) throw w.error;
+      if (timedOut) throw timedOut;
       if (result.done) stop();
       else last = Date.now();
       return result;
     },
   };
-  arm(ms);
-  return w;
 }
 
-function withPartial(error: unknown, a: TurnAssembler, provider: string, signal: AbortSignal | undefined, redact: Redact): unknown {
-  if (signal?.aborted) return abortReason(signal);
+function withPartial(error: unknown, c: StreamContext): unknown {
+  if (c.signal?.aborted) return abortReason(c.signal);
   // The transport's own text may quote anything, a key included.
   const e =
     error instanceof WireforgeError
       ? error
-      : new StreamError({ provider, reason: `reading the stream failed: ${redact(error instanceof Error ? error.message : String(error))}`, cause: error });
-  if (e.partial === undefined) e.partial = a.result();
+      : new StreamError({ provider: c.adapter.id, reason: `reading the stream failed: ${c.redact(messageOf(error))}`, cause: error });
+  if (e.partial === undefined) e.partial = c.assembler.result();
   return e;
 }

@@ -29,7 +29,7 @@ export class SseDecoder implements FrameDecoder {
       this.#started = true;
       if (text.charCodeAt(0) === 0xfeff) {
         text = text.slice(1);
-        this.#base += 1;
+        this.#base++;
       }
     }
     const s = this.#rest === '' ? text : this.#rest + text;
@@ -48,11 +48,10 @@ export class SseDecoder implements FrameDecoder {
       let next: number;
       if (cr !== -1 && (lf === -1 || cr < lf)) {
         end = cr;
-        if (cr + 1 < s.length) next = s.charCodeAt(cr + 1) === 10 ? cr + 2 : cr + 1;
-        else {
-          next = cr + 1;
-          this.#skipLF = true;
-        }
+        next = cr + 1;
+        // A CR last in the chunk: an LF starting the next one belongs to it.
+        if (next === s.length) this.#skipLF = true;
+        else if (s.charCodeAt(next) === 10) next++;
       } else if (lf !== -1) {
         end = lf;
         next = lf + 1;
@@ -74,7 +73,8 @@ export class SseDecoder implements FrameDecoder {
       else if (s.charCodeAt(pos) === 100 /* d */ && s.startsWith('data:', pos)) {
         if (this.#eventStart < 0) this.#eventStart = this.#base + pos;
         const v = s.charCodeAt(pos + 5) === 32 ? pos + 6 : pos + 5;
-        const value = v >= lf ? '' : s.slice(v, lf);
+        // `data:` alone slices to ''.
+        const value = s.slice(v, lf);
         this.#data = this.#data === undefined ? value : `${this.#data}\n${value}`;
       } else this.#line(s, pos, lf);
       pos = lf + 1;
@@ -83,19 +83,16 @@ export class SseDecoder implements FrameDecoder {
   }
 
   end(): { unterminated: boolean } {
-    let unterminated = false;
+    const rest = this.#rest;
     this.#ending = true;
-    if (this.#rest !== '') {
-      unterminated = true;
-      this.#line(this.#rest, 0, this.#rest.length);
-      this.#base += this.#rest.length;
+    if (rest !== '') {
+      this.#line(rest, 0, rest.length);
+      this.#base += rest.length;
       this.#rest = '';
     }
-    if (this.#data !== undefined) {
-      unterminated = true;
-      this.#dispatch();
-    }
-    return { unterminated };
+    const pending = this.#data !== undefined;
+    if (pending) this.#dispatch();
+    return { unterminated: rest !== '' || pending };
   }
 
   #line(s: string, start: number, end: number): void {
@@ -113,7 +110,8 @@ export class SseDecoder implements FrameDecoder {
     const isData = length === 4 && s.startsWith('data', start);
     if (!isData && !(length === 5 && s.startsWith('event', start))) return;
     const v = colon < end && s.charCodeAt(colon + 1) === 32 ? colon + 2 : colon + 1;
-    const value = v >= end ? '' : s.slice(v, end);
+    // A line without a colon (colon = end) has v = end + 1: slice gives '' for it too.
+    const value = s.slice(v, end);
     if (isData) this.#data = this.#data === undefined ? value : `${this.#data}\n${value}`;
     else this.#event = value;
   }

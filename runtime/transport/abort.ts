@@ -12,7 +12,7 @@ export function linkSignal(parent: AbortSignal | undefined): Linked {
   const controller = new AbortController();
   const onAbort = () => controller.abort(parent!.reason);
   if (parent) {
-    if (parent.aborted) controller.abort(parent.reason);
+    if (parent.aborted) onAbort();
     else parent.addEventListener('abort', onAbort, { once: true });
   }
   return {

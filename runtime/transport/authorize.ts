@@ -43,8 +43,13 @@ export function authorize(
   if (ep.sigv4) return adapter.codec.uses!.sigv4Auth!(adapter, options, apiKey, env, endpoint, redact);
   if (ep.authFrom === 'token') return adapter.codec.uses!.tokenAuth!(adapter, options, apiKey, redact);
   if (options.getToken) throw new RequestError(adapter.id, 'getToken', `${adapter.id} does not authenticate with access tokens: pass apiKey`);
-  if (apiKey === undefined) requireKey(adapter, options, `pass createClient(${JSON.stringify(adapter.id)}, { apiKey })`, 'apiKey', 'API key');
+  if (apiKey === undefined) requireKey(adapter, options, passOption(adapter.id, 'apiKey'), 'apiKey', 'API key');
   return { apiKey };
+}
+
+/** How to give the client an option it lacks: `pass createClient("openai-chat", { baseUrl })`. */
+export function passOption(id: string, option: string): string {
+  return `pass createClient(${JSON.stringify(id)}, { ${option} })`;
 }
 
 /** No key where the spec needs one (unless it may go without, or the caller sets the auth header): what to pass. */

@@ -4,6 +4,7 @@ import { excerptOf, providerErrorFor, type ProviderError } from '../errors.js';
 import type { Redact } from './redact.js';
 
 export async function readErrorResponse(adapter: ProviderAdapter, response: Response, redact: Redact): Promise<ProviderError> {
+  const { status, headers } = response;
   let text = '';
   try {
     text = await response.text();
@@ -17,24 +18,25 @@ export async function readErrorResponse(adapter: ProviderAdapter, response: Resp
     // HTML error pages and plain text stay as text
   }
   const fields = typeof body === 'object' && body !== null ? adapter.readError(body) : { message: undefined, type: undefined, code: undefined };
-  const fallback = text.trim() === '' ? response.statusText || 'no error body' : `non-JSON error body: ${excerptOf(text.trim(), 200)}`;
-  const shouldRetry = response.headers.get('x-should-retry');
-  const retryable = shouldRetry === 'true' ? true : shouldRetry === 'false' ? false : adapter.isRetryable(response.status, fields);
+  const trimmed = text.trim();
+  const fallback = trimmed === '' ? response.statusText || 'no error body' : `non-JSON error body: ${excerptOf(trimmed, 200)}`;
+  const shouldRetry = headers.get('x-should-retry');
+  const retryable = shouldRetry === 'true' ? true : shouldRetry === 'false' ? false : adapter.isRetryable(status, fields);
   return providerErrorFor({
     provider: adapter.id,
-    status: response.status,
+    status,
     message: redact(fields.message ?? fallback),
-    type: fields.type ?? headerType(response, adapter.profile.errors.typeHeader),
+    type: fields.type ?? headerType(headers, adapter.profile.errors.typeHeader),
     code: fields.code,
     body: redact(body),
     retryable,
-    requestId: adapter.requestIdHeader ? (response.headers.get(adapter.requestIdHeader) ?? undefined) : undefined,
+    requestId: adapter.requestIdHeader ? (headers.get(adapter.requestIdHeader) ?? undefined) : undefined,
     retryAfterMs: fields.retryDelayMs,
   });
 }
 
 /** The error type a header names (AWS `x-amzn-ErrorType: ValidationException:http://…`): the text before any `:`. */
-function headerType(response: Response, header: string | undefined): string | undefined {
-  const v = header ? response.headers.get(header) : null;
+function headerType(headers: Headers, header: string | undefined): string | undefined {
+  const v = header ? headers.get(header) : null;
   return v ? v.split(':')[0]!.trim() || undefined : undefined;
 }

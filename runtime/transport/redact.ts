@@ -40,3 +40,8 @@ export function makeRedactor(...initial: Array<string | undefined>): Redact {
   };
   return Object.assign(scrub as <T>(value: T) => T, { add });
 }
+
+/** An error's message, or what a thrown non-Error says (pass it through redact before use). */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -33,49 +33,40 @@ export interface Sent {
 const MAX_WAIT_MS = 60_000;
 
 export async function sendRequest(adapter: ProviderAdapter, o: SendOptions): Promise<Sent> {
+  const { url, headers, body, signal, timeoutMs, maxRetries, redact, sign } = o;
   for (let attempt = 0; ; attempt++) {
-    const link = linkSignal(o.signal);
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      link.abort(new TimeoutError(adapter.id, 'first-byte', o.timeoutMs));
-    }, o.timeoutMs);
-    // Signed per attempt (a token may have been refreshed, a signature carries its time), within
-    // the attempt's timeout and signal; a failing getToken() is its own error, not one to retry.
-    let headers = o.headers;
-    if (o.sign) {
-      try {
-        headers = { ...o.headers, ...(await o.sign(o.url, o.headers, o.body, link.signal)) };
-      } catch (error) {
-        clearTimeout(timer);
-        link.dispose();
-        if (o.signal?.aborted) throw abortReason(o.signal);
-        if (timedOut) throw new TimeoutError(adapter.id, 'first-byte', o.timeoutMs);
-        throw error;
-      }
-    }
+    const link = linkSignal(signal);
+    // Set when the first-byte timeout aborts the attempt; thrown instead of what the abort causes.
+    let timedOut: TimeoutError | undefined;
+    const timer = setTimeout(() => link.abort((timedOut = new TimeoutError(adapter.id, 'first-byte', timeoutMs))), timeoutMs);
+    let signed = false;
     let response: Response;
     try {
-      response = await o.fetch(o.url, { method: 'POST', headers, body: o.body, signal: link.signal });
+      // Signed per attempt (a token may have been refreshed, a signature carries its time), within
+      // the attempt's timeout and signal; a failing getToken() is its own error, not one to retry.
+      const signedHeaders = sign ? { ...headers, ...(await sign(url, headers, body, link.signal)) } : headers;
+      signed = true;
+      response = await o.fetch(url, { method: 'POST', headers: signedHeaders, body, signal: link.signal });
     } catch (error) {
       clearTimeout(timer);
       link.dispose();
-      if (o.signal?.aborted) throw abortReason(o.signal);
-      if (timedOut) throw new TimeoutError(adapter.id, 'first-byte', o.timeoutMs);
+      if (signal?.aborted) throw abortReason(signal);
+      if (timedOut) throw timedOut;
+      if (!signed) throw error; // the signer's own failure (getToken() threw)
       // A network failure before any response byte: safe to try again, unless the URL itself is
       // one no fetch can reach (judged here, on the failure path, not by each runtime's error codes).
-      if (attempt < o.maxRetries && reachable(o.url)) {
-        await sleep(backoff(attempt, undefined), o.signal);
+      if (attempt < maxRetries && reachable(url)) {
+        await sleep(backoff(attempt, undefined), signal);
         continue;
       }
-      throw new ConnectionError(adapter.id, `no response: ${o.redact(describeFailure(error))} (${attempt + 1} attempt${attempt ? 's' : ''})`, attempt + 1, redactedCause(error, o.redact));
+      throw new ConnectionError(adapter.id, `no response: ${redact(describeFailure(error))} (${attempt + 1} attempt${attempt ? 's' : ''})`, attempt + 1, redactedCause(error, redact));
     }
     clearTimeout(timer);
-    if (response.ok) return { response, abort: link.abort, signal: link.signal, dispose: link.dispose };
-    const error: ProviderError = await readErrorResponse(adapter, response, o.redact);
+    if (response.ok) return { response, ...link };
+    const error: ProviderError = await readErrorResponse(adapter, response, redact);
     link.dispose();
-    if (error.retryable && attempt < o.maxRetries) {
-      await sleep(backoff(attempt, response.headers, error.retryAfterMs), o.signal);
+    if (error.retryable && attempt < maxRetries) {
+      await sleep(backoff(attempt, response.headers, error.retryAfterMs), signal);
       continue;
     }
     throw error;
@@ -85,8 +76,7 @@ export async function sendRequest(adapter: ProviderAdapter, o: SendOptions): Pro
 /** An absolute http(s) URL: a failure to reach it may pass; any other URL fails the same way again. */
 function reachable(url: string): boolean {
   try {
-    const protocol = new URL(url).protocol;
-    return protocol === 'http:' || protocol === 'https:';
+    return /^https?:$/.test(new URL(url).protocol);
   } catch {
     return false;
   }
@@ -94,23 +84,27 @@ function reachable(url: string): boolean {
 
 /** Exponential backoff with jitter; the server's retry-after(-ms), or the wait its error body states, wins, capped. */
 export function backoff(attempt: number, headers: Headers | undefined, bodyDelayMs?: number): number {
+  // The jitter stays under the cap (8 s at most).
+  return Math.min(serverWait(headers) ?? bodyDelayMs ?? Math.min(500 * 2 ** attempt, 8000) * (0.75 + Math.random() * 0.25), MAX_WAIT_MS);
+}
+
+/** The wait retry-after-ms or retry-after (seconds or an HTTP date) asks for, if one is usable. */
+function serverWait(headers: Headers | undefined): number | undefined {
   const ms = headers?.get('retry-after-ms');
-  if (ms && Number.isFinite(Number(ms))) return Math.min(Number(ms), MAX_WAIT_MS);
+  if (ms && Number.isFinite(Number(ms))) return Number(ms);
   const after = headers?.get('retry-after');
   if (after) {
     const seconds = Number(after);
     const wait = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(after) - Date.now();
-    if (Number.isFinite(wait) && wait >= 0) return Math.min(wait, MAX_WAIT_MS);
+    if (Number.isFinite(wait) && wait >= 0) return wait;
   }
-  if (bodyDelayMs !== undefined) return Math.min(bodyDelayMs, MAX_WAIT_MS);
-  const base = Math.min(500 * 2 ** attempt, 8000);
-  return base * (0.75 + Math.random() * 0.25);
+  return undefined;
 }
 
 /** What failed, from fetch's error and its cause (`fetch failed` alone says nothing): ECONNREFUSED, ENOTFOUND, an invalid URL. */
 function describeFailure(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const cause = error instanceof Error ? (error as { cause?: unknown }).cause : undefined;
+  if (!(error instanceof Error)) return String(error);
+  const { message, cause } = error as { message: string; cause?: unknown };
   const detail = cause instanceof Error ? ((cause as { code?: unknown }).code ?? cause.message) : undefined;
   return detail !== undefined && !message.includes(String(detail)) ? `${message} (${String(detail)})` : message;
 }
