@@ -8,7 +8,7 @@ import { TurnAssembler } from '../assemble/turn-assembler.js';
 import { RequestError, StreamError, WireforgeError } from '../errors.js';
 import { readPath } from '../wire/read-path.js';
 import { checkRequest } from '../request/check-request.js';
-import { deepMerge, isPlainObject, sanitize } from '../request/safe-merge.js';
+import { isPlainObject, mergeInto, sanitize } from '../request/safe-merge.js';
 import { authorize, keyOf, passOption } from '../transport/authorize.js';
 import { makeRedactor, messageOf } from '../transport/redact.js';
 import { sendRequest } from '../transport/send-request.js';
@@ -128,7 +128,9 @@ function withDefaults(request: ChatRequest, options: ClientOptions): ChatRequest
   out.model = request.model ?? defaults.model ?? options.model;
   if (defaults.providerOptions || request.providerOptions) {
     const clean = (o: unknown) => (isPlainObject(o) ? (sanitize(o) as Record<string, unknown>) : {});
-    out.providerOptions = deepMerge(clean(defaults.providerOptions), clean(request.providerOptions));
+    const merged = clean(defaults.providerOptions);
+    mergeInto(merged, clean(request.providerOptions), false);
+    out.providerOptions = merged;
   }
   if (defaults.reasoning && request.reasoning) out.reasoning = { ...defaults.reasoning, ...definedOnly(request.reasoning) };
   return out;

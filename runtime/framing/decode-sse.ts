@@ -39,8 +39,6 @@ export class SseDecoder implements FrameDecoder {
       if (s.charCodeAt(0) === 10) pos = 1;
     }
     let cr = s.indexOf('\r', pos);
-    if (cr === -1) pos = this.#lfOnly(s, pos);
-    // Lines ended by CR or CRLF (and whatever the fast path left): the general rules.
     for (;;) {
       const lf = s.indexOf('\n', pos);
       if (cr !== -1 && cr < pos) cr = s.indexOf('\r', pos);
@@ -61,25 +59,6 @@ export class SseDecoder implements FrameDecoder {
     }
     this.#base += pos;
     this.#rest = pos === 0 ? s : s.slice(pos);
-  }
-
-  /**
-   * The common case, a chunk with no CR: lines end in LF, and `data:` / `event:` lines and blank
-   * lines are handled inline. Returns where the unconsumed text starts.
-   */
-  #lfOnly(s: string, pos: number): number {
-    for (let lf = s.indexOf('\n', pos); lf !== -1; lf = s.indexOf('\n', pos)) {
-      if (lf === pos) this.#dispatch();
-      else if (s.charCodeAt(pos) === 100 /* d */ && s.startsWith('data:', pos)) {
-        if (this.#eventStart < 0) this.#eventStart = this.#base + pos;
-        const v = s.charCodeAt(pos + 5) === 32 ? pos + 6 : pos + 5;
-        // `data:` alone slices to ''.
-        const value = s.slice(v, lf);
-        this.#data = this.#data === undefined ? value : `${this.#data}\n${value}`;
-      } else this.#line(s, pos, lf);
-      pos = lf + 1;
-    }
-    return pos;
   }
 
   end(): { unterminated: boolean } {

@@ -22,32 +22,6 @@ export function sanitize(v: unknown): unknown {
 }
 
 /**
- * Deep merge where `top` wins at every leaf. `onOverride(path)` is told of each leaf of `base`
- * that `top` replaced.
- */
-export function deepMerge(
-  base: Record<string, unknown>,
-  top: Record<string, unknown>,
-  onOverride?: (path: string) => void,
-  prefix = '',
-): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const k of Object.keys(base)) if (!FORBIDDEN_KEYS.has(k)) out[k] = base[k];
-  for (const k of Object.keys(top)) {
-    if (FORBIDDEN_KEYS.has(k)) continue;
-    const t = top[k];
-    if (t === undefined) continue;
-    const b = out[k];
-    if (isPlainObject(b) && isPlainObject(t)) out[k] = deepMerge(b, t, onOverride, `${prefix}${k}.`);
-    else {
-      if (b !== undefined && onOverride) onOverride(`${prefix}${k}`);
-      out[k] = t;
-    }
-  }
-  return out;
-}
-
-/**
  * `source` into `target`, key by key: plain objects merge (copied, so the profile's own objects
  * are never written through later); other values replace, except when `fill`, where a value the
  * target already has stays (`onKept` hears of it).
