@@ -50,21 +50,26 @@ export class TurnAssembler implements EventSink {
   model: string | undefined;
   /** A terminal event or sentinel has been seen. */
   ended = false;
-  readonly provider: string;
+  /*
+   * Fields the constructor always assigns are `declare`d (a bare declaration would be emitted
+   * as a class field only to be overwritten). `id`, `model` and `lastSolid` stay fields: set
+   * later, they keep every assembler's shape the same from the start.
+   */
+  declare readonly provider: string;
   readonly #rules: TurnRules;
   /** Queue StreamEvents as parts arrive (off for blocking bodies, and for streams only read to final()). */
-  emit: boolean;
+  declare emit: boolean;
   /** The turn's text; text blocks and signatures are started and set through the functions of text-part.ts. */
-  readonly text: TextPart;
+  declare readonly text: TextPart;
   /** The text as the TextMeta unit, when the codec supplies it (signatures and phases). */
-  readonly meta: TextMeta | undefined;
+  declare readonly meta: TextMeta | undefined;
   readonly #reasoning: ThinkingBlocks | undefined;
   /** The turn's tool calls; calls that arrive in pieces are fed through the functions of tool-call-stream.ts. */
-  readonly calls: ToolCalls;
+  declare readonly calls: ToolCalls;
   /** The turn's usage; usage that arrives in pieces is merged through `mergeUsage` (merge-usage.ts). */
-  readonly usage: UsageState;
+  declare readonly usage: UsageState;
   /** The kind-table parts, when the codec supplies them (`parts` says when a reader needs them and they are missing). */
-  readonly more: ResponseParts | undefined;
+  declare readonly more: ResponseParts | undefined;
   #rawFinish: string | null = null;
   readonly #warnings: Warning[];
   #raw: unknown;
@@ -82,12 +87,13 @@ export class TurnAssembler implements EventSink {
     this.#warnings = options.warnings ?? [];
     this.#redact = options.redact ?? identity;
     this.#requestModel = options.model;
-    this.meta = rules.uses?.textMeta && new rules.uses.textMeta(this);
+    const uses = rules.uses;
+    this.meta = uses?.textMeta && new uses.textMeta(this);
     this.text = this.meta ?? new TextPart(this);
-    this.#reasoning = rules.uses?.thinking && new rules.uses.thinking(this);
+    this.#reasoning = uses?.thinking && new uses.thinking(this);
     this.calls = new ToolCalls(rules.provider, this);
     this.usage = new UsageState(rules, this);
-    this.more = rules.uses?.parts && new rules.uses.parts(rules.provider, rules.parts, this, this.calls);
+    this.more = uses?.parts && new uses.parts(rules.provider, rules.parts, this, this.calls);
   }
 
   /** Reasoning blocks, for readers with thinking actions (`a.thinking.append(…)`); a hand-written codec that reads them without supplying the unit is told which. */
@@ -197,13 +203,16 @@ export class TurnAssembler implements EventSink {
 
   /** The response so far; complete once the turn has ended. */
   result(): ChatResponse {
+    const { provider, id, model: wireModel } = this;
+    const rawFinish = this.#rawFinish;
     const text = this.text.value();
     const thinking = this.#reasoning?.parts() ?? [];
     const thinkingText = thinking.map((t) => t.text).join('');
     const toolCalls = this.calls.final();
     const message: AssistantMessage = { role: 'assistant', content: text };
-    const model = this.#requestModel ?? this.model;
-    message.origin = model === undefined ? { provider: this.provider } : { provider: this.provider, model };
+    const model = this.#requestModel ?? wireModel;
+    message.origin = { provider };
+    if (model !== undefined) message.origin.model = model;
     if (thinking.length) message.thinking = thinking;
     const historyCalls = toolCalls.length ? this.calls.forMessage(toolCalls) : toolCalls;
     if (toolCalls.length) message.toolCalls = historyCalls;
@@ -213,20 +222,20 @@ export class TurnAssembler implements EventSink {
     const facts = { toolCalls: toolCalls.length > 0, refusal: this.text.refusal };
     const rawUsage = this.usage.raw;
     const response: ChatResponse = {
-      id: this.id,
-      model: this.model,
+      id,
+      model: wireModel,
       text,
       thinking: thinkingText === '' ? null : thinkingText,
       toolCalls,
       content,
       message,
-      finishReason: this.#rawFinish === null ? null : this.#rules.mapFinishReason(this.#rawFinish, facts),
-      rawFinishReason: this.#rawFinish,
+      finishReason: rawFinish === null ? null : this.#rules.mapFinishReason(rawFinish, facts),
+      rawFinishReason: rawFinish,
       usage: this.usage.mapped(),
       warnings: this.#warnings,
-      raw: this.#raw ?? { id: this.id, model: this.model, finishReason: this.#rawFinish, usage: rawUsage ?? null },
+      raw: this.#raw ?? { id, model: wireModel, finishReason: rawFinish, usage: rawUsage ?? null },
     };
-    if (this.#rawFinish !== null && this.#rules.continues?.includes(this.#rawFinish)) response.paused = true;
+    if (rawFinish !== null && this.#rules.continues?.includes(rawFinish)) response.paused = true;
     return response;
   }
 }
