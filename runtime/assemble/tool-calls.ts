@@ -34,7 +34,8 @@ export class ToolCalls {
   readonly calls: OpenCall[] = [];
   /** Calls by their wire key (index or item id); tool-call-stream.ts feeds them. */
   readonly byKey = new Map<unknown, OpenCall>();
-  readonly provider: string;
+  /** Declared: the constructor assigns it (a bare declaration would be emitted as a field). */
+  declare readonly provider: string;
   readonly #sink: EventSink;
 
   constructor(provider: string, sink: EventSink) {
@@ -78,7 +79,9 @@ export class ToolCalls {
   }
 
   create(key: unknown, id: unknown, name: unknown, responseId: string | undefined): OpenCall {
-    const index = this.calls.length;
+    const calls = this.calls;
+    const index = calls.length;
+    const sink = this.#sink;
     const call: OpenCall = {
       index,
       key,
@@ -93,10 +96,9 @@ export class ToolCalls {
       signature: undefined,
       closed: false,
     };
-    this.calls.push(call);
-    this.#sink.place({ unit: 'call', index });
+    calls.push(call);
+    sink.place({ unit: 'call', index });
     if (key !== undefined && key !== null) this.byKey.set(key, call);
-    const sink = this.#sink;
     if (sink.emit) sink.events.push({ type: 'tool-call-start', index, id: call.id, name: call.name });
     return call;
   }
