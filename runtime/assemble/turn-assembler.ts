@@ -118,13 +118,11 @@ export class TurnAssembler implements EventSink {
 
   /** Citations of the open text: one wire citation object or a list of them. */
   addCitations(raw: unknown): void {
-    if (Array.isArray(raw)) for (const c of raw) this.#addCitation(c);
-    else this.#addCitation(raw);
-  }
-
-  #addCitation(raw: unknown): void {
-    const c = citationOf(this.#rules.parts?.citation, raw);
-    if (c !== undefined) this.text.addCitation(c);
+    const map = this.#rules.parts?.citation;
+    for (const one of Array.isArray(raw) ? raw : [raw]) {
+      const c = citationOf(map, one);
+      if (c !== undefined) this.text.addCitation(c);
+    }
   }
 
   /** Refusal text is shown as text; the turn's finish reason can then become `refusal`. */
@@ -191,12 +189,13 @@ export class TurnAssembler implements EventSink {
   /** Every part in the order it began; text, thinking and calls as fresh objects, others shared. */
   #content(thinking: ThinkingPartList, calls: ToolCall[]): ResponsePart[] {
     const out: ResponsePart[] = [];
-    for (const p of this.order) {
-      if (p.unit === 'text') {
-        if (!this.text.isBlank(p.index)) out.push(this.text.part(p.index));
-      } else if (p.unit === 'thinking') out.push({ type: 'thinking', ...thinking[p.index]! });
-      else if (p.unit === 'call') out.push({ type: 'tool-call', call: calls[p.index]! });
-      else for (const part of this.more!.at(p.index)) out.push(part);
+    const text = this.text;
+    for (const { unit, index } of this.order) {
+      if (unit === 'text') {
+        if (!text.isBlank(index)) out.push(text.part(index));
+      } else if (unit === 'thinking') out.push({ type: 'thinking', ...thinking[index]! });
+      else if (unit === 'call') out.push({ type: 'tool-call', call: calls[index]! });
+      else for (const part of this.more!.at(index)) out.push(part);
     }
     return out;
   }
