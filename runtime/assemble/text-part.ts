@@ -12,7 +12,7 @@
 import type { Citation, ResponsePart } from '../types.js';
 import { missingUse } from '../codec.js';
 import type { EventSink, Placed } from './event-sink.js';
-import { TextBuffer } from './text-buffer.js';
+import { isText, TextBuffer } from './text-buffer.js';
 import type { TextMeta } from './text-meta.js';
 import type { TurnAssembler } from './turn-assembler.js';
 
@@ -137,7 +137,7 @@ export function startText(a: TurnAssembler, phase?: unknown): void {
 
 /** Opaque data the provider needs back with the text (Gemini `thoughtSignature`): the TextMeta unit keeps it. */
 export function setTextSignature(a: TurnAssembler, signature: unknown): void {
-  if (typeof signature === 'string' && signature !== '') metaOf(a).setSignature(signature);
+  if (isText(signature)) metaOf(a).setSignature(signature);
 }
 
 function metaOf(a: TurnAssembler): TextMeta {

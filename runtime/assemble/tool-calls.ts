@@ -7,7 +7,7 @@
 import { StreamError } from '../errors.js';
 import type { ToolCall } from '../types.js';
 import type { EventSink } from './event-sink.js';
-import { TextBuffer } from './text-buffer.js';
+import { isText, TextBuffer } from './text-buffer.js';
 
 export interface OpenCall {
   index: number;
@@ -48,7 +48,7 @@ export class ToolCalls {
     // Rules for whole calls run on every event; an event without a call has no name and no id.
     if (typeof name !== 'string' && typeof id !== 'string') return;
     const call = this.create(key, id, name, responseId);
-    if (typeof signature === 'string' && signature !== '') call.signature = signature;
+    if (isText(signature)) call.signature = signature;
     if (typeof args === 'string') this.appendArgs(call, args);
     else if (args !== undefined && args !== null) {
       call.full = JSON.stringify(args);
@@ -87,7 +87,7 @@ export class ToolCalls {
       key,
       // Some wires (Gemini) give no id: make one, unique within the turn and, through the
       // response id, across the conversation (other providers reject repeated ids).
-      id: typeof id === 'string' && id !== '' ? id : responseId === undefined ? `call_${index}` : `call_${responseId}_${index}`,
+      id: isText(id) ? id : responseId === undefined ? `call_${index}` : `call_${responseId}_${index}`,
       name: typeof name === 'string' ? name : '',
       parts: new TextBuffer(),
       full: undefined,

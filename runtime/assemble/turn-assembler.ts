@@ -16,6 +16,7 @@ import type { AssistantMessage, ChatResponse, FinishReason, ResponsePart, Stream
 import { citationOf } from './citation.js';
 import type { EventSink, Placed } from './event-sink.js';
 import type { ResponseParts } from './response-parts.js';
+import { isText } from './text-buffer.js';
 import { TextPart } from './text-part.js';
 import type { TextMeta } from './text-meta.js';
 import type { ThinkingBlocks } from './thinking-blocks.js';
@@ -108,8 +109,8 @@ export class TurnAssembler implements EventSink {
 
   setMeta(id: unknown, model: unknown): void {
     // An empty id or model is none (Azure's prompt-filter chunk comes first with both blank).
-    if (this.id === undefined && typeof id === 'string' && id !== '') this.id = id;
-    if (this.model === undefined && typeof model === 'string' && model !== '') this.model = model;
+    if (this.id === undefined && isText(id)) this.id = id;
+    if (this.model === undefined && isText(model)) this.model = model;
   }
 
   appendText(delta: unknown): void {
