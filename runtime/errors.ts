@@ -4,16 +4,21 @@
  */
 import type { ChatResponse } from './types.js';
 
+/*
+ * Fields the constructor always assigns are `declare`d: a bare field declaration would be emitted
+ * as a class field (define semantics) only to be overwritten. The assignments keep the order the
+ * own properties had as fields (JSON.stringify of an error lists them so).
+ */
 export class WireforgeError extends Error {
   /** Provider spec id, e.g. `anthropic-messages`. */
-  readonly provider: string | undefined;
-  partial: ChatResponse | undefined;
+  declare readonly provider: string | undefined;
+  declare partial: ChatResponse | undefined;
 
   constructor(message: string, options: { provider?: string; cause?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = new.target.name;
     this.provider = options.provider;
     this.partial = undefined;
+    this.name = new.target.name;
   }
 }
 
@@ -33,16 +38,16 @@ export interface ProviderErrorInit {
 
 /** An HTTP error response, or an error event inside a stream. */
 export class ProviderError extends WireforgeError {
-  readonly status: number | undefined;
+  declare readonly status: number | undefined;
   /** The provider's own message, as it sent it (keys redacted). */
-  readonly providerMessage: string;
-  readonly type: string | undefined;
-  readonly code: string | undefined;
-  readonly body: unknown;
-  readonly retryable: boolean;
-  readonly requestId: string | undefined;
+  declare readonly providerMessage: string;
+  declare readonly type: string | undefined;
+  declare readonly code: string | undefined;
+  declare readonly body: unknown;
+  declare readonly retryable: boolean;
+  declare readonly requestId: string | undefined;
   /** The wait the error body asks for before a retry, in ms (headers are read by the transport). */
-  readonly retryAfterMs: number | undefined;
+  declare readonly retryAfterMs: number | undefined;
 
   constructor(init: ProviderErrorInit) {
     const where = init.status === undefined ? 'in-stream error' : `HTTP ${init.status}`;
@@ -123,18 +128,20 @@ export interface StreamErrorInit {
 
 /** A malformed, truncated or inconsistent stream. */
 export class StreamError extends WireforgeError {
-  readonly reason: string;
-  readonly event: string | undefined;
-  readonly offset: number | undefined;
-  readonly excerpt: string | undefined;
+  declare readonly reason: string;
+  declare readonly event: string | undefined;
+  declare readonly offset: number | undefined;
+  declare readonly excerpt: string | undefined;
 
   constructor(init: StreamErrorInit) {
     const at = [
       init.event === undefined ? undefined : `event ${JSON.stringify(init.event)}`,
       init.offset === undefined ? undefined : `offset ${init.offset}`,
-    ].filter(Boolean);
+    ]
+      .filter(Boolean)
+      .join(', ');
     const tail = init.excerpt === undefined ? '' : `: ${JSON.stringify(init.excerpt)}`;
-    super(`${init.provider}: ${init.reason}${at.length ? ` at ${at.join(', ')}` : ''}${tail}`, {
+    super(`${init.provider}: ${init.reason}${at && ` at ${at}`}${tail}`, {
       provider: init.provider,
       cause: init.cause,
     });
@@ -150,7 +157,7 @@ export class StreamError extends WireforgeError {
  * the URL is not valid. `cause` is the transport's own error; `attempts` how many were made.
  */
 export class ConnectionError extends WireforgeError {
-  readonly attempts: number;
+  declare readonly attempts: number;
   constructor(provider: string, message: string, attempts: number, cause: unknown) {
     super(`${provider}: ${message}`, { provider, cause });
     this.attempts = attempts;
@@ -159,8 +166,8 @@ export class ConnectionError extends WireforgeError {
 
 /** No response headers in time (`first-byte`), or silence between stream chunks (`idle`). */
 export class TimeoutError extends WireforgeError {
-  readonly phase: 'first-byte' | 'idle';
-  readonly timeoutMs: number;
+  declare readonly phase: 'first-byte' | 'idle';
+  declare readonly timeoutMs: number;
 
   constructor(provider: string, phase: 'first-byte' | 'idle', timeoutMs: number) {
     super(
@@ -179,7 +186,7 @@ export function excerptOf(text: string, max = 120): string {
 
 /** A request this provider cannot carry, as its spec declares (`reject`), or a malformed one. */
 export class RequestError extends WireforgeError {
-  readonly field: string;
+  declare readonly field: string;
   constructor(provider: string, field: string, message: string) {
     super(`${provider}: request field ${field}: ${message}`, { provider });
     this.field = field;
@@ -188,12 +195,12 @@ export class RequestError extends WireforgeError {
 
 /** Tool-call arguments that are not valid JSON or do not match the tool's schema (tool loop). */
 export class ToolArgumentsError extends WireforgeError {
-  readonly toolName: string;
-  readonly callId: string;
+  declare readonly toolName: string;
+  declare readonly callId: string;
   /** The raw argument text as the model sent it. */
-  readonly arguments: string;
+  declare readonly arguments: string;
   /** Schema violations (the validator's), or one entry for a JSON syntax error. */
-  readonly errors: Array<{ path: string; message: string }>;
+  declare readonly errors: Array<{ path: string; message: string }>;
 
   constructor(init: { toolName: string; callId: string; arguments: string; errors: Array<{ path: string; message: string }> }) {
     super(`tool ${JSON.stringify(init.toolName)} (call ${init.callId}): invalid arguments: ${init.errors.map((e) => `${e.path || '/'} ${e.message}`).join('; ')}`);
@@ -206,8 +213,8 @@ export class ToolArgumentsError extends WireforgeError {
 
 /** The model asked for a tool the loop does not have (tool loop). */
 export class UnknownToolError extends WireforgeError {
-  readonly toolName: string;
-  readonly callId: string;
+  declare readonly toolName: string;
+  declare readonly callId: string;
   constructor(toolName: string, callId: string, known: string[]) {
     super(`the model called unknown tool ${JSON.stringify(toolName)} (call ${callId}); known tools: ${known.join(', ') || 'none'}`);
     this.toolName = toolName;
@@ -217,8 +224,8 @@ export class UnknownToolError extends WireforgeError {
 
 /** A tool's execute() threw and the loop was told to stop on that (`onExecutionError: 'throw'`). */
 export class ToolExecutionError extends WireforgeError {
-  readonly toolName: string;
-  readonly callId: string;
+  declare readonly toolName: string;
+  declare readonly callId: string;
   constructor(toolName: string, callId: string, cause: unknown) {
     super(`tool ${JSON.stringify(toolName)} (call ${callId}) failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
     this.toolName = toolName;

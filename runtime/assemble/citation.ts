@@ -17,7 +17,7 @@ export function citationOf(map: PartsProfile['citation'], raw: unknown): Citatio
 
 /** The first present value among several paths (`[]` is the object itself). */
 export function firstAt(raw: unknown, paths: PartField | readonly (readonly (string | number)[])[] | undefined): unknown {
-  if (paths === undefined || !Array.isArray(paths)) return undefined;
+  if (!Array.isArray(paths)) return undefined; // none, or a field that is not a list of paths
   for (const p of paths as readonly (readonly (string | number)[])[]) {
     const v = p.length === 0 ? raw : readPath(raw, p);
     if (v !== undefined && v !== null) return v;

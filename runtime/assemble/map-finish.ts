@@ -4,7 +4,7 @@ import type { FinishReason } from '../types.js';
 
 export function finishMapper(t: FinishTable): (raw: string, facts: { toolCalls: boolean; refusal: boolean }) => FinishReason {
   return (raw, facts) => {
-    let v = Object.prototype.hasOwnProperty.call(t.map, raw) ? t.map[raw]! : t.other;
+    let v = Object.hasOwn(t.map, raw) ? t.map[raw]! : t.other;
     for (const u of t.upgrades) if (v === u.from && facts[u.when]) v = u.to;
     return v;
   };

@@ -9,19 +9,19 @@ import type { Usage } from '../types.js';
 import { readPath } from '../wire/read-path.js';
 import type { usageSteps } from './usage-steps.js';
 
+/** The counts a Usage has only when the wire reports them, in the order they are listed. */
+const REPORTED = ['cachedInputTokens', 'cacheWriteTokens', 'reasoningTokens'] as const;
+
 export function usageMapper(map: UsageMap, steps: typeof usageSteps | undefined): (raw: Record<string, unknown>) => Usage {
-  const { inputTokens, outputTokens, totalTokens, cachedInputTokens, cacheWriteTokens, reasoningTokens } = map;
   const sum = (raw: unknown, count: UsageCount) => (isPaths(count) ? sumOf(raw, count) : steps!(raw, count));
   return (raw) => {
-    const input = sum(raw, inputTokens) ?? 0;
-    const output = sum(raw, outputTokens) ?? 0;
-    const usage: Usage = { inputTokens: input, outputTokens: output, totalTokens: sum(raw, totalTokens) ?? input + output };
-    const cached = sum(raw, cachedInputTokens);
-    if (cached !== undefined) usage.cachedInputTokens = cached;
-    const written = sum(raw, cacheWriteTokens);
-    if (written !== undefined) usage.cacheWriteTokens = written;
-    const reasoning = sum(raw, reasoningTokens);
-    if (reasoning !== undefined) usage.reasoningTokens = reasoning;
+    const input = sum(raw, map.inputTokens) ?? 0;
+    const output = sum(raw, map.outputTokens) ?? 0;
+    const usage: Usage = { inputTokens: input, outputTokens: output, totalTokens: sum(raw, map.totalTokens) ?? input + output };
+    for (const k of REPORTED) {
+      const n = sum(raw, map[k]);
+      if (n !== undefined) usage[k] = n;
+    }
     return usage;
   };
 }

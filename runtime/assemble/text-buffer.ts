@@ -6,6 +6,14 @@
  */
 const FOLD = 256;
 
+/**
+ * A string with something in it: the wire's empty string is no text (no id, no name). Paths run
+ * for every text or argument delta keep this test inline.
+ */
+export function isText(v: unknown): v is string {
+  return typeof v === 'string' && v !== '';
+}
+
 export class TextBuffer {
   #folded = '';
   readonly #pieces: string[] = [];

@@ -12,7 +12,7 @@
 import type { Citation, ResponsePart } from '../types.js';
 import { missingUse } from '../codec.js';
 import type { EventSink, Placed } from './event-sink.js';
-import { TextBuffer } from './text-buffer.js';
+import { isText, TextBuffer } from './text-buffer.js';
 import type { TextMeta } from './text-meta.js';
 import type { TurnAssembler } from './turn-assembler.js';
 
@@ -52,7 +52,7 @@ export class TextPart {
     let shown = delta;
     if (seg.separator === undefined) {
       seg.separator = this.#separatorFor(seg);
-      if (seg.separator !== '') shown = seg.separator + delta;
+      shown = seg.separator + delta; // the separator is often '' (the turn's first text)
     }
     seg.buffer.push(delta);
     const sink = this.#sink;
@@ -94,20 +94,20 @@ export class TextPart {
     return s.buffer.empty && s.citations === undefined && s.signature === undefined;
   }
 
-  /** Nothing but information set aside came after this segment. */
-  #isLast(seg: Segment): boolean {
-    return this.#sink.lastSolid === seg.placed;
-  }
-
-  /** The open segment, or a new one when a block starts or another part came since. */
+  /**
+   * The open segment, or a new one when a block starts or another part came since (the open one
+   * is kept while nothing but information set aside came after it).
+   */
   protected current(): Segment {
     const open = this.#open;
-    if (open !== undefined && !this.startPending && this.#isLast(open)) return open;
+    const sink = this.#sink;
+    if (open !== undefined && !this.startPending && sink.lastSolid === open.placed) return open;
     this.startPending = false;
-    const placed: Placed = { unit: 'text', index: this.segments.length };
+    const segments = this.segments;
+    const placed: Placed = { unit: 'text', index: segments.length };
     const seg: Segment = { buffer: new TextBuffer(), placed, separator: undefined };
-    this.segments.push(seg);
-    this.#sink.place(placed);
+    segments.push(seg);
+    sink.place(placed);
     return (this.#open = seg);
   }
 
@@ -137,7 +137,7 @@ export function startText(a: TurnAssembler, phase?: unknown): void {
 
 /** Opaque data the provider needs back with the text (Gemini `thoughtSignature`): the TextMeta unit keeps it. */
 export function setTextSignature(a: TurnAssembler, signature: unknown): void {
-  if (typeof signature === 'string' && signature !== '') metaOf(a).setSignature(signature);
+  if (isText(signature)) metaOf(a).setSignature(signature);
 }
 
 function metaOf(a: TurnAssembler): TextMeta {

@@ -6,6 +6,7 @@
  * that block instead.
  */
 import { StreamError } from '../errors.js';
+import { isText } from './text-buffer.js';
 import { keyClash, type OpenCall, type ToolCalls } from './tool-calls.js';
 import type { TurnAssembler } from './turn-assembler.js';
 
@@ -52,7 +53,7 @@ export function toolCallDelta(a: TurnAssembler, key: unknown, id: unknown, name:
     call = typeof id === 'string' && id !== '' && id !== last?.id ? undefined : last;
   }
   if (!call) {
-    if ((typeof id !== 'string' || id === '') && (typeof name !== 'string' || name === '')) {
+    if (!isText(id) && !isText(name)) {
       throw new StreamError({
         provider: calls.provider,
         reason: `tool-call fragment for ${key === undefined ? 'a call' : `index ${String(key)}`} that was never opened`,
@@ -90,7 +91,7 @@ export function setToolArgumentsObject(a: TurnAssembler, key: unknown, args: unk
 
 export function setToolSignature(a: TurnAssembler, key: unknown, signature: unknown): void {
   const call = a.calls.byKey.get(key);
-  if (call && typeof signature === 'string' && signature !== '') call.signature = signature;
+  if (call && isText(signature)) call.signature = signature;
 }
 
 /** Closes the call, or the part block, open at this key. */

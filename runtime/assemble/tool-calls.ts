@@ -7,7 +7,7 @@
 import { StreamError } from '../errors.js';
 import type { ToolCall } from '../types.js';
 import type { EventSink } from './event-sink.js';
-import { TextBuffer } from './text-buffer.js';
+import { isText, TextBuffer } from './text-buffer.js';
 
 export interface OpenCall {
   index: number;
@@ -34,7 +34,8 @@ export class ToolCalls {
   readonly calls: OpenCall[] = [];
   /** Calls by their wire key (index or item id); tool-call-stream.ts feeds them. */
   readonly byKey = new Map<unknown, OpenCall>();
-  readonly provider: string;
+  /** Declared: the constructor assigns it (a bare declaration would be emitted as a field). */
+  declare readonly provider: string;
   readonly #sink: EventSink;
 
   constructor(provider: string, sink: EventSink) {
@@ -47,7 +48,7 @@ export class ToolCalls {
     // Rules for whole calls run on every event; an event without a call has no name and no id.
     if (typeof name !== 'string' && typeof id !== 'string') return;
     const call = this.create(key, id, name, responseId);
-    if (typeof signature === 'string' && signature !== '') call.signature = signature;
+    if (isText(signature)) call.signature = signature;
     if (typeof args === 'string') this.appendArgs(call, args);
     else if (args !== undefined && args !== null) {
       call.full = JSON.stringify(args);
@@ -78,13 +79,15 @@ export class ToolCalls {
   }
 
   create(key: unknown, id: unknown, name: unknown, responseId: string | undefined): OpenCall {
-    const index = this.calls.length;
+    const calls = this.calls;
+    const index = calls.length;
+    const sink = this.#sink;
     const call: OpenCall = {
       index,
       key,
       // Some wires (Gemini) give no id: make one, unique within the turn and, through the
       // response id, across the conversation (other providers reject repeated ids).
-      id: typeof id === 'string' && id !== '' ? id : responseId === undefined ? `call_${index}` : `call_${responseId}_${index}`,
+      id: isText(id) ? id : responseId === undefined ? `call_${index}` : `call_${responseId}_${index}`,
       name: typeof name === 'string' ? name : '',
       parts: new TextBuffer(),
       full: undefined,
@@ -93,10 +96,9 @@ export class ToolCalls {
       signature: undefined,
       closed: false,
     };
-    this.calls.push(call);
-    this.#sink.place({ unit: 'call', index });
+    calls.push(call);
+    sink.place({ unit: 'call', index });
     if (key !== undefined && key !== null) this.byKey.set(key, call);
-    const sink = this.#sink;
     if (sink.emit) sink.events.push({ type: 'tool-call-start', index, id: call.id, name: call.name });
     return call;
   }

@@ -16,6 +16,7 @@ import type { AssistantMessage, ChatResponse, FinishReason, ResponsePart, Stream
 import { citationOf } from './citation.js';
 import type { EventSink, Placed } from './event-sink.js';
 import type { ResponseParts } from './response-parts.js';
+import { isText } from './text-buffer.js';
 import { TextPart } from './text-part.js';
 import type { TextMeta } from './text-meta.js';
 import type { ThinkingBlocks } from './thinking-blocks.js';
@@ -50,21 +51,26 @@ export class TurnAssembler implements EventSink {
   model: string | undefined;
   /** A terminal event or sentinel has been seen. */
   ended = false;
-  readonly provider: string;
+  /*
+   * Fields the constructor always assigns are `declare`d (a bare declaration would be emitted
+   * as a class field only to be overwritten). `id`, `model` and `lastSolid` stay fields: set
+   * later, they keep every assembler's shape the same from the start.
+   */
+  declare readonly provider: string;
   readonly #rules: TurnRules;
   /** Queue StreamEvents as parts arrive (off for blocking bodies, and for streams only read to final()). */
-  emit: boolean;
+  declare emit: boolean;
   /** The turn's text; text blocks and signatures are started and set through the functions of text-part.ts. */
-  readonly text: TextPart;
+  declare readonly text: TextPart;
   /** The text as the TextMeta unit, when the codec supplies it (signatures and phases). */
-  readonly meta: TextMeta | undefined;
+  declare readonly meta: TextMeta | undefined;
   readonly #reasoning: ThinkingBlocks | undefined;
   /** The turn's tool calls; calls that arrive in pieces are fed through the functions of tool-call-stream.ts. */
-  readonly calls: ToolCalls;
+  declare readonly calls: ToolCalls;
   /** The turn's usage; usage that arrives in pieces is merged through `mergeUsage` (merge-usage.ts). */
-  readonly usage: UsageState;
+  declare readonly usage: UsageState;
   /** The kind-table parts, when the codec supplies them (`parts` says when a reader needs them and they are missing). */
-  readonly more: ResponseParts | undefined;
+  declare readonly more: ResponseParts | undefined;
   #rawFinish: string | null = null;
   readonly #warnings: Warning[];
   #raw: unknown;
@@ -82,12 +88,13 @@ export class TurnAssembler implements EventSink {
     this.#warnings = options.warnings ?? [];
     this.#redact = options.redact ?? identity;
     this.#requestModel = options.model;
-    this.meta = rules.uses?.textMeta && new rules.uses.textMeta(this);
+    const uses = rules.uses;
+    this.meta = uses?.textMeta && new uses.textMeta(this);
     this.text = this.meta ?? new TextPart(this);
-    this.#reasoning = rules.uses?.thinking && new rules.uses.thinking(this);
+    this.#reasoning = uses?.thinking && new uses.thinking(this);
     this.calls = new ToolCalls(rules.provider, this);
     this.usage = new UsageState(rules, this);
-    this.more = rules.uses?.parts && new rules.uses.parts(rules.provider, rules.parts, this, this.calls);
+    this.more = uses?.parts && new uses.parts(rules.provider, rules.parts, this, this.calls);
   }
 
   /** Reasoning blocks, for readers with thinking actions (`a.thinking.append(…)`); a hand-written codec that reads them without supplying the unit is told which. */
@@ -102,8 +109,8 @@ export class TurnAssembler implements EventSink {
 
   setMeta(id: unknown, model: unknown): void {
     // An empty id or model is none (Azure's prompt-filter chunk comes first with both blank).
-    if (this.id === undefined && typeof id === 'string' && id !== '') this.id = id;
-    if (this.model === undefined && typeof model === 'string' && model !== '') this.model = model;
+    if (this.id === undefined && isText(id)) this.id = id;
+    if (this.model === undefined && isText(model)) this.model = model;
   }
 
   appendText(delta: unknown): void {
@@ -112,13 +119,11 @@ export class TurnAssembler implements EventSink {
 
   /** Citations of the open text: one wire citation object or a list of them. */
   addCitations(raw: unknown): void {
-    if (Array.isArray(raw)) for (const c of raw) this.#addCitation(c);
-    else this.#addCitation(raw);
-  }
-
-  #addCitation(raw: unknown): void {
-    const c = citationOf(this.#rules.parts?.citation, raw);
-    if (c !== undefined) this.text.addCitation(c);
+    const map = this.#rules.parts?.citation;
+    for (const one of Array.isArray(raw) ? raw : [raw]) {
+      const c = citationOf(map, one);
+      if (c !== undefined) this.text.addCitation(c);
+    }
   }
 
   /** Refusal text is shown as text; the turn's finish reason can then become `refusal`. */
@@ -185,25 +190,29 @@ export class TurnAssembler implements EventSink {
   /** Every part in the order it began; text, thinking and calls as fresh objects, others shared. */
   #content(thinking: ThinkingPartList, calls: ToolCall[]): ResponsePart[] {
     const out: ResponsePart[] = [];
-    for (const p of this.order) {
-      if (p.unit === 'text') {
-        if (!this.text.isBlank(p.index)) out.push(this.text.part(p.index));
-      } else if (p.unit === 'thinking') out.push({ type: 'thinking', ...thinking[p.index]! });
-      else if (p.unit === 'call') out.push({ type: 'tool-call', call: calls[p.index]! });
-      else for (const part of this.more!.at(p.index)) out.push(part);
+    const text = this.text;
+    for (const { unit, index } of this.order) {
+      if (unit === 'text') {
+        if (!text.isBlank(index)) out.push(text.part(index));
+      } else if (unit === 'thinking') out.push({ type: 'thinking', ...thinking[index]! });
+      else if (unit === 'call') out.push({ type: 'tool-call', call: calls[index]! });
+      else for (const part of this.more!.at(index)) out.push(part);
     }
     return out;
   }
 
   /** The response so far; complete once the turn has ended. */
   result(): ChatResponse {
+    const { provider, id, model: wireModel } = this;
+    const rawFinish = this.#rawFinish;
     const text = this.text.value();
     const thinking = this.#reasoning?.parts() ?? [];
     const thinkingText = thinking.map((t) => t.text).join('');
     const toolCalls = this.calls.final();
     const message: AssistantMessage = { role: 'assistant', content: text };
-    const model = this.#requestModel ?? this.model;
-    message.origin = model === undefined ? { provider: this.provider } : { provider: this.provider, model };
+    const model = this.#requestModel ?? wireModel;
+    message.origin = { provider };
+    if (model !== undefined) message.origin.model = model;
     if (thinking.length) message.thinking = thinking;
     const historyCalls = toolCalls.length ? this.calls.forMessage(toolCalls) : toolCalls;
     if (toolCalls.length) message.toolCalls = historyCalls;
@@ -213,20 +222,20 @@ export class TurnAssembler implements EventSink {
     const facts = { toolCalls: toolCalls.length > 0, refusal: this.text.refusal };
     const rawUsage = this.usage.raw;
     const response: ChatResponse = {
-      id: this.id,
-      model: this.model,
+      id,
+      model: wireModel,
       text,
       thinking: thinkingText === '' ? null : thinkingText,
       toolCalls,
       content,
       message,
-      finishReason: this.#rawFinish === null ? null : this.#rules.mapFinishReason(this.#rawFinish, facts),
-      rawFinishReason: this.#rawFinish,
+      finishReason: rawFinish === null ? null : this.#rules.mapFinishReason(rawFinish, facts),
+      rawFinishReason: rawFinish,
       usage: this.usage.mapped(),
       warnings: this.#warnings,
-      raw: this.#raw ?? { id: this.id, model: this.model, finishReason: this.#rawFinish, usage: rawUsage ?? null },
+      raw: this.#raw ?? { id, model: wireModel, finishReason: rawFinish, usage: rawUsage ?? null },
     };
-    if (this.#rawFinish !== null && this.#rules.continues?.includes(this.#rawFinish)) response.paused = true;
+    if (rawFinish !== null && this.#rules.continues?.includes(rawFinish)) response.paused = true;
     return response;
   }
 }

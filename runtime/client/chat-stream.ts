@@ -14,7 +14,8 @@ export class ChatStream implements AsyncIterable<StreamEvent> {
   readonly #provider: string;
   #consumed = false;
   readonly #settled: Promise<ChatResponse>;
-  #settle!: { resolve: (r: ChatResponse) => void; reject: (e: unknown) => void };
+  #resolve!: (r: ChatResponse) => void;
+  #reject!: (e: unknown) => void;
 
   readonly #stop: (reason: unknown) => void;
 
@@ -24,7 +25,8 @@ export class ChatStream implements AsyncIterable<StreamEvent> {
     this.#result = result;
     this.#stop = stop;
     this.#settled = new Promise<ChatResponse>((resolve, reject) => {
-      this.#settle = { resolve, reject };
+      this.#resolve = resolve;
+      this.#reject = reject;
     });
     // final() may never be awaited; that must not surface as an unhandled rejection.
     this.#settled.catch(() => undefined);
@@ -74,43 +76,40 @@ export class ChatStream implements AsyncIterable<StreamEvent> {
       },
       // Stop the request first: a read may be waiting on the network, and return() waits behind it.
       cancel: async (reason) => {
-        stop(reason ?? new DOMException('The stream was cancelled', 'AbortError'));
+        stop(reason ?? abortError('The stream was cancelled'));
         await it.return?.();
       },
     });
   }
 
   /** Stops the request: the connection is released, iteration and final() reject with the reason. */
-  abort(reason: unknown = new DOMException('The stream was aborted', 'AbortError')): void {
+  abort(reason: unknown = abortError('The stream was aborted')): void {
     this.#stop(reason);
   }
 
   #iterate(emitEvents: boolean): AsyncIterator<StreamEvent> {
-    if (this.#consumed) throw new StreamError({ provider: this.#provider, reason: 'a stream can be iterated only once' });
+    if (this.#consumed) throw this.#error('a stream can be iterated only once');
     this.#consumed = true;
     const gen = this.#source(emitEvents);
     let batch: StreamEvent[] = [];
     let i = 0;
     let finished = false;
-    const fail = (error: unknown) => {
-      finished = true;
-      this.#settle.reject(error);
-    };
     return {
       next: async (): Promise<IteratorResult<StreamEvent>> => {
         while (i >= batch.length) {
-          if (finished) return { done: true, value: undefined };
+          if (finished) return done();
           let r: IteratorResult<StreamEvent[]>;
           try {
             r = await gen.next();
           } catch (error) {
-            fail(error);
+            finished = true;
+            this.#reject(error);
             throw error;
           }
           if (r.done) {
             finished = true;
-            this.#settle.resolve(this.#result());
-            return { done: true, value: undefined };
+            this.#resolve(this.#result());
+            return done();
           }
           batch = r.value;
           i = 0;
@@ -122,12 +121,25 @@ export class ChatStream implements AsyncIterable<StreamEvent> {
         if (!finished) {
           finished = true;
           await gen.return(undefined);
-          const error = new StreamError({ provider: this.#provider, reason: 'the stream was left before its end' });
+          const error = this.#error('the stream was left before its end');
           error.partial = this.#result();
-          this.#settle.reject(error);
+          this.#reject(error);
         }
-        return { done: true, value: undefined };
+        return done();
       },
     };
   }
+
+  #error(reason: string): StreamError {
+    return new StreamError({ provider: this.#provider, reason });
+  }
+}
+
+/** The end of an iteration (a fresh object each time: callers may keep or change it). */
+function done(): IteratorResult<StreamEvent> {
+  return { done: true, value: undefined };
+}
+
+function abortError(message: string): DOMException {
+  return new DOMException(message, 'AbortError');
 }
