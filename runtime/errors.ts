@@ -6,10 +6,11 @@ import type { ChatResponse } from './types.js';
 
 /*
  * Fields the constructor always assigns are `declare`d: a bare field declaration would be emitted
- * as a class field (define semantics) only to be overwritten. The assignments keep the order the
- * own properties had as fields (JSON.stringify of an error lists them so).
+ * as a class field (define semantics) only to be overwritten. Each class names itself in a
+ * string: a minifier renames classes, and `error.name` is part of the contract.
  */
 export class WireforgeError extends Error {
+  override name = 'WireforgeError';
   /** Provider spec id, e.g. `anthropic-messages`. */
   declare readonly provider: string | undefined;
   declare partial: ChatResponse | undefined;
@@ -18,7 +19,6 @@ export class WireforgeError extends Error {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.provider = options.provider;
     this.partial = undefined;
-    this.name = new.target.name;
   }
 }
 
@@ -38,6 +38,7 @@ export interface ProviderErrorInit {
 
 /** An HTTP error response, or an error event inside a stream. */
 export class ProviderError extends WireforgeError {
+  override name = 'ProviderError';
   declare readonly status: number | undefined;
   /** The provider's own message, as it sent it (keys redacted). */
   declare readonly providerMessage: string;
@@ -68,31 +69,39 @@ export class ProviderError extends WireforgeError {
 
 /*
  * One subclass per HTTP status a caller may want to catch by class (as openai-node does);
- * `providerErrorFor` picks it. `name` comes from the subclass (WireforgeError sets it).
+ * `providerErrorFor` picks it.
  */
 export class BadRequestError extends ProviderError {
+  override name = 'BadRequestError';
   declare readonly status: 400;
 }
 export class AuthenticationError extends ProviderError {
+  override name = 'AuthenticationError';
   declare readonly status: 401;
 }
 export class PermissionError extends ProviderError {
+  override name = 'PermissionError';
   declare readonly status: 403;
 }
 export class NotFoundError extends ProviderError {
+  override name = 'NotFoundError';
   declare readonly status: 404;
 }
 export class ConflictError extends ProviderError {
+  override name = 'ConflictError';
   declare readonly status: 409;
 }
 export class UnprocessableEntityError extends ProviderError {
+  override name = 'UnprocessableEntityError';
   declare readonly status: 422;
 }
 export class RateLimitError extends ProviderError {
+  override name = 'RateLimitError';
   declare readonly status: 429;
 }
 /** Any status from 500 up. */
 export class InternalServerError extends ProviderError {
+  override name = 'InternalServerError';
   declare readonly status: number;
 }
 
@@ -128,6 +137,7 @@ export interface StreamErrorInit {
 
 /** A malformed, truncated or inconsistent stream. */
 export class StreamError extends WireforgeError {
+  override name = 'StreamError';
   declare readonly reason: string;
   declare readonly event: string | undefined;
   declare readonly offset: number | undefined;
@@ -157,6 +167,7 @@ export class StreamError extends WireforgeError {
  * the URL is not valid. `cause` is the transport's own error; `attempts` how many were made.
  */
 export class ConnectionError extends WireforgeError {
+  override name = 'ConnectionError';
   declare readonly attempts: number;
   constructor(provider: string, message: string, attempts: number, cause: unknown) {
     super(`${provider}: ${message}`, { provider, cause });
@@ -166,6 +177,7 @@ export class ConnectionError extends WireforgeError {
 
 /** No response headers in time (`first-byte`), or silence between stream chunks (`idle`). */
 export class TimeoutError extends WireforgeError {
+  override name = 'TimeoutError';
   declare readonly phase: 'first-byte' | 'idle';
   declare readonly timeoutMs: number;
 
@@ -186,6 +198,7 @@ export function excerptOf(text: string, max = 120): string {
 
 /** A request this provider cannot carry, as its spec declares (`reject`), or a malformed one. */
 export class RequestError extends WireforgeError {
+  override name = 'RequestError';
   declare readonly field: string;
   constructor(provider: string, field: string, message: string) {
     super(`${provider}: request field ${field}: ${message}`, { provider });
@@ -195,6 +208,7 @@ export class RequestError extends WireforgeError {
 
 /** Tool-call arguments that are not valid JSON or do not match the tool's schema (tool loop). */
 export class ToolArgumentsError extends WireforgeError {
+  override name = 'ToolArgumentsError';
   declare readonly toolName: string;
   declare readonly callId: string;
   /** The raw argument text as the model sent it. */
@@ -213,6 +227,7 @@ export class ToolArgumentsError extends WireforgeError {
 
 /** The model asked for a tool the loop does not have (tool loop). */
 export class UnknownToolError extends WireforgeError {
+  override name = 'UnknownToolError';
   declare readonly toolName: string;
   declare readonly callId: string;
   constructor(toolName: string, callId: string, known: string[]) {
@@ -224,6 +239,7 @@ export class UnknownToolError extends WireforgeError {
 
 /** A tool's execute() threw and the loop was told to stop on that (`onExecutionError: 'throw'`). */
 export class ToolExecutionError extends WireforgeError {
+  override name = 'ToolExecutionError';
   declare readonly toolName: string;
   declare readonly callId: string;
   constructor(toolName: string, callId: string, cause: unknown) {
