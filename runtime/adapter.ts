@@ -53,7 +53,7 @@ export function defineAdapter(profile: Profile, codec: Codec, generated?: { kit:
     const newer = kit > KIT_VERSION;
     throw new WireforgeError(
       `adapter "${profile.id}" was generated for adapter kit ${String(kit)}, and this runtime serves kits ${MIN_KIT}–${KIT_VERSION}: ` +
-        (newer ? 'install the runtime that matches your generator, or regenerate with its own (`wireforge gen`)' : 'regenerate it with the generator of this runtime (`wireforge gen`)'),
+        (newer ? 'install the runtime that matches your generator' : 'regenerate it (`wireforge gen`)'),
       { provider: profile.id },
     );
   }

@@ -113,7 +113,7 @@ export interface CodecUses {
  * when first needed, naming the unit (CodecUses says what each one is for).
  */
 export function missingUse(provider: string, name: keyof CodecUses): never {
-  throw new WireforgeError(`adapter "${provider}" needs codec.uses.${name}, which its codec does not supply (generated modules do)`, { provider });
+  throw new WireforgeError(`adapter "${provider}" needs codec.uses.${name} (generated modules supply it)`, { provider });
 }
 
 export interface Codec {

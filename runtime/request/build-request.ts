@@ -197,19 +197,19 @@ function noTemplate(p: Profile, cx: MessageContext, w: Warnings): undefined {
   return w.drop(cx.where(), `${p.name} has no template for this role; the message was not sent`);
 }
 
-const FORMAT_KEY = { text: 'text', json: 'json', json_schema: 'jsonSchema' } as const;
-const FORMAT_MISSING = {
-  text: 'has no plain-text response format',
-  json: 'has no schemaless JSON mode; use json_schema',
-  jsonSchema: 'has no JSON-schema response format',
+/** Each response format: the codec's form for it, and what the warning says when there is none. */
+const FORMATS = {
+  text: ['text', 'has no plain-text response format'],
+  json: ['json', 'has no schemaless JSON mode; use json_schema'],
+  json_schema: ['jsonSchema', 'has no JSON-schema response format'],
 } as const;
 
 function responseFormat(req: ChatRequest, p: Profile, c: Codec, w: Warnings): unknown {
   const f = req.responseFormat!;
-  const key = FORMAT_KEY[f.type as keyof typeof FORMAT_KEY];
-  if (key === undefined) return undefined;
+  if (!Object.hasOwn(FORMATS, f.type)) return undefined;
+  const [key, missing] = FORMATS[f.type];
   const form = c.responseFormat[key] as ((f: unknown) => unknown) | undefined;
-  return form ? form(f) : w.drop('responseFormat', `${p.name} ${FORMAT_MISSING[key]}`);
+  return form ? form(f) : w.drop('responseFormat', `${p.name} ${missing}`);
 }
 
 /**

@@ -2,12 +2,13 @@
  * Merging user objects (providerOptions, headers, defaults) into ours. Keys that could reach a
  * prototype are never copied, and every result is a fresh plain object.
  */
+import { isObject } from '../wire/read-path.js';
 
 /** Keys never copied from user or wire objects (they could reach a prototype): import this set, do not repeat it. */
 export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  if (!isObject(v)) return false;
   const proto = Object.getPrototypeOf(v);
   return proto === Object.prototype || proto === null;
 }
