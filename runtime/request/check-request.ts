@@ -41,11 +41,12 @@ const KINDS = {
 } satisfies Record<string, [(v: unknown) => boolean, string]>;
 
 /**
- * A field: a kind (optional; `!kind` is required), a list of allowed strings (required), or a
+ * A field: a kind (optional; `!kind` is required), a list of allowed strings (optional), or a
  * check of its own (called with the value, set or not).
  */
 type Field = keyof typeof KINDS | `!${keyof typeof KINDS}` | readonly string[] | ((v: unknown, at: string) => void);
 type Shape = Readonly<Record<string, Field>>;
+type Check = (v: unknown, at: string) => void;
 
 /** `o` (an object, at `prefix`) against `shape`. */
 function check(o: Record<string, unknown>, shape: Shape, prefix: string): void {
@@ -54,54 +55,63 @@ function check(o: Record<string, unknown>, shape: Shape, prefix: string): void {
     const v = o[key];
     const at = prefix + key;
     if (typeof field === 'function') field(v, at);
+    else if (v === undefined && field[0] !== '!') continue;
     else if (typeof field !== 'string') oneOf(v, field, at);
-    else if (v !== undefined || field[0] === '!') {
+    else {
       const [test, must] = KINDS[(field[0] === '!' ? field.slice(1) : field) as keyof typeof KINDS];
       if (!test(v)) bad(at, must, v);
     }
   }
 }
 
+/** A list item: an object of this shape; `what` names it when it is not an object. */
+const item =
+  (what: string, shape: Shape): Check =>
+  (v, at) => {
+    if (!isObject(v)) bad(at, what, v);
+    check(v, shape, `${at}.`);
+  };
+
 /** An optional object of this shape. */
-const object = (shape: Shape) => (v: unknown, at: string) => {
-  if (v === undefined) return;
-  if (!isObject(v)) bad(at, 'be an object', v);
-  check(v, shape, `${at}.`);
+const object = (shape: Shape): Check => {
+  const whole = item('be an object', shape);
+  return (v, at) => v === undefined || whole(v, at);
 };
+
+/**
+ * An object whose `key` picks its shape (a message by role, a part by type); `what` names it when
+ * it is not an object; without the key it is `fallback`, if there is one. Returns the key.
+ */
+const variant =
+  (what: string, key: string, shapes: Readonly<Record<string, Shape>>, fallback?: string) =>
+  (v: unknown, at: string): string => {
+    if (!isObject(v)) bad(at, what, v);
+    const k = v[key] === undefined && fallback ? fallback : oneOf(v[key], Object.keys(shapes), `${at}.${key}`);
+    check(v, shapes[k]!, `${at}.`);
+    return k;
+  };
 
 /** An optional list, each item checked by `each`. */
-const list = (each: (item: unknown, at: string) => void) => (v: unknown, at: string) => {
-  if (v === undefined) return;
-  if (!Array.isArray(v)) bad(at, 'be an array', v);
-  v.forEach((item, i) => each(item, `${at}[${i}]`));
-};
+const list =
+  (each: Check): Check =>
+  (v, at) => {
+    if (v === undefined) return;
+    if (!Array.isArray(v)) bad(at, 'be an array', v);
+    v.forEach((item, i) => each(item, `${at}[${i}]`));
+  };
 
-/** An item of this shape; `what` names it when it is not an object. */
-const item = (what: string, shape: Shape) => (v: unknown, at: string) => {
-  if (!isObject(v)) bad(at, what, v);
-  check(v, shape, `${at}.`);
-};
+const part = variant('be a content part', 'type', { text: { text: '!string' }, image: { mediaType: 'string' } });
 
-/** The item's shape by its `key` (a message by role, a part by type); returns the key. */
-function byKey(o: Record<string, unknown>, key: string, shapes: Readonly<Record<string, Shape>>, prefix: string): string {
-  const k = oneOf(o[key], Object.keys(shapes), prefix + key);
-  check(o, shapes[k]!, prefix);
-  return k;
-}
-
-const PARTS: Readonly<Record<string, Shape>> = { text: { text: '!string' }, image: { mediaType: 'string' } };
-
-const content = (v: unknown, at: string) => {
+const content: Check = (v, at) => {
   if (isString(v)) return;
   if (!Array.isArray(v)) bad(at, 'be a string or an array of parts', v);
-  v.forEach((p, j) => {
+  v.forEach((p: Record<string, unknown>, j) => {
     const where = `${at}[${j}]`;
-    if (!isObject(p)) bad(where, 'be a content part', p);
-    if (byKey(p, 'type', PARTS, `${where}.`) === 'image' && !isString(p.url) && !isString(p.data)) fail(where, 'an image needs a url or base64 data');
+    if (part(p, where) === 'image' && !isString(p.url) && !isString(p.data)) fail(where, 'an image needs a url or base64 data');
   });
 };
 
-const ROLES: Readonly<Record<string, Shape>> = {
+const message = variant('be a message object', 'role', {
   system: { content: '!string' },
   user: { content, name: 'string' },
   assistant: {
@@ -112,20 +122,13 @@ const ROLES: Readonly<Record<string, Shape>> = {
   },
   tool: { toolCallId: '!string', content, toolName: 'string', isError: 'boolean' },
   approval: { requestId: '!string', approve: '!boolean', reason: 'string' },
-};
-
-const TOOL: Shape = { parameters: '!schema', description: 'string', strict: 'boolean' };
-const PROVIDER_TOOL: Shape = { options: 'object' };
+});
 
 const REQUEST: Shape = {
   messages: (v, at) => {
     if (!Array.isArray(v)) bad(at, 'be an array of messages', v);
     if (v.length === 0) fail(at, 'must hold at least one message');
-    v.forEach((m, i) => {
-      const where = `${at}[${i}]`;
-      if (!isObject(m)) bad(where, 'be a message object', m);
-      byKey(m, 'role', ROLES, `${where}.`);
-    });
+    v.forEach((m, i) => message(m, `${at}[${i}]`));
   },
   model: 'string',
   system: 'string',
@@ -137,24 +140,25 @@ const REQUEST: Shape = {
   temperature: 'number',
   topP: 'number',
   stop: 'strings',
-  tools: list((t, at) => {
-    if (!isObject(t)) bad(at, 'be a tool object', t);
-    check(t, { name: '!name' }, `${at}.`);
-    if (t.type !== undefined && t.type !== 'function' && t.type !== 'provider') bad(`${at}.type`, 'be "function" or "provider"', t.type);
-    check(t, t.type === 'provider' ? PROVIDER_TOOL : TOOL, `${at}.`);
-  }),
+  tools: list(
+    variant(
+      'be a tool object',
+      'type',
+      { function: { name: '!name', parameters: '!schema', description: 'string', strict: 'boolean' }, provider: { name: '!name', options: 'object' } },
+      'function',
+    ),
+  ),
   toolChoice: (c, at) => {
     if (c === undefined || c === 'auto' || c === 'none' || c === 'required' || (isObject(c) && isString(c.name))) return;
     bad(at, 'be "auto", "none", "required" or { name }', c);
   },
-  reasoning: object({ effort: (v, at) => v === undefined || oneOf(v, ['minimal', 'low', 'medium', 'high'], at), budgetTokens: 'budget', summary: 'boolean' }),
-  responseFormat: (f, at) => {
-    object({ type: ['text', 'json', 'json_schema'] })(f, at);
-    if (isObject(f) && f.type === 'json_schema') check(f, { name: '!string', schema: '!schema' }, `${at}.`);
-  },
+  reasoning: object({ effort: ['minimal', 'low', 'medium', 'high'], budgetTokens: 'budget', summary: 'boolean' }),
+  responseFormat: (f, at) => f === undefined || formats(f, at),
   metadata: 'stringMap',
   providerOptions: 'object',
 };
+
+const formats = variant('be an object', 'type', { text: {}, json: {}, json_schema: { name: '!string', schema: '!schema' } });
 
 export function checkRequest(id: string, req: unknown): asserts req is ChatRequest {
   provider = id;

@@ -42,7 +42,7 @@ const CASES: Array<[string, unknown, string, RegExp]> = [
   ['an approval without a decision', { messages: [{ role: 'user', content: 'hi' }, { role: 'approval', requestId: 'r' }] }, 'messages[1].approve', /must be true or false, got nothing/],
   ['a system message with parts', { messages: [{ role: 'system', content: [] }, { role: 'user', content: 'hi' }] }, 'messages[0].content', /must be a string, got an array/],
   ['a tool with an empty name', { tools: [{ name: '', parameters: {} }], messages: [{ role: 'user', content: 'hi' }] }, 'tools[0].name', /must be a non-empty string, got ""/],
-  ['a tool of no known type', { tools: [{ type: 'mcp', name: 'f', parameters: {} }], messages: [{ role: 'user', content: 'hi' }] }, 'tools[0].type', /must be "function" or "provider", got "mcp"/],
+  ['a tool of no known type', { tools: [{ type: 'mcp', name: 'f', parameters: {} }], messages: [{ role: 'user', content: 'hi' }] }, 'tools[0].type', /"mcp" is not one of function, provider/],
   ['provider tool options as text', { tools: [{ type: 'provider', name: 'web_search', options: 'x' }], messages: [{ role: 'user', content: 'hi' }] }, 'tools[0].options', /must be an object, got "x"/],
   ['a message that is not an object', { messages: ['hi'] }, 'messages[0]', /must be a message object, got "hi"/],
   ['user text that is not text', { messages: [{ role: 'user', content: 42 }] }, 'messages[0].content', /must be a string or an array of parts, got 42/],
