@@ -40,6 +40,10 @@ const KINDS = {
   text: [(v) => v === null || isString(v), 'be a string or null'],
 } satisfies Record<string, [(v: unknown) => boolean, string]>;
 
+/** The kinds by name, required (`!kind`) or not: no string work per field. */
+const BY_NAME: Record<string, [(v: unknown) => boolean, string]> = {};
+for (const [name, kind] of Object.entries(KINDS)) BY_NAME[name] = BY_NAME[`!${name}`] = kind;
+
 /**
  * A field: a kind (optional; `!kind` is required), a list of allowed strings (optional), or a
  * check of its own (called with the value, set or not).
@@ -53,13 +57,13 @@ function check(o: Record<string, unknown>, shape: Shape, prefix: string): void {
   for (const key in shape) {
     const field = shape[key]!;
     const v = o[key];
-    const at = prefix + key;
-    if (typeof field === 'function') field(v, at);
+    // The path is made only where it is used: no string work for a well-formed field.
+    if (typeof field === 'function') field(v, prefix + key);
     else if (v === undefined && field[0] !== '!') continue;
-    else if (typeof field !== 'string') oneOf(v, field, at);
+    else if (typeof field !== 'string') oneOf(v, field, prefix + key);
     else {
-      const [test, must] = KINDS[(field[0] === '!' ? field.slice(1) : field) as keyof typeof KINDS];
-      if (!test(v)) bad(at, must, v);
+      const [test, must] = BY_NAME[field]!;
+      if (!test(v)) bad(prefix + key, must, v);
     }
   }
 }
@@ -83,12 +87,14 @@ const object = (shape: Shape): Check => {
  * it is not an object; without the key it is `fallback`, if there is one. Returns the key.
  */
 const variant =
-  (what: string, key: string, shapes: Readonly<Record<string, Shape>>, fallback?: string) =>
-  (v: unknown, at: string): string => {
-    if (!isObject(v)) bad(at, what, v);
-    const k = v[key] === undefined && fallback ? fallback : oneOf(v[key], Object.keys(shapes), `${at}.${key}`);
-    check(v, shapes[k]!, `${at}.`);
-    return k;
+  (what: string, key: string, shapes: Readonly<Record<string, Shape>>, fallback?: string) => {
+    const names = Object.keys(shapes);
+    return (v: unknown, at: string): string => {
+      if (!isObject(v)) bad(at, what, v);
+      const k = v[key] === undefined && fallback ? fallback : oneOf(v[key], names, `${at}.${key}`);
+      check(v, shapes[k]!, `${at}.`);
+      return k;
+    };
   };
 
 /** An optional list, each item checked by `each`. */
