@@ -52,17 +52,17 @@ export interface Continuity {
 
 export interface ContinuityResult {
   messages: Message[];
-  /** Fields the applicable rules add to the body. */
-  body: Record<string, unknown>;
+  /** Fields the applicable rules add to the body; absent: none. */
+  body?: Record<string, unknown>;
   /** The request, less any field a rule says cannot go with this conversation. */
   request: ChatRequest;
-  /** Body fields carried from the latest turn of this provider. */
-  carried: Array<[readonly (string | number)[], unknown]>;
+  /** Body fields carried from the latest turn of this provider, placed as the body has them (filled in like defaults); absent: none. */
+  carried?: Record<string, unknown>;
 }
 
 /** The history with every turn from another provider (or model) cleaned of what is not valid here. */
 export function applyContinuity(messages: Message[], origins: number[], req: ChatRequest, c: Continuity, w: Warnings): ContinuityResult {
-  return { messages: cleanForeign(messages, origins, req, c, w), body: {}, request: req, carried: [] };
+  return { messages: cleanForeign(messages, origins, req, c, w), request: req };
 }
 
 /**

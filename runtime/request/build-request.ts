@@ -122,15 +122,10 @@ export function requestBuilder(profile: Profile, codec: Codec): (input: ChatRequ
       if (s.step) v = s.step(v, req, w);
       if (v !== undefined) setPath(body, s.to, v);
     }
-    let defaults: Record<string, unknown> | undefined;
-    if (plan.rules && plan.defaults.length) {
-      defaults = {};
-      for (const d of plan.defaults) setPath(defaults, d.to, plan.rules.defaultOf(d.value, req));
-    }
-    // State the last turn returned for the next request (a container id) fills like a default.
-    for (const [to, v] of conv.carried) setPath((defaults ??= {}), to, v);
+    const forced = mode === 'stream' ? rq.streamBody : rq.blockingBody;
     return {
-      body: finalizeBody(body, forced(mode === 'stream' ? rq.streamBody : rq.blockingBody, conv.body), req.providerOptions, w, defaults),
+      // State the last turn returned for the next request (a container id) fills like a default.
+      body: finalizeBody(body, conv.body ? { ...forced, ...conv.body } : forced, req.providerOptions, w, conv.carried, plan.rules?.defaults(plan.defaults, req)),
       model: req.model,
       pathParams: { model: req.model },
       warnings: w.list,
@@ -162,12 +157,6 @@ function planParams(profile: Profile, codec: Codec): Plan {
     }
   }
   return { warns, writes, defaults, rules };
-}
-
-/** The body fields this kind of call forces, with those continuity rules add (usually none). */
-function forced(base: Readonly<Record<string, unknown>>, extra: Record<string, unknown>): Record<string, unknown> {
-  for (const _ in extra) return { ...base, ...extra };
-  return base as Record<string, unknown>;
 }
 
 function mapMessage(m: Message, p: Profile, c: Codec, cx: MessageContext, w: Warnings): unknown {

@@ -10,11 +10,12 @@ import type { AssistantMessage, ChatRequest, Message, ResponsePart, ThinkingPart
 import { readPath } from '../wire/read-path.js';
 import { cleanForeign, fromElsewhere, isForeign, type Continuity, type ContinuityFact, type ContinuityResult, type ReasoningAsText } from './apply-continuity.js';
 import { holds } from './conditions.js';
+import { setPath } from './set-path.js';
 import type { Warnings } from './warnings.js';
 
 export function continuityRules(messages: Message[], origins: number[], req: ChatRequest, c: Continuity, w: Warnings): ContinuityResult {
-  const carried = c.carry?.length ? carry(messages, req, c) : [];
-  if (c.rules.length === 0) return { messages: cleanForeign(messages, origins, req, c, w, reasoningAsText), body: {}, request: req, carried };
+  const carried = c.carry?.length ? carry(messages, req, c) : undefined;
+  if (c.rules.length === 0) return { messages: cleanForeign(messages, origins, req, c, w, reasoningAsText), request: req, carried };
   const rules = c.rules.filter((r) => !('toolTurnWithoutThinking' in r.when) && applies(r.when, req));
   const body = Object.assign({}, ...rules.map((r) => r.body ?? {})) as Record<string, unknown>;
   const requireSignature = rules.some((r) => r.require.includes('thinking.signature'));
@@ -91,8 +92,8 @@ function syncThinking(m: AssistantMessage, before: ThinkingPart[] | undefined, w
 }
 
 /** Carried fields: from the latest assistant turn of this provider that has a part of each kind. */
-function carry(messages: Message[], req: ChatRequest, c: Continuity): Array<[readonly (string | number)[], unknown]> {
-  const out: Array<[readonly (string | number)[], unknown]> = [];
+function carry(messages: Message[], req: ChatRequest, c: Continuity): Record<string, unknown> | undefined {
+  let out: Record<string, unknown> | undefined;
   for (const rule of c.carry ?? []) {
     for (let i = messages.length - 1; i >= 0; i--) {
       const m = messages[i]!;
@@ -100,7 +101,7 @@ function carry(messages: Message[], req: ChatRequest, c: Continuity): Array<[rea
       const part = m.parts.find((p) => p.type === 'opaque' && p.kind === rule.kind);
       if (part === undefined || part.type !== 'opaque') continue;
       const v = readPath(part.value, rule.from);
-      if (v !== undefined && v !== null) out.push([rule.to, v]);
+      if (v !== undefined && v !== null) setPath((out ??= {}), rule.to, v);
       break;
     }
   }

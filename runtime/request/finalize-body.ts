@@ -13,7 +13,8 @@ export function finalizeBody(
   forced: Record<string, unknown>,
   providerOptions: Record<string, unknown> | undefined,
   w: Warnings,
-  defaults: Record<string, unknown> | undefined = undefined,
+  /** Layers that fill only what is still unset, the first winning: carried state, then the spec's defaults. */
+  ...fills: Array<Record<string, unknown> | undefined>
 ): Record<string, unknown> {
   const out = body ?? {};
   if (providerOptions) {
@@ -22,7 +23,7 @@ export function finalizeBody(
     );
   }
   // Spec defaults (required wire fields) fill only what neither the request nor providerOptions set.
-  if (defaults) mergeInto(out, defaults, true);
+  for (const fill of fills) if (fill) mergeInto(out, fill, true);
   mergeInto(out, forced, false);
   return out;
 }

@@ -3,10 +3,11 @@
  * defaults. Supplied as `codec.uses.paramRules` by modules whose spec has any; the request
  * builder plans them once, when the adapter is made.
  */
-import type { Condition, DefaultValue, ParamField } from '../profile.js';
+import type { Condition, DefaultValue, ParamField, WirePath } from '../profile.js';
 import type { ChatRequest } from '../types.js';
 import { paramValue, type ParamStep } from './build-request.js';
 import { holds } from './conditions.js';
+import { setPath } from './set-path.js';
 
 export const paramRules = {
   /** What a set value goes through before it is written: its condition, then its value table, then its template. */
@@ -27,6 +28,14 @@ export const paramRules = {
       if (out === undefined) return w.drop(field, `${JSON.stringify(v)} has no equivalent for this provider`);
       return template ? template(out) : out;
     };
+  },
+
+  /** The spec's defaults for this request, placed as the body has them; undefined when it has none. */
+  defaults(list: ReadonlyArray<{ to: WirePath; value: DefaultValue }>, req: ChatRequest): Record<string, unknown> | undefined {
+    if (list.length === 0) return undefined;
+    const out: Record<string, unknown> = {};
+    for (const d of list) setPath(out, d.to, paramRules.defaultOf(d.value, req));
+    return out;
   },
 
   /** A default's value for this request (a sum adds request values to a base number). */

@@ -13,12 +13,12 @@ export interface Conversation {
   messages: Message[];
   /** Position of each message in the request, for warnings. */
   origins: number[];
-  /** Fields continuity rules add to the body. */
-  body: Record<string, unknown>;
+  /** Fields continuity rules add to the body; absent: none. */
+  body?: Record<string, unknown> | undefined;
   /** The request to build from: continuity rules may have taken fields out of it. */
   request: ChatRequest;
-  /** Body fields carried from the latest turn of this provider (continuity `carry`). */
-  carried: Array<[readonly (string | number)[], unknown]>;
+  /** Body fields carried from the latest turn of this provider (continuity `carry`), placed; absent: none. */
+  carried?: Record<string, unknown> | undefined;
 }
 
 export function prepareConversation(
@@ -73,7 +73,7 @@ export function prepareConversation(
     origins.push(i);
   });
   // Without a unit the history goes as it is: the templates carry nothing another provider made.
-  const kept = rules ? rules(messages, origins, req, continuity, w) : { messages, body: {}, request: req, carried: [] };
+  const kept = rules ? rules(messages, origins, req, continuity, w) : { messages, request: req };
   return { ...kept, system: systemTexts.length ? systemTexts.join(join) : undefined, origins };
 }
 
