@@ -5,7 +5,7 @@
  * made; a request runs the plan.
  */
 import type { CallMode } from '../adapter.js';
-import { missingUse, type Codec } from '../codec.js';
+import { missingUse, type Codec, type RoleTemplates } from '../codec.js';
 import { PARAM_FIELDS, type DefaultValue, type ParamField, type Profile, type WirePath } from '../profile.js';
 import type { ChatRequest, FunctionToolSpec, Message, Warning } from '../types.js';
 import type { paramRules } from './param-rules.js';
@@ -160,30 +160,21 @@ function planParams(profile: Profile, codec: Codec): Plan {
 }
 
 function mapMessage(m: Message, p: Profile, c: Codec, cx: MessageContext, w: Warnings): unknown {
-  // No closures here: this runs once per message of every request.
-  switch (m.role) {
-    case 'system':
-      // With placement `field`, prepareConversation took system messages out already.
-      return c.roles.system ? c.roles.system(m, cx) : noTemplate(p, cx, w);
-    case 'user':
-      if (m.name !== undefined && !p.request.carries.userName) w.drop(`${cx.where()}.name`, `${p.name} has no field for a participant name`);
-      return c.roles.user ? c.roles.user(m, cx) : noTemplate(p, cx, w);
-    case 'assistant':
-      if (!p.request.carries.callSignature && m.toolCalls?.some((t) => t.signature !== undefined)) w.drop(`${cx.where()}.toolCalls`, `${p.name} has no place for tool-call signatures; they were not sent`);
-      return c.roles.assistant ? c.roles.assistant(m, cx) : noTemplate(p, cx, w);
-    case 'tool':
-      if (m.isError && c.roles.toolError) return c.roles.toolError(m, cx);
-      if (m.isError && !p.request.carries.toolError) {
-        w.drop(`${cx.where()}.isError`, `${p.name} cannot mark a tool result as an error; the result was sent as a plain result`);
-      }
-      return c.roles.tool ? c.roles.tool(m, cx) : noTemplate(p, cx, w);
-    case 'approval':
-      return c.roles.approval ? c.roles.approval(m, cx) : w.drop(cx.where(), `${p.name} takes no approval responses; the message was not sent`);
+  // No closures here: this runs once per message of every request. With placement `field`,
+  // prepareConversation took system messages out already.
+  const carries = p.request.carries;
+  let role: keyof RoleTemplates = m.role;
+  if (m.role === 'user' && m.name !== undefined && !carries.userName) w.drop(`${cx.where()}.name`, `${p.name} has no field for a participant name`);
+  if (m.role === 'assistant' && !carries.callSignature && m.toolCalls?.some((t) => t.signature !== undefined)) {
+    w.drop(`${cx.where()}.toolCalls`, `${p.name} has no place for tool-call signatures; they were not sent`);
   }
-}
-
-function noTemplate(p: Profile, cx: MessageContext, w: Warnings): undefined {
-  return w.drop(cx.where(), `${p.name} has no template for this role; the message was not sent`);
+  if (m.role === 'tool' && m.isError) {
+    if (c.roles.toolError) role = 'toolError';
+    else if (!carries.toolError) w.drop(`${cx.where()}.isError`, `${p.name} cannot mark a tool result as an error; it was sent as a plain result`);
+  }
+  const template = c.roles[role] as ((m: Message, cx: MessageContext) => unknown) | undefined;
+  if (template) return template(m, cx);
+  return w.drop(cx.where(), `${p.name} ${m.role === 'approval' ? 'takes no approval responses' : 'has no template for this role'}; the message was not sent`);
 }
 
 /** Each response format: the codec's form for it, and what the warning says when there is none. */
