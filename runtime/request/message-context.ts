@@ -92,16 +92,12 @@ export class MessageContext {
 
   #part(p: ContentPart, j: number): unknown {
     if (p.type === 'text') return this.#parts.text ? this.#parts.text(p) : p.text;
-    if (p.data !== undefined && p.mediaType === undefined) {
-      this.w.drop(`${this.where()}.content[${j}]`, 'base64 image without mediaType (and not a recognisable PNG, JPEG, GIF or WebP); the image was not sent');
-      return undefined;
-    }
-    const template = p.data !== undefined ? this.#parts.imageData : this.#parts.imageUrl;
-    if (template) return template(p);
-    this.w.drop(
-      `${this.where()}.content[${j}]`,
-      p.data !== undefined ? 'this provider takes no base64 images; the image was not sent' : 'this provider takes no image URLs; the image was not sent',
-    );
+    const base64 = p.data !== undefined;
+    const template = base64 ? this.#parts.imageData : this.#parts.imageUrl;
+    // Base64 without a mediaType is data prepareConversation could not recognise.
+    const why = base64 && p.mediaType === undefined ? 'base64 image without mediaType, and not PNG, JPEG, GIF or WebP data' : !template && `this provider takes no ${base64 ? 'base64 images' : 'image URLs'}`;
+    if (!why) return template!(p);
+    this.w.drop(`${this.where()}.content[${j}]`, `${why}; the image was not sent`);
     return undefined;
   }
 
