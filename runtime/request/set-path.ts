@@ -12,11 +12,6 @@ export function setPath(target: Record<string, unknown>, path: WirePath, value: 
   if (value === undefined) return;
   // The generator refuses such paths; this keeps a hand-written profile from reaching a prototype.
   for (let i = 0; i < path.length; i++) if (FORBIDDEN_KEYS.has(path[i] as string)) return;
-  // Most writes are one key deep.
-  if (path.length === 1 && !isObject(value)) {
-    target[path[0] as string] = value;
-    return;
-  }
   let node = target;
   const last = path.length - 1;
   for (let i = 0; i < last; i++) {
