@@ -35,12 +35,16 @@ export class MessageContext {
   protected partsCarried = false;
 
   readonly #parts: PartTemplates;
+  protected declare readonly blocks_: BlockTemplates;
+  protected declare readonly w: Warnings;
 
   constructor(
     parts: PartTemplates,
-    protected readonly blocks_: BlockTemplates,
-    protected readonly w: Warnings,
+    blocks_: BlockTemplates,
+    w: Warnings,
   ) {
+    this.blocks_ = blocks_;
+    this.w = w;
     this.#parts = parts;
   }
 

@@ -4,7 +4,10 @@ import type { Warning } from '../types.js';
 
 export class Warnings {
   readonly list: Warning[] = [];
-  constructor(readonly provider: string) {}
+  declare readonly provider: string;
+  constructor(provider: string) {
+    this.provider = provider;
+  }
 
   /** Record a field that is set but not sent; returns undefined so callers can `return w.drop(…)`. */
   drop(field: string, message: string): undefined {

@@ -1,5 +1,5 @@
 /** A non-2xx response → ProviderError: the provider's message, type and code, the body, never the key. */
-import type { ProviderAdapter } from '../adapter.js';
+import type { ErrorFields, ProviderAdapter } from '../adapter.js';
 import { excerptOf, providerErrorFor, type ProviderError } from '../errors.js';
 import type { Redact } from './redact.js';
 
@@ -17,7 +17,7 @@ export async function readErrorResponse(adapter: ProviderAdapter, response: Resp
   } catch {
     // HTML error pages and plain text stay as text
   }
-  const fields = typeof body === 'object' && body !== null ? adapter.readError(body) : { message: undefined, type: undefined, code: undefined };
+  const fields = typeof body === 'object' && body !== null ? adapter.readError(body) : ({} as ErrorFields);
   const trimmed = text.trim();
   const fallback = trimmed === '' ? response.statusText || 'no error body' : `non-JSON error body: ${excerptOf(trimmed, 200)}`;
   const shouldRetry = headers.get('x-should-retry');

@@ -31,7 +31,7 @@ export function makeRedactor(...initial: Array<string | undefined>): Redact {
     if (secrets.length === 0) return v;
     if (typeof v === 'string') return scrubText(v);
     if (Array.isArray(v)) return v.map(scrub);
-    if (typeof v === 'object' && v !== null) {
+    if (typeof v === 'object' && v) {
       const out: Record<string, unknown> = {};
       for (const [k, x] of Object.entries(v)) if (k !== '__proto__') out[k] = scrub(x);
       return out;
