@@ -437,6 +437,7 @@ export function readResponse(a: TurnAssembler, r: WireResponse): void {
 
 /** Feeds one decoded stream event to the assembler. */
 export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefined): void {
+  const content_block = e?.content_block;
   switch (e?.type ?? event) {
     case 'message_start': {
       a.setMeta(e?.message?.id, e?.message?.model);
@@ -449,26 +450,26 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
     }
     case 'content_block_start': {
       // block
-      switch (e?.content_block?.type) {
+      switch (content_block?.type) {
         case 'text':
           startText(a);
-          a.appendText(e?.content_block?.text);
-          a.addCitations(e?.content_block?.citations);
+          a.appendText(content_block?.text);
+          a.addCitations(content_block?.citations);
           break;
         case 'thinking':
           a.thinking.start(undefined);
-          a.thinking.append(e?.content_block?.thinking);
-          a.thinking.setSignature(e?.content_block?.signature);
+          a.thinking.append(content_block?.thinking);
+          a.thinking.setSignature(content_block?.signature);
           break;
         case 'redacted_thinking':
           a.thinking.start(undefined);
-          a.thinking.setRedacted(e?.content_block?.data);
+          a.thinking.setRedacted(content_block?.data);
           break;
         case 'tool_use':
-          openToolCall(a, e?.index, e?.content_block?.id, e?.content_block?.name, e?.content_block?.input);
+          openToolCall(a, e?.index, content_block?.id, content_block?.name, content_block?.input);
           break;
         default:
-          a.parts.openBlock(e?.index, e?.content_block?.type, e?.content_block);
+          a.parts.openBlock(e?.index, content_block?.type, content_block);
           break;
       }
       break;

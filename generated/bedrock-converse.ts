@@ -246,26 +246,28 @@ export function readResponse(a: TurnAssembler, r: WireResponse): void {
 
 /** Feeds one decoded stream event to the assembler. */
 export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefined): void {
+  const start = e?.start;
+  const delta = e?.delta;
   switch (event) {
     case 'contentBlockStart': {
       // call
-      if (e?.start?.toolUse != null) {
-        openToolCall(a, e?.contentBlockIndex, e?.start?.toolUse?.toolUseId, e?.start?.toolUse?.name);
+      if (start?.toolUse != null) {
+        openToolCall(a, e?.contentBlockIndex, start?.toolUse?.toolUseId, start?.toolUse?.name);
       }
       break;
     }
     case 'contentBlockDelta': {
-      a.appendText(e?.delta?.text);
+      a.appendText(delta?.text);
       // args
-      if (e?.delta?.toolUse != null) {
-        toolCallDelta(a, e?.contentBlockIndex, undefined, undefined, e?.delta?.toolUse?.input);
+      if (delta?.toolUse != null) {
+        toolCallDelta(a, e?.contentBlockIndex, undefined, undefined, delta?.toolUse?.input);
       }
       // reasoning
-      if (e?.delta?.reasoningContent != null) {
+      if (delta?.reasoningContent != null) {
         a.thinking.select(e?.contentBlockIndex);
-        a.thinking.setRedacted(e?.delta?.reasoningContent?.redactedContent);
-        a.thinking.append(e?.delta?.reasoningContent?.text);
-        a.thinking.setSignature(e?.delta?.reasoningContent?.signature);
+        a.thinking.setRedacted(delta?.reasoningContent?.redactedContent);
+        a.thinking.append(delta?.reasoningContent?.text);
+        a.thinking.setSignature(delta?.reasoningContent?.signature);
       }
       break;
     }

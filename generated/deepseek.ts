@@ -104,13 +104,9 @@ export function readResponse(a: TurnAssembler, r: WireResponse): void {
 export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefined): void {
   const choice = e?.choices?.[0];
   const delta = choice?.delta;
-  if (e?.error != null) {
-    a.fail(
-      firstString(e?.error?.message, e?.error),
-      firstString(e?.error?.type),
-      firstString(e?.error?.code),
-      e,
-    );
+  const error = e?.error;
+  if (error != null) {
+    a.fail(firstString(error?.message, error), firstString(error?.type), firstString(error?.code), e);
   }
   a.setMeta(e?.id, e?.model);
   // reasoning

@@ -370,8 +370,9 @@ export function readResponse(a: TurnAssembler, r: WireResponse): void {
 /** Feeds one decoded stream event to the assembler. */
 export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefined): void {
   const candidate = e?.candidates?.[0];
-  if (e?.error != null) {
-    a.fail(firstString(e?.error?.message), firstString(e?.error?.status), firstString(e?.error?.code), e);
+  const error = e?.error;
+  if (error != null) {
+    a.fail(firstString(error?.message), firstString(error?.status), firstString(error?.code), e);
   }
   a.setMeta(e?.responseId, e?.modelVersion);
   for (const x of list(candidate?.content?.parts)) readPart(a, x);

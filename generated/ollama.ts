@@ -159,11 +159,12 @@ export const codec = {
 
 /** Feeds a blocking response body to the assembler. */
 export function readResponse(a: TurnAssembler, r: WireResponse): void {
+  const message = r?.message;
   a.setMeta(undefined, r?.model);
-  a.thinking.append(r?.message?.thinking);
-  a.appendText(r?.message?.content);
+  a.thinking.append(message?.thinking);
+  a.appendText(message?.content);
   // calls
-  for (const x of list(r?.message?.tool_calls)) {
+  for (const x of list(message?.tool_calls)) {
     a.addToolCall(x?.id, x?.function?.name, x?.function?.arguments);
   }
   a.setFinishReason(r?.done_reason);
@@ -172,14 +173,15 @@ export function readResponse(a: TurnAssembler, r: WireResponse): void {
 
 /** Feeds one decoded stream event to the assembler. */
 export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefined): void {
+  const message = e?.message;
   if (e?.error != null) {
     a.fail(firstString(e?.error), undefined, undefined, e);
   }
   a.setMeta(undefined, e?.model);
-  a.thinking.append(e?.message?.thinking);
-  a.appendText(e?.message?.content);
+  a.thinking.append(message?.thinking);
+  a.appendText(message?.content);
   // calls
-  for (const x of list(e?.message?.tool_calls)) {
+  for (const x of list(message?.tool_calls)) {
     a.addToolCall(x?.id, x?.function?.name, x?.function?.arguments);
   }
   a.setFinishReason(e?.done_reason);

@@ -87,6 +87,15 @@ export function hoistFirst(lines: string[], scope: 'r' | 'e'): string[] {
       consts.push(`const ${field} = ${name}?.${field};`);
     }
   }
+  // And a top-level object several statements read (`e?.error?.message`, `e?.error?.type`), named as its field.
+  const top = new Map<string, number>();
+  for (const m of body.matchAll(new RegExp(`\\b${scope}\\?\\.([a-z][A-Za-z0-9_]*)\\?\\.`, 'g'))) top.set(m[1]!, (top.get(m[1]!) ?? 0) + 1);
+  for (const [field, k] of top) {
+    const reads = new RegExp(`\\b${scope}\\?\\.${field}\\b(?!\\s*=)`, 'g');
+    if (k < 3 || RESERVED.has(field) || new RegExp(`\\b${field}\\b`).test(body.replace(reads, ''))) continue;
+    body = body.replace(reads, field);
+    consts.push(`const ${field} = ${scope}?.${field};`);
+  }
   return consts.length ? [...consts, ...body.split('\n')] : lines;
 }
 
