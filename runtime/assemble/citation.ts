@@ -19,7 +19,8 @@ export function citationOf(map: PartsProfile['citation'], raw: unknown): Citatio
 export function firstAt(raw: unknown, paths: PartField | readonly (readonly (string | number)[])[] | undefined): unknown {
   if (!Array.isArray(paths)) return undefined; // none, or a field that is not a list of paths
   for (const p of paths as readonly (readonly (string | number)[])[]) {
-    const v = p.length === 0 ? raw : readPath(raw, p);
+    // An empty path is the citation object itself (readPath returns it).
+    const v = readPath(raw, p);
     if (v !== undefined && v !== null) return v;
   }
   return undefined;

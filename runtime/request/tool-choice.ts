@@ -5,7 +5,6 @@
  * unit their modules supply (`codec.uses.toolChoiceRules`), so other bundles leave it out.
  */
 import type { Codec } from '../codec.js';
-import { RequestError } from '../errors.js';
 import type { Profile } from '../profile.js';
 import type { ChatRequest } from '../types.js';
 import type { Warnings } from './warnings.js';
@@ -15,7 +14,7 @@ export function toolChoiceForm(req: ChatRequest, p: Profile, c: Codec, w: Warnin
   const choice = req.toolChoice;
   const kind = typeof choice === 'object' && choice !== null ? 'named' : choice;
   if (kind !== 'auto' && kind !== 'none' && kind !== 'required' && kind !== 'named') {
-    throw new RequestError(p.id, 'toolChoice', `unknown tool choice ${JSON.stringify(choice)}`);
+    w.reject('toolChoice', `unknown tool choice ${JSON.stringify(choice)}`);
   }
   const form = c.toolChoice[kind];
   return form ? form({ name: typeof choice === 'object' ? choice.name : undefined, noParallel }) : w.drop('toolChoice', `${p.name} has no "${kind}" tool choice`);
