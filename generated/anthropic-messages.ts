@@ -137,7 +137,7 @@ export const profile = {
       },
       metadata: { drop: 'Anthropic metadata carries only user_id (set it with `user`)' },
     },
-    carries: { userName: false, toolError: true, toolStrict: true, callSignature: false },
+    carries: { toolError: true, toolStrict: true },
     streamBody: { stream: true },
     blockingBody: {},
   },

@@ -68,7 +68,7 @@ export const profile = {
       },
       metadata: { drop: 'Anthropic metadata carries only user_id (set it with `user`)' },
     },
-    carries: { userName: false, toolError: true, toolStrict: true, callSignature: false },
+    carries: { toolError: true, toolStrict: true },
     streamBody: { anthropic_version: 'bedrock-2023-05-31' },
     blockingBody: { anthropic_version: 'bedrock-2023-05-31' },
   },

@@ -101,7 +101,7 @@ export const profile = {
       previousResponseId: { drop: 'Converse keeps no server-side conversation; send the full history' },
       metadata: { to: ['requestMetadata'] },
     },
-    carries: { userName: false, toolError: true, toolStrict: false, callSignature: false },
+    carries: { toolError: true },
     streamBody: {},
     blockingBody: {},
   },

@@ -108,7 +108,7 @@ export const profile = {
       previousResponseId: { drop: 'Gemini keeps no server-side conversation; send the full history' },
       metadata: { drop: 'Gemini API has no request metadata (labels are Vertex AI only)' },
     },
-    carries: { userName: false, toolError: true, toolStrict: false, callSignature: true },
+    carries: { toolError: true, callSignature: true },
     streamBody: {},
     blockingBody: {},
   },

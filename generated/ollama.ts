@@ -87,7 +87,7 @@ export const profile = {
       previousResponseId: { drop: 'Ollama keeps no server-side conversation; send the full history' },
       metadata: { drop: 'Ollama takes no request metadata' },
     },
-    carries: { userName: false, toolError: true, toolStrict: false, callSignature: false },
+    carries: { toolError: true },
     streamBody: { stream: true },
     blockingBody: { stream: false },
   },

@@ -90,7 +90,7 @@ export const profile = {
       },
       metadata: { to: ['metadata'] },
     },
-    carries: { userName: true, toolError: true, toolStrict: true, callSignature: false },
+    carries: { userName: true, toolError: true, toolStrict: true },
     streamBody: { stream: true, stream_options: { include_usage: true } },
     blockingBody: {},
   },

@@ -129,7 +129,7 @@ export const profile = {
       previousResponseId: { to: ['previous_response_id'] },
       metadata: { to: ['metadata'] },
     },
-    carries: { userName: false, toolError: false, toolStrict: true, callSignature: false },
+    carries: { toolStrict: true },
     streamBody: { stream: true },
     blockingBody: {},
   },

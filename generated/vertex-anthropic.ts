@@ -80,7 +80,7 @@ export const profile = {
       },
       metadata: { drop: 'Anthropic metadata carries only user_id (set it with `user`)' },
     },
-    carries: { userName: false, toolError: true, toolStrict: true, callSignature: false },
+    carries: { toolError: true, toolStrict: true },
     streamBody: { stream: true, anthropic_version: 'vertex-2023-10-16' },
     blockingBody: { anthropic_version: 'vertex-2023-10-16' },
   },

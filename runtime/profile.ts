@@ -135,13 +135,13 @@ export interface RequestProfile {
   readonly toolChoice?: { readonly to: WirePath };
   readonly responseFormat?: { readonly to: WirePath };
   readonly params: Readonly<Partial<Record<ParamField, ParamRule>>>;
-  /** What the templates can carry, so the runtime can warn about what they cannot. */
+  /** What the templates can carry, so the runtime can warn about what they cannot; absent: not carried. */
   readonly carries: {
-    readonly userName: boolean;
-    readonly toolError: boolean;
-    readonly toolStrict: boolean;
+    readonly userName?: true;
+    readonly toolError?: true;
+    readonly toolStrict?: true;
     /** A tool call's signature (Gemini's thoughtSignature). */
-    readonly callSignature: boolean;
+    readonly callSignature?: true;
   };
   /** Fields forced into the body for each kind of call (`stream: true`). */
   readonly streamBody: Readonly<Record<string, unknown>>;

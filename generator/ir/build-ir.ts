@@ -170,12 +170,13 @@ function buildProfile(id: string, d: SpecDocument, t: TemplatesIR): Profile {
       ...(rq.toolChoice ? { toolChoice: { to: parsePath(rq.toolChoice.to).segments } } : {}),
       ...(rq.responseFormat?.to ? { responseFormat: { to: parsePath(rq.responseFormat.to).segments } } : {}),
       params,
-      carries: {
+      // Only what is carried is listed.
+      carries: trueOnly({
         userName: slotsUsed(t.roles.user).includes('name'),
         toolError: t.roles.toolError !== undefined || slotsUsed(t.roles.tool).includes('isError'),
         toolStrict: slotsUsed(t.tools?.item).includes('strict'),
         callSignature: slotsUsed(t.blocks.toolCall).includes('signature'),
-      },
+      }),
       streamBody: rq.stream?.body ?? {},
       blockingBody: rq.blocking?.body ?? {},
     },
@@ -436,4 +437,11 @@ function retryableOf(statuses: ReadonlyArray<number | string>): Pick<Profile['er
     ranges: statuses.filter((s): s is string => typeof s === 'string').map((s) => [Number(s[0]) * 100, Number(s[0]) * 100 + 99] as const),
   };
   return JSON.stringify(retryable) === JSON.stringify(RETRYABLE_BY_DEFAULT) ? {} : { retryable };
+}
+
+/** The flags that are set, each as `true` (a profile lists only what holds). */
+function trueOnly<K extends string>(flags: Record<K, boolean>): Partial<Record<K, true>> {
+  const out: Partial<Record<K, true>> = {};
+  for (const k of Object.keys(flags) as K[]) if (flags[k]) out[k] = true;
+  return out;
 }
