@@ -306,7 +306,6 @@ export const profile = {
       citedText: [['cited_text']],
       sourceIndex: [['document_index'], ['search_result_index']],
     },
-    unknown: 'keep',
   },
   required: { response: [['content']] },
   errors: {

@@ -114,7 +114,7 @@ export const profile = {
     cacheWriteTokens: [['prompt_tokens_details', 'cache_write_tokens']],
     reasoningTokens: [['completion_tokens_details', 'reasoning_tokens']],
   },
-  parts: { kinds: {}, citation: { url: [['url']], title: [['title']] }, unknown: 'keep' },
+  parts: { citation: { url: [['url']], title: [['title']] } },
   errors: {
     message: [['error', 'message'], ['message']],
     type: [['error', 'type']],

@@ -220,7 +220,6 @@ export const profile = {
       },
     },
     citation: { url: [['url']], title: [['title'], ['filename']], documentId: [['file_id']] },
-    unknown: 'keep',
   },
   required: { response: [['output']] },
   errors: {

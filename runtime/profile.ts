@@ -211,11 +211,12 @@ export interface KindRule {
  * as an `opaque` part with its wire object, so nothing a provider returns is lost.
  */
 export interface PartsProfile {
-  readonly kinds: Readonly<Record<string, KindRule>>;
+  /** Absent: none (every wire object not text, thinking or a call is a kind the table does not list). */
+  readonly kinds?: Readonly<Record<string, KindRule>>;
   /** How a wire citation object maps to a unified Citation. */
   readonly citation?: Readonly<Partial<Record<'url' | 'title' | 'citedText' | 'documentId' | 'sourceIndex', readonly WirePath[]>>>;
-  /** Kinds left unlisted are not kept (a wire whose unknown items carry nothing to send back). */
-  readonly unknown: 'keep' | 'ignore';
+  /** `ignore`: kinds left unlisted are not kept (a wire whose unknown items carry nothing to send back); absent: they are kept. */
+  readonly unknown?: 'ignore';
 }
 
 export interface ErrorProfile {

@@ -46,7 +46,7 @@ export function emitDocs(irs: SpecIR[], schema: JsonSchema): Map<string, string>
         parts: k.parts.map((r) => (r.each ? `${r.part} (one per \`${path(r.each)}\`)` : r.part)).join(', '),
         back: k.echo ? 'verbatim' : 'not sent',
       })),
-      unknownKinds: p.parts ? (p.parts.unknown === 'keep' ? 'kept as `opaque` parts, sent back verbatim' : 'not read') : '',
+      unknownKinds: p.parts ? (p.parts.unknown !== 'ignore' ? 'kept as `opaque` parts, sent back verbatim' : 'not read') : '',
       // Said for each spec, inherited ones included: a reader of one provider's section sees all of its own.
       serveNotes: serveNotes(ir).map((n) => n.message),
     };

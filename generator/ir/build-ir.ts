@@ -238,7 +238,7 @@ function buildParts(p: PartsDocument | undefined): PartsProfile {
   for (const [name, k] of Object.entries(p?.kinds ?? {})) if (k) kinds[name] = buildKind(k);
   const citation: Record<string, readonly (readonly (string | number)[])[]> = {};
   for (const [k, v] of Object.entries(p?.citation ?? {})) citation[k] = pathList(v).map((x) => x.segments);
-  return { kinds, ...(p?.citation ? { citation } : {}), unknown: p?.unknown ?? 'keep' };
+  return { ...(Object.keys(kinds).length ? { kinds } : {}), ...(p?.citation ? { citation } : {}), ...(p?.unknown === 'ignore' ? { unknown: 'ignore' as const } : {}) };
 }
 
 function buildKind(k: KindDocument): KindRule {

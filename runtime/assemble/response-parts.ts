@@ -155,7 +155,8 @@ export class ResponseParts {
 
   #rule(kind: string): KindRule | undefined {
     // Kind names come from the wire: only the table's own entries count.
-    return Object.hasOwn(this.#table.kinds, kind) ? this.#table.kinds[kind] : undefined;
+    const kinds = this.#table.kinds;
+    return kinds && Object.hasOwn(kinds, kind) ? kinds[kind] : undefined;
   }
 
   /** `aside`: parts that only inform (no wire object to send back) do not break the text around them. */
