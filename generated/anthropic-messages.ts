@@ -139,7 +139,6 @@ export const profile = {
     },
     carries: { toolError: true, toolStrict: true },
     streamBody: { stream: true },
-    blockingBody: {},
   },
   stream: { framing: 'sse' },
   finish: {

@@ -102,8 +102,6 @@ export const profile = {
       metadata: { to: ['requestMetadata'] },
     },
     carries: { toolError: true },
-    streamBody: {},
-    blockingBody: {},
   },
   stream: { framing: 'event-stream', endsOnClose: true },
   finish: {

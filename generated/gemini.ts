@@ -109,8 +109,6 @@ export const profile = {
       metadata: { drop: 'Gemini API has no request metadata (labels are Vertex AI only)' },
     },
     carries: { toolError: true, callSignature: true },
-    streamBody: {},
-    blockingBody: {},
   },
   stream: { framing: 'sse', endsOnClose: true },
   finish: {

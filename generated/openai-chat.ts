@@ -92,7 +92,6 @@ export const profile = {
     },
     carries: { userName: true, toolError: true, toolStrict: true },
     streamBody: { stream: true, stream_options: { include_usage: true } },
-    blockingBody: {},
   },
   stream: { framing: 'sse', doneSentinel: '[DONE]' },
   finish: {

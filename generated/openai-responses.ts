@@ -131,7 +131,6 @@ export const profile = {
     },
     carries: { toolStrict: true },
     streamBody: { stream: true },
-    blockingBody: {},
   },
   stream: { framing: 'sse' },
   finish: {

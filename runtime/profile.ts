@@ -143,9 +143,9 @@ export interface RequestProfile {
     /** A tool call's signature (Gemini's thoughtSignature). */
     readonly callSignature?: true;
   };
-  /** Fields forced into the body for each kind of call (`stream: true`). */
-  readonly streamBody: Readonly<Record<string, unknown>>;
-  readonly blockingBody: Readonly<Record<string, unknown>>;
+  /** Fields forced into the body for each kind of call (`stream: true`); absent: none. */
+  readonly streamBody?: Readonly<Record<string, unknown>>;
+  readonly blockingBody?: Readonly<Record<string, unknown>>;
 }
 
 export interface FinishTable {

@@ -177,8 +177,8 @@ function buildProfile(id: string, d: SpecDocument, t: TemplatesIR): Profile {
         toolStrict: slotsUsed(t.tools?.item).includes('strict'),
         callSignature: slotsUsed(t.blocks.toolCall).includes('signature'),
       }),
-      streamBody: rq.stream?.body ?? {},
-      blockingBody: rq.blocking?.body ?? {},
+      ...(rq.stream?.body && Object.keys(rq.stream.body).length ? { streamBody: rq.stream.body } : {}),
+      ...(rq.blocking?.body && Object.keys(rq.blocking.body).length ? { blockingBody: rq.blocking.body } : {}),
     },
     stream: { framing: st.framing ?? 'sse', ...(st.unwrap ? { unwrap: st.unwrap } : {}), doneSentinel: st.doneSentinel, ...(st.endsOnClose === true ? { endsOnClose: true } : {}) },
     finish: {

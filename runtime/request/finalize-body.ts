@@ -10,7 +10,7 @@ import { mergeInto, sanitize } from './safe-merge.js';
 
 export function finalizeBody(
   body: Record<string, unknown> | undefined,
-  forced: Record<string, unknown>,
+  forced: Readonly<Record<string, unknown>> | undefined,
   providerOptions: Record<string, unknown> | undefined,
   w: Warnings,
   /** Layers that fill only what is still unset, the first winning: carried state, then the spec's defaults. */
@@ -24,6 +24,6 @@ export function finalizeBody(
   }
   // Spec defaults (required wire fields) fill only what neither the request nor providerOptions set.
   for (const fill of fills) if (fill) mergeInto(out, fill, true);
-  mergeInto(out, forced, false);
+  if (forced) mergeInto(out, forced, false);
   return out;
 }

@@ -104,8 +104,8 @@ export function decodeRequest(adapter: ProviderAdapter, serve: ServeCodec, body:
   // blocking calls say so, as Ollama's `stream: false`, streams unless they do).
   const streamPath = adapter.endpoint.streamPath;
   const same = (k: string, v: unknown) => JSON.stringify(b[k]) === JSON.stringify(v);
-  const forced = Object.entries(rq.streamBody);
-  const blocking = Object.entries(rq.blockingBody);
+  const forced = Object.entries(rq.streamBody ?? {});
+  const blocking = Object.entries(rq.blockingBody ?? {});
   const stream =
     (streamPath !== undefined && pathMatches(streamPath, path)) ||
     (blocking.length ? !blocking.every(([k, v]) => same(k, v)) : forced.some(([k, v]) => typeof v === 'boolean' && same(k, v)));
