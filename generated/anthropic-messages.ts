@@ -365,11 +365,11 @@ export const codec = {
       !isEmpty(c.noParallel) ? { type: 'auto', disable_parallel_tool_use: c.noParallel } : undefined,
   },
   responseFormat: { text: () => undefined, jsonSchema: (f) => ({ type: 'json_schema', schema: f.schema }) },
-  params: { 'reasoning.budgetTokens': (v) => ({ type: 'enabled', budget_tokens: v }) },
   tools: {
     item: (t) =>
       compact({ name: t.name, description: t.description, input_schema: t.parameters, strict: t.strict }),
   },
+  params: { 'reasoning.budgetTokens': (v) => ({ type: 'enabled', budget_tokens: v }) },
   uses: {
     thinking: ThinkingBlocks,
     parts: ResponseParts,

@@ -190,7 +190,6 @@ export const codec = {
     named: (c) => compact({ tool: compact({ name: c.name }) }),
   },
   responseFormat: {},
-  params: { 'reasoning.budgetTokens': (v) => ({ type: 'enabled', budget_tokens: v }) },
   system: (v) => [compact({ text: v })],
   tools: {
     item: (t) =>
@@ -202,6 +201,7 @@ export const codec = {
         }),
       }),
   },
+  params: { 'reasoning.budgetTokens': (v) => ({ type: 'enabled', budget_tokens: v }) },
   uses: {
     thinking: ThinkingBlocks,
     blocks: BlockContext,

@@ -273,7 +273,6 @@ export const codec = {
     json: () => ({ responseMimeType: 'application/json' }),
     jsonSchema: (f) => ({ responseMimeType: 'application/json', responseJsonSchema: f.schema }),
   },
-  params: {},
   system: (v) => ({ parts: [compact({ text: v })] }),
   tools: {
     item: (t) => compact({ name: t.name, description: t.description, parametersJsonSchema: t.parameters }),

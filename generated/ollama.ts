@@ -139,7 +139,6 @@ export const codec = {
   },
   toolChoice: {},
   responseFormat: { text: () => undefined, json: () => 'json', jsonSchema: (f) => f.schema },
-  params: {},
   tools: {
     item: (t) => ({
       type: 'function',

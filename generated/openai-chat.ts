@@ -161,7 +161,6 @@ export const codec = {
       json_schema: compact({ name: f.name, schema: f.schema, strict: f.strict }),
     }),
   },
-  params: {},
   tools: {
     item: (t) => ({
       type: 'function',

@@ -287,7 +287,6 @@ export const codec = {
     json: () => ({ type: 'json_object' }),
     jsonSchema: (f) => ({ type: 'json_schema', name: f.name, schema: f.schema, strict: f.strict }),
   },
-  params: {},
   tools: {
     item: (t) => ({
       type: 'function',

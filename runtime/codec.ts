@@ -125,8 +125,8 @@ export interface Codec {
   tools?: { item: (t: FunctionToolSpec) => unknown; wrap?: ((items: unknown[]) => unknown) | undefined } | undefined;
   toolChoice: ToolChoiceForms;
   responseFormat: ResponseFormatForms;
-  /** Templates for param values (`{ type: enabled, budget_tokens: $value }`). */
-  params: Partial<Record<ParamField, (v: never) => unknown>>;
+  /** Templates for param values (`{ type: enabled, budget_tokens: $value }`); absent: none. */
+  params?: Partial<Record<ParamField, (v: never) => unknown>> | undefined;
   readResponse(a: TurnAssembler, body: never): void;
   readEvent(a: TurnAssembler, data: never, event: string | undefined): void;
   uses?: CodecUses;

@@ -42,7 +42,6 @@ export function emitCodec(ir: SpecIR): CodecSource {
   group('roles');
   group('toolChoice');
   group('responseFormat');
-  group('params');
   for (const k of PART_KEYS) if (t.parts[k]) group('parts').set(k, arrow(['p'], t.parts[k]!, `parts.${k}` as RequestSlotContext));
   for (const k of BLOCK_KEYS) {
     const node = t.blocks[k];

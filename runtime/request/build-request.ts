@@ -146,7 +146,7 @@ function planParams(profile: Profile, codec: Codec): Plan {
     if ('drop' in rule) warns.push({ get, field, reason: rule.drop, reject: false });
     else if ('reject' in rule) warns.push({ get, field, reason: rule.reject, reject: true });
     else {
-      const template = rule.template ? (codec.params[field] as ((v: unknown) => unknown) | undefined) : undefined;
+      const template = rule.template ? (codec.params?.[field] as ((v: unknown) => unknown) | undefined) : undefined;
       let step: ParamStep | undefined = template && ((v) => template(v));
       if (rule.values || rule.silent || rule.when || rule.default !== undefined) {
         rules = codec.uses?.paramRules ?? missingUse(profile.id, 'paramRules');
