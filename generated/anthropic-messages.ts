@@ -314,8 +314,6 @@ export const profile = {
     requestIdHeader: 'request-id',
   },
   continuity: {
-    scope: 'provider',
-    foreignThinking: 'drop',
     rules: [
       {
         when: { reasoning: { eq: true }, toolTurnWithoutThinking: { eq: true } },

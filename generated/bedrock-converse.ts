@@ -138,7 +138,6 @@ export const profile = {
   },
   continuity: {
     scope: 'model',
-    foreignThinking: 'drop',
     rules: [
       {
         when: { reasoning: { eq: true }, toolTurnWithoutThinking: { eq: true } },

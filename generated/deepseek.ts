@@ -48,7 +48,6 @@ export const profile = {
     map: { ...base.profile.finish.map, insufficient_system_resource: 'error' },
   },
   continuity: {
-    ...base.profile.continuity,
     rules: [
       { when: { model: { matches: '^deepseek-reasoner' } }, require: [], drop: ['thinking'], ensure: [] },
       {

@@ -224,7 +224,6 @@ export const profile = {
     retryable: { codes: [408, 429, 500, 502, 503, 504], ranges: [] },
     retryDelay: [['error', 'details', '*', 'retryDelay']],
   },
-  continuity: { scope: 'provider', foreignThinking: 'drop', rules: [] },
 } as const satisfies Profile;
 
 /** The compiled parts: templates that write the wire, readers that read it. */

@@ -111,7 +111,6 @@ export const profile = {
     code: [],
     retryable: { codes: [408, 429, 500, 502, 503], ranges: [] },
   },
-  continuity: { scope: 'provider', foreignThinking: 'drop', rules: [] },
 } as const satisfies Profile;
 
 /** The compiled parts: templates that write the wire, readers that read it. */

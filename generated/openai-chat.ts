@@ -121,7 +121,6 @@ export const profile = {
     requestIdHeader: 'x-request-id',
     noRetry: [{ code: 'insufficient_quota' }, { type: 'insufficient_quota' }],
   },
-  continuity: { scope: 'provider', foreignThinking: 'drop', rules: [] },
 } as const satisfies Profile;
 
 /** The compiled parts: templates that write the wire, readers that read it. */

@@ -229,8 +229,6 @@ export const profile = {
     noRetry: [{ code: 'insufficient_quota' }, { type: 'insufficient_quota' }],
   },
   continuity: {
-    scope: 'provider',
-    foreignThinking: 'drop',
     rules: [
       {
         when: { store: { eq: false } },

@@ -50,7 +50,7 @@ export const profile = {
     },
   },
   finish: { ...base.profile.finish, map: { ...base.profile.finish.map, error: 'error' } },
-  continuity: { ...base.profile.continuity, scope: 'model' },
+  continuity: { scope: 'model' },
 } as const satisfies Profile;
 
 /** The compiled parts: templates that write the wire, readers that read it. */

@@ -261,5 +261,6 @@ export interface Profile {
   readonly required?: { readonly response: readonly WirePath[] };
   readonly errors: ErrorProfile;
   /** The provider id is the profile's own. */
-  readonly continuity: Omit<Continuity, 'provider'>;
+  /** Absent: the defaults (turns from another provider are from elsewhere, their reasoning dropped; no rules). */
+  readonly continuity?: Omit<Continuity, 'provider'>;
 }

@@ -77,8 +77,8 @@ export function emitCodec(ir: SpecIR): CodecSource {
   // Templates call the message context only through SLOT_EXPRS; these slots need its block methods.
   const templates = [...members.values()].flatMap((g) => [...g.values()]).join('\n');
   if (/\bcx\.(blocks|thinkingBlocks|thinkingText|argumentsObject|imageData|text)\(/.test(templates)) uses.push(['blocks', 'BlockContext']);
-  const continuity = ir.profile.continuity;
-  if (continuity.rules.length || continuity.carry?.length || continuity.foreignThinking === 'text') uses.push(['continuity', 'continuityRules']);
+  const continuity = ir.profile.continuity ?? {};
+  if (continuity.rules?.length || continuity.carry?.length || continuity.foreignThinking === 'text') uses.push(['continuity', 'continuityRules']);
   // Templates that can carry another provider's state (reasoning, wire parts, signatures) need it cleaned out of turns from elsewhere.
   else if (uses.some(([k]) => k === 'blocks') || /\bb\.signature\b/.test(templates)) uses.push(['foreignTurns', 'applyContinuity']);
   if (Object.values(ir.profile.request.params).some((r) => r !== undefined && 'to' in r && (r.values || r.silent || r.when || r.default !== undefined))) uses.push(['paramRules', 'paramRules']);

@@ -2,6 +2,7 @@
 import Handlebars from 'handlebars';
 import { readFileSync } from 'node:fs';
 import type { Condition, ParamRule, Test } from '../../runtime/profile.js';
+import type { ContinuityRule } from '../../runtime/request/apply-continuity.js';
 import { ACTION_DOCS } from '../ir/action-docs.js';
 import { ACTIONS } from '../ir/actions.js';
 import { SLOT_FIELDS, SLOTS } from '../ir/slots.js';
@@ -36,9 +37,9 @@ export function emitDocs(irs: SpecIR[], schema: JsonSchema): Map<string, string>
         about: o.description ?? '',
       })),
       fields: fieldDispositions(ir),
-      scope: p.continuity.scope,
+      scope: p.continuity?.scope ?? 'provider',
       state: ir.continuityState.map((s) => ({ field: s.field, wire: s.wire, echo: s.echo ?? '' })),
-      rules: p.continuity.rules.map((r) => ({ when: describeWhen(r.when), what: describeRule(r) })),
+      rules: (p.continuity?.rules ?? []).map((r) => ({ when: describeWhen(r.when), what: describeRule(r) })),
       providerTools: Object.entries(p.request.tools?.provider ?? {}).map(([name, form]) => ({ name, wire: JSON.stringify(form) })),
       unknownProviderTool: p.request.tools?.unknownProviderTool === 'reject' ? 'rejected' : 'dropped with a warning',
       kinds: Object.entries(p.parts?.kinds ?? {}).map(([kind, k]) => ({
@@ -133,7 +134,7 @@ function describeTest(t: Test): string {
   return `not (${describeTest(t.not)})`;
 }
 
-function describeRule(r: SpecIR['profile']['continuity']['rules'][number]): string {
+function describeRule(r: ContinuityRule): string {
   const parts: string[] = [];
   const thinking = r.drop.filter((f) => f === 'thinking');
   const fields = r.drop.filter((f) => f !== 'thinking');

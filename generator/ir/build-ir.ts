@@ -209,18 +209,23 @@ function buildProfile(id: string, d: SpecDocument, t: TemplatesIR): Profile {
       ...(er.noRetry?.length ? { noRetry: er.noRetry } : {}),
       ...(er.retryDelay ? { retryDelay: segs(er.retryDelay) } : {}),
     },
-    continuity: {
-      scope: d.continuity?.scope ?? 'provider',
-      foreignThinking: d.continuity?.foreignThinking ?? 'drop',
-      rules: (d.continuity?.rules ?? []).map((r) => ({
-        when: Object.fromEntries(Object.entries(r.when).map(([k, v]) => [k, toTest(v)])),
-        require: r.require ?? [],
-        drop: r.drop ?? [],
-        ensure: r.ensure ?? [],
-        ...(r.body ? { body: r.body } : {}),
-      })),
+    // Only what differs from the defaults (scope provider, reasoning from elsewhere dropped, no rules).
+    ...nonEmpty('continuity', {
+      ...(d.continuity?.scope === 'model' ? { scope: 'model' as const } : {}),
+      ...(d.continuity?.foreignThinking === 'text' ? { foreignThinking: 'text' as const } : {}),
+      ...(d.continuity?.rules?.length
+        ? {
+            rules: d.continuity.rules.map((r) => ({
+              when: Object.fromEntries(Object.entries(r.when).map(([k, v]) => [k, toTest(v)])),
+              require: r.require ?? [],
+              drop: r.drop ?? [],
+              ensure: r.ensure ?? [],
+              ...(r.body ? { body: r.body } : {}),
+            })),
+          }
+        : {}),
       ...(d.continuity?.carry ? { carry: d.continuity.carry.map((c) => ({ kind: c.kind, from: c.from ? parsePath(c.from).segments : [], to: parsePath(c.to).segments })) } : {}),
-    },
+    }),
   };
 }
 
@@ -444,4 +449,9 @@ function trueOnly<K extends string>(flags: Record<K, boolean>): Partial<Record<K
   const out: Partial<Record<K, true>> = {};
   for (const k of Object.keys(flags) as K[]) if (flags[k]) out[k] = true;
   return out;
+}
+
+/** `{ [key]: value }`, or nothing when the value has no keys (a section left at its defaults). */
+function nonEmpty<K extends string, V extends object>(key: K, value: V): Partial<Record<K, V>> {
+  return Object.keys(value).length ? ({ [key]: value } as Record<K, V>) : {};
 }

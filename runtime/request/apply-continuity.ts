@@ -42,11 +42,15 @@ export interface CarryRule {
   readonly to: readonly (string | number)[];
 }
 
+/** A wire's continuity; what a generated profile leaves out is the default. */
 export interface Continuity {
   provider: string;
-  scope: 'provider' | 'model';
-  foreignThinking: 'drop' | 'text';
-  rules: readonly ContinuityRule[];
+  /** `model`: a turn of another model of the same provider is from elsewhere too; absent: `provider`. */
+  scope?: 'provider' | 'model';
+  /** `text`: reasoning from elsewhere goes back as text; absent: `drop`. */
+  foreignThinking?: 'drop' | 'text';
+  /** Absent: none. */
+  rules?: readonly ContinuityRule[];
   carry?: readonly CarryRule[];
 }
 

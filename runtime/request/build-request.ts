@@ -60,7 +60,7 @@ export function requestBuilder(profile: Profile, codec: Codec): (input: ChatRequ
     (codec.toolChoice.unset || (parallel !== undefined && 'carriedBy' in parallel)) &&
     (codec.uses?.toolChoiceRules ?? missingUse(profile.id, 'toolChoiceRules'));
   const rules = codec.uses?.continuity ?? codec.uses?.foreignTurns;
-  if ((continuity.rules.length || continuity.carry?.length || continuity.foreignThinking === 'text') && !codec.uses?.continuity) missingUse(profile.id, 'continuity');
+  if ((continuity.rules?.length || continuity.carry?.length || continuity.foreignThinking === 'text') && !codec.uses?.continuity) missingUse(profile.id, 'continuity');
   const hostedTools = (rq.tools?.provider || rq.tools?.unknownProviderTool) && (codec.uses?.providerTools ?? missingUse(profile.id, 'providerTools'));
   const merge = rq.messages.merge && (codec.uses?.merge ?? missingUse(profile.id, 'merge'));
   return (input, mode) => {

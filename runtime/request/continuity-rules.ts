@@ -15,8 +15,9 @@ import type { Warnings } from './warnings.js';
 
 export function continuityRules(messages: Message[], origins: number[], req: ChatRequest, c: Continuity, w: Warnings): ContinuityResult {
   const carried = c.carry?.length ? carry(messages, req, c) : undefined;
-  if (c.rules.length === 0) return { messages: cleanForeign(messages, origins, req, c, w, reasoningAsText), request: req, carried };
-  const rules = c.rules.filter((r) => !('toolTurnWithoutThinking' in r.when) && applies(r.when, req));
+  const all = c.rules ?? [];
+  if (all.length === 0) return { messages: cleanForeign(messages, origins, req, c, w, reasoningAsText), request: req, carried };
+  const rules = all.filter((r) => !('toolTurnWithoutThinking' in r.when) && applies(r.when, req));
   const body = Object.assign({}, ...rules.map((r) => r.body ?? {})) as Record<string, unknown>;
   const requireSignature = rules.some((r) => r.require.includes('thinking.signature'));
   const requireId = rules.some((r) => r.require.includes('thinking.id'));
@@ -45,7 +46,7 @@ export function continuityRules(messages: Message[], origins: number[], req: Cha
   for (const r of rules) for (const field of r.drop) if (field !== 'thinking') request = dropField(request, field, c, 'under this request\'s settings', w);
   // Rules about the conversation as it will be sent (after the clean-up above).
   const continues = toolTurnWithoutThinking(out);
-  for (const r of c.rules) {
+  for (const r of all) {
     if (!('toolTurnWithoutThinking' in r.when) || !applies(r.when, req, continues)) continue;
     for (const field of r.drop) if (field !== 'thinking') request = dropField(request, field, c, 'while continuing a tool turn that has no reasoning (it came from elsewhere)', w);
   }

@@ -32,7 +32,7 @@ export const patterns: SemanticRule = {
     for (const [kind, k] of Object.entries(ir.profile.parts?.kinds ?? {})) {
       for (const p of k.parts) for (const [name, f] of Object.entries(p.fields)) if ('test' in f) test(f.test, `/parts/kinds/${kind}/${p.part}/${name}`);
     }
-    ir.profile.continuity.rules.forEach((r, i) => {
+    (ir.profile.continuity?.rules ?? []).forEach((r, i) => {
       for (const t of Object.values(r.when)) test(t, `/continuity/rules/${i}/when`);
     });
     return out;
