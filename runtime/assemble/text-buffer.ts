@@ -7,8 +7,8 @@
 const FOLD = 256;
 
 /**
- * A string with something in it: the wire's empty string is no text (no id, no name). Paths run
- * for every text or argument delta keep this test inline.
+ * A string with something in it: the wire's empty string is no text (no id, no name). Small
+ * enough to be inlined where it runs for every delta.
  */
 export function isText(v: unknown): v is string {
   return typeof v === 'string' && v !== '';

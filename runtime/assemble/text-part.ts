@@ -47,7 +47,7 @@ export class TextPart {
   }
 
   append(delta: unknown): void {
-    if (typeof delta !== 'string' || delta === '') return;
+    if (!isText(delta)) return;
     const seg = this.current();
     let shown = delta;
     if (seg.separator === undefined) {
@@ -60,7 +60,7 @@ export class TextPart {
   }
 
   appendRefusal(delta: unknown): void {
-    if (typeof delta !== 'string' || delta === '') return;
+    if (!isText(delta)) return;
     this.refusal = true;
     this.append(delta);
   }

@@ -47,10 +47,10 @@ export function toolCallDelta(a: TurnAssembler, key: unknown, id: unknown, name:
   let call: OpenCall | undefined;
   if (key !== undefined && key !== null) {
     call = calls.byKey.get(key);
-    if (call && typeof id === 'string' && id !== '' && id !== call.id) inconsistent(calls, key, id, call);
+    if (call && isText(id) && id !== call.id) inconsistent(calls, key, id, call);
   } else {
     const last = calls.calls[calls.calls.length - 1];
-    call = typeof id === 'string' && id !== '' && id !== last?.id ? undefined : last;
+    call = isText(id) && id !== last?.id ? undefined : last;
   }
   if (!call) {
     if (!isText(id) && !isText(name)) {

@@ -104,7 +104,7 @@ export class ToolCalls {
   }
 
   appendArgs(call: OpenCall, fragment: unknown): void {
-    if (typeof fragment !== 'string' || fragment === '') return;
+    if (!isText(fragment)) return;
     call.parts.push(fragment);
     const sink = this.#sink;
     if (sink.emit) sink.events.push({ type: 'tool-call-delta', index: call.index, delta: fragment });

@@ -137,7 +137,7 @@ export class TurnAssembler implements EventSink {
   }
 
   setFinishReason(raw: unknown): void {
-    if (typeof raw === 'string' && raw !== '') this.#rawFinish = raw;
+    if (isText(raw)) this.#rawFinish = raw;
   }
 
   /** Replace the raw usage object (a snapshot). */
