@@ -60,16 +60,19 @@ export function defineAdapter(profile: Profile, codec: Codec, generated?: { kit:
   const e = profile.errors;
   const retryable = e.retryable ?? RETRYABLE_BY_DEFAULT;
   const uses = codec.uses ?? {};
-  const needs: Array<[unknown, keyof CodecUses]> = [
-    [profile.stream.framing === 'ndjson', 'ndjson'],
-    [profile.stream.framing === 'event-stream', 'eventStream'],
-    [profile.endpoint.sigv4, 'sigv4Auth'],
-    [profile.endpoint.authFrom === 'token', 'tokenAuth'],
-    [profile.endpoint.options, 'endpointOptions'],
-    [isTemplated(profile.endpoint), 'urlTemplate'],
-    [!Object.values(profile.usage).every(isPaths), 'usageSteps'],
-  ];
-  for (const [needed, name] of needs) if (needed && !uses[name]) missingUse(profile.id, name);
+  const { framing } = profile.stream;
+  const ep = profile.endpoint;
+  // The units this profile needs: when it does, the codec must supply them.
+  const needs: Partial<Record<keyof CodecUses, unknown>> = {
+    ndjson: framing === 'ndjson',
+    eventStream: framing === 'event-stream',
+    sigv4Auth: ep.sigv4,
+    tokenAuth: ep.authFrom === 'token',
+    endpointOptions: ep.options,
+    urlTemplate: isTemplated(ep),
+    usageSteps: !Object.values(profile.usage).every(isPaths),
+  };
+  for (const name of Object.keys(needs) as Array<keyof CodecUses>) if (needs[name] && !uses[name]) missingUse(profile.id, name);
   const retryDelay = e.retryDelay?.length ? (uses.retryDelay ?? missingUse(profile.id, 'retryDelay')) : undefined;
   return {
     id: profile.id,

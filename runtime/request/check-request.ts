@@ -174,8 +174,7 @@ export function checkRequest(id: string, req: unknown): asserts req is ChatReque
 
 function oneOf(v: unknown, allowed: readonly string[], path: string): string {
   if (isString(v) && allowed.includes(v)) return v;
-  // A value meant for a closed set is quoted (short); other strings never are (they may be user text).
-  return fail(path, `${isString(v) && v.length <= 24 ? JSON.stringify(v) : describe(v)} is not one of ${allowed.join(', ')}`);
+  return fail(path, `${describe(v)} is not one of ${allowed.join(', ')}`);
 }
 
 /** A value as the message shows it: short, and never a whole user object. */
