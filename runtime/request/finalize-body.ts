@@ -14,7 +14,8 @@ export function finalizeBody(
   providerOptions: Record<string, unknown> | undefined,
   w: Warnings,
   /** Layers that fill only what is still unset, the first winning: carried state, then the spec's defaults. */
-  ...fills: Array<Record<string, unknown> | undefined>
+  carried?: Record<string, unknown>,
+  defaults?: Record<string, unknown>,
 ): Record<string, unknown> {
   const out = body ?? {};
   if (providerOptions) {
@@ -23,7 +24,8 @@ export function finalizeBody(
     );
   }
   // Spec defaults (required wire fields) fill only what neither the request nor providerOptions set.
-  for (const fill of fills) if (fill) mergeInto(out, fill, true);
+  if (carried) mergeInto(out, carried, true);
+  if (defaults) mergeInto(out, defaults, true);
   if (forced) mergeInto(out, forced, false);
   return out;
 }
