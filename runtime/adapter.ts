@@ -62,6 +62,8 @@ export function defineAdapter(profile: Profile, codec: Codec, generated?: { kit:
   const uses = codec.uses ?? {};
   const { framing } = profile.stream;
   const ep = profile.endpoint;
+  const c = profile.continuity;
+  const rules = c?.rules?.length || c?.carry?.length || c?.foreignThinking === 'text';
   // The units this profile needs: when it does, the codec must supply them.
   const needs: Partial<Record<keyof CodecUses, unknown>> = {
     ndjson: framing === 'ndjson',
@@ -71,6 +73,9 @@ export function defineAdapter(profile: Profile, codec: Codec, generated?: { kit:
     endpointOptions: ep.options,
     urlTemplate: isTemplated(ep),
     usageSteps: !Object.values(profile.usage).every(isPaths),
+    continuity: rules,
+    // Templates that can carry another provider's state (block ones, a call's signature) need turns from elsewhere cleaned.
+    foreignTurns: !rules && (uses.blocks || profile.request.carries.callSignature),
   };
   for (const name of Object.keys(needs) as Array<keyof CodecUses>) if (needs[name] && !uses[name]) missingUse(profile.id, name);
   const retryDelay = e.retryDelay?.length ? (uses.retryDelay ?? missingUse(profile.id, 'retryDelay')) : undefined;

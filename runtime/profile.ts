@@ -29,12 +29,12 @@ export const PARAM_FIELDS = [
 
 export type ParamField = (typeof PARAM_FIELDS)[number];
 
-/** The statuses retried when a spec's errors say nothing else: 408, 409, 429 and every 5xx. */
 /** An endpoint that fills {placeholders} or adds query parameters, through the urlTemplate unit. */
 export function isTemplated(ep: EndpointInfo): boolean {
   return `${ep.baseUrl}${ep.path}${ep.streamPath}`.includes('{') || ep.query !== undefined || ep.streamQuery !== undefined;
 }
 
+/** The statuses retried when a spec's errors say nothing else: 408, 409, 429 and every 5xx. */
 export const RETRYABLE_BY_DEFAULT: NonNullable<ErrorProfile['retryable']> = { codes: [408, 409, 429], ranges: [[500, 599]] };
 
 export type Scalar = string | number | boolean | null;
@@ -137,11 +137,11 @@ export interface RequestProfile {
   readonly params: Readonly<Partial<Record<ParamField, ParamRule>>>;
   /** What the templates can carry, so the runtime can warn about what they cannot; absent: not carried. */
   readonly carries: {
-    readonly userName?: true;
-    readonly toolError?: true;
-    readonly toolStrict?: true;
+    readonly userName?: boolean;
+    readonly toolError?: boolean;
+    readonly toolStrict?: boolean;
     /** A tool call's signature (Gemini's thoughtSignature). */
-    readonly callSignature?: true;
+    readonly callSignature?: boolean;
   };
   /** Fields forced into the body for each kind of call (`stream: true`); absent: none. */
   readonly streamBody?: Readonly<Record<string, unknown>>;
@@ -216,7 +216,7 @@ export interface PartsProfile {
   /** How a wire citation object maps to a unified Citation. */
   readonly citation?: Readonly<Partial<Record<'url' | 'title' | 'citedText' | 'documentId' | 'sourceIndex', readonly WirePath[]>>>;
   /** `ignore`: kinds left unlisted are not kept (a wire whose unknown items carry nothing to send back); absent: they are kept. */
-  readonly unknown?: 'ignore';
+  readonly unknown?: 'keep' | 'ignore';
 }
 
 export interface ErrorProfile {
@@ -260,7 +260,6 @@ export interface Profile {
   /** Fields a blocking body must have (a body without one is an error, not an empty turn). */
   readonly required?: { readonly response: readonly WirePath[] };
   readonly errors: ErrorProfile;
-  /** The provider id is the profile's own. */
-  /** Absent: the defaults (turns from another provider are from elsewhere, their reasoning dropped; no rules). */
+  /** The provider id is the profile's own; absent: the defaults (turns from another provider are from elsewhere, their reasoning dropped; no rules). */
   readonly continuity?: Omit<Continuity, 'provider'>;
 }

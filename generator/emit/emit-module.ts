@@ -189,8 +189,8 @@ function codecExpr(codec: CodecSource, base: CodecSource | undefined, baseRef: s
     const spread = base && baseMembers?.size ? [`...${member(ref, group)}`] : [];
     entries.push(`${group}: { ${[...spread, ...items, ...removed].join(', ')} }`);
   }
-  // A group the base has and this spec does not (no system template, no tools) is taken away.
-  for (const group of ['system', 'tools', 'uses']) if (base && !codec.members.has(group) && base.members.has(group)) entries.push(`${group}: undefined`);
+  // A group the base has and this spec does not (no system template, no tools, no param templates) is taken away.
+  for (const group of ['system', 'tools', 'params', 'uses']) if (base && !codec.members.has(group) && base.members.has(group)) entries.push(`${group}: undefined`);
   if (!sameReaders) entries.push('readResponse', 'readEvent');
   return base ? `{ ...${ref}, ${entries.join(', ')} }` : `{ ${entries.join(', ')} }`;
 }

@@ -57,7 +57,7 @@ export function emitReadEvent(ir: SpecIR, hoisted: Hoisted = NONE): string {
 }
 
 const RESERVED = new Set(
-  'a r e x event break case catch class const continue debugger default delete do else enum export extends false finally for function if import in instanceof new null return super switch this throw true try typeof var void while with let static yield await implements interface package private protected public'.split(' '),
+  'a r e x event arguments eval undefined NaN Infinity break case catch class const continue debugger default delete do else enum export extends false finally for function if import in instanceof new null return super switch this throw true try typeof var void while with let static yield await implements interface package private protected public'.split(' '),
 );
 
 /**

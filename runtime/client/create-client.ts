@@ -28,7 +28,8 @@ const DEFAULT_TIMEOUT_MS = 600_000;
 export function createClientFor(adapter: ProviderAdapter, options: ClientOptions = {}): Client {
   const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
   const { id, endpoint: ep } = adapter;
-  if (!options.baseUrl && (ep.baseUrlRequired || !ep.baseUrl)) {
+  // The client's baseUrl, else the spec's: an empty one is none, and some specs have no default.
+  if (!(options.baseUrl ?? ep.baseUrl) || (ep.baseUrlRequired && !options.baseUrl)) {
     throw new RequestError(id, 'baseUrl', `${id} needs a baseUrl: ${passOption(id, 'baseUrl')}`);
   }
   const redact = makeRedactor();

@@ -60,7 +60,6 @@ export function requestBuilder(profile: Profile, codec: Codec): (input: ChatRequ
     (codec.toolChoice.unset || (parallel !== undefined && 'carriedBy' in parallel)) &&
     (codec.uses?.toolChoiceRules ?? missingUse(profile.id, 'toolChoiceRules'));
   const rules = codec.uses?.continuity ?? codec.uses?.foreignTurns;
-  if ((continuity.rules?.length || continuity.carry?.length || continuity.foreignThinking === 'text') && !codec.uses?.continuity) missingUse(profile.id, 'continuity');
   const hostedTools = (rq.tools?.provider || rq.tools?.unknownProviderTool) && (codec.uses?.providerTools ?? missingUse(profile.id, 'providerTools'));
   const merge = rq.messages.merge && (codec.uses?.merge ?? missingUse(profile.id, 'merge'));
   return (input, mode) => {
@@ -160,8 +159,9 @@ function planParams(profile: Profile, codec: Codec): Plan {
 }
 
 function mapMessage(m: Message, p: Profile, c: Codec, cx: MessageContext, w: Warnings): unknown {
-  // No closures here: this runs once per message of every request. With placement `field`,
-  // prepareConversation took system messages out already.
+  // Runs once per message of every request: one table lookup, and a closure only for a wire with
+  // no place for call signatures. With placement `field`, prepareConversation took system
+  // messages out already.
   const carries = p.request.carries;
   let role: keyof RoleTemplates = m.role;
   if (m.role === 'user' && m.name !== undefined && !carries.userName) w.drop(`${cx.where()}.name`, `${p.name} has no field for a participant name`);

@@ -2,8 +2,8 @@
  * A spec's continuity rules (what reasoning must carry to go back, what a request cannot send
  * with it, fields added to the body) and the state a turn carries into the next request (a
  * container id), and reasoning from elsewhere sent back as text (`foreignThinking: text`).
- * Generated modules whose spec has any supply this as `codec.uses.continuity`; turns from
- * elsewhere are cleaned first, as for every wire.
+ * Generated modules whose spec has any supply this as `codec.uses.continuity`; it cleans turns
+ * from elsewhere first (as `foreignTurns` does for wires without rules).
  */
 import type { Condition } from '../profile.js';
 import type { AssistantMessage, ChatRequest, Message, ResponsePart, ThinkingPart } from '../types.js';

@@ -34,6 +34,7 @@ describe('the adapter-kit version', () => {
     expect(() => defineAdapter(anthropic.profile, { ...rest, uses: { ...uses, providerTools: undefined } }, { kit: KIT_VERSION })).toThrow(/needs codec\.uses\.providerTools/);
     expect(() => defineAdapter(anthropic.profile, { ...rest, uses: { ...uses, usageSteps: undefined } }, { kit: KIT_VERSION })).toThrow(/needs codec\.uses\.usageSteps/);
     expect(() => defineAdapter(gemini.profile, { ...gemini.codec, uses: { ...gemini.codec.uses, urlTemplate: undefined } }, { kit: KIT_VERSION })).toThrow(/adapter "gemini" needs codec\.uses\.urlTemplate/);
+    expect(() => defineAdapter(gemini.profile, { ...gemini.codec, uses: { ...gemini.codec.uses, foreignTurns: undefined } }, { kit: KIT_VERSION })).toThrow(/adapter "gemini" needs codec\.uses\.foreignTurns/);
     const noThinking = defineAdapter(anthropic.profile, { ...rest, uses: { ...uses, thinking: undefined } }, { kit: KIT_VERSION });
     const a = new TurnAssembler(noThinking.rules, { streaming: false });
     expect(() => a.thinking.append('x')).toThrow(/needs codec\.uses\.thinking/);

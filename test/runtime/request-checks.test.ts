@@ -62,6 +62,15 @@ describe('a request that does not match the unified types is a RequestError nami
     expect(sent).toBe(0);
   });
 
+  it('an empty baseUrl is none: the client is refused when made, not sent to a relative URL', () => {
+    for (const baseUrl of ['', undefined]) {
+      const make = () => createClientFor(adapters['openai-compatible'], { apiKey: 'k-0000000000', fetch, ...(baseUrl === undefined ? {} : { baseUrl }) });
+      expect(make).toThrow(RequestError);
+      expect(make).toThrow(/needs a baseUrl/);
+    }
+    expect(() => createClientFor(adapters['openai-chat'], { apiKey: 'k-0000000000', fetch, baseUrl: '' })).toThrow(/request field baseUrl: openai-chat needs a baseUrl/);
+  });
+
   it('no model on the request or the client', async () => {
     const noModel = createClientFor(adapters['openai-chat'], { apiKey: 'k-0000000000', fetch });
     const error = await noModel.chat({ messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e);
