@@ -7,7 +7,7 @@ import type { TurnAssembler, TurnRules } from './assemble/turn-assembler.js';
 import { finishMapper } from './assemble/map-finish.js';
 import { isPaths, usageMapper } from './assemble/map-usage.js';
 import { missingUse, type Codec, type CodecUses } from './codec.js';
-import { isTemplated, RETRYABLE_BY_DEFAULT, type EndpointInfo, type Profile, type StreamProfile } from './profile.js';
+import { hasContinuityRules, isTemplated, RETRYABLE_BY_DEFAULT, type EndpointInfo, type Profile, type StreamProfile } from './profile.js';
 import { requestBuilder, type BuiltRequest } from './request/build-request.js';
 import type { ChatRequest } from './types.js';
 import { firstStringAt } from './wire/read-path.js';
@@ -62,8 +62,7 @@ export function defineAdapter(profile: Profile, codec: Codec, generated?: { kit:
   const uses = codec.uses ?? {};
   const { framing } = profile.stream;
   const ep = profile.endpoint;
-  const c = profile.continuity;
-  const rules = c?.rules?.length || c?.carry?.length || c?.foreignThinking === 'text';
+  const rules = hasContinuityRules(profile);
   // The units this profile needs: when it does, the codec must supply them.
   const needs: Partial<Record<keyof CodecUses, unknown>> = {
     ndjson: framing === 'ndjson',

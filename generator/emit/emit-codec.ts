@@ -6,7 +6,7 @@
 import { slotsOf, type TemplateNode } from '../ir/templates.js';
 import { BLOCK_KEYS, FORMAT_KEYS, PART_KEYS, ROLE_KEYS, TOOL_CHOICE_KEYS, type SpecIR } from '../ir/types.js';
 import { PARAM_FIELDS } from '../ir/slots.js';
-import { isTemplated } from '../../runtime/profile.js';
+import { hasContinuityRules, isTemplated } from '../../runtime/profile.js';
 import { actionKinds, emitReadEvent, emitReadResponse } from './emit-readers.js';
 import { SLOT_EXPRS, type RequestSlotContext } from './slot-exprs.js';
 import { templateExpr } from './emit-template.js';
@@ -77,10 +77,10 @@ export function emitCodec(ir: SpecIR): CodecSource {
   // Templates call the message context only through SLOT_EXPRS; these slots need its block methods.
   const templates = [...members.values()].flatMap((g) => [...g.values()]).join('\n');
   if (/\bcx\.(blocks|thinkingBlocks|thinkingText|argumentsObject|imageData|text)\(/.test(templates)) uses.push(['blocks', 'BlockContext']);
-  const continuity = ir.profile.continuity ?? {};
-  if (continuity.rules?.length || continuity.carry?.length || continuity.foreignThinking === 'text') uses.push(['continuity', 'continuityRules']);
-  // Templates that can carry another provider's state (reasoning, wire parts, signatures) need it cleaned out of turns from elsewhere.
-  else if (uses.some(([k]) => k === 'blocks') || /\bb\.signature\b/.test(templates)) uses.push(['foreignTurns', 'applyContinuity']);
+  if (hasContinuityRules(ir.profile)) uses.push(['continuity', 'continuityRules']);
+  // Else templates that can carry another provider's state (block templates, a call's signature) need it cleaned out of
+  // turns from elsewhere: the test defineAdapter makes of a hand-written codec.
+  else if (uses.some(([k]) => k === 'blocks') || ir.profile.request.carries.callSignature) uses.push(['foreignTurns', 'applyContinuity']);
   if (Object.values(ir.profile.request.params).some((r) => r !== undefined && 'to' in r && (r.values || r.silent || r.when || r.default !== undefined))) uses.push(['paramRules', 'paramRules']);
   if (ir.profile.request.tools?.provider || ir.profile.request.tools?.unknownProviderTool) uses.push(['providerTools', 'providerTools']);
   const parallel = ir.profile.request.params.parallelToolCalls;
