@@ -107,8 +107,8 @@ export class InternalServerError extends ProviderError {
 
 /** The ProviderError subclass for `init.status`; in-stream errors and other statuses stay ProviderError. */
 export function providerErrorFor(init: ProviderErrorInit): ProviderError {
-  const status = init.status;
-  if (status === undefined) return new ProviderError(init);
+  // An in-stream error (no status) finds no entry and stays ProviderError.
+  const status = init.status ?? 0;
   return new (status >= 500 ? InternalServerError : (BY_STATUS[status] ?? ProviderError))(init);
 }
 

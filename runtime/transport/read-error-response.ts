@@ -19,7 +19,9 @@ export async function readErrorResponse(adapter: ProviderAdapter, response: Resp
   }
   const fields = typeof body === 'object' && body !== null ? adapter.readError(body) : ({} as ErrorFields);
   const trimmed = text.trim();
-  const fallback = trimmed === '' ? response.statusText || 'no error body' : `non-JSON error body: ${excerptOf(trimmed, 200)}`;
+  // A body that parsed is JSON whatever its shape: say where the message was looked for.
+  const what = body === text ? 'non-JSON error body' : `no message at ${adapter.profile.errors.message.map((p) => p.join('.')).join(' or ')}`;
+  const fallback = trimmed === '' ? response.statusText || 'no error body' : `${what}: ${excerptOf(trimmed, 200)}`;
   const shouldRetry = headers.get('x-should-retry');
   const retryable = shouldRetry === 'true' ? true : shouldRetry === 'false' ? false : adapter.isRetryable(status, fields);
   return providerErrorFor({
@@ -37,6 +39,5 @@ export async function readErrorResponse(adapter: ProviderAdapter, response: Resp
 
 /** The error type a header names (AWS `x-amzn-ErrorType: ValidationException:http://…`): the text before any `:`. */
 function headerType(headers: Headers, header: string | undefined): string | undefined {
-  const v = header ? headers.get(header) : null;
-  return v ? v.split(':')[0]!.trim() || undefined : undefined;
+  return header ? headers.get(header)?.split(':')[0]!.trim() || undefined : undefined;
 }
