@@ -31,10 +31,41 @@ const COMMANDS: Record<string, { usage: string; about: string }> = {
   },
 };
 
-const color = process.stdout.isTTY === true && process.env.NO_COLOR === undefined;
-const paint = (code: number, s: string) => (color ? `\u001b[${code}m${s}\u001b[0m` : s);
-const out = (s: string): void => void process.stdout.write(`${s}\n`);
-const err = (s: string): void => void process.stderr.write(`${s}\n`);
+/** Where a command runs and writes: the process's own, or a caller's (the tests run commands in process). */
+export interface CliIO {
+  cwd: string;
+  out(line: string): void;
+  err(line: string): void;
+  color: boolean;
+  /** Resolves when `serve` or `gateway` should stop: SIGINT or SIGTERM for the process. */
+  untilStopped(): Promise<void>;
+}
+
+export function processIO(): CliIO {
+  return {
+    cwd: process.cwd(),
+    out: (s) => void process.stdout.write(`${s}\n`),
+    err: (s) => void process.stderr.write(`${s}\n`),
+    color: process.stdout.isTTY === true && process.env.NO_COLOR === undefined,
+    untilStopped: () =>
+      new Promise<void>((resolve) => {
+        process.once('SIGINT', resolve);
+        process.once('SIGTERM', resolve);
+      }),
+  };
+}
+
+const paint = (io: CliIO, code: number, s: string) => (io.color ? `\u001b[${code}m${s}\u001b[0m` : s);
+
+/** Ends a command with an exit code (and a message for stderr); main turns it into its result. */
+class Exit extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
 
 function help(command?: string): string {
   if (command && COMMANDS[command]) return `${COMMANDS[command].usage}\n\n${COMMANDS[command].about}.\nDefaults for --specs, --out and --docs come from a "wireforge" field in package.json ({ "specs": "specs", "out": "generated", "docs": "docs" }); without it: specs/, generated/ and no docs.`;
@@ -90,11 +121,23 @@ function readSpecs(cwd: string, specDir: string): SpecSource[] {
 }
 
 function fail(message: string, code = 2): never {
-  err(message);
-  process.exit(code);
+  throw new Exit(code, message);
 }
 
-async function main(argv: string[]): Promise<void> {
+/** Runs one command; resolves with its exit code (0 when it succeeded). */
+export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
+  try {
+    await run(argv, io);
+    return 0;
+  } catch (e) {
+    if (!(e instanceof Exit)) throw e;
+    if (e.message) io.err(e.message);
+    return e.code;
+  }
+}
+
+async function run(argv: string[], io: CliIO): Promise<void> {
+  const out = io.out;
   if (argv[0] === '--version' || argv[0] === '-v') return out(version());
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') return out(help(argv[1]));
   // No command but options: `gen` (what `pnpm gen` has always run).
@@ -136,17 +179,18 @@ async function main(argv: string[]): Promise<void> {
   }
   const a = parsed.values;
   if (a.help) return out(help(command));
-  const cwd = process.cwd();
+  const cwd = io.cwd;
   const d = projectDefaults(cwd);
   const specs = a.specs ?? d.specs;
   const outDir = resolve(cwd, a.out ?? d.out);
-  if (command === 'validate') return validate(cwd, specs, parsed.positionals, runtimeFor(cwd, outDir));
-  if (command === 'new') return scaffold(cwd, specs, parsed.positionals, a.extends, runtimeFor(cwd, outDir));
-  if (command === 'serve' || command === 'gateway') return serveUntilStopped(command, cwd, a, parsed.positionals, runtimeFor(cwd, outDir));
-  return gen(cwd, { check: command === 'check' || a.check === true, timings: a.timings === true, specs, out: a.out ?? d.out, docs: a.docs ?? d.docs, runtimeImport: a['runtime-import'] }, runtimeFor(cwd, outDir));
+  if (command === 'validate') return validate(io, specs, parsed.positionals, runtimeFor(cwd, outDir));
+  if (command === 'new') return scaffold(io, specs, parsed.positionals, a.extends, runtimeFor(cwd, outDir));
+  if (command === 'serve' || command === 'gateway') return serveUntilStopped(io, command, a, parsed.positionals, runtimeFor(cwd, outDir));
+  return gen(io, { check: command === 'check' || a.check === true, timings: a.timings === true, specs, out: a.out ?? d.out, docs: a.docs ?? d.docs, runtimeImport: a['runtime-import'] }, runtimeFor(cwd, outDir));
 }
 
-async function serveUntilStopped(command: 'serve' | 'gateway', cwd: string, a: Record<string, string | boolean | undefined>, ids: string[], runtime: RuntimeLocation): Promise<void> {
+async function serveUntilStopped(io: CliIO, command: 'serve' | 'gateway', a: Record<string, string | boolean | undefined>, ids: string[], runtime: RuntimeLocation): Promise<void> {
+  const { cwd, out } = io;
   const str = (k: string) => (typeof a[k] === 'string' ? (a[k] as string) : undefined);
   const port = str('port') === undefined ? undefined : Number(str('port'));
   if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) fail(`--port takes a port number, not ${JSON.stringify(str('port'))}`);
@@ -163,20 +207,19 @@ async function serveUntilStopped(command: 'serve' | 'gateway', cwd: string, a: R
       stop = await gatewayCommand(cwd, runtime, args, out);
     }
   } catch (e) {
+    if (e instanceof Exit) throw e;
     fail(e instanceof Error ? e.message : String(e), 1);
   }
-  await new Promise<void>((resolve) => {
-    const end = () => void stop().then(resolve);
-    process.once('SIGINT', end);
-    process.once('SIGTERM', end);
-  });
+  await io.untilStopped();
+  await stop();
 }
 
 async function gen(
-  cwd: string,
+  io: CliIO,
   options: { check: boolean; timings: boolean; specs: string; out: string; docs: string | undefined; runtimeImport: string | undefined },
   runtime: RuntimeLocation,
 ): Promise<void> {
+  const { cwd, out, err } = io;
   const specDir = resolve(cwd, options.specs);
   const outDir = resolve(cwd, options.out);
   const sources = loadSources(cwd, specDir, runtime);
@@ -197,8 +240,7 @@ async function gen(
   });
   if (result.diagnostics.length) {
     for (const dg of result.diagnostics) err(formatDiagnostic(dg));
-    err(`\n${paint(31, `${result.diagnostics.length} problem(s)`)}; nothing written.`);
-    process.exit(1);
+    fail(`\n${paint(io, 31, `${result.diagnostics.length} problem(s)`)}; nothing written.`, 1);
   }
   // Only files this generator wrote (its banner) can be stale: anything else in the folder is the user's.
   const existing = existsSync(outDir) ? readdirSync(outDir).filter((f) => f.endsWith('.ts') && readFileSync(join(outDir, f), 'utf8').slice(0, 200).includes('Generated by wireforge')) : [];
@@ -214,8 +256,7 @@ async function gen(
     if (created.length || updated.length || stale.length) {
       for (const [, shown] of [...created, ...updated]) err(`out of date: ${shown}`);
       for (const n of stale) err(`stale (no spec): ${options.out}/${n}`);
-      err(`${options.out}/ or ${options.docs}/ does not match the specs: run \`wireforge gen\` (\`pnpm gen\` in this repository).`);
-      process.exit(1);
+      fail(`${options.out}/ or ${options.docs}/ does not match the specs: run \`wireforge gen\` (\`pnpm gen\` in this repository).`, 1);
     }
     return out(`${options.out}/ is up to date (${result.files.size} files).`);
   }
@@ -224,21 +265,22 @@ async function gen(
   for (const n of stale) rmSync(join(outDir, n));
   for (const [path, , text] of [...created, ...updated]) writeFileSync(path, text);
   const ms = Math.round(performance.now() - t0);
-  for (const [, shown] of created) out(`${paint(32, 'created')} ${shown}`);
-  for (const [, shown] of updated) out(`${paint(33, 'updated')} ${shown}`);
-  for (const n of stale) out(`${paint(31, 'removed')} ${options.out}/${n} (no spec)`);
+  for (const [, shown] of created) out(`${paint(io, 32, 'created')} ${shown}`);
+  for (const [, shown] of updated) out(`${paint(io, 33, 'updated')} ${shown}`);
+  for (const n of stale) out(`${paint(io, 31, 'removed')} ${options.out}/${n} (no spec)`);
   const changed = created.length + updated.length + stale.length;
   out(
     `${changed ? `wrote ${created.length + updated.length} file(s)` : 'nothing changed'}: ${result.files.size} files in ${options.out}/${docsDir ? ` and ${result.docs.size} in ${options.docs}/` : ''} from ${sources.filter((s) => s.module === undefined).length} specs, in ${ms} ms`,
   );
   // What a mock server or gateway reading these wires gets back differently: said once, where it comes from.
   if (result.notes.length) out(`${result.notes.length} note(s) on reading requests back (the server side; docs/serving.md):`);
-  for (const n of result.notes) out(`  ${paint(36, 'note')} ${formatDiagnostic(n)}`);
+  for (const n of result.notes) out(`  ${paint(io, 36, 'note')} ${formatDiagnostic(n)}`);
   if (options.timings) for (const [stage, t] of Object.entries(result.timings)) out(`  ${stage.padEnd(9)} ${t.toFixed(1)} ms`);
 }
 
 /** The problems of the given files, judged with the rest of the spec folder (for `extends`). */
-async function validate(cwd: string, specs: string, files: string[], runtime: RuntimeLocation): Promise<void> {
+async function validate(io: CliIO, specs: string, files: string[], runtime: RuntimeLocation): Promise<void> {
+  const { cwd, out, err } = io;
   if (files.length === 0) fail(COMMANDS.validate!.usage);
   const given = files.map((f) => {
     const path = resolve(cwd, f);
@@ -251,14 +293,14 @@ async function validate(cwd: string, specs: string, files: string[], runtime: Ru
   const mine = result.diagnostics.filter((dg) => names.has(dg.file));
   for (const dg of mine) err(formatDiagnostic(dg));
   if (mine.length) {
-    err(`\n${paint(31, `${mine.length} problem(s)`)} in ${given.length} file(s).`);
-    process.exit(1);
+    fail(`\n${paint(io, 31, `${mine.length} problem(s)`)} in ${given.length} file(s).`, 1);
   }
-  for (const g of given) out(`${paint(32, 'ok')} ${g.file}`);
+  for (const g of given) out(`${paint(io, 32, 'ok')} ${g.file}`);
 }
 
 /** A spec that extends `base`, with every unified field's disposition listed (inherited, as comments). */
-async function scaffold(cwd: string, specs: string, positionals: string[], base: string | undefined, runtime: RuntimeLocation): Promise<void> {
+async function scaffold(io: CliIO, specs: string, positionals: string[], base: string | undefined, runtime: RuntimeLocation): Promise<void> {
+  const { cwd, out } = io;
   const [id] = positionals;
   if (!id || positionals.length > 1 || !base) fail(COMMANDS.new!.usage);
   if (!/^[a-z][a-z0-9-]*$/.test(id)) fail(`"${id}" is not a spec id: lower-case letters, digits and dashes, starting with a letter`);
@@ -298,7 +340,7 @@ async function scaffold(cwd: string, specs: string, positionals: string[], base:
   ];
   mkdirSync(specDir, { recursive: true });
   writeFileSync(file, lines.join('\n'));
-  out(`${paint(32, 'created')} ${shown} (extends ${base})`);
+  out(`${paint(io, 32, 'created')} ${shown} (extends ${base})`);
   out(`next: set endpoint.baseUrl and apiKeyEnv, then run wireforge gen`);
 }
 
@@ -310,7 +352,15 @@ function describeParam(p: ParamRule | undefined): string {
   return p.to.join('.');
 }
 
-main(process.argv.slice(2)).catch((e: unknown) => {
-  err(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-  process.exit(1);
-});
+// Run as the `wireforge` command (the npm bin's symlink resolved), not when imported.
+if (process.argv[1] !== undefined && existsSync(process.argv[1]) && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      if (code !== 0) process.exit(code);
+    },
+    (e: unknown) => {
+      process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+      process.exit(1);
+    },
+  );
+}

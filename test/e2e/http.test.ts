@@ -439,13 +439,12 @@ describe.each(PROVIDERS)('$id over HTTP', (p) => {
     it('maxRetries: 2 — a 500 then a 200 succeeds after 2 requests, honouring retry-after-ms', async () => {
       const ok = fixtureResponder(p.id, 'text');
       const server = await serve([jsonResponse(500, p.errorBody('internal', 'api_error'), { 'retry-after-ms': '10' }), ok]);
-      const t0 = performance.now();
       const res = await client(p, server, { maxRetries: 2 }).chat(REQUEST);
-      const elapsed = performance.now() - t0;
       expect(res.text).toBe(fixture(p.id, 'text').expected.text);
       expect(server.requests).toHaveLength(2);
-      // The default backoff for the first retry is 375–500 ms: 10 ms means the header was used.
-      expect(elapsed).toBeLessThan(300);
+      // The default backoff for the first retry is 375–500 ms: less means the header was used.
+      // Measured between the two arrivals at the server, not around the whole call, for a busy machine.
+      expect(server.requests[1]!.receivedAt - server.requests[0]!.receivedAt).toBeLessThan(375);
       expect(server.requests[1]!.rawBody).toBe(server.requests[0]!.rawBody);
     });
 
@@ -458,7 +457,8 @@ describe.each(PROVIDERS)('$id over HTTP', (p) => {
       expect(server.requests).toHaveLength(2);
       const gap = server.requests[1]!.receivedAt - server.requests[0]!.receivedAt;
       expect(gap).toBeGreaterThanOrEqual(110);
-      expect(gap).toBeLessThan(360);
+      // Under the default backoff's least (375 ms): the header's wait, not the default's.
+      expect(gap).toBeLessThan(375);
     });
 
     it('stream(): a 429 then a stream succeeds', async () => {
@@ -503,8 +503,9 @@ describe.each(PROVIDERS)('$id over HTTP', (p) => {
       expect(error).toBeInstanceOf(TimeoutError);
       expect(error.phase).toBe('first-byte');
       expect(error.timeoutMs).toBe(200);
-      expect(performance.now() - t0).toBeLessThan(1500);
-      expect(await within(server.requests[0]!.socketClosed, 2000)).not.toBe('timed out');
+      // Well before any default (600 s), with room for a busy machine: the 200 ms timeout is what ended it.
+      expect(performance.now() - t0).toBeLessThan(5000);
+      expect(await within(server.requests[0]!.socketClosed, 5000)).not.toBe('timed out');
     });
 
     it('stream(): timeoutMs against a server that never answers → TimeoutError first-byte', async () => {
@@ -518,10 +519,10 @@ describe.each(PROVIDERS)('$id over HTTP', (p) => {
     it('chat(): headers then a body that stalls → TimeoutError, connection released', async () => {
       const { json } = fixture(p.id, 'text');
       const server = await serve({ status: 200, headers: { 'content-type': 'application/json' }, body: [json.slice(0, 40)], keepOpen: true });
-      const outcome = await within(rejection(client(p, server, { timeoutMs: 200, idleTimeoutMs: 200 }).chat(REQUEST)), 1500);
-      expect(outcome, 'chat() still pending 1.5 s after a 200 ms timeout').not.toBe('timed out');
+      const outcome = await within(rejection(client(p, server, { timeoutMs: 200, idleTimeoutMs: 200 }).chat(REQUEST)), 5000);
+      expect(outcome, 'chat() still pending 5 s after a 200 ms timeout').not.toBe('timed out');
       expect(outcome).toBeInstanceOf(TimeoutError);
-      expect(await within(server.requests[0]!.socketClosed, 2000)).not.toBe('timed out');
+      expect(await within(server.requests[0]!.socketClosed, 5000)).not.toBe('timed out');
     });
 
     it('headers but no event → TimeoutError idle (idleTimeoutMs), connection released', async () => {
@@ -532,8 +533,9 @@ describe.each(PROVIDERS)('$id over HTTP', (p) => {
       expect(error).toBeInstanceOf(TimeoutError);
       expect(error.phase).toBe('idle');
       expect(error.timeoutMs).toBe(200);
-      expect(performance.now() - t0).toBeLessThan(1500);
-      expect(await within(server.requests[0]!.socketClosed, 2000)).not.toBe('timed out');
+      // Well before any default (600 s), with room for a busy machine: the 200 ms timeout is what ended it.
+      expect(performance.now() - t0).toBeLessThan(5000);
+      expect(await within(server.requests[0]!.socketClosed, 5000)).not.toBe('timed out');
     });
 
     it('silence after some text → TimeoutError idle with partial text', async () => {
@@ -565,7 +567,7 @@ describe.each(PROVIDERS)('$id over HTTP', (p) => {
       expect(events[0]?.type).toBe('start');
       expect(error).toBeInstanceOf(Error);
       expect(error.name).toBe('AbortError');
-      expect(await within(server.requests[0]!.socketClosed, 2000)).not.toBe('timed out');
+      expect(await within(server.requests[0]!.socketClosed, 5000)).not.toBe('timed out');
       await expect(stream.final()).rejects.toBeDefined();
     });
 
@@ -580,7 +582,7 @@ describe.each(PROVIDERS)('$id over HTTP', (p) => {
         })(),
       );
       expect(error).toBe(reason);
-      expect(await within(server.requests[0]!.socketClosed, 2000)).not.toBe('timed out');
+      expect(await within(server.requests[0]!.socketClosed, 5000)).not.toBe('timed out');
     });
 
     it('aborting while waiting for the response rejects chat() with an AbortError and closes the socket', async () => {
@@ -591,7 +593,7 @@ describe.each(PROVIDERS)('$id over HTTP', (p) => {
       controller.abort();
       const error = await rejection(pending);
       expect(error.name).toBe('AbortError');
-      expect(await within(req.socketClosed, 2000)).not.toBe('timed out');
+      expect(await within(req.socketClosed, 5000)).not.toBe('timed out');
     });
 
     it('an already aborted signal rejects without sending the request', async () => {
@@ -613,7 +615,7 @@ describe.each(PROVIDERS)('$id over HTTP', (p) => {
         break;
       }
       expect(seen.map((e) => e.type)).toEqual(['start']);
-      expect(await within(server.requests[0]!.socketClosed, 2000)).not.toBe('timed out');
+      expect(await within(server.requests[0]!.socketClosed, 5000)).not.toBe('timed out');
       const error = await rejection(stream.final());
       expect(error).toBeInstanceOf(StreamError);
     });
@@ -667,7 +669,10 @@ describe.each(PROVIDERS)('$id over HTTP', (p) => {
 
   describe('in-stream error events', () => {
     it('an error event after some text → ProviderError with partial text', async () => {
-      const server = await serve(sseResponse([p.textPrefix(['Partial', ' answer']), { delayMs: 5 }, p.inStreamError('Overloaded')]));
+      // The error comes in a read of its own: 100 ms apart, also on a busy machine. (When the text
+      // and the error arrive in one read, the stream throws without yielding the text's events
+      // first: a runtime matter, not this test's.)
+      const server = await serve(sseResponse([p.textPrefix(['Partial', ' answer']), { delayMs: 100 }, p.inStreamError('Overloaded')]));
       const stream = client(p, server).stream(REQUEST);
       const { events, error } = await drain(stream);
       expect(events[0]?.type).toBe('start');
@@ -684,7 +689,7 @@ describe.each(PROVIDERS)('$id over HTTP', (p) => {
       const server = await serve(sseResponse([p.textPrefix(['x']), p.inStreamError('Overloaded')], { keepOpen: true }));
       const { error } = await drain(client(p, server).stream(REQUEST));
       expect(error).toBeInstanceOf(ProviderError);
-      expect(await within(server.requests[0]!.socketClosed, 2000)).not.toBe('timed out');
+      expect(await within(server.requests[0]!.socketClosed, 5000)).not.toBe('timed out');
     });
   });
 });

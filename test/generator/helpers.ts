@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import type { SpecSource } from '../../generator/pipeline.js';
+import { generate, type GenerateResult, type SpecSource } from '../../generator/pipeline.js';
 
 export const ROOT = new URL('../../', import.meta.url);
 
@@ -12,3 +12,10 @@ export function repoSpecs(): SpecSource[] {
 }
 
 export const MINI = { file: 'test/generator/mini.yaml', text: readFileSync(new URL('mini.yaml', import.meta.url), 'utf8') };
+
+let repoResult: Promise<GenerateResult> | undefined;
+/** One run of the pipeline over the repository's specs per worker, shared by the checks that only read it. */
+export function repoGenerated(): Promise<GenerateResult> {
+  repoResult ??= generate(repoSpecs());
+  return repoResult;
+}

@@ -46,6 +46,10 @@ export interface RequestCase extends CaseBase {
   headers?: Record<string, unknown>;
   urlEndsWith?: string;
   rejects?: { field: string };
+  /** Exactly these warnings from building the request: by field, or { type, field }. */
+  warnings?: Array<string | { type: 'dropped' | 'overridden'; field: string }>;
+  /** The provider's own wire: files that inherit this one leave the case out. */
+  own?: boolean;
 }
 export interface ExpectedResult {
   id?: unknown;
@@ -477,6 +481,7 @@ function registerSections(
     describe(name, () => {
       cases.forEach((c, i) => {
         if ((except[name] ?? []).includes(c.name)) return;
+        if (ctx.inheritedBy !== undefined && (c as { own?: boolean }).own === true) return;
         register(c.name, c.skip ?? skips[name]?.[c.name], () => run(ctx, c, whereOf(ctx, name, i, c.name)));
       });
     });
@@ -500,6 +505,7 @@ async function runRequestCase(ctx: Context, c: RequestCase, where: string): Prom
       if (route.requests.length) failWith(where, 'a refused request must send nothing', [], route.requests.map((r) => r.rawBody));
       return;
     }
+    checkBuilt(ctx, c, mode, where);
     const sent = route.requests[0];
     if (!sent) failWith(where, `nothing was sent (${mode})`, [], describeError(outcome.error));
     if (route.requests.length !== 1) failWith(where, `expected one HTTP request, got ${route.requests.length}`, [], route.requests.map((r) => r.url));
@@ -528,6 +534,28 @@ async function runRequestCase(ctx: Context, c: RequestCase, where: string): Prom
   } finally {
     route.close();
   }
+}
+
+/**
+ * What the client does not show when the server answers 400: the request built directly leaves the
+ * caller's request untouched, carries the model as a path parameter, and reports its warnings
+ * (each a dropped or overridden field with a message; exactly the case's when it lists them).
+ */
+function checkBuilt(ctx: Context, c: RequestCase, mode: Mode, where: string): void {
+  const before = JSON.stringify(c.request);
+  const built = ctx.adapter.buildRequest(c.request, mode);
+  if (JSON.stringify(c.request) !== before) failWith(where, 'building the request changed the caller\'s request', [], c.request);
+  const path = matchValue({ model: c.request.model ?? '$absent' }, built.pathParams, { exact: true }, '/pathParams');
+  if (path.length) failWith(where, 'the model is not the path parameter', path, built.pathParams);
+  const bad = built.warnings.filter((w) => !['dropped', 'overridden'].includes(w.type) || typeof w.field !== 'string' || !w.field || typeof w.message !== 'string' || !w.message);
+  if (bad.length) failWith(where, 'a warning without a type (dropped, overridden), field or message', [], bad);
+  if (c.warnings === undefined) return;
+  const fieldOf = (w: string | { field: string }) => (typeof w === 'string' ? w : w.field);
+  const mismatches = matchValue(c.warnings.map(fieldOf).sort(), built.warnings.map((w) => w.field).sort(), {}, '/warnings');
+  for (const w of c.warnings) {
+    if (typeof w !== 'string' && !built.warnings.some((b) => b.type === w.type && b.field === w.field)) mismatches.push({ path: '/warnings', message: `no ${w.type} warning for ${w.field}` });
+  }
+  if (mismatches.length) failWith(where, `${mode} request warnings differ`, mismatches, built.warnings);
 }
 
 function checkResult(where: string, what: string, expected: ExpectedResult, outcome: Outcome): void {

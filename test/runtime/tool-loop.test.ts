@@ -69,9 +69,14 @@ function deferred<T = void>() {
 }
 
 class TimedOut extends Error {}
+/**
+ * Fails when `p` is still pending after `ms` (×5: what is waited for would otherwise never come,
+ * so the bound only has to beat the test's own timeout, also on a busy machine).
+ */
 function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  const cap = ms * 5;
   return new Promise<T>((resolve, reject) => {
-    const t = setTimeout(() => reject(new TimedOut(`${what}: still pending after ${ms} ms`)), ms);
+    const t = setTimeout(() => reject(new TimedOut(`${what}: still pending after ${cap} ms`)), cap);
     p.then(
       (v) => {
         clearTimeout(t);
@@ -496,7 +501,8 @@ describe.each(MODES)('%s', (mode) => {
       const t0 = performance.now();
       controller.abort();
       const error = await within(rejection(p), 1000, 'the loop to reject after abort');
-      expect(performance.now() - t0).toBeLessThan(500);
+      // Not waiting for the tool or the server, which never finish: prompt, with room for a busy machine.
+      expect(performance.now() - t0).toBeLessThan(2500);
       expect(error).toBeInstanceOf(DOMException);
       expect((error as DOMException).name).toBe('AbortError');
       expect(error).toBe(controller.signal.reason);
@@ -539,7 +545,8 @@ describe.each(MODES)('%s', (mode) => {
       const t0 = performance.now();
       controller.abort();
       const error = await within(rejection(p), 1000, 'the loop to reject after abort');
-      expect(performance.now() - t0).toBeLessThan(500);
+      // Not waiting for the tool or the server, which never finish: prompt, with room for a busy machine.
+      expect(performance.now() - t0).toBeLessThan(2500);
       expect((error as Error).name).toBe('AbortError');
       expect(error).toBe(controller.signal.reason);
       await within(second.socketClosed, 1000, 'the server to see the socket close');

@@ -1,34 +1,36 @@
 /**
- * `wireforge serve` and `wireforge gateway` from this repository's source: each prints where it
- * listens, answers a client over 127.0.0.1, and stops on SIGINT.
+ * `wireforge serve` and `wireforge gateway` from this repository's source, run in process
+ * (test/helpers/run-cli.ts): each prints where it listens, answers a client over 127.0.0.1, and
+ * stops when told to (SIGINT for the process).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../generated/index.js';
+import { startCli, type RunningCli } from '../helpers/run-cli.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const tsx = `${root}node_modules/.bin/tsx`;
-const running: ChildProcess[] = [];
-afterEach(() => {
-  for (const c of running.splice(0)) c.kill('SIGINT');
+const running: RunningCli[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((c) => c.stop()));
 });
 
-/** Starts the CLI and resolves with the URLs it prints, by name. */
+/** Starts a command and resolves with the URLs it prints, by name; rejects with its output when it ends instead. */
 function start(args: string[], names: string[]): Promise<Record<string, string>> {
-  const child = spawn(tsx, ['generator/cli.ts', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-  running.push(child);
+  const cli = startCli(root, ...args);
+  running.push(cli);
   return new Promise((resolve, reject) => {
-    let text = '';
-    const urls: Record<string, string> = {};
-    const take = (d: Buffer) => {
-      text += d.toString();
-      for (const n of names) urls[n] ??= new RegExp(`${n}\\s+(http://127\\.0\\.0\\.1:\\d+)`).exec(text)?.[1] as string;
-      if (names.every((n) => urls[n])) resolve(urls);
+    const look = () => {
+      const text = cli.stdout();
+      const urls: Record<string, string> = {};
+      for (const n of names) {
+        const url = new RegExp(`${n}\\s+(http://127\\.0\\.0\\.1:\\d+)`).exec(text)?.[1];
+        if (url) urls[n] = url;
+      }
+      if (names.every((n) => urls[n])) return resolve(urls);
+      setTimeout(look, 10);
     };
-    child.stdout.on('data', take);
-    child.stderr.on('data', (d: Buffer) => (text += d.toString()));
-    child.on('exit', (code) => reject(new Error(`exited with ${code}: ${text}`)));
+    look();
+    void cli.done.then((code) => reject(new Error(`exited with ${code}: ${cli.stdout()}${cli.stderr()}`)));
   });
 }
 
@@ -42,22 +44,21 @@ describe('the serve commands', () => {
     await expect(createClient('openai-chat', { apiKey: 'wrong-key', baseUrl: urls['openai-chat']!, model: 'm', maxRetries: 0 }).chat({ messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({ status: 401 });
   }, 30_000);
 
-  it('wireforge gateway: one protocol in, another out, with a token', async () => {
+  it('wireforge gateway: one protocol in, another out, with a token; stopping it closes the port', async () => {
     const mock = await start(['serve', 'anthropic-messages', '--key', 'sk-ant-cli-upstream-01'], ['anthropic-messages']);
-    const gw = await new Promise<string>((resolve, reject) => {
-      const child = spawn(tsx, ['generator/cli.ts', 'gateway', '--listen', 'openai-chat', '--upstream', 'anthropic-messages', '--upstream-url', mock['anthropic-messages']!, '--token', 'gw-cli-token-0001'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ANTHROPIC_API_KEY: 'sk-ant-cli-upstream-01' } });
-      running.push(child);
-      let text = '';
-      child.stdout.on('data', (d: Buffer) => {
-        text += d.toString();
-        const m = /gateway (http:\/\/127\.0\.0\.1:\d+)/.exec(text);
-        if (m) resolve(m[1]!);
-      });
-      child.stderr.on('data', (d: Buffer) => (text += d.toString()));
-      child.on('exit', (code) => reject(new Error(`exited with ${code}: ${text}`)));
-    });
-    const r = await createClient('openai-chat', { apiKey: 'gw-cli-token-0001', baseUrl: gw, model: 'claude-test', maxRetries: 0 }).stream({ messages: [{ role: 'user', content: 'hi' }] }).final();
-    expect(r.text).toBe('Hello from the mock.');
+    // The gateway holds the upstream key from the environment, as the process would.
+    const before = process.env.ANTHROPIC_API_KEY;
+    process.env.ANTHROPIC_API_KEY = 'sk-ant-cli-upstream-01';
+    try {
+      const gw = (await start(['gateway', '--listen', 'openai-chat', '--upstream', 'anthropic-messages', '--upstream-url', mock['anthropic-messages']!, '--token', 'gw-cli-token-0001'], ['gateway']))['gateway']!;
+      const r = await createClient('openai-chat', { apiKey: 'gw-cli-token-0001', baseUrl: gw, model: 'claude-test', maxRetries: 0 }).stream({ messages: [{ role: 'user', content: 'hi' }] }).final();
+      expect(r.text).toBe('Hello from the mock.');
+      expect(await running.at(-1)!.stop()).toBe(0);
+      await expect(fetch(`${gw}/chat/completions`, { method: 'POST' })).rejects.toThrow();
+    } finally {
+      if (before === undefined) delete process.env.ANTHROPIC_API_KEY;
+      else process.env.ANTHROPIC_API_KEY = before;
+    }
   }, 30_000);
 
   it('refuses a non-loopback address with a held key and no token', async () => {

@@ -1,9 +1,8 @@
 /**
  * Extension without code: a spec for a made-up protocol is written into a temporary folder,
- * generated there with the real CLI, imported, and used for a streamed tool-calling turn against
+ * generated there with the real CLI (in process), imported, and used for a streamed tool-calling turn against
  * a loopback server that speaks it. Nothing in generator/ or runtime/ knows this protocol.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,24 +11,23 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClientFor, type ProviderAdapter, type StreamEvent } from '../../../runtime/index.js';
+import { runCli } from '../../helpers/run-cli.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 let dir: string;
 let adapter: ProviderAdapter;
 let generatedFiles: string[];
 
-beforeAll(() => {
+// The real CLI, run in this process (test/helpers/run-cli.ts): gen type-checks what it writes,
+// which takes seconds, hence the hook's own timeout.
+beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'wireforge-parrot-'));
   mkdirSync(join(dir, 'specs'));
   writeFileSync(join(dir, 'specs/parrot.yaml'), readFileSync(new URL('./parrot.yaml.txt', import.meta.url)));
-  const gen = spawnSync(
-    join(root, 'node_modules/.bin/tsx'),
-    [join(root, 'generator/cli.ts'), '--specs', 'specs', '--out', 'generated', '--runtime-import', join(root, 'runtime/adapter-kit.js')],
-    { cwd: dir, encoding: 'utf8' },
-  );
+  const gen = await runCli(dir, '--specs', 'specs', '--out', 'generated', '--runtime-import', join(root, 'runtime/adapter-kit.js'));
   expect(gen.status, gen.stderr).toBe(0);
   generatedFiles = readdirSync(join(dir, 'generated')).sort();
-});
+}, 120_000);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -2,10 +2,9 @@
  * The newcomer's test: a made-up protocol written from its own documentation (string-valued
  * lines that must be joined, an `only:<name>` tool choice, a choice required whenever tools are
  * declared, sealed thinking blocks opened by their own events, NDJSON), generated in a temporary
- * folder with the real CLI, holds a tool conversation over loopback and passes the conformance
+ * folder with the real CLI (in process), holds a tool conversation over loopback and passes the conformance
  * cases it carries. Nothing in generator/ or runtime/ knows this protocol.
  */
-import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,6 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createClientFor, defineTool, streamTools, type ProviderAdapter } from '../../../runtime/index.js';
+import { runCli } from '../../helpers/run-cli.js';
 import { loadCasesFile, runSpecCases } from '../../helpers/spec-cases.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -22,7 +22,7 @@ const dir = mkdtempSync(join(tmpdir(), 'wireforge-heron-'));
 mkdirSync(join(dir, 'specs/cases'), { recursive: true });
 copyFileSync(join(here, 'heron.yaml.txt'), join(dir, 'specs/heron.yaml'));
 copyFileSync(join(here, 'heron.cases.yaml.txt'), join(dir, 'specs/cases/heron.yaml'));
-const gen = spawnSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'generator/cli.ts'), '--specs', 'specs', '--out', 'generated', '--docs', ''], { cwd: dir, encoding: 'utf8' });
+const gen = await runCli(dir, '--specs', 'specs', '--out', 'generated', '--docs', '');
 if (gen.status !== 0) throw new Error(`wireforge gen failed for the Heron spec:\n${gen.stderr}`);
 const { adapter } = (await import(join(dir, 'generated/heron.ts'))) as { adapter: ProviderAdapter };
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
