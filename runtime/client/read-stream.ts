@@ -67,8 +67,8 @@ export async function* readStream(c: StreamContext): AsyncGenerator<StreamEvent[
       }
       sawBytes ||= chunk.value.byteLength > 0;
       framer.push(chunk.value);
-      if (a.events.length || a.usage.fresh) yield queued();
-      else if (signal?.aborted) throw abortReason(signal);
+      const batch = queued();
+      if (batch.length) yield batch;
     }
     if (!a.ended) {
       const { unterminated } = framer.end();
