@@ -41,6 +41,13 @@ describe('usage events', () => {
     expect((events.at(-1) as Extract<StreamEvent, { type: 'finish' }>).usage).toEqual(usages[1]);
   });
 
+  it('the finish event carries what final() has, the finish reason worked out from the calls (Gemini STOP with a call is tool_calls)', async () => {
+    const call = `data: ${JSON.stringify({ candidates: [{ content: { parts: [{ functionCall: { name: 'get_weather', args: { city: 'Oslo' } } }], role: 'model' }, finishReason: 'STOP', index: 0 }], usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 4, totalTokenCount: 14 }, responseId: 'r2' })}\r\n\r\n`;
+    const { events, final } = await eventsOf(adapters.gemini, [gemini('a', 1), call]);
+    expect(events.at(-1)).toEqual({ type: 'finish', finishReason: 'tool_calls', rawFinishReason: 'STOP', usage: { inputTokens: 10, outputTokens: 4, totalTokens: 14 } });
+    expect([final.finishReason, final.rawFinishReason, final.usage]).toEqual(['tool_calls', 'STOP', { inputTokens: 10, outputTokens: 4, totalTokens: 14 }]);
+  });
+
   it('a read with usage and nothing else is a batch of its own (OpenAI Chat: usage after the finish chunk)', async () => {
     const chunk = (o: object) => `data: ${JSON.stringify({ id: 'c1', model: 'gpt-x', ...o })}\n\n`;
     const reads = [
