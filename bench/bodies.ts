@@ -5,7 +5,8 @@
  * test/fixtures/: OpenAI Chat chunks with `obfuscation` and a usage chunk before `[DONE]`,
  * Anthropic `event:`+`data:` pairs with a ping, OpenAI Responses items with `.done` events and
  * the whole response again in `response.completed`, Gemini `data:` chunks in Google's `": "`
- * style with CRLF CRLF separators, Ollama NDJSON with a `done:true` line.
+ * style with CRLF CRLF separators and usageMetadata on every chunk, Ollama NDJSON with a
+ * `done:true` line.
  *
  * `split: 2` cuts every text / thinking / argument fragment in two events: the same output in
  * twice as many events (used by the memory measurement).
@@ -455,16 +456,22 @@ function googleJson(v: unknown): string {
 function gemini(g: Gen, kind: Kind, target: number): void {
   const responseId = g.id('', 23);
   let produced = 0;
+  let answered = 0;
+  // usageMetadata on every chunk, a running snapshot as the API streams it (docs/wire-facts.md,
+  // test/fixtures/gemini): candidatesTokenCount once the answer has begun (thinking chunks lack
+  // it), thoughtsTokenCount on thinking turns, candidatesTokensDetails on the last chunk.
   const chunk = (parts: unknown[], finish?: string) => {
     produced += parts.length;
+    if (!parts.some((p) => (p as { thought?: boolean }).thought)) answered += parts.length;
     const candidate: Record<string, unknown> = { content: { parts, role: 'model' } };
     if (finish) candidate.finishReason = finish;
     candidate.index = 0;
     const usage: Record<string, unknown> = { promptTokenCount: 164 };
-    if (finish) usage.candidatesTokenCount = produced;
+    if (answered) usage.candidatesTokenCount = answered;
     usage.totalTokenCount = 164 + produced;
     usage.promptTokensDetails = [{ modality: 'TEXT', tokenCount: 164 }];
-    if (kind === 'thinking') usage.thoughtsTokenCount = Math.min(produced, Math.floor(target * 0.8));
+    if (finish) usage.candidatesTokensDetails = [{ modality: 'TEXT', tokenCount: answered }];
+    if (kind === 'thinking') usage.thoughtsTokenCount = produced - answered;
     g.sseCrlf(googleJson({ candidates: [candidate], usageMetadata: usage, modelVersion: 'gemini-2.5-flash', responseId }));
   };
   if (kind === 'tools') {

@@ -1,5 +1,6 @@
 /**
- * `pnpm bench` [--quick] [--only openai-chat,anthropic-messages] [--no-write]
+ * `pnpm bench` [--quick] [--stream] [--only openai-chat,anthropic-messages] [--no-write]
+ * `--stream`: only the streaming comparisons (both GC modes) and the targets they are judged on.
  * `pnpm bench --report [FILE]`: re-render a saved run (default bench/results/latest.json; every run also
  * leaves bench/.cache/last.json), measuring nothing.
  *
@@ -28,6 +29,7 @@ const root = resolve(here, '..');
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');
 const write = !argv.includes('--no-write');
+const streamOnly = argv.includes('--stream');
 const onlyArg = argv.find((a) => a.startsWith('--only'));
 const only = onlyArg ? (onlyArg.includes('=') ? onlyArg.split('=')[1]! : argv[argv.indexOf(onlyArg) + 1]!).split(',') : undefined;
 const protocols = PROTOCOLS.filter((p) => !only || only.includes(p));
@@ -87,6 +89,32 @@ interface Row {
   events: number;
   bytes: number;
   cells: Partial<Record<Method, Cell>>;
+  /** The same, with a full GC before each timed run (absent in results from before it was measured). */
+  fullGc?: Partial<Record<Method, Cell>>;
+}
+
+/** What the full-GC mode measures: the floors and wireforge's two ways of reading a stream. */
+const FULL_GC_METHODS: Method[] = ['floor', 'floor-args', 'wf-stream', 'wf-iter'];
+
+/** A method's cell measured in two processes, in the order A..Z then Z..A; the lower median is kept. */
+function measure(worker: string, row: Row, methods: Method[], gc: 'minor' | 'major'): Partial<Record<Method, Cell>> {
+  const cells: Partial<Record<Method, Cell>> = {};
+  const { protocol, kind } = row;
+  for (const method of [...methods, ...[...methods].reverse()]) {
+    const job: TimeJob = { mode: 'time', protocol, kind, method, events: settings.events, warmup: settings.warmup, runs: settings.runs, minRuns: settings.minRuns, budgetMs: settings.budgetMs, gc };
+    const t0 = performance.now();
+    const r = runJob<TimeResult>(worker, job);
+    const res = r as Partial<TimeResult> & { ok: boolean; error?: string };
+    const cell: Cell = { ms: res.times?.length ? median(res.times) : NaN, ok: res.ok, runs: res.times?.length ?? 0, error: res.error };
+    if (!res.ok && !res.error && res.digest) cell.error = `incomplete parse: got ${JSON.stringify(res.digest)} want ${JSON.stringify(res.expect)}`;
+    const prev = cells[method];
+    // A failed measurement never replaces a good one; between good ones the lower median wins.
+    if (!prev || (cell.ok && (!prev.ok || cell.ms < prev.ms))) cells[method] = cell;
+    if (res.events) row.events = res.events;
+    if (res.bytes) row.bytes = res.bytes;
+    log(`  ${protocol}/${kind} ${method}${gc === 'major' ? ' (full GC)' : ''}: ${Number.isNaN(cell.ms) ? 'failed' : `${cell.ms.toFixed(2)} ms`} ×${cell.runs}${cell.ok ? '' : ` ✗ ${cell.error ?? ''}`} (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+  }
+  return cells;
 }
 
 function timeAll(worker: string): Row[] {
@@ -98,21 +126,8 @@ function timeAll(worker: string): Row[] {
       // lower median is kept: a process that lands on a slow moment (or a worse JIT decision)
       // does not decide a cell, and every method, the floor included, gets the same treatment.
       const extra: Method[] = kind === 'tools' && OBJECT_ARGUMENTS[protocol] ? ['floor-args'] : [];
-      const once = [...methodsFor(protocol), ...extra];
-      for (const method of [...once, ...[...once].reverse()]) {
-        const job: TimeJob = { mode: 'time', protocol, kind, method, events: settings.events, warmup: settings.warmup, runs: settings.runs, minRuns: settings.minRuns, budgetMs: settings.budgetMs };
-        const t0 = performance.now();
-        const r = runJob<TimeResult>(worker, job);
-        const res = r as Partial<TimeResult> & { ok: boolean; error?: string };
-        const cell: Cell = { ms: res.times?.length ? median(res.times) : NaN, ok: res.ok, runs: res.times?.length ?? 0, error: res.error };
-        if (!res.ok && !res.error && res.digest) cell.error = `incomplete parse: got ${JSON.stringify(res.digest)} want ${JSON.stringify(res.expect)}`;
-        const prev = row.cells[method];
-        // A failed measurement never replaces a good one; between good ones the lower median wins.
-        if (!prev || (cell.ok && (!prev.ok || cell.ms < prev.ms))) row.cells[method] = cell;
-        if (res.events) row.events = res.events;
-        if (res.bytes) row.bytes = res.bytes;
-        log(`  ${protocol}/${kind} ${method}: ${Number.isNaN(cell.ms) ? 'failed' : `${cell.ms.toFixed(2)} ms`} ×${cell.runs}${cell.ok ? '' : ` ✗ ${cell.error ?? ''}`} (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
-      }
+      row.cells = measure(worker, row, [...methodsFor(protocol), ...extra], 'minor');
+      row.fullGc = measure(worker, row, FULL_GC_METHODS.filter((m) => m !== 'floor-args' || extra.length), 'major');
       rows.push(row);
     }
   }
@@ -301,6 +316,8 @@ interface Results {
   seconds: number;
   versions: Record<string, string>;
   rows: Row[];
+  /** A `--stream` run: only the streaming comparisons were measured. */
+  streamOnly?: boolean;
   mem: MemRow[];
   micro: MicroRow[] | { error: string };
   /** All protocols in one process (absent in results from before it was measured). */
@@ -317,9 +334,10 @@ function report(res: Results): string {
   const { quick, settings, rows, mem, micro, gen, bundles, seconds } = res;
   const L: string[] = [];
   const v = res.versions;
-  L.push(`# wireforge benchmark${quick ? ' (--quick)' : ''}`);
+  const flags = `${quick ? ' --quick' : ''}${res.streamOnly ? ' --stream' : ''}`;
+  L.push(`# wireforge benchmark${flags ? ` (${flags.trim()})` : ''}`);
   L.push('');
-  L.push(`\`pnpm bench${quick ? ' --quick' : ''}\` · ${res.date} · Node ${res.node} · ${res.cores} × ${res.cpu} · ${(seconds / 60).toFixed(1)} min · load average at start / end: ${res.load[0].toFixed(2)} / ${res.load[1].toFixed(2)}`);
+  L.push(`\`pnpm bench${flags}\` · ${res.date} · Node ${res.node} · ${res.cores} × ${res.cpu} · ${(seconds / 60).toFixed(1)} min · load average at start / end: ${res.load[0].toFixed(2)} / ${res.load[1].toFixed(2)}`);
   // The bench's own worker and its GC threads raise the load average, so it is no measure of
   // noise; what other processes took from the CPU during the run is.
   if (res.othersCpu !== undefined) {
@@ -357,17 +375,52 @@ function report(res: Results): string {
   L.push('Columns: ' + (['floor', ...methods] as Method[]).map((m) => `${m === 'wf-stream' ? '**wf stream**' : m} = ${METHOD_LABEL[m]}`).join('; ') + '. SDK helper: openai `chat.completions.stream().finalChatCompletion()` / `responses.stream().finalResponse()`, Anthropic `messages.stream().finalMessage()`, @google/genai `generateContentStream` iterated (its only stream path).');
   L.push('');
 
+  // Full GC
+  if (rows.some((r) => r.fullGc)) {
+    L.push('## Streaming with a full GC before each timed run');
+    L.push('');
+    L.push("The floors and wireforge's two ways of reading a stream again, each in two processes as above, but with a full (major) GC before each timed run: the previous run's hidden classes and optimized code may be discarded, so each run starts nearer to cold, and a longer per-event path (more property reads, more objects per event) shows more than in the warm mode above. Ratios against this mode's own floor.");
+    L.push('');
+    L.push('| body | floor | output floor | wf stream → final() | wf iterated |');
+    L.push('|---|---:|---:|---:|---:|');
+    for (const r of rows) {
+      const g = r.fullGc;
+      if (!g) continue;
+      const f = g.floor;
+      const cell = (m: Method) => {
+        const c = g[m];
+        if (!c) return '—';
+        return `${ratio(c.ms, f?.ms ?? NaN)}${c.ok ? '' : ' ✗'}`;
+      };
+      L.push(`| ${r.protocol} ${r.kind} | ${f && Number.isFinite(f.ms) ? `${f.ms.toFixed(1)} ms` : '✗'} | ${cell('floor-args')} | ${cell('wf-stream')} | ${cell('wf-iter')} |`);
+    }
+    L.push('');
+  }
+
   // Targets
   L.push('## Against the targets (issue 6)');
   L.push('');
-  L.push('| body | wf stream → final() / floor (≤ 1.5×) | / output floor | speed-up vs AI doStream (≥ 3.5×) | same, wf iterated | vs AI streamText (≥ 10×) | same, wf iterated | vs SDK helper |');
-  L.push('|---|---:|---:|---:|---:|---:|---:|---:|');
+  L.push('Stream → final() and iterated are judged against the floor, or for whole-call tool bodies (wires that send tool arguments as objects) against the output floor, which adds the JSON.stringify the unified ToolCall requires; in the warm mode (young-generation GC before each run) and with a full GC before each run.');
+  L.push('');
+  L.push('| body | judged against | final() (≤ 1.5×) | iterated (≤ 1.5×) | final(), full GC | iterated, full GC | speed-up vs AI doStream (≥ 3.5×) | same, wf iterated | vs AI streamText (≥ 10×) | same, wf iterated | vs SDK helper |');
+  L.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   const misses: string[] = [];
   for (const r of rows) {
     const w = r.cells['wf-stream'];
     const f = r.cells.floor;
     if (!w || !f) continue;
-    const rel = w.ms / f.ms;
+    const outputFloor = r.cells['floor-args'] !== undefined;
+    const basis = outputFloor ? 'output floor' : 'floor';
+    /** A wireforge method against the floor it is judged on, in one GC mode: the ratio, its cell text, and a miss if over. */
+    const judge = (cells: Partial<Record<Method, Cell>> | undefined, m: Method, what: string): string => {
+      const c = cells?.[m];
+      const base = cells?.[outputFloor ? 'floor-args' : 'floor'];
+      if (!c || !base) return '—';
+      const x = c.ms / base.ms;
+      const ok = c.ok && base.ok && x <= 1.5;
+      if (!ok) misses.push(`${r.protocol} ${r.kind}: ${what} is ${Number.isFinite(x) ? `${x.toFixed(2)}×` : 'not measured against'} the ${basis}${c.ok ? '' : ' (failed)'} (target ≤ 1.5×)`);
+      return `${Number.isFinite(x) ? `${x.toFixed(2)}×` : '—'} ${ok ? '✓' : '✗'}`;
+    };
     const speed = (m: Method, base: Cell | undefined = w) => {
       const c = r.cells[m];
       return c && c.ok && Number.isFinite(c.ms) && base && base.ok ? c.ms / base.ms : NaN;
@@ -378,12 +431,9 @@ function report(res: Results): string {
     const dsIt = speed('ai-doStream', r.cells['wf-iter']);
     const stIt = speed('ai-streamText', r.cells['wf-iter']);
     const big = r.protocol === 'openai-chat' || r.protocol === 'anthropic-messages';
-    const okRel = rel <= 1.5;
     const okDs = !big || !Number.isFinite(ds) || ds >= 3.5;
     const okSt = !big || !Number.isFinite(st) || st >= 10;
-    const outCell = r.cells['floor-args'];
-    const outNote = outCell && outCell.ok ? ` (${(w.ms / outCell.ms).toFixed(2)}× the output floor, which adds the JSON.stringify of argument objects the unified ToolCall requires)` : '';
-    if (!okRel) misses.push(`${r.protocol} ${r.kind}: stream() is ${rel.toFixed(2)}× the floor (target ≤ 1.5×)${outNote}`);
+    const judged = [judge(r.cells, 'wf-stream', 'stream() → final()'), judge(r.cells, 'wf-iter', 'stream() iterated'), judge(r.fullGc, 'wf-stream', 'stream() → final() with a full GC before each run'), judge(r.fullGc, 'wf-iter', 'stream() iterated with a full GC before each run')];
     if (!okDs) misses.push(`${r.protocol} ${r.kind}: ${ds.toFixed(1)}× faster than AI SDK doStream (target ≥ 3.5×)`);
     if (!okSt) misses.push(`${r.protocol} ${r.kind}: ${st.toFixed(1)}× faster than streamText (target ≥ 10×)`);
     if (big && dsIt < 3.5) misses.push(`${r.protocol} ${r.kind} (iterated): ${dsIt.toFixed(1)}× faster than AI SDK doStream (target ≥ 3.5×)`);
@@ -392,172 +442,174 @@ function report(res: Results): string {
     if (it && !it.ok) misses.push(`${r.protocol} ${r.kind}: iterating stream() failed: ${it.error ?? 'wrong result'}`);
     const fx = (x: number, target: number | undefined) => (Number.isFinite(x) ? `${x.toFixed(1)}×${target === undefined ? '' : x >= target ? ' ✓' : ' ✗'}` : '—');
     const fy = (x: number) => (Number.isFinite(x) ? `${x.toFixed(1)}×` : '—');
-    const out = r.cells['floor-args'];
-    const relOut = out && out.ok ? `${(w.ms / out.ms).toFixed(2)}×` : '—';
-    L.push(`| ${r.protocol} ${r.kind} | ${rel.toFixed(2)}× ${okRel ? '✓' : '✗'} | ${relOut} | ${fx(ds, big ? 3.5 : undefined)} | ${fy(dsIt)} | ${fx(st, big ? 10 : undefined)} | ${fy(stIt)} | ${fx(sdk, undefined)} |`);
+    L.push(`| ${r.protocol} ${r.kind} | ${basis} | ${judged.join(' | ')} | ${fx(ds, big ? 3.5 : undefined)} | ${fy(dsIt)} | ${fx(st, big ? 10 : undefined)} | ${fy(stIt)} | ${fx(sdk, undefined)} |`);
   }
   L.push('');
   L.push('Speed-up = the other method\'s median time / wireforge stream()\'s (above 1: wireforge is faster). The speed-up targets (≥ 3.5× doStream, ≥ 10× streamText) apply to the OpenAI Chat and Anthropic bodies; the others are shown for information.');
   L.push('');
 
-  // Memory
-  L.push('## Memory while streaming');
-  L.push('');
-  L.push('Live heap (after a full GC, sampled every 4 chunks from inside the body stream) above the baseline taken after the body was generated. "×2 events" is the same output with every text / thinking / argument fragment cut in two events.');
-  L.push('');
-  L.push('| stream | events | body | output (chars) | peak live growth | peak / output | after final() |');
-  L.push('|---|---:|---:|---:|---:|---:|---:|');
-  for (const m of mem) {
-    if (!('peak' in m.r)) {
-      L.push(`| ${m.label}${m.split === 2 ? ' ×2 events' : ''} | ✗ ${m.r.error} | | | | | |`);
-      continue;
-    }
-    const r = m.r;
-    L.push(`| ${m.label}${m.split === 2 ? ' ×2 events' : ''} | ${r.events.toLocaleString('en')} | ${kb(r.bytes)} | ${r.output.toLocaleString('en')} | ${kb(r.peak)} | ${(r.peak / r.output).toFixed(1)} B/char | ${kb(r.retained)}${r.ok ? '' : ' ✗'} |`);
-  }
-  const pairs: string[] = [];
-  for (let i = 0; i + 1 < mem.length; i++) {
-    const a = mem[i]!;
-    const b = mem[i + 1]!;
-    if (a.split === 1 && b.split === 2 && 'peak' in a.r && 'peak' in b.r) {
-      const extra = b.r.events - a.r.events;
-      const per = (x: number, y: number) => `${Math.round((y - x) / extra) || 0} B per extra event`;
-      pairs.push(
-        `${a.label.split(' · ')[1]}: ×2 events → held after final() ×${(b.r.retained / a.r.retained).toFixed(2)} (${per(a.r.retained, b.r.retained)}), peak ×${(b.r.peak / a.r.peak).toFixed(2)}`,
-      );
-    }
-  }
-  const keep = mem.find((m) => m.label.startsWith('reference') && 'peak' in m.r);
-  if (pairs.length) {
+  // The sections a --stream run does not measure.
+  if (!res.streamOnly) {
+    // Memory
+    L.push('## Memory while streaming');
     L.push('');
-    const ref = keep && 'peak' in keep.r ? ` Keeping every parsed event costs ${(keep.r.peak / keep.r.events).toFixed(0)} B per event (the reference row).` : '';
-    L.push(`Same output, twice the events: ${pairs.join('; ')}. A stream whose memory followed only the output would show ×1.00. The peak also counts whatever chunk and decoder buffers are alive at the sampled moment, so it is the noisier of the two.${ref}`);
-  }
-  L.push('');
-
-  // Micro
-  L.push('## Build a request, parse a blocking response (µs per call)');
-  L.push('');
-  if ('error' in micro) L.push(`✗ ${micro.error}`);
-  else {
-    L.push('Typical call: system prompt, 4 messages (one assistant tool call and its result), 2 tools, maxTokens, temperature; the response is a sentence and one tool call with usage. build = `adapter.buildRequest` + `JSON.stringify` of the body; parse = `JSON.parse` + `readResponse` into a TurnAssembler + `result()`. `chat()` (for context) is the whole client call over an injected fetch: Response, body reading, timers, redaction. Median of rounds. Each protocol is measured in its own process, as the streaming cells are (an application using one provider); the last column runs all of them in one process, one after another (an application calling several: the shared runtime code then sees every adapter\'s shapes and is slower). The target is judged on the first.');
+    L.push('Live heap (after a full GC, sampled every 4 chunks from inside the body stream) above the baseline taken after the body was generated. "×2 events" is the same output with every text / thinking / argument fragment cut in two events.');
     L.push('');
-    L.push('| protocol | build | of which JSON.stringify | parse | of which JSON.parse | **build + parse** (< 10 µs) | client.chat() | build + parse, all protocols in one process |');
-    L.push('|---|---:|---:|---:|---:|---:|---:|---:|');
-    const mixed = res.microMixed && !('error' in res.microMixed) ? res.microMixed : [];
-    for (const m of micro) {
-      const sum = m.build + m.parse;
-      if (!(sum < 10)) misses.push(`${m.protocol}: build + parse ${sum.toFixed(1)} µs (target < 10 µs)`);
-      const x = mixed.find((r) => r.protocol === m.protocol);
-      L.push(`| ${m.protocol}${m.ok ? '' : ` ✗ ${m.error ?? 'wrong result'}`} | ${m.build.toFixed(2)} | ${m.jsonStringifyOnly.toFixed(2)} | ${m.parse.toFixed(2)} | ${m.jsonParseOnly.toFixed(2)} | **${sum.toFixed(2)}** ${sum < 10 ? '✓' : '✗'} | ${m.chat.toFixed(1)} | ${x ? (x.build + x.parse).toFixed(2) : '—'} |`);
-    }
-  }
-  L.push('');
-
-  // Tool-argument validation
-  if (res.validation) {
-    const v = res.validation as ValidateRow;
-    L.push('## Checking tool arguments (µs per call: JSON.parse + schema check)');
-    L.push('');
-    if (!v.ok || !v.interpreting) L.push(`✗ ${v.error ?? 'wrong verdicts'}`);
-    else {
-      L.push("A typical tool schema (4 properties, an enum, an array of bounded integers, required, no extra properties). The runtime's validator interprets the schema (no code from strings, so `runTools` runs on edge runtimes and under a strict CSP); ajv compiles it with `new Function` (the generator still uses ajv for specs). JSON.parse alone for scale.");
-      L.push('');
-      L.push('| arguments | interpreting (runtime) | compiled (ajv) | ratio | JSON.parse alone |');
-      L.push('|---|---:|---:|---:|---:|');
-      L.push(`| valid | ${v.interpreting[0].toFixed(2)} | ${v.compiled[0].toFixed(2)} | ${ratio(v.interpreting[0], v.compiled[0])} | ${v.parseOnly.toFixed(2)} |`);
-      L.push(`| invalid (4 errors) | ${v.interpreting[1].toFixed(2)} | ${v.compiled[1].toFixed(2)} | ${ratio(v.interpreting[1], v.compiled[1])} | |`);
-    }
-    L.push('');
-  }
-
-  // Cloud paths
-  if (res.cloud) {
-    const c = res.cloud as CloudRow;
-    L.push('## Cloud paths: AWS event-stream and SigV4');
-    L.push('');
-    if (!c.ok || c.wireforge === undefined) L.push(`✗ ${c.error ?? 'wrong result'}`);
-    else {
-      L.push(`A Bedrock ConverseStream body of ${c.events.toLocaleString('en')} text deltas (${(c.bytes / 1024 / 1024).toFixed(2)} MB of event-stream frames, 16 KB chunks) read to \`final()\`, against a floor that cuts frames by their length prefix and JSON.parses each payload (no CRC checks, which the decoder does on every prelude and message). SigV4: one Converse request signed with Web Crypto.`);
-      L.push('');
-      L.push('| | wireforge | floor | ratio |');
-      L.push('|---|---:|---:|---:|');
-      L.push(`| event-stream body → final() | ${c.wireforge.toFixed(1)} ms | ${c.floor.toFixed(1)} ms | ${ratio(c.wireforge, c.floor)} |`);
-      L.push(`| SigV4 signature per request | ${c.sigv4.toFixed(0)} µs | | |`);
-    }
-    L.push('');
-  }
-
-  // Gateway
-  if (res.gateway?.length) {
-    const gw = res.gateway;
-    const s = res.settings as Partial<typeof settings>;
-    const good = gw.filter((g): g is GatewayRow => 'direct' in g && g.ok);
-    const n = good[0]?.events ?? s.gwEvents ?? 0;
-    const per = (ms: number, events: number) => (Number.isFinite(ms) ? ((ms * 1000) / events).toFixed(2) : '—');
-    const pair = (g: { listen: string; upstream: string }) => `${g.listen} → ${g.upstream}`;
-    L.push('## Gateway over 127.0.0.1: overhead per event, time to first byte');
-    L.push('');
-    L.push(
-      `A streamed turn of ${n.toLocaleString('en')} text deltas (8 code points each) from a mock server (\`createMockServer\`, node:http), read to \`final()\` by this library's client: **direct** from the mock, in the upstream protocol, and **through the gateway** (\`startGateway\`) in front of the same mock, in the caller's (listen) protocol. Mock, gateway and client share one process and one thread, so each time is the CPU of all of them, loopback sockets included, and the difference is the gateway's own work per event: its client reading upstream, its writer and encoder, and a second HTTP hop. ${s.gwWarmup ?? '?'} warm-up round(s), then ${s.gwRounds ?? '?'} rounds, median; each round reads every way once, in an order that rotates. For scale: the caller's protocol read direct from its own mock, and the client alone reading the same two bodies (as they arrived, chunk by chunk) from an injected fetch, in memory; what direct spends beyond that is the mock and HTTP. µs per text delta; lower is better.`,
-    );
-    L.push('');
-    L.push('| caller → gateway → upstream | direct | through the gateway | **overhead per event** | through / direct | caller\'s protocol, direct | client alone: upstream / caller body | body per event: upstream / caller | body reads: direct / through |');
-    L.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
-    for (const g of gw) {
-      if (!('direct' in g)) {
-        L.push(`| ${pair(g)} | ✗ ${g.error} | | | | | | | |`);
-        continue;
-      }
-      const e = g.events;
-      const mark = g.ok ? '' : ` ✗ ${g.error ?? 'wrong result'}`;
-      L.push(
-        `| ${pair(g)}${mark} | ${per(g.direct, e)} | ${per(g.via, e)} | **${per(g.via - g.direct, e)}** | ${ratio(g.via, g.direct)} | ${per(g.directListen, e)} | ${per(g.memDirect, e)} / ${per(g.memVia, e)} | ${Math.round(g.bytesDirect / e)} / ${Math.round(g.bytesVia / e)} B | ${g.chunksDirect} / ${g.chunksVia} |`,
-      );
-    }
-    L.push('');
-    const req = good[0]?.requests ?? s.gwRequests ?? 0;
-    L.push(
-      `Time to first byte: a short turn asked for with fetch, in the wire form the spec's client sends (same pairs, same servers), from the call until the first chunk of the response body arrives; the rest of the body is then read. ${s.gwTtfbWarmup ?? '?'} warm-up requests per side, then ${req} per side, direct and gateway requests alternating (which goes first swaps every time). The gateway answers once upstream's first event is there, so its time holds a whole upstream request as well as its own. ms.`,
-    );
-    L.push('');
-    L.push('| caller → gateway → upstream | direct (median) | through the gateway (median) | **added** | through / direct | direct p90 | through the gateway p90 |');
+    L.push('| stream | events | body | output (chars) | peak live growth | peak / output | after final() |');
     L.push('|---|---:|---:|---:|---:|---:|---:|');
-    const ms = (us: number) => (Number.isFinite(us) ? (us / 1000).toFixed(2) : '—');
-    for (const g of gw) {
-      if (!('direct' in g)) {
-        L.push(`| ${pair(g)} | ✗ ${g.error} | | | | | |`);
+    for (const m of mem) {
+      if (!('peak' in m.r)) {
+        L.push(`| ${m.label}${m.split === 2 ? ' ×2 events' : ''} | ✗ ${m.r.error} | | | | | |`);
         continue;
       }
-      L.push(`| ${pair(g)}${g.ok ? '' : ' ✗'} | ${ms(g.ttfbDirect)} | ${ms(g.ttfbVia)} | **${ms(g.ttfbVia - g.ttfbDirect)}** | ${ratio(g.ttfbVia, g.ttfbDirect)} | ${ms(g.ttfbDirectP90)} | ${ms(g.ttfbViaP90)} |`);
+      const r = m.r;
+      L.push(`| ${m.label}${m.split === 2 ? ' ×2 events' : ''} | ${r.events.toLocaleString('en')} | ${kb(r.bytes)} | ${r.output.toLocaleString('en')} | ${kb(r.peak)} | ${(r.peak / r.output).toFixed(1)} B/char | ${kb(r.retained)}${r.ok ? '' : ' ✗'} |`);
     }
-    // Node warns once per emitter: the count is of responses that passed 10 listeners for one event.
-    const leaks = gw.reduce((k, g) => k + ('warnings' in g ? (g.warnings?.MaxListenersExceededWarning ?? 0) : 0), 0);
-    if (leaks) {
+    const pairs: string[] = [];
+    for (let i = 0; i + 1 < mem.length; i++) {
+      const a = mem[i]!;
+      const b = mem[i + 1]!;
+      if (a.split === 1 && b.split === 2 && 'peak' in a.r && 'peak' in b.r) {
+        const extra = b.r.events - a.r.events;
+        const per = (x: number, y: number) => `${Math.round((y - x) / extra) || 0} B per extra event`;
+        pairs.push(
+          `${a.label.split(' · ')[1]}: ×2 events → held after final() ×${(b.r.retained / a.r.retained).toFixed(2)} (${per(a.r.retained, b.r.retained)}), peak ×${(b.r.peak / a.r.peak).toFixed(2)}`,
+        );
+      }
+    }
+    const keep = mem.find((m) => m.label.startsWith('reference') && 'peak' in m.r);
+    if (pairs.length) {
       L.push('');
-      L.push(`> ⚠ ${leaks} MaxListenersExceededWarning(s) in these processes (Node warns once per emitter): a served response gathered more than 10 listeners for one event while it streamed (the node:http listener's writes waiting for \`drain\`).`);
+      const ref = keep && 'peak' in keep.r ? ` Keeping every parsed event costs ${(keep.r.peak / keep.r.events).toFixed(0)} B per event (the reference row).` : '';
+      L.push(`Same output, twice the events: ${pairs.join('; ')}. A stream whose memory followed only the output would show ×1.00. The peak also counts whatever chunk and decoder buffers are alive at the sampled moment, so it is the noisier of the two.${ref}`);
     }
     L.push('');
-  }
 
-  // Gen + bundle
-  L.push('## `pnpm gen` and bundle size');
-  L.push('');
-  if (gen.error) L.push(`\`pnpm gen\` failed: ${gen.error}`);
-  else
-    L.push(
-      `\`pnpm gen\` (all specs, written to a temporary --out): ${median(gen.wall).toFixed(0)} ms wall (median of ${gen.wall.length}, pnpm and tsx start-up included); the pipeline itself: ${gen.internal.length ? `${median(gen.internal).toFixed(0)} ms` : '?'}.`,
-    );
-  L.push('');
-  L.push('| bundle (esbuild, minified, ESM, browser platform) | minified | budget | gzip | largest inputs |');
-  L.push('|---|---:|---:|---:|---|');
-  for (const b of bundles) {
-    const met = b.budget === undefined ? '' : `≤ ${kb(b.budget)} ${b.raw <= b.budget ? '✓' : '✗'}`;
-    const size = b.error ? `✗ ${b.error}` : b.budget === undefined ? kb(b.raw) : `${kb(b.raw)} (${b.raw.toLocaleString('en')} B)`;
-    L.push(`| ${b.label} | ${size} | ${met} | ${b.error ? '' : kb(b.gzip)} | ${b.top} |`);
-    if (b.budget !== undefined && !(b.raw <= b.budget)) misses.push(`bundle "${b.label}": ${b.error ? 'failed' : `${b.raw.toLocaleString('en')} bytes`} (budget ${b.budget.toLocaleString('en')})`);
+    // Micro
+    L.push('## Build a request, parse a blocking response (µs per call)');
+    L.push('');
+    if ('error' in micro) L.push(`✗ ${micro.error}`);
+    else {
+      L.push('Typical call: system prompt, 4 messages (one assistant tool call and its result), 2 tools, maxTokens, temperature; the response is a sentence and one tool call with usage. build = `adapter.buildRequest` + `JSON.stringify` of the body; parse = `JSON.parse` + `readResponse` into a TurnAssembler + `result()`. `chat()` (for context) is the whole client call over an injected fetch: Response, body reading, timers, redaction. Median of rounds. Each protocol is measured in its own process, as the streaming cells are (an application using one provider); the last column runs all of them in one process, one after another (an application calling several: the shared runtime code then sees every adapter\'s shapes and is slower). The target is judged on the first.');
+      L.push('');
+      L.push('| protocol | build | of which JSON.stringify | parse | of which JSON.parse | **build + parse** (< 10 µs) | client.chat() | build + parse, all protocols in one process |');
+      L.push('|---|---:|---:|---:|---:|---:|---:|---:|');
+      const mixed = res.microMixed && !('error' in res.microMixed) ? res.microMixed : [];
+      for (const m of micro) {
+        const sum = m.build + m.parse;
+        if (!(sum < 10)) misses.push(`${m.protocol}: build + parse ${sum.toFixed(1)} µs (target < 10 µs)`);
+        const x = mixed.find((r) => r.protocol === m.protocol);
+        L.push(`| ${m.protocol}${m.ok ? '' : ` ✗ ${m.error ?? 'wrong result'}`} | ${m.build.toFixed(2)} | ${m.jsonStringifyOnly.toFixed(2)} | ${m.parse.toFixed(2)} | ${m.jsonParseOnly.toFixed(2)} | **${sum.toFixed(2)}** ${sum < 10 ? '✓' : '✗'} | ${m.chat.toFixed(1)} | ${x ? (x.build + x.parse).toFixed(2) : '—'} |`);
+      }
+    }
+    L.push('');
+
+    // Tool-argument validation
+    if (res.validation) {
+      const v = res.validation as ValidateRow;
+      L.push('## Checking tool arguments (µs per call: JSON.parse + schema check)');
+      L.push('');
+      if (!v.ok || !v.interpreting) L.push(`✗ ${v.error ?? 'wrong verdicts'}`);
+      else {
+        L.push("A typical tool schema (4 properties, an enum, an array of bounded integers, required, no extra properties). The runtime's validator interprets the schema (no code from strings, so `runTools` runs on edge runtimes and under a strict CSP); ajv compiles it with `new Function` (the generator still uses ajv for specs). JSON.parse alone for scale.");
+        L.push('');
+        L.push('| arguments | interpreting (runtime) | compiled (ajv) | ratio | JSON.parse alone |');
+        L.push('|---|---:|---:|---:|---:|');
+        L.push(`| valid | ${v.interpreting[0].toFixed(2)} | ${v.compiled[0].toFixed(2)} | ${ratio(v.interpreting[0], v.compiled[0])} | ${v.parseOnly.toFixed(2)} |`);
+        L.push(`| invalid (4 errors) | ${v.interpreting[1].toFixed(2)} | ${v.compiled[1].toFixed(2)} | ${ratio(v.interpreting[1], v.compiled[1])} | |`);
+      }
+      L.push('');
+    }
+
+    // Cloud paths
+    if (res.cloud) {
+      const c = res.cloud as CloudRow;
+      L.push('## Cloud paths: AWS event-stream and SigV4');
+      L.push('');
+      if (!c.ok || c.wireforge === undefined) L.push(`✗ ${c.error ?? 'wrong result'}`);
+      else {
+        L.push(`A Bedrock ConverseStream body of ${c.events.toLocaleString('en')} text deltas (${(c.bytes / 1024 / 1024).toFixed(2)} MB of event-stream frames, 16 KB chunks) read to \`final()\`, against a floor that cuts frames by their length prefix and JSON.parses each payload (no CRC checks, which the decoder does on every prelude and message). SigV4: one Converse request signed with Web Crypto.`);
+        L.push('');
+        L.push('| | wireforge | floor | ratio |');
+        L.push('|---|---:|---:|---:|');
+        L.push(`| event-stream body → final() | ${c.wireforge.toFixed(1)} ms | ${c.floor.toFixed(1)} ms | ${ratio(c.wireforge, c.floor)} |`);
+        L.push(`| SigV4 signature per request | ${c.sigv4.toFixed(0)} µs | | |`);
+      }
+      L.push('');
+    }
+
+    // Gateway
+    if (res.gateway?.length) {
+      const gw = res.gateway;
+      const s = res.settings as Partial<typeof settings>;
+      const good = gw.filter((g): g is GatewayRow => 'direct' in g && g.ok);
+      const n = good[0]?.events ?? s.gwEvents ?? 0;
+      const per = (ms: number, events: number) => (Number.isFinite(ms) ? ((ms * 1000) / events).toFixed(2) : '—');
+      const pair = (g: { listen: string; upstream: string }) => `${g.listen} → ${g.upstream}`;
+      L.push('## Gateway over 127.0.0.1: overhead per event, time to first byte');
+      L.push('');
+      L.push(
+        `A streamed turn of ${n.toLocaleString('en')} text deltas (8 code points each) from a mock server (\`createMockServer\`, node:http), read to \`final()\` by this library's client: **direct** from the mock, in the upstream protocol, and **through the gateway** (\`startGateway\`) in front of the same mock, in the caller's (listen) protocol. Mock, gateway and client share one process and one thread, so each time is the CPU of all of them, loopback sockets included, and the difference is the gateway's own work per event: its client reading upstream, its writer and encoder, and a second HTTP hop. ${s.gwWarmup ?? '?'} warm-up round(s), then ${s.gwRounds ?? '?'} rounds, median; each round reads every way once, in an order that rotates. For scale: the caller's protocol read direct from its own mock, and the client alone reading the same two bodies (as they arrived, chunk by chunk) from an injected fetch, in memory; what direct spends beyond that is the mock and HTTP. µs per text delta; lower is better.`,
+      );
+      L.push('');
+      L.push('| caller → gateway → upstream | direct | through the gateway | **overhead per event** | through / direct | caller\'s protocol, direct | client alone: upstream / caller body | body per event: upstream / caller | body reads: direct / through |');
+      L.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+      for (const g of gw) {
+        if (!('direct' in g)) {
+          L.push(`| ${pair(g)} | ✗ ${g.error} | | | | | | | |`);
+          continue;
+        }
+        const e = g.events;
+        const mark = g.ok ? '' : ` ✗ ${g.error ?? 'wrong result'}`;
+        L.push(
+          `| ${pair(g)}${mark} | ${per(g.direct, e)} | ${per(g.via, e)} | **${per(g.via - g.direct, e)}** | ${ratio(g.via, g.direct)} | ${per(g.directListen, e)} | ${per(g.memDirect, e)} / ${per(g.memVia, e)} | ${Math.round(g.bytesDirect / e)} / ${Math.round(g.bytesVia / e)} B | ${g.chunksDirect} / ${g.chunksVia} |`,
+        );
+      }
+      L.push('');
+      const req = good[0]?.requests ?? s.gwRequests ?? 0;
+      L.push(
+        `Time to first byte: a short turn asked for with fetch, in the wire form the spec's client sends (same pairs, same servers), from the call until the first chunk of the response body arrives; the rest of the body is then read. ${s.gwTtfbWarmup ?? '?'} warm-up requests per side, then ${req} per side, direct and gateway requests alternating (which goes first swaps every time). The gateway answers once upstream's first event is there, so its time holds a whole upstream request as well as its own. ms.`,
+      );
+      L.push('');
+      L.push('| caller → gateway → upstream | direct (median) | through the gateway (median) | **added** | through / direct | direct p90 | through the gateway p90 |');
+      L.push('|---|---:|---:|---:|---:|---:|---:|');
+      const ms = (us: number) => (Number.isFinite(us) ? (us / 1000).toFixed(2) : '—');
+      for (const g of gw) {
+        if (!('direct' in g)) {
+          L.push(`| ${pair(g)} | ✗ ${g.error} | | | | | |`);
+          continue;
+        }
+        L.push(`| ${pair(g)}${g.ok ? '' : ' ✗'} | ${ms(g.ttfbDirect)} | ${ms(g.ttfbVia)} | **${ms(g.ttfbVia - g.ttfbDirect)}** | ${ratio(g.ttfbVia, g.ttfbDirect)} | ${ms(g.ttfbDirectP90)} | ${ms(g.ttfbViaP90)} |`);
+      }
+      // Node warns once per emitter: the count is of responses that passed 10 listeners for one event.
+      const leaks = gw.reduce((k, g) => k + ('warnings' in g ? (g.warnings?.MaxListenersExceededWarning ?? 0) : 0), 0);
+      if (leaks) {
+        L.push('');
+        L.push(`> ⚠ ${leaks} MaxListenersExceededWarning(s) in these processes (Node warns once per emitter): a served response gathered more than 10 listeners for one event while it streamed (the node:http listener's writes waiting for \`drain\`).`);
+      }
+      L.push('');
+    }
+
+    // Gen + bundle
+    L.push('## `pnpm gen` and bundle size');
+    L.push('');
+    if (gen.error) L.push(`\`pnpm gen\` failed: ${gen.error}`);
+    else
+      L.push(
+        `\`pnpm gen\` (all specs, written to a temporary --out): ${median(gen.wall).toFixed(0)} ms wall (median of ${gen.wall.length}, pnpm and tsx start-up included); the pipeline itself: ${gen.internal.length ? `${median(gen.internal).toFixed(0)} ms` : '?'}.`,
+      );
+    L.push('');
+    L.push('| bundle (esbuild, minified, ESM, browser platform) | minified | budget | gzip | largest inputs |');
+    L.push('|---|---:|---:|---:|---|');
+    for (const b of bundles) {
+      const met = b.budget === undefined ? '' : `≤ ${kb(b.budget)} ${b.raw <= b.budget ? '✓' : '✗'}`;
+      const size = b.error ? `✗ ${b.error}` : b.budget === undefined ? kb(b.raw) : `${kb(b.raw)} (${b.raw.toLocaleString('en')} B)`;
+      L.push(`| ${b.label} | ${size} | ${met} | ${b.error ? '' : kb(b.gzip)} | ${b.top} |`);
+      if (b.budget !== undefined && !(b.raw <= b.budget)) misses.push(`bundle "${b.label}": ${b.error ? 'failed' : `${b.raw.toLocaleString('en')} bytes`} (budget ${b.budget.toLocaleString('en')})`);
+    }
+    L.push('');
+
   }
-  L.push('');
 
   L.push('## Misses');
   L.push('');
@@ -584,21 +636,8 @@ function cpuSeconds(): { machine: number; ours: number } | undefined {
   }
 }
 
-async function main(): Promise<void> {
-  const reportArg = argv.indexOf('--report');
-  if (reportArg !== -1) {
-    // Re-render a saved run (results/latest.json by default) without measuring anything.
-    const file = argv[reportArg + 1] && !argv[reportArg + 1]!.startsWith('--') ? resolve(process.env.INIT_CWD ?? process.cwd(), argv[reportArg + 1]!) : join(here, 'results', 'latest.json');
-    process.stdout.write(`${report(JSON.parse(readFileSync(file, 'utf8'), (_k, x: unknown) => (x === null ? NaN : x)) as Results)}\n`);
-    return;
-  }
-  const t0 = performance.now();
-  const cpuAtStart = cpuSeconds();
-  if (loadAtStart > cpus().length * 0.75) log(`warning: load average ${loadAtStart.toFixed(2)} on ${cpus().length} cores; timings will be noisy`);
-  log(`wireforge bench${quick ? ' --quick' : ''}: building the worker`);
-  const worker = await buildWorker();
-  log('streaming comparisons (one process each)');
-  const rows = timeAll(worker);
+/** Every section but the streaming comparisons. */
+async function otherSections(worker: string) {
   log('memory');
   const mem = memoryAll(worker);
   log('build / parse µs');
@@ -614,6 +653,26 @@ async function main(): Promise<void> {
   const gen = genTiming();
   log('bundle sizes');
   const bundles = await bundleSizes();
+  return { mem, micro, microMixed: microMixedRes, cloud, gateway, validation, gen, bundles };
+}
+
+async function main(): Promise<void> {
+  const reportArg = argv.indexOf('--report');
+  if (reportArg !== -1) {
+    // Re-render a saved run (results/latest.json by default) without measuring anything.
+    const file = argv[reportArg + 1] && !argv[reportArg + 1]!.startsWith('--') ? resolve(process.env.INIT_CWD ?? process.cwd(), argv[reportArg + 1]!) : join(here, 'results', 'latest.json');
+    process.stdout.write(`${report(JSON.parse(readFileSync(file, 'utf8'), (_k, x: unknown) => (x === null ? NaN : x)) as Results)}\n`);
+    return;
+  }
+  const t0 = performance.now();
+  const cpuAtStart = cpuSeconds();
+  if (loadAtStart > cpus().length * 0.75) log(`warning: load average ${loadAtStart.toFixed(2)} on ${cpus().length} cores; timings will be noisy`);
+  log(`wireforge bench${quick ? ' --quick' : ''}: building the worker`);
+  const worker = await buildWorker();
+  log('streaming comparisons (one process each; then the floors and wireforge with a full GC before each run)');
+  const rows = timeAll(worker);
+  // A --stream run measures the streaming comparisons only; the other sections are left out of its report.
+  const rest = streamOnly ? undefined : await otherSections(worker);
   // esbuild's service process is not a waited-for child: stop it so its CPU is not counted as others'.
   await esbuild.stop();
   const cpu = cpus();
@@ -632,20 +691,13 @@ async function main(): Promise<void> {
     seconds: (performance.now() - t0) / 1000,
     versions: versions(),
     rows,
-    mem,
-    micro,
-    microMixed: microMixedRes,
-    validation,
-    cloud,
-    gateway,
-    gen,
-    bundles,
+    ...(rest ?? { streamOnly: true, mem: [], micro: { error: 'not measured (--stream)' }, gen: { wall: [], internal: [] }, bundles: [] }),
   };
   const md = report(results);
   process.stdout.write(`${md}\n`);
   const json = `${JSON.stringify(results, (_k, x: unknown) => (typeof x === 'number' && Number.isNaN(x) ? null : x))}\n`;
   writeFileSync(join(here, '.cache', 'last.json'), json);
-  if (write && !quick && !only) {
+  if (write && !quick && !only && !streamOnly) {
     mkdirSync(join(here, 'results'), { recursive: true });
     writeFileSync(join(here, 'results', 'latest.md'), `${md}\n`);
     writeFileSync(join(here, 'results', 'latest.json'), json);

@@ -21,6 +21,8 @@ export interface TimeJob {
   runs: number;
   minRuns: number;
   budgetMs: number;
+  /** The collection before each timed run: young generation (default), or full ('major'). */
+  gc?: 'minor' | 'major';
 }
 
 export interface TimeResult {
@@ -37,14 +39,15 @@ export type Job = TimeJob | MemoryJob | MicroJob | ValidateJob | CloudJob | Gate
 
 /**
  * A young-generation collection before each timed run, so one run's garbage is not swept in the
- * next. Not a full collection: that would also collect the hidden classes of the previous run's
- * parsed events (nothing refers to them any more) and throw away the optimized code built for
- * them, so every timed run would start cold (with a full GC before each run, wireforge decode
- * showed ~78 deoptimizations in 9 runs against 8 without). A stream in a running application
- * meets warm code; the floor, which reads no properties, hardly notices either way.
+ * next. Not a full collection by default: that would also collect the hidden classes of the
+ * previous run's parsed events (nothing refers to them any more) and throw away the optimized
+ * code built for them, so every timed run would start cold (with a full GC before each run,
+ * wireforge decode showed ~78 deoptimizations in 9 runs against 8 without). A stream in a
+ * running application meets warm code; the floor, which reads no properties, hardly notices
+ * either way. The full-GC mode (`gc: 'major'`) is measured too, for that reason: a longer
+ * per-event path costs more when it starts cold, and the warm mode would not show it.
  */
 const v8gc = (globalThis as { gc?: (options?: { type: 'minor' | 'major' }) => void }).gc;
-const gc = () => v8gc?.({ type: 'minor' });
 
 async function time(job: TimeJob): Promise<TimeResult> {
   const body = makeBody(job.protocol, job.kind, { events: job.events });
@@ -62,6 +65,7 @@ async function time(job: TimeJob): Promise<TimeResult> {
     : digestMatches(digest, body.expect);
   for (let i = 1; i < warmup; i++) await run();
   const times: number[] = [];
+  const gc = () => v8gc?.({ type: job.gc ?? 'minor' });
   const started = performance.now();
   while (times.length < job.runs && (times.length < job.minRuns || performance.now() - started < job.budgetMs)) {
     gc();

@@ -182,9 +182,14 @@ export class TurnAssembler implements EventSink {
     this.more?.closeAll();
   }
 
+  /** The finish event from the three fields it carries: not a whole result(), which final() builds again. */
   finishEvent(): StreamEvent {
-    const r = this.result();
-    return { type: 'finish', finishReason: r.finishReason, rawFinishReason: r.rawFinishReason, usage: r.usage };
+    return { type: 'finish', finishReason: this.#finishReason(), rawFinishReason: this.#rawFinish, usage: this.usage.mapped() };
+  }
+
+  #finishReason(): FinishReason | null {
+    const raw = this.#rawFinish;
+    return raw === null ? null : this.#rules.mapFinishReason(raw, { toolCalls: this.calls.count > 0, refusal: this.text.refusal });
   }
 
   /** Every part in the order it began; text, thinking and calls as fresh objects, others shared. */
@@ -219,7 +224,6 @@ export class TurnAssembler implements EventSink {
     const content = this.#content(thinking, toolCalls);
     // The history's list: the same parts, but calls as the history copies (with their signatures).
     message.parts = historyCalls === toolCalls ? content.slice() : withCalls(content, historyCalls);
-    const facts = { toolCalls: toolCalls.length > 0, refusal: this.text.refusal };
     const rawUsage = this.usage.raw;
     const response: ChatResponse = {
       id,
@@ -229,7 +233,7 @@ export class TurnAssembler implements EventSink {
       toolCalls,
       content,
       message,
-      finishReason: rawFinish === null ? null : this.#rules.mapFinishReason(rawFinish, facts),
+      finishReason: this.#finishReason(),
       rawFinishReason: rawFinish,
       usage: this.usage.mapped(),
       warnings: this.#warnings,

@@ -44,12 +44,13 @@ export async function* readStream(c: StreamContext): AsyncGenerator<StreamEvent[
   let finished = false;
   let drained = false;
   const watch = watchIdle(body, c);
-  /** The events since the last batch, led by `start` when they are the first (or `last` is). */
+  /** The events since the last batch, led by `start` when they are the first (or `last` is), and closed by the usage if any came. */
   const queued = (last?: boolean): StreamEvent[] => {
     // Nothing more is delivered once the caller has aborted.
     if (signal?.aborted) throw abortReason(signal);
     if (!a.emit) return [];
     const out = a.events.splice(0);
+    a.usage.flush(out);
     if (!started && (last || out.length || a.id !== undefined)) {
       started = true;
       out.unshift({ type: 'start', id: a.id, model: a.model, warnings: c.warnings });
@@ -66,8 +67,8 @@ export async function* readStream(c: StreamContext): AsyncGenerator<StreamEvent[
       }
       sawBytes ||= chunk.value.byteLength > 0;
       framer.push(chunk.value);
-      if (a.events.length) yield queued();
-      else if (signal?.aborted) throw abortReason(signal);
+      const batch = queued();
+      if (batch.length) yield batch;
     }
     if (!a.ended) {
       const { unterminated } = framer.end();
