@@ -85,6 +85,9 @@ export async function* readStream(c: StreamContext): AsyncGenerator<StreamEvent[
     if (a.emit) last.push(a.finishEvent());
     if (last.length) yield last;
   } catch (error) {
+    // What the same read gave before the error (text, then an error event) is handed out first.
+    const rest = queued();
+    if (rest.length) yield rest;
     throw withPartial(error, c);
   } finally {
     watch.stop();

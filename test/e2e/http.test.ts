@@ -669,9 +669,7 @@ describe.each(PROVIDERS)('$id over HTTP', (p) => {
 
   describe('in-stream error events', () => {
     it('an error event after some text → ProviderError with partial text', async () => {
-      // The error comes in a read of its own: 100 ms apart, also on a busy machine. (When the text
-      // and the error arrive in one read, the stream throws without yielding the text's events
-      // first: a runtime matter, not this test's.)
+      // The error comes in a read of its own: 100 ms apart, also on a busy machine.
       const server = await serve(sseResponse([p.textPrefix(['Partial', ' answer']), { delayMs: 100 }, p.inStreamError('Overloaded')]));
       const stream = client(p, server).stream(REQUEST);
       const { events, error } = await drain(stream);
@@ -681,6 +679,17 @@ describe.each(PROVIDERS)('$id over HTTP', (p) => {
       expect(error.status).toBeUndefined();
       expect(error.providerMessage).toBe('Overloaded');
       expect(error.type).toBe(p.inStreamErrorType);
+      expect(error.partial?.text).toBe('Partial answer');
+      await expect(stream.final()).rejects.toBe(error);
+    });
+
+    it('text and an error event in one read: the text events are handed out before the error', async () => {
+      const server = await serve(sseResponse([p.textPrefix(['Partial', ' answer']) + p.inStreamError('Overloaded')]));
+      const stream = client(p, server).stream(REQUEST);
+      const { events, error } = await drain(stream);
+      expect(events[0]?.type).toBe('start');
+      expect(events.filter((e) => e.type === 'text-delta').map((e) => (e as { delta: string }).delta).join('')).toBe('Partial answer');
+      expect(error).toBeInstanceOf(ProviderError);
       expect(error.partial?.text).toBe('Partial answer');
       await expect(stream.final()).rejects.toBe(error);
     });
