@@ -9,7 +9,7 @@ import { isPaths, usageMapper } from './assemble/map-usage.js';
 import { missingUse, type Codec, type CodecUses } from './codec.js';
 import { hasContinuityRules, isTemplated, RETRYABLE_BY_DEFAULT, type EndpointInfo, type Profile, type StreamProfile } from './profile.js';
 import { requestBuilder, type BuiltRequest } from './request/build-request.js';
-import type { ChatRequest } from './types.js';
+import type { ChatRequest } from './contract/unified-model.js';
 import { firstStringAt } from './wire/read-path.js';
 import { WireforgeError } from './errors.js';
 import { KIT_VERSION, MIN_KIT } from './kit-version.js';

@@ -2,7 +2,7 @@
  * Every error the runtime raises extends WireforgeError. Errors raised after a stream delivered
  * something carry `partial`: the ChatResponse assembled so far, so nothing that arrived is lost.
  */
-import type { ChatResponse } from './types.js';
+import type { ChatResponse } from './contract/unified-model.js';
 
 /*
  * Fields the constructor always assigns are `declare`d: a bare field declaration would be emitted

@@ -24,7 +24,7 @@ export type { ProviderAdapter, BuiltRequest, CallMode, ErrorFields } from './ada
 export type { Codec, CodecUses } from './codec.js';
 export type * from './profile.js';
 export { PARAM_FIELDS } from './profile.js';
-export type * from './types.js';
+export type * from './contract/unified-model.js';
 export { runTools, streamTools, ToolStream, type RunToolsOptions, type RunToolsResult, type ToolLoopEvent, type ToolStep } from './tools/tool-loop.js';
 export { defineTool, type ReturnBehaviour, type ToolContext, type ToolDefinition, type ToolSet } from './tools/define-tool.js';
 export type { ToolExecution } from './tools/execute-calls.js';

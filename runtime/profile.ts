@@ -6,7 +6,7 @@
  * there is one definition of each (docs/architecture.md).
  */
 import type { Continuity } from './request/apply-continuity.js';
-import type { FinishReason, ResponsePartType } from './types.js';
+import type { FinishReason, ResponsePartType } from './contract/unified-model.js';
 
 /** A wire path as segments: `choices.0.delta` is `['choices', 0, 'delta']`; `[]` is the payload itself. */
 export type WirePath = readonly (string | number)[];

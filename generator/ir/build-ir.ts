@@ -8,7 +8,7 @@ import type { ResolvedSpec } from '../resolve/resolve-extends.js';
 import { parsePath, pathList } from './paths.js';
 import { PARAM_FIELDS, RETRYABLE_BY_DEFAULT, type DefaultValue, type EndpointOption, type KindRule, type ParamField, type ParamRule, type PartField, type PartRule, type PartsProfile, type Profile, type Scalar, type UsageCount } from '../../runtime/profile.js';
 import type { KindDocument, PartDocument, PartFieldsDocument, PartsDocument, UsageCountDocument } from '../load/spec-document.js';
-import type { FinishReason } from '../../runtime/types.js';
+import type { FinishReason } from '../../runtime/contract/unified-model.js';
 import { ACTIONS, type ActionKey } from './actions.js';
 import { SLOT_FIELDS } from './slots.js';
 import { parseTemplate, slotsOf, toTest, type TemplateNode } from './templates.js';

@@ -5,7 +5,7 @@
  * there when the table has any.
  */
 import type { UsageCount, UsageMap, WirePath } from '../profile.js';
-import type { Usage } from '../types.js';
+import type { Usage } from '../contract/unified-model.js';
 import { readPath } from '../wire/read-path.js';
 import type { usageSteps } from './usage-steps.js';
 

@@ -10,7 +10,7 @@
  */
 import { StreamError } from '../errors.js';
 import type { KindRule, PartRule, PartsProfile } from '../profile.js';
-import type { ResponsePart, ResponsePartType } from '../types.js';
+import type { ResponsePart, ResponsePartType } from '../contract/unified-model.js';
 import { passes } from '../request/conditions.js';
 import { FORBIDDEN_KEYS } from '../request/safe-merge.js';
 import { isObject, readPath } from '../wire/read-path.js';

@@ -9,7 +9,7 @@
  * `startText` and `setTextSignature` (kit functions, below) with their assembler; a bundle of
  * wires that do neither leaves them out.
  */
-import type { Citation, ResponsePart } from '../types.js';
+import type { Citation, ResponsePart } from '../contract/unified-model.js';
 import { missingUse } from '../codec.js';
 import type { EventSink, Placed } from './event-sink.js';
 import { isText, TextBuffer } from './text-buffer.js';

@@ -2,7 +2,7 @@
  * The turn's reasoning, as blocks. Fields that arrive with no block open start one, so a wire
  * that sends a signature or id before any text still keeps it.
  */
-import type { ThinkingPart } from '../types.js';
+import type { ThinkingPart } from '../contract/unified-model.js';
 import type { EventSink } from './event-sink.js';
 import { TextBuffer } from './text-buffer.js';
 

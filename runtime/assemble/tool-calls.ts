@@ -5,7 +5,7 @@
  * call (a bundle of wires that send calls whole leaves them out).
  */
 import { StreamError } from '../errors.js';
-import type { ToolCall } from '../types.js';
+import type { ToolCall } from '../contract/unified-model.js';
 import type { EventSink } from './event-sink.js';
 import { isText, TextBuffer } from './text-buffer.js';
 

@@ -8,7 +8,7 @@ import type { TurnAssembler } from '../assemble/turn-assembler.js';
 import { excerptOf, StreamError, TimeoutError, WireforgeError } from '../errors.js';
 import { SseDecoder } from '../framing/decode-sse.js';
 import type { FrameSink } from '../framing/frame.js';
-import type { StreamEvent, Warning } from '../types.js';
+import type { StreamEvent, Warning } from '../contract/unified-model.js';
 import { abortReason } from '../transport/abort.js';
 import { messageOf, type Redact } from '../transport/redact.js';
 import type { Sent } from '../transport/send-request.js';

@@ -5,7 +5,7 @@
  */
 import type { ProviderAdapter } from '../adapter.js';
 import { RequestError } from '../errors.js';
-import type { ClientOptions } from '../types.js';
+import type { ClientOptions } from '../contract/unified-model.js';
 import { createClientFor, type Client } from './create-client.js';
 
 export interface Registry<Id extends string> {

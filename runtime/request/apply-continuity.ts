@@ -11,7 +11,7 @@
  * `continuityRules` (continuity-rules.ts, `codec.uses.continuity`), which cleans turns too.
  */
 import type { Condition } from '../profile.js';
-import type { AssistantMessage, ChatRequest, Message, ThinkingPart } from '../types.js';
+import type { AssistantMessage, ChatRequest, Message, ThinkingPart } from '../contract/unified-model.js';
 import { describePart } from './message-context.js';
 import type { Warnings } from './warnings.js';
 

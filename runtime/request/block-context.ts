@@ -5,7 +5,7 @@
  * do, so the modules whose templates read these slots supply this class (`codec.uses.blocks`) and
  * others leave it out.
  */
-import type { AssistantMessage, ContentPart, ResponsePart, ThinkingPart, ToolCall } from '../types.js';
+import type { AssistantMessage, ContentPart, ResponsePart, ThinkingPart, ToolCall } from '../contract/unified-model.js';
 import { isObject } from '../wire/read-path.js';
 import { MessageContext, type BlockTemplates } from './message-context.js';
 

@@ -7,7 +7,7 @@
 import type { CallMode } from '../adapter.js';
 import { missingUse, type Codec, type RoleTemplates } from '../codec.js';
 import { PARAM_FIELDS, type DefaultValue, type ParamField, type Profile, type WirePath } from '../profile.js';
-import type { ChatRequest, FunctionToolSpec, Message, Warning } from '../types.js';
+import type { ChatRequest, FunctionToolSpec, Message, Warning } from '../contract/unified-model.js';
 import type { paramRules } from './param-rules.js';
 import { finalizeBody } from './finalize-body.js';
 import { MessageContext } from './message-context.js';

@@ -6,7 +6,7 @@
  * from elsewhere first (as `foreignTurns` does for wires without rules).
  */
 import type { Condition } from '../profile.js';
-import type { AssistantMessage, ChatRequest, Message, ResponsePart, ThinkingPart } from '../types.js';
+import type { AssistantMessage, ChatRequest, Message, ResponsePart, ThinkingPart } from '../contract/unified-model.js';
 import { readPath } from '../wire/read-path.js';
 import { cleanForeign, fromElsewhere, isForeign, type Continuity, type ContinuityFact, type ContinuityResult, type ReasoningAsText } from './apply-continuity.js';
 import { holds } from './conditions.js';

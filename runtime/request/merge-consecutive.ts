@@ -1,5 +1,5 @@
 /** Consecutive wire messages joined into one, for specs with `messages.merge` (`codec.uses.merge`). */
-import type { ContentPart } from '../types.js';
+import type { ContentPart } from '../contract/unified-model.js';
 import { isObject } from '../wire/read-path.js';
 
 type TextPart = Extract<ContentPart, { type: 'text' }>;

@@ -3,7 +3,7 @@
  * parts and blocks the spec's templates describe, and records a warning for anything the
  * spec has no template for, so nothing silently vanishes.
  */
-import type { AssistantMessage, ContentPart, ResponsePart, ThinkingPart, ToolCall } from '../types.js';
+import type { AssistantMessage, ContentPart, ResponsePart, ThinkingPart, ToolCall } from '../contract/unified-model.js';
 import { missingUse } from '../codec.js';
 import type { Warnings } from './warnings.js';
 

@@ -4,7 +4,7 @@
  * builder plans them once, when the adapter is made.
  */
 import type { Condition, DefaultValue, ParamField, WirePath } from '../profile.js';
-import type { ChatRequest } from '../types.js';
+import type { ChatRequest } from '../contract/unified-model.js';
 import { paramValue, type ParamStep } from './build-request.js';
 import { holds } from './conditions.js';
 import { setPath } from './set-path.js';

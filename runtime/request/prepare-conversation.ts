@@ -3,7 +3,7 @@
  * the spec places it in a field), images normalised, and tool names filled in from the call
  * they answer (Gemini sends results back by name).
  */
-import type { ChatRequest, ContentPart, Message } from '../types.js';
+import type { ChatRequest, ContentPart, Message } from '../contract/unified-model.js';
 import type { applyContinuity, Continuity } from './apply-continuity.js';
 import type { Warnings } from './warnings.js';
 

@@ -4,7 +4,7 @@
  * (`codec.uses.providerTools`). Other wires drop every provider tool with a warning.
  */
 import type { Profile } from '../profile.js';
-import type { ProviderToolSpec } from '../types.js';
+import type { ProviderToolSpec } from '../contract/unified-model.js';
 import { mergeInto, sanitize } from './safe-merge.js';
 import type { Warnings } from './warnings.js';
 

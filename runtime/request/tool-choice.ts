@@ -6,7 +6,7 @@
  */
 import type { Codec } from '../codec.js';
 import type { Profile } from '../profile.js';
-import type { ChatRequest } from '../types.js';
+import type { ChatRequest } from '../contract/unified-model.js';
 import type { Warnings } from './warnings.js';
 
 /** The form of the choice the request gives; `noParallel` for wires that say `parallelToolCalls: false` inside it. */

@@ -1,6 +1,6 @@
 /** Collects what a request could not carry, for ChatResponse.warnings. */
 import { RequestError } from '../errors.js';
-import type { Warning } from '../types.js';
+import type { Warning } from '../contract/unified-model.js';
 
 export class Warnings {
   readonly list: Warning[] = [];

@@ -20,7 +20,7 @@ import type {
   ToolChoice,
   ToolSpec,
   UserMessage,
-} from '../types.js';
+} from '../contract/unified-model.js';
 import { isObject, readPath } from '../wire/read-path.js';
 import { pathMatches, pathPattern } from './endpoint-path.js';
 import { better, matchTemplate, type Match } from './match-template.js';

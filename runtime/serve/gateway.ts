@@ -8,7 +8,7 @@
 import { createClientFor } from '../client/create-client.js';
 import { ConnectionError, ProviderError, RequestError, TimeoutError, WireforgeError } from '../errors.js';
 import { makeRedactor } from '../transport/redact.js';
-import type { ChatRequest, ClientOptions, ChatResponse, StreamEvent, Warning } from '../types.js';
+import type { ChatRequest, ClientOptions, ChatResponse, StreamEvent, Warning } from '../contract/unified-model.js';
 import { decodeRequest } from './decode-request.js';
 import { eventEncoder } from './encode-events.js';
 import { errorResponse } from './error-body.js';

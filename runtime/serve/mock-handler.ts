@@ -7,7 +7,7 @@
  */
 import type { ProviderAdapter } from '../adapter.js';
 import { RequestError } from '../errors.js';
-import type { ChatRequest, Message } from '../types.js';
+import type { ChatRequest, Message } from '../contract/unified-model.js';
 import { decodeRequest } from './decode-request.js';
 import { eventEncoder } from './encode-events.js';
 import { errorResponse, type ServedError } from './error-body.js';

@@ -5,7 +5,7 @@
  * whatever produced the events (a scripted turn, another provider upstream).
  */
 import type { ProviderAdapter } from '../adapter.js';
-import type { FinishReason, StreamEvent, ThinkingPart, ToolCall, Usage, Warning } from '../types.js';
+import type { FinishReason, StreamEvent, ThinkingPart, ToolCall, Usage, Warning } from '../contract/unified-model.js';
 import type { ServeCodec, ServeSlots } from './serve-codec.js';
 import type { ServeStep } from './serve-steps.js';
 import { turnSlots, type ServedTurn } from './served-turn.js';

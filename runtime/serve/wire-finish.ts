@@ -4,7 +4,7 @@
  * `completed` with calls in the turn).
  */
 import type { FinishTable } from '../profile.js';
-import type { FinishReason } from '../types.js';
+import type { FinishReason } from '../contract/unified-model.js';
 
 export function wireFinish(table: FinishTable, reason: FinishReason | null | undefined): string | undefined {
   if (reason == null) return undefined;

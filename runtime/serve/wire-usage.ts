@@ -4,7 +4,7 @@
  * input_tokens + cache reads + cache writes) gets what the other fields do not already hold.
  */
 import type { UsageCount, UsageMap, WirePath } from '../profile.js';
-import type { Usage } from '../types.js';
+import type { Usage } from '../contract/unified-model.js';
 import { setPath } from '../request/set-path.js';
 
 const COUNTS = ['cachedInputTokens', 'cacheWriteTokens', 'reasoningTokens', 'inputTokens', 'outputTokens', 'totalTokens'] as const;

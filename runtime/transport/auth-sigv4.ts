@@ -8,7 +8,7 @@
  */
 import type { ProviderAdapter } from '../adapter.js';
 import { RequestError } from '../errors.js';
-import type { AwsCredentialsOption, ClientOptions } from '../types.js';
+import type { AwsCredentialsOption, ClientOptions } from '../contract/unified-model.js';
 import { untilAborted } from './abort.js';
 import type { Auth, Signer } from './authorize.js';
 import type { Redact } from './redact.js';

@@ -6,7 +6,7 @@
  */
 import type { ProviderAdapter } from '../adapter.js';
 import { WireforgeError } from '../errors.js';
-import type { ClientOptions } from '../types.js';
+import type { ClientOptions } from '../contract/unified-model.js';
 import { untilAborted } from './abort.js';
 import { requireKey, type Auth } from './authorize.js';
 import type { Redact } from './redact.js';

@@ -6,7 +6,7 @@
  */
 import type { ProviderAdapter } from '../adapter.js';
 import { RequestError } from '../errors.js';
-import type { ClientOptions } from '../types.js';
+import type { ClientOptions } from '../contract/unified-model.js';
 import type { Redact } from './redact.js';
 
 /** The key the client was given or the environment holds; an empty one is none (a blank line in an env file). */

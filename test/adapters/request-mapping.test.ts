@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { checkCase, JPEG_B64, PNG_B64, TIME_SCHEMA, TOOL_HISTORY, USER_HI, WEATHER_SCHEMA, wire, type Case, type Table } from '../helpers/request-table.js';
 import { adapter as openai } from '../../generated/openai-chat.js';
 import { adapter as anthropic } from '../../generated/anthropic-messages.js';
-import type { ChatRequest } from '../../runtime/types.js';
+import type { ChatRequest } from '../../runtime/contract/unified-model.js';
 
 
 

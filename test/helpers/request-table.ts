@@ -1,7 +1,7 @@
 /** Shared shape of the table-driven request-mapping tests: a case, its check, common inputs. */
 import { expect } from 'vitest';
 import type { CallMode, ProviderAdapter } from '../../runtime/adapter.js';
-import type { ChatRequest, Warning } from '../../runtime/types.js';
+import type { ChatRequest, Warning } from '../../runtime/contract/unified-model.js';
 
 /** A warning by field, or by type and field. */
 export type ExpectedWarning = string | { type: Warning['type']; field: string };
