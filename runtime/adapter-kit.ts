@@ -32,7 +32,7 @@ export { urlTemplate } from './client/url-template.js';
 export { retryDelayMs } from './wire/retry-delay.js';
 export { firstString } from './wire/read-path.js';
 export type { Codec, CodecUses } from './codec.js';
-export type { Profile, WirePath } from './profile.js';
+export type { Profile, WirePath } from './contract/profile.js';
 export type { ServeCodec, ServeSlots } from './serve/serve-codec.js';
 export { serveOver } from './serve/serve-over.js';
 

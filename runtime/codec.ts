@@ -26,7 +26,7 @@ import type { retryDelayMs } from './wire/retry-delay.js';
 import type { TurnAssembler } from './assemble/turn-assembler.js';
 import type { usageSteps } from './assemble/usage-steps.js';
 import type { BlockTemplates, MessageContext, PartTemplates } from './request/message-context.js';
-import type { ParamField } from './profile.js';
+import type { ParamField } from './contract/profile.js';
 import type { ApprovalMessage, AssistantMessage, FunctionToolSpec, ResponseFormat, SystemMessage, ToolMessage, UserMessage } from './contract/unified-model.js';
 
 export interface RoleTemplates {

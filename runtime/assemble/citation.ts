@@ -1,5 +1,5 @@
 /** Wire citation objects → unified Citations, by the spec's citation table (`parts.citation`). */
-import type { PartField, PartsProfile } from '../profile.js';
+import type { PartField, PartsProfile } from '../contract/profile.js';
 import type { Citation } from '../contract/unified-model.js';
 import { isObject, readPath } from '../wire/read-path.js';
 

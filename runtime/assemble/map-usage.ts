@@ -4,7 +4,7 @@
  * over a list of steps are the usageSteps unit's (usage-steps.ts), which defineAdapter checks is
  * there when the table has any.
  */
-import type { UsageCount, UsageMap, WirePath } from '../profile.js';
+import type { UsageCount, UsageMap, WirePath } from '../contract/profile.js';
 import type { Usage } from '../contract/unified-model.js';
 import { readPath } from '../wire/read-path.js';
 import type { usageSteps } from './usage-steps.js';

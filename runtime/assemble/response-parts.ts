@@ -9,7 +9,7 @@
  * place in the turn when it opens and is announced (a `part` event) when it is complete.
  */
 import { StreamError } from '../errors.js';
-import type { KindRule, PartRule, PartsProfile } from '../profile.js';
+import type { KindRule, PartRule, PartsProfile } from '../contract/profile.js';
 import type { ResponsePart, ResponsePartType } from '../contract/unified-model.js';
 import { passes } from '../request/conditions.js';
 import { FORBIDDEN_KEYS } from '../request/safe-merge.js';

@@ -11,7 +11,7 @@
  */
 import { missingUse, type CodecUses } from '../codec.js';
 import { ProviderError } from '../errors.js';
-import type { PartsProfile } from '../profile.js';
+import type { PartsProfile } from '../contract/profile.js';
 import type { AssistantMessage, ChatResponse, FinishReason, ResponsePart, StreamEvent, ToolCall, Usage, Warning } from '../contract/unified-model.js';
 import { citationOf } from './citation.js';
 import type { EventSink, Placed } from './event-sink.js';

@@ -3,7 +3,7 @@
  * over every element of that list, with the plain fields used when the list is absent. A unit
  * (`codec.uses.usageSteps`) for specs with a `{ over, sum, otherwise }` count.
  */
-import type { UsageCount } from '../profile.js';
+import type { UsageCount } from '../contract/profile.js';
 import { readPath } from '../wire/read-path.js';
 import { sumOf } from './map-usage.js';
 

@@ -6,7 +6,8 @@
  */
 import type { CallMode } from '../adapter.js';
 import { missingUse, type Codec, type RoleTemplates } from '../codec.js';
-import { PARAM_FIELDS, type DefaultValue, type ParamField, type Profile, type WirePath } from '../profile.js';
+import type { DefaultValue, ParamField, Profile, WirePath } from '../contract/profile.js';
+import { paramReader } from '../contract/param-fields.js';
 import type { ChatRequest, FunctionToolSpec, Message, Warning } from '../contract/unified-model.js';
 import type { paramRules } from './param-rules.js';
 import { finalizeBody } from './finalize-body.js';
@@ -23,17 +24,6 @@ export interface BuiltRequest {
   /** Values for `{placeholders}` in the endpoint path. */
   pathParams: Record<string, string | undefined>;
   warnings: Warning[];
-}
-
-/** The reader of a unified param field (`reasoning.effort`: `effort` inside `reasoning`). */
-function paramGetter(field: string): (r: ChatRequest) => unknown {
-  const [top, inner] = field.split('.') as [string, string | undefined];
-  type Fields = Record<string, Record<string, unknown> | undefined>;
-  return inner === undefined ? (r) => (r as unknown as Fields)[top] : (r) => (r as unknown as Fields)[top]?.[inner];
-}
-
-export function paramValue(req: ChatRequest, field: string): unknown {
-  return (PARAM_FIELDS as readonly string[]).includes(field) ? paramGetter(field)(req) : (req as unknown as Record<string, unknown>)[field];
 }
 
 /** What a set param value becomes on the wire; undefined sends nothing. */
@@ -140,7 +130,7 @@ function planParams(profile: Profile, codec: Codec): Plan {
   // In the profile's order, which generated profiles keep as PARAM_FIELDS has it.
   for (const field of Object.keys(profile.request.params) as ParamField[]) {
     const rule = profile.request.params[field];
-    const get = paramGetter(field);
+    const get = paramReader(field);
     if (rule === undefined || 'carriedBy' in rule) continue;
     if ('drop' in rule) warns.push({ get, field, reason: rule.drop, reject: false });
     else if ('reject' in rule) warns.push({ get, field, reason: rule.reject, reject: true });

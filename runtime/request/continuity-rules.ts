@@ -5,10 +5,11 @@
  * Generated modules whose spec has any supply this as `codec.uses.continuity`; it cleans turns
  * from elsewhere first (as `foreignTurns` does for wires without rules).
  */
-import type { Condition } from '../profile.js';
+import type { Condition } from '../contract/profile.js';
 import type { AssistantMessage, ChatRequest, Message, ResponsePart, ThinkingPart } from '../contract/unified-model.js';
 import { readPath } from '../wire/read-path.js';
-import { cleanForeign, fromElsewhere, isForeign, type Continuity, type ContinuityFact, type ContinuityResult, type ReasoningAsText } from './apply-continuity.js';
+import type { Continuity, ContinuityFact } from '../contract/profile.js';
+import { cleanForeign, fromElsewhere, isForeign, type ContinuityResult, type ReasoningAsText } from './apply-continuity.js';
 import { holds } from './conditions.js';
 import { setPath } from './set-path.js';
 import type { Warnings } from './warnings.js';

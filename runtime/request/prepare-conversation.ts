@@ -4,7 +4,8 @@
  * they answer (Gemini sends results back by name).
  */
 import type { ChatRequest, ContentPart, Message } from '../contract/unified-model.js';
-import type { applyContinuity, Continuity } from './apply-continuity.js';
+import type { Continuity } from '../contract/profile.js';
+import type { applyContinuity } from './apply-continuity.js';
 import type { Warnings } from './warnings.js';
 
 export interface Conversation {

@@ -3,7 +3,7 @@
  * (`tools.provider`, `tools.unknownProviderTool`): a unit their modules supply
  * (`codec.uses.providerTools`). Other wires drop every provider tool with a warning.
  */
-import type { Profile } from '../profile.js';
+import type { Profile } from '../contract/profile.js';
 import type { ProviderToolSpec } from '../contract/unified-model.js';
 import { mergeInto, sanitize } from './safe-merge.js';
 import type { Warnings } from './warnings.js';

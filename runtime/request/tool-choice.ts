@@ -5,7 +5,7 @@
  * unit their modules supply (`codec.uses.toolChoiceRules`), so other bundles leave it out.
  */
 import type { Codec } from '../codec.js';
-import type { Profile } from '../profile.js';
+import type { Profile } from '../contract/profile.js';
 import type { ChatRequest } from '../contract/unified-model.js';
 import type { Warnings } from './warnings.js';
 

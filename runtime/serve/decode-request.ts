@@ -6,8 +6,8 @@
  */
 import type { ProviderAdapter } from '../adapter.js';
 import { RequestError } from '../errors.js';
-import type { ParamField, ParamRule, WirePath } from '../profile.js';
-import { PARAM_FIELDS } from '../profile.js';
+import type { ParamRule, WirePath } from '../contract/profile.js';
+import { PARAM_FIELDS, writeParam } from '../contract/param-fields.js';
 import type {
   AssistantMessage,
   ChatRequest,
@@ -463,7 +463,7 @@ function decodeParams(adapter: ProviderAdapter, t: RequestTemplates, read: Reade
       if (!back) continue;
       v = scalarOf(back[0]);
     }
-    setField(out, field, v);
+    writeParam(out, field, v);
   }
 }
 
@@ -471,13 +471,6 @@ function decodeParams(adapter: ProviderAdapter, t: RequestTemplates, read: Reade
 function scalarOf(k: string): unknown {
   if (k === 'true' || k === 'false') return k === 'true';
   return k.trim() !== '' && Number.isFinite(Number(k)) ? Number(k) : k;
-}
-
-function setField(out: ChatRequest, field: ParamField, v: unknown): void {
-  const [top, inner] = field.split('.') as [string, string | undefined];
-  const o = out as unknown as Record<string, unknown>;
-  if (inner === undefined) o[top] = v;
-  else o[top] = { ...(o[top] as object | undefined), [inner]: v };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 /** Retry delays stated in error bodies, for specs with `errors.retryDelay` (`codec.uses.retryDelay`). */
-import type { Profile } from '../profile.js';
+import type { Profile } from '../contract/profile.js';
 import { readAll } from './read-path.js';
 
 /** The first wait the body states: seconds as a number, or a duration string (`"34s"`, `"1.5s"`, `"250ms"`). */
