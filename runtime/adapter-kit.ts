@@ -33,7 +33,7 @@ export { retryDelayMs } from './wire/retry-delay.js';
 export { firstString } from './wire/read-path.js';
 export type { Codec, CodecUses } from './codec.js';
 export type { Profile, WirePath } from './contract/profile.js';
-export type { ServeCodec, ServeSlots } from './serve/serve-codec.js';
+export type { ServeCodec, ServeSlots } from './contract/serve-codec.js';
 export { serveOver } from './serve/serve-over.js';
 
 /** An array, or nothing to iterate (wire data may omit or mistype it). */

@@ -24,7 +24,7 @@ import type {
 import { isObject, readPath } from '../wire/read-path.js';
 import { pathMatches, pathPattern } from './endpoint-path.js';
 import { better, matchTemplate, type Match } from './match-template.js';
-import type { AcceptedForms, RequestTemplates, ServeCodec, TemplateData } from './serve-codec.js';
+import type { AcceptedForms, RequestTemplates, ServeCodec, TemplateData } from '../contract/serve-codec.js';
 
 export interface DecodedRequest {
   request: ChatRequest;

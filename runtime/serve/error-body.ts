@@ -4,7 +4,7 @@
  */
 import type { ProviderAdapter } from '../adapter.js';
 import { setPath } from '../request/set-path.js';
-import type { ServeCodec, ServeSlots } from './serve-codec.js';
+import type { ServeCodec, ServeSlots } from '../contract/serve-codec.js';
 
 export interface ServedError {
   status: number;

@@ -13,7 +13,7 @@ import { decodeRequest } from './decode-request.js';
 import { eventEncoder } from './encode-events.js';
 import { errorResponse } from './error-body.js';
 import { callerKey, sameSecret } from './caller-key.js';
-import type { ServedSpec } from './mock-handler.js';
+import type { ServedSpec } from '../contract/serve-codec.js';
 import { responseBody, type ServedTurn } from './served-turn.js';
 import { StreamWriter } from './stream-writer.js';
 

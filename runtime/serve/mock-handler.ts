@@ -13,16 +13,10 @@ import { eventEncoder } from './encode-events.js';
 import { errorResponse, type ServedError } from './error-body.js';
 import { servesPath } from './endpoint-path.js';
 import { callerKey, sameSecret } from './caller-key.js';
-import type { ServeCodec } from './serve-codec.js';
+import type { ServedSpec } from '../contract/serve-codec.js';
 import { responseBody } from './served-turn.js';
 import { StreamWriter, type WireEvent } from './stream-writer.js';
 import { servedTurn, turnEvents, type MockTurn } from './turn-events.js';
-
-/** A spec to serve: its adapter and its serve export (a generated module has both). */
-export interface ServedSpec {
-  adapter: ProviderAdapter;
-  serve: ServeCodec;
-}
 
 /** Something to go wrong, instead of or during a turn. */
 export interface MockFault {

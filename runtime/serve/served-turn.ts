@@ -7,7 +7,7 @@ import type { ProviderAdapter } from '../adapter.js';
 import { WireforgeError } from '../errors.js';
 import { readPath } from '../wire/read-path.js';
 import type { AssistantMessage, FinishReason, Usage, Warning } from '../contract/unified-model.js';
-import type { ServeCodec, ServeSlots } from './serve-codec.js';
+import type { ServeCodec, ServeSlots } from '../contract/serve-codec.js';
 import { wireFinish } from './wire-finish.js';
 import { wireUsage } from './wire-usage.js';
 

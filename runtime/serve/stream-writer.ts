@@ -6,14 +6,10 @@
  */
 import type { ProviderAdapter } from '../adapter.js';
 import type { FinishReason, StreamEvent, ThinkingPart, ToolCall, Usage, Warning } from '../contract/unified-model.js';
-import type { ServeCodec, ServeSlots } from './serve-codec.js';
-import type { ServeStep } from './serve-steps.js';
+import type { ServeCodec, ServeEvent, ServeSlots, ServeStep } from '../contract/serve-codec.js';
 import { turnSlots, type ServedTurn } from './served-turn.js';
 import { withParts } from './turn-events.js';
 import { errorBody, type ServedError } from './error-body.js';
-
-/** What the writer takes: the unified events. */
-export type ServeEvent = StreamEvent;
 
 /** One wire event: its payload (JSON), and for SSE wires that name events, the name. */
 export interface WireEvent {
