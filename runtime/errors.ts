@@ -2,6 +2,7 @@
  * Every error the runtime raises extends WireforgeError. Errors raised after a stream delivered
  * something carry `partial`: the ChatResponse assembled so far, so nothing that arrived is lost.
  */
+import type { CodecUses } from './contract/codec.js';
 import type { ChatResponse } from './contract/unified-model.js';
 
 /*
@@ -20,6 +21,14 @@ export class WireforgeError extends Error {
     this.provider = options.provider;
     this.partial = undefined;
   }
+}
+
+/**
+ * A profile or reader that needs a unit its codec does not supply (a hand-written codec): said
+ * when first needed, naming the unit (CodecUses says what each one is for).
+ */
+export function missingUse(provider: string, name: keyof CodecUses): never {
+  throw new WireforgeError(`adapter "${provider}" needs codec.uses.${name} (generated modules supply it)`, { provider });
 }
 
 export interface ProviderErrorInit {

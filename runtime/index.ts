@@ -20,8 +20,9 @@ export {
   UnprocessableEntityError,
   type ProviderErrorInit,
 } from './errors.js';
-export type { ProviderAdapter, BuiltRequest, CallMode, ErrorFields } from './adapter.js';
-export type { Codec, CodecUses } from './codec.js';
+export type { ProviderAdapter, ErrorFields } from './contract/adapter.js';
+export type { BuiltRequest, CallMode } from './contract/request.js';
+export type { Codec, CodecUses } from './contract/codec.js';
 export type * from './contract/profile.js';
 export { PARAM_FIELDS } from './contract/param-fields.js';
 export type * from './contract/unified-model.js';

@@ -1,7 +1,7 @@
 /** The turn's usage, kept raw (as the wire sent it) and mapped by the spec when read or emitted. */
 import type { Usage } from '../contract/unified-model.js';
 import { isObject } from '../wire/read-path.js';
-import type { EventSink } from './event-sink.js';
+import type { EventSink } from '../contract/event-sink.js';
 
 export class UsageState {
   raw: Record<string, unknown> | undefined;

@@ -3,7 +3,7 @@
  * enumerable property), merges model-level defaults, and runs chat() / stream() through the
  * generated adapter.
  */
-import type { ProviderAdapter } from '../adapter.js';
+import type { ProviderAdapter } from '../contract/adapter.js';
 import { TurnAssembler } from '../assemble/turn-assembler.js';
 import { RequestError, StreamError, WireforgeError } from '../errors.js';
 import { readPath } from '../wire/read-path.js';

@@ -2,7 +2,7 @@
  * What a generated module's `serve` export is: the spec's serve section compiled (docs/serving.md).
  * Templates read one slots object; the server runtime fills it for each step of a turn.
  */
-import type { ProviderAdapter } from '../adapter.js';
+import type { ProviderAdapter } from './adapter.js';
 import type { StreamEvent } from './unified-model.js';
 
 /**

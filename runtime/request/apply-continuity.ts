@@ -10,20 +10,12 @@
  * state, and reasoning from elsewhere sent back as text (`foreignThinking: text`), are applied by
  * `continuityRules` (continuity-rules.ts, `codec.uses.continuity`), which cleans turns too.
  */
+import type { ContinuityUnit } from '../contract/codec.js';
 import type { Continuity } from '../contract/profile.js';
+import type { ContinuityResult } from '../contract/request.js';
 import type { AssistantMessage, ChatRequest, Message, ThinkingPart } from '../contract/unified-model.js';
 import { describePart } from './message-context.js';
 import type { Warnings } from './warnings.js';
-
-export interface ContinuityResult {
-  messages: Message[];
-  /** Fields the applicable rules add to the body; absent: none. */
-  body?: Record<string, unknown>;
-  /** The request, less any field a rule says cannot go with this conversation. */
-  request: ChatRequest;
-  /** Body fields carried from the latest turn of this provider, placed as the body has them (filled in like defaults); absent: none. */
-  carried?: Record<string, unknown>;
-}
 
 /** The history with every turn from another provider (or model) cleaned of what is not valid here. */
 export function applyContinuity(messages: Message[], origins: number[], req: ChatRequest, c: Continuity, w: Warnings): ContinuityResult {
@@ -70,3 +62,4 @@ function fromElsewhere(m: AssistantMessage, c: Continuity, where: string, w: War
   return out;
 }
 
+applyContinuity satisfies ContinuityUnit;

@@ -4,30 +4,19 @@
  * dropped or rejected, how each value is transformed) is planned once, when the adapter is
  * made; a request runs the plan.
  */
-import type { CallMode } from '../adapter.js';
-import { missingUse, type Codec, type RoleTemplates } from '../codec.js';
+import type { Codec, ParamRulesUnit, RoleTemplates } from '../contract/codec.js';
+import type { MessageContext } from '../contract/message-context.js';
 import type { DefaultValue, ParamField, Profile, WirePath } from '../contract/profile.js';
 import { paramReader } from '../contract/param-fields.js';
-import type { ChatRequest, FunctionToolSpec, Message, Warning } from '../contract/unified-model.js';
-import type { paramRules } from './param-rules.js';
+import type { BuiltRequest, CallMode, ParamStep } from '../contract/request.js';
+import type { ChatRequest, FunctionToolSpec, Message } from '../contract/unified-model.js';
+import { missingUse } from '../errors.js';
 import { finalizeBody } from './finalize-body.js';
-import { MessageContext } from './message-context.js';
+import { TemplateContext } from './message-context.js';
 import { prepareConversation } from './prepare-conversation.js';
 import { toolChoiceForm } from './tool-choice.js';
 import { setPath } from './set-path.js';
 import { Warnings } from './warnings.js';
-
-export interface BuiltRequest {
-  body: Record<string, unknown>;
-  /** The model the request asks for (after client defaults). */
-  model: string | undefined;
-  /** Values for `{placeholders}` in the endpoint path. */
-  pathParams: Record<string, string | undefined>;
-  warnings: Warning[];
-}
-
-/** What a set param value becomes on the wire; undefined sends nothing. */
-export type ParamStep = (v: unknown, req: ChatRequest, w: Warnings) => unknown;
 
 interface Plan {
   /** Fields dropped or rejected with a reason. */
@@ -36,7 +25,7 @@ interface Plan {
   writes: Array<{ get: (r: ChatRequest) => unknown; to: WirePath; step: ParamStep | undefined }>;
   defaults: Array<{ to: WirePath; value: DefaultValue }>;
   /** The unit for value tables, conditions and defaults, when the spec has any. */
-  rules: typeof paramRules | undefined;
+  rules: ParamRulesUnit | undefined;
 }
 
 /** The request builder of one adapter. */
@@ -66,7 +55,7 @@ export function requestBuilder(profile: Profile, codec: Codec): (input: ChatRequ
     if (!rq.toolChoice && req.toolChoice !== undefined) w.drop('toolChoice', `${profile.name} has no tool choice`);
     if (!rq.responseFormat && req.responseFormat !== undefined) w.drop('responseFormat', `${profile.name} has no response format setting`);
 
-    const cx = new (codec.uses?.blocks ?? MessageContext)(codec.parts, codec.blocks, w);
+    const cx = new (codec.uses?.blocks ?? TemplateContext)(codec.parts, codec.blocks, w);
     const mapped: unknown[] = [];
     for (let i = 0; i < conv.messages.length; i++) {
       const m = conv.messages[i]!;
@@ -126,7 +115,7 @@ function planParams(profile: Profile, codec: Codec): Plan {
   const warns: Plan['warns'] = [];
   const writes: Plan['writes'] = [];
   const defaults: Plan['defaults'] = [];
-  let rules: typeof paramRules | undefined;
+  let rules: ParamRulesUnit | undefined;
   // In the profile's order, which generated profiles keep as PARAM_FIELDS has it.
   for (const field of Object.keys(profile.request.params) as ParamField[]) {
     const rule = profile.request.params[field];

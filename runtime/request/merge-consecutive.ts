@@ -1,4 +1,5 @@
 /** Consecutive wire messages joined into one, for specs with `messages.merge` (`codec.uses.merge`). */
+import type { MergeUnit } from '../contract/codec.js';
 import type { ContentPart } from '../contract/unified-model.js';
 import { isObject } from '../wire/read-path.js';
 
@@ -60,3 +61,5 @@ function asList(v: unknown, textPart: ((p: TextPart) => unknown) | undefined): u
   if (typeof v === 'string') return [textPart ? textPart({ type: 'text', text: v }) : v];
   return [v];
 }
+
+mergeConsecutive satisfies MergeUnit;

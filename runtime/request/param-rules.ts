@@ -3,10 +3,11 @@
  * defaults. Supplied as `codec.uses.paramRules` by modules whose spec has any; the request
  * builder plans them once, when the adapter is made.
  */
+import type { ParamRulesUnit } from '../contract/codec.js';
 import type { Condition, DefaultValue, ParamField, WirePath } from '../contract/profile.js';
+import type { ParamStep } from '../contract/request.js';
 import type { ChatRequest } from '../contract/unified-model.js';
 import { readParam } from '../contract/param-fields.js';
-import type { ParamStep } from './build-request.js';
 import { holds } from './conditions.js';
 import { setPath } from './set-path.js';
 
@@ -49,7 +50,7 @@ export const paramRules = {
     }
     return total;
   },
-};
+} satisfies ParamRulesUnit;
 
 function describeUnmet(when: Condition, req: ChatRequest): string {
   return Object.keys(when)

@@ -4,7 +4,7 @@
  * spec does not accept is a RequestError naming the wire path; what the wire cannot say (an
  * error flag Chat Completions does not carry, ids Gemini does not send) comes back as documented.
  */
-import type { ProviderAdapter } from '../adapter.js';
+import type { ProviderAdapter } from '../contract/adapter.js';
 import { RequestError } from '../errors.js';
 import type { ParamRule, WirePath } from '../contract/profile.js';
 import { PARAM_FIELDS, writeParam } from '../contract/param-fields.js';

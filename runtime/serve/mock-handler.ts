@@ -5,7 +5,6 @@
  * stream, a stream cut mid-event, latency, a stall), and records every request it decoded.
  * docs/serving.md#mock-server. Runs wherever fetch does; node/ adds a node:http listener.
  */
-import type { ProviderAdapter } from '../adapter.js';
 import { RequestError } from '../errors.js';
 import type { ChatRequest, Message } from '../contract/unified-model.js';
 import { decodeRequest } from './decode-request.js';

@@ -1,4 +1,5 @@
 /** Retry delays stated in error bodies, for specs with `errors.retryDelay` (`codec.uses.retryDelay`). */
+import type { RetryDelayUnit } from '../contract/codec.js';
 import type { Profile } from '../contract/profile.js';
 import { readAll } from './read-path.js';
 
@@ -13,3 +14,5 @@ export function retryDelayMs(body: unknown, paths: NonNullable<Profile['errors']
   }
   return undefined;
 }
+
+retryDelayMs satisfies RetryDelayUnit;

@@ -21,7 +21,7 @@ import { adapter as xai } from '../../generated/xai.js';
 import { adapter as together } from '../../generated/together.js';
 import { adapter as openaiCompatible } from '../../generated/openai-compatible.js';
 import { createClient } from '../../generated/index.js';
-import type { ProviderAdapter } from '../../runtime/adapter.js';
+import type { ProviderAdapter } from '../../runtime/contract/adapter.js';
 import type { ChatRequest } from '../../runtime/contract/unified-model.js';
 
 

@@ -1,6 +1,7 @@
 /** Shared shape of the table-driven request-mapping tests: a case, its check, common inputs. */
 import { expect } from 'vitest';
-import type { CallMode, ProviderAdapter } from '../../runtime/adapter.js';
+import type { ProviderAdapter } from '../../runtime/contract/adapter.js';
+import type { CallMode } from '../../runtime/contract/request.js';
 import type { ChatRequest, Warning } from '../../runtime/contract/unified-model.js';
 
 /** A warning by field, or by type and field. */
