@@ -64,12 +64,14 @@ export interface ResponseFormatForms {
 }
 
 /*
- * The units: runtime code only some wires need, each an interface here and a module that
- * `satisfies` it (named beside each member of CodecUses).
+ * The units: runtime code only some wires need, each an interface here that the module named in
+ * its doc `satisfies`.
  */
 
 /** Continuity rules (request/continuity-rules.ts), or turns from elsewhere cleaned (request/apply-continuity.ts). */
-export type ContinuityUnit = (messages: Message[], origins: number[], req: ChatRequest, c: Continuity, w: RequestWarnings) => ContinuityResult;
+export interface ContinuityUnit {
+  (messages: Message[], origins: number[], req: ChatRequest, c: Continuity, w: RequestWarnings): ContinuityResult;
+}
 
 /** request/param-rules.ts */
 export interface ParamRulesUnit {
@@ -86,18 +88,24 @@ export interface ParamRulesUnit {
 }
 
 /** request/provider-tools.ts */
-export type ProviderToolsUnit = (t: ProviderToolSpec, i: number, tools: NonNullable<RequestProfile['tools']>, name: string, w: RequestWarnings) => unknown;
+export interface ProviderToolsUnit {
+  (t: ProviderToolSpec, i: number, tools: NonNullable<RequestProfile['tools']>, name: string, w: RequestWarnings): unknown;
+}
 
 /** request/tool-choice.ts */
-export type ToolChoiceRulesUnit = (req: ChatRequest, p: Profile, c: Codec, w: RequestWarnings) => unknown;
+export interface ToolChoiceRulesUnit {
+  (req: ChatRequest, p: Profile, c: Codec, w: RequestWarnings): unknown;
+}
 
 /** request/merge-consecutive.ts */
-export type MergeUnit = (
-  mapped: unknown[],
-  field: string,
-  join: string | undefined,
-  textPart: ((p: Extract<ContentPart, { type: 'text' }>) => unknown) | undefined,
-) => unknown[];
+export interface MergeUnit {
+  (
+    mapped: unknown[],
+    field: string,
+    join: string | undefined,
+    textPart: ((p: Extract<ContentPart, { type: 'text' }>) => unknown) | undefined,
+  ): unknown[];
+}
 
 /** framing/decode-ndjson.ts */
 export interface NdjsonUnit {
@@ -112,35 +120,47 @@ export interface EventStreamUnit {
 }
 
 /** assemble/usage-steps.ts */
-export type UsageStepsUnit = (raw: unknown, count: Exclude<UsageCount, readonly unknown[]>) => number | undefined;
+export interface UsageStepsUnit {
+  (raw: unknown, count: Exclude<UsageCount, readonly unknown[]>): number | undefined;
+}
 
 /** wire/retry-delay.ts */
-export type RetryDelayUnit = (body: unknown, paths: readonly WirePath[]) => number | undefined;
+export interface RetryDelayUnit {
+  (body: unknown, paths: readonly WirePath[]): number | undefined;
+}
 
 /** transport/auth-sigv4.ts */
-export type SigV4AuthUnit = (
-  adapter: EndpointView,
-  options: ClientOptions,
-  apiKey: string | undefined,
-  env: Record<string, string | undefined> | undefined,
-  endpoint: Record<string, string>,
-  redact: Redact,
-) => Auth;
+export interface SigV4AuthUnit {
+  (
+    adapter: EndpointView,
+    options: ClientOptions,
+    apiKey: string | undefined,
+    env: Record<string, string | undefined> | undefined,
+    endpoint: Record<string, string>,
+    redact: Redact,
+  ): Auth;
+}
 
 /** transport/auth-token.ts */
-export type TokenAuthUnit = (adapter: EndpointView, options: ClientOptions, apiKey: string | undefined, redact: Redact) => Auth;
+export interface TokenAuthUnit {
+  (adapter: EndpointView, options: ClientOptions, apiKey: string | undefined, redact: Redact): Auth;
+}
 
 /** client/endpoint-options.ts */
-export type EndpointOptionsUnit = (
-  adapter: EndpointView,
-  given: Record<string, string> | undefined,
-  env: Record<string, string | undefined> | undefined,
-  baseUrl: string | undefined,
-  signing: boolean,
-) => Record<string, string>;
+export interface EndpointOptionsUnit {
+  (
+    adapter: EndpointView,
+    given: Record<string, string> | undefined,
+    env: Record<string, string | undefined> | undefined,
+    baseUrl: string | undefined,
+    signing: boolean,
+  ): Record<string, string>;
+}
 
 /** client/url-template.ts */
-export type UrlTemplateUnit = (provider: string, ep: EndpointInfo, base: string, path: string, stream: boolean, values: Record<string, string | undefined>) => string;
+export interface UrlTemplateUnit {
+  (provider: string, ep: EndpointInfo, base: string, path: string, stream: boolean, values: Record<string, string | undefined>): string;
+}
 
 /**
  * Runtime code only some wires need, supplied by the module whose spec uses it (the generator
