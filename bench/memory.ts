@@ -11,7 +11,7 @@ import { makeBody, type Kind, type Protocol } from './bodies.js';
 import { API_KEY, chunk, digestOf, fetchOver, MODEL } from './methods.js';
 import { NdjsonDecoder } from '../runtime/framing/decode-ndjson.js';
 import { SseDecoder } from '../runtime/framing/decode-sse.js';
-import type { FrameSink } from '../runtime/framing/frame.js';
+import type { FrameSink } from '../runtime/contract/frame.js';
 import { adapters, createClientFor, type ProviderAdapter } from '../generated/index.js';
 
 export interface MemoryJob {

@@ -8,7 +8,7 @@
 import { TurnAssembler } from '../runtime/assemble/turn-assembler.js';
 import { NdjsonDecoder } from '../runtime/framing/decode-ndjson.js';
 import { SseDecoder } from '../runtime/framing/decode-sse.js';
-import type { FrameSink } from '../runtime/framing/frame.js';
+import type { FrameSink } from '../runtime/contract/frame.js';
 import { adapters, createClientFor } from '../generated/index.js';
 import type { ChatResponse, ProviderAdapter } from '../generated/index.js';
 import { TOOL_NAMES, toolSchema, type Body, type Digest, type Protocol } from './bodies.js';

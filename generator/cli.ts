@@ -16,8 +16,8 @@ import { kitNames } from './emit/kit-names.js';
 import { locateRuntime, type RuntimeLocation } from './locate-runtime.js';
 import { generate, type SpecSource } from './pipeline.js';
 import { gatewayCommand, serveCommand, type GatewayArgs } from './cli-serve.js';
-import { PARAM_FIELDS } from '../runtime/profile.js';
-import type { ParamRule } from '../runtime/profile.js';
+import { PARAM_FIELDS } from '../runtime/contract/param-fields.js';
+import type { ParamRule } from '../runtime/contract/profile.js';
 
 const COMMANDS: Record<string, { usage: string; about: string }> = {
   gen: { usage: 'wireforge gen [--specs DIR] [--out DIR] [--docs DIR] [--runtime-import SPECIFIER] [--timings]', about: 'generate adapters (and docs) from the spec files' },

@@ -6,7 +6,7 @@
 import { adapters } from '../generated/index.js';
 import { createGateway, type GatewayOptions } from '../runtime/serve/gateway.js';
 import { errorResponse } from '../runtime/serve/error-body.js';
-import type { ServedSpec } from '../runtime/serve/mock-handler.js';
+import type { ServedSpec } from '../runtime/contract/serve-codec.js';
 import { WireforgeError } from '../runtime/errors.js';
 import { listen, type Listening, type ListenOptions } from './listen.js';
 import { servedSpec } from './mock-server.js';

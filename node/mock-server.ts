@@ -5,7 +5,8 @@
  */
 import { adapters } from '../generated/index.js';
 import { serves } from '../generated/serve.js';
-import { createMockHandler, type MockOptions, type RecordedCall, type ServedSpec } from '../runtime/serve/mock-handler.js';
+import type { ServedSpec } from '../runtime/contract/serve-codec.js';
+import { createMockHandler, type MockOptions, type RecordedCall } from '../runtime/serve/mock-handler.js';
 import { WireforgeError } from '../runtime/errors.js';
 import { listen } from './listen.js';
 

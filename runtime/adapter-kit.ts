@@ -1,12 +1,19 @@
 /**
  * Everything generated modules import, in one place: the surface the generator targets
  * (docs/architecture.md). Behaviour lives behind these names; generated code declares data and
- * compiled templates and readers, and calls only these.
+ * compiled templates and readers, and calls only these. The types are the contract's
+ * (runtime/contract/); the values are the units and helpers that satisfy it.
  */
-export { defineAdapter, type ProviderAdapter } from './adapter.js';
+export type { ProviderAdapter } from './contract/adapter.js';
+export type { Assembler, TurnRules } from './contract/assembler.js';
+export type { Codec, CodecUses } from './contract/codec.js';
+export type { MessageContext } from './contract/message-context.js';
+export type { Profile, WirePath } from './contract/profile.js';
+export type { ServeCodec, ServeSlots } from './contract/serve-codec.js';
+export { defineAdapter } from './adapter.js';
 export { KIT_VERSION } from './kit-version.js';
 export { createRegistry, type Registry } from './client/registry.js';
-export { TurnAssembler, type TurnRules } from './assemble/turn-assembler.js';
+export { TurnAssembler } from './assemble/turn-assembler.js';
 export { openToolCall, toolCallDelta, appendToolArguments, setToolArguments, setToolArgumentsObject, setToolSignature, closeToolCall } from './assemble/tool-call-stream.js';
 export { startText, setTextSignature } from './assemble/text-part.js';
 export { mergeUsage } from './assemble/merge-usage.js';
@@ -14,7 +21,6 @@ export { usageSteps } from './assemble/usage-steps.js';
 export { ThinkingBlocks } from './assemble/thinking-blocks.js';
 export { TextMeta } from './assemble/text-meta.js';
 export { ResponseParts } from './assemble/response-parts.js';
-export type { MessageContext } from './request/message-context.js';
 export { BlockContext } from './request/block-context.js';
 export { compact } from './request/compact.js';
 export { continuityRules } from './request/continuity-rules.js';
@@ -31,9 +37,6 @@ export { resolveEndpointOptions } from './client/endpoint-options.js';
 export { urlTemplate } from './client/url-template.js';
 export { retryDelayMs } from './wire/retry-delay.js';
 export { firstString } from './wire/read-path.js';
-export type { Codec, CodecUses } from './codec.js';
-export type { Profile, WirePath } from './profile.js';
-export type { ServeCodec, ServeSlots } from './serve/serve-codec.js';
 export { serveOver } from './serve/serve-over.js';
 
 /** An array, or nothing to iterate (wire data may omit or mistype it). */

@@ -1,46 +1,18 @@
 /**
- * The contract between generated modules and the runtime. A generated module declares a
- * profile (data) and a codec (compiled templates and readers); `defineAdapter` joins them into
- * the `ProviderAdapter` that the client, transport and stream code work through.
+ * A generated module declares a profile (data) and a codec (compiled templates and readers);
+ * `defineAdapter` joins them into the `ProviderAdapter` (contract/adapter.ts) that the client,
+ * transport and stream code work through, checking that the codec supplies the units it needs.
  */
-import type { TurnAssembler, TurnRules } from './assemble/turn-assembler.js';
 import { finishMapper } from './assemble/map-finish.js';
 import { isPaths, usageMapper } from './assemble/map-usage.js';
-import { missingUse, type Codec, type CodecUses } from './codec.js';
-import { hasContinuityRules, isTemplated, RETRYABLE_BY_DEFAULT, type EndpointInfo, type Profile, type StreamProfile } from './profile.js';
-import { requestBuilder, type BuiltRequest } from './request/build-request.js';
-import type { ChatRequest } from './types.js';
+import type { ErrorFields, ProviderAdapter } from './contract/adapter.js';
+import type { Codec, CodecUses } from './contract/codec.js';
+import type { Profile } from './contract/profile.js';
+import { hasContinuityRules, isTemplated, RETRYABLE_BY_DEFAULT } from './profile-facts.js';
+import { requestBuilder } from './request/build-request.js';
 import { firstStringAt } from './wire/read-path.js';
-import { WireforgeError } from './errors.js';
+import { missingUse, WireforgeError } from './errors.js';
 import { KIT_VERSION, MIN_KIT } from './kit-version.js';
-
-export type CallMode = 'stream' | 'blocking';
-export type { BuiltRequest, EndpointInfo };
-
-export interface ErrorFields {
-  message: string | undefined;
-  type: string | undefined;
-  code: string | undefined;
-  /** How long the body says to wait before retrying, in ms. */
-  retryDelayMs?: number;
-}
-
-export interface ProviderAdapter {
-  readonly id: string;
-  readonly name: string;
-  readonly profile: Profile;
-  readonly codec: Codec;
-  readonly endpoint: EndpointInfo;
-  readonly stream: StreamProfile;
-  readonly rules: TurnRules;
-  buildRequest(req: ChatRequest, mode: CallMode): BuiltRequest;
-  readResponse(a: TurnAssembler, body: never): void;
-  readEvent(a: TurnAssembler, data: never, event: string | undefined): void;
-  readError(body: unknown): ErrorFields;
-  /** Whether an HTTP error with these fields may be retried (status table, then the spec's exceptions). */
-  isRetryable(status: number, fields: ErrorFields): boolean;
-  readonly requestIdHeader: string | undefined;
-}
 
 /**
  * `generated.kit`: the adapter-kit version the module was generated for (runtime/kit-version.ts);

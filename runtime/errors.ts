@@ -2,7 +2,8 @@
  * Every error the runtime raises extends WireforgeError. Errors raised after a stream delivered
  * something carry `partial`: the ChatResponse assembled so far, so nothing that arrived is lost.
  */
-import type { ChatResponse } from './types.js';
+import type { CodecUses } from './contract/codec.js';
+import type { ChatResponse } from './contract/unified-model.js';
 
 /*
  * Fields the constructor always assigns are `declare`d: a bare field declaration would be emitted
@@ -20,6 +21,14 @@ export class WireforgeError extends Error {
     this.provider = options.provider;
     this.partial = undefined;
   }
+}
+
+/**
+ * A profile or reader that needs a unit its codec does not supply (a hand-written codec): said
+ * when first needed, naming the unit (CodecUses says what each one is for).
+ */
+export function missingUse(provider: string, name: keyof CodecUses): never {
+  throw new WireforgeError(`adapter "${provider}" needs codec.uses.${name} (generated modules supply it)`, { provider });
 }
 
 export interface ProviderErrorInit {

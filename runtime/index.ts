@@ -20,11 +20,12 @@ export {
   UnprocessableEntityError,
   type ProviderErrorInit,
 } from './errors.js';
-export type { ProviderAdapter, BuiltRequest, CallMode, ErrorFields } from './adapter.js';
-export type { Codec, CodecUses } from './codec.js';
-export type * from './profile.js';
-export { PARAM_FIELDS } from './profile.js';
-export type * from './types.js';
+export type { ProviderAdapter, ErrorFields } from './contract/adapter.js';
+export type { BuiltRequest, CallMode } from './contract/request.js';
+export type { Codec, CodecUses } from './contract/codec.js';
+export type * from './contract/profile.js';
+export { PARAM_FIELDS } from './contract/param-fields.js';
+export type * from './contract/unified-model.js';
 export { runTools, streamTools, ToolStream, type RunToolsOptions, type RunToolsResult, type ToolLoopEvent, type ToolStep } from './tools/tool-loop.js';
 export { defineTool, type ReturnBehaviour, type ToolContext, type ToolDefinition, type ToolSet } from './tools/define-tool.js';
 export type { ToolExecution } from './tools/execute-calls.js';

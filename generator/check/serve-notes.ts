@@ -4,7 +4,7 @@
  * split back, values that several unified values share, defaults that read back as set. Notes,
  * not errors: the client is fine; a mock or gateway reading this wire loses what they name.
  */
-import { PARAM_FIELDS } from '../../runtime/profile.js';
+import { PARAM_FIELDS } from '../../runtime/contract/param-fields.js';
 import { escapePointer } from '../load/parse-spec.js';
 import { slotsOf, type TemplateNode } from '../ir/templates.js';
 import { ROLE_KEYS, type SpecIR } from '../ir/types.js';

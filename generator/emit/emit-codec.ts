@@ -6,7 +6,7 @@
 import { slotsOf, type TemplateNode } from '../ir/templates.js';
 import { BLOCK_KEYS, FORMAT_KEYS, PART_KEYS, ROLE_KEYS, TOOL_CHOICE_KEYS, type SpecIR } from '../ir/types.js';
 import { PARAM_FIELDS } from '../ir/slots.js';
-import { hasContinuityRules, isTemplated } from '../../runtime/profile.js';
+import { hasContinuityRules, isTemplated } from '../../runtime/profile-facts.js';
 import { actionKinds, emitReadEvent, emitReadResponse } from './emit-readers.js';
 import { SLOT_EXPRS, type RequestSlotContext } from './slot-exprs.js';
 import { templateExpr } from './emit-template.js';

@@ -1,8 +1,8 @@
 /** Generated docs (handlebars): the provider table with every request field's fate, and continuity state. */
 import Handlebars from 'handlebars';
 import { readFileSync } from 'node:fs';
-import type { Condition, ParamRule, Test } from '../../runtime/profile.js';
-import type { ContinuityRule } from '../../runtime/request/apply-continuity.js';
+import type { Condition, ParamRule, Test } from '../../runtime/contract/profile.js';
+import type { ContinuityRule } from '../../runtime/contract/profile.js';
 import { ACTION_DOCS } from '../ir/action-docs.js';
 import { ACTIONS } from '../ir/actions.js';
 import { SLOT_FIELDS, SLOTS } from '../ir/slots.js';

@@ -1,5 +1,5 @@
 /** One test of the condition vocabulary as a TypeScript expression over `v`. */
-import type { Test } from '../../runtime/profile.js';
+import type { Test } from '../../runtime/contract/profile.js';
 import { lit } from './code.js';
 
 export function testCode(t: Test, v: string): string {

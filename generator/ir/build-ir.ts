@@ -6,9 +6,11 @@ import type { ConditionValue, EndpointDocument, MessagesDocument, ParamDocument,
 import { escapePointer } from '../load/parse-spec.js';
 import type { ResolvedSpec } from '../resolve/resolve-extends.js';
 import { parsePath, pathList } from './paths.js';
-import { PARAM_FIELDS, RETRYABLE_BY_DEFAULT, type DefaultValue, type EndpointOption, type KindRule, type ParamField, type ParamRule, type PartField, type PartRule, type PartsProfile, type Profile, type Scalar, type UsageCount } from '../../runtime/profile.js';
+import { PARAM_FIELDS } from '../../runtime/contract/param-fields.js';
+import { RETRYABLE_BY_DEFAULT } from '../../runtime/profile-facts.js';
+import type { DefaultValue, EndpointOption, KindRule, ParamField, ParamRule, PartField, PartRule, PartsProfile, Profile, Scalar, UsageCount } from '../../runtime/contract/profile.js';
 import type { KindDocument, PartDocument, PartFieldsDocument, PartsDocument, UsageCountDocument } from '../load/spec-document.js';
-import type { FinishReason } from '../../runtime/types.js';
+import type { FinishReason } from '../../runtime/contract/unified-model.js';
 import { ACTIONS, type ActionKey } from './actions.js';
 import { SLOT_FIELDS } from './slots.js';
 import { parseTemplate, slotsOf, toTest, type TemplateNode } from './templates.js';

@@ -68,6 +68,6 @@ export function slotRoot(name: string, ctx: SlotContext): string {
 export const SLOT_FIELDS: Record<string, string> = { noParallel: 'parallelToolCalls' };
 
 /** The unified request fields a spec must give a disposition in `request.params` (the runtime's list). */
-export { PARAM_FIELDS, type ParamField } from '../../runtime/profile.js';
+export { PARAM_FIELDS, type ParamField } from '../../runtime/contract/param-fields.js';
 
 export const UNIFIED_FINISH = ['stop', 'length', 'tool_calls', 'content_filter', 'refusal', 'error', 'other'] as const;

@@ -4,7 +4,7 @@
  * tree the emitter walks; a malformed string becomes a `bad` node the template-syntax rule
  * reports with its location.
  */
-import type { Test } from '../../runtime/profile.js';
+import type { Test } from '../../runtime/contract/profile.js';
 import { escapePointer } from '../load/parse-spec.js';
 
 export type TemplateNode =

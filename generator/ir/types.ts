@@ -1,9 +1,9 @@
 /** The intermediate representation: one normalised, defaults-filled object per spec. */
 import type { WirePath } from './paths.js';
 import type { TemplateNode } from './templates.js';
-import type { ParamField, Profile, Test } from '../../runtime/profile.js';
+import type { ParamField, Profile, Test } from '../../runtime/contract/profile.js';
 import type { SpecDocument } from '../load/spec-document.js';
-import type { ServeStep } from '../../runtime/serve/serve-steps.js';
+import type { ServeStep } from '../../runtime/contract/serve-codec.js';
 
 /** A `when:` entry of a reader rule: a payload path and a test of the shared vocabulary. */
 export interface Condition {

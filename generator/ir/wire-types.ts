@@ -4,7 +4,7 @@
  * (a field read as text in one rule and as an object in another cannot exist).
  */
 import type { Segment, WirePath } from './paths.js';
-import type { Test, UsageCount } from '../../runtime/profile.js';
+import type { Test, UsageCount } from '../../runtime/contract/profile.js';
 import type { Rule, SpecIR } from './types.js';
 
 export type Leaf = 'string' | 'number' | 'boolean' | 'unknown' | 'usage';

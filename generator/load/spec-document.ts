@@ -180,7 +180,7 @@ export interface ContinuityDocument {
   }>;
 }
 
-import type { ServeStep } from '../../runtime/serve/serve-steps.js';
+import type { ServeStep } from '../../runtime/contract/serve-codec.js';
 
 export interface ServeDocument {
   response?: TemplateValue;

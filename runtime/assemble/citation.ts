@@ -1,6 +1,6 @@
 /** Wire citation objects → unified Citations, by the spec's citation table (`parts.citation`). */
-import type { PartField, PartsProfile } from '../profile.js';
-import type { Citation } from '../types.js';
+import type { PartField, PartsProfile } from '../contract/profile.js';
+import type { Citation } from '../contract/unified-model.js';
 import { isObject, readPath } from '../wire/read-path.js';
 
 export function citationOf(map: PartsProfile['citation'], raw: unknown): Citation | undefined {

@@ -1,6 +1,6 @@
 /** Wire finish reason → unified, from the profile's table: the table, its fallback, then declared upgrades. */
-import type { FinishTable } from '../profile.js';
-import type { FinishReason } from '../types.js';
+import type { FinishTable } from '../contract/profile.js';
+import type { FinishReason } from '../contract/unified-model.js';
 
 export function finishMapper(t: FinishTable): (raw: string, facts: { toolCalls: boolean; refusal: boolean }) => FinishReason {
   return (raw, facts) => {

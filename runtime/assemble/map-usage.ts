@@ -4,15 +4,15 @@
  * over a list of steps are the usageSteps unit's (usage-steps.ts), which defineAdapter checks is
  * there when the table has any.
  */
-import type { UsageCount, UsageMap, WirePath } from '../profile.js';
-import type { Usage } from '../types.js';
+import type { UsageStepsUnit } from '../contract/codec.js';
+import type { UsageCount, UsageMap, WirePath } from '../contract/profile.js';
+import type { Usage } from '../contract/unified-model.js';
 import { readPath } from '../wire/read-path.js';
-import type { usageSteps } from './usage-steps.js';
 
 /** The counts a Usage has only when the wire reports them, in the order they are listed. */
 const REPORTED = ['cachedInputTokens', 'cacheWriteTokens', 'reasoningTokens'] as const;
 
-export function usageMapper(map: UsageMap, steps: typeof usageSteps | undefined): (raw: Record<string, unknown>) => Usage {
+export function usageMapper(map: UsageMap, steps: UsageStepsUnit | undefined): (raw: Record<string, unknown>) => Usage {
   const sum = (raw: unknown, count: UsageCount) => (isPaths(count) ? sumOf(raw, count) : steps!(raw, count));
   return (raw) => {
     const input = sum(raw, map.inputTokens) ?? 0;

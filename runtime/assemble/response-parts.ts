@@ -8,16 +8,17 @@
  * with the same key (`open`, then JSON fragments or field deltas, then `close`): it takes its
  * place in the turn when it opens and is announced (a `part` event) when it is complete.
  */
+import type { CallKeys, ResponsePartsUnit } from '../contract/assembler.js';
 import { StreamError } from '../errors.js';
-import type { KindRule, PartRule, PartsProfile } from '../profile.js';
-import type { ResponsePart, ResponsePartType } from '../types.js';
+import type { KindRule, PartRule, PartsProfile } from '../contract/profile.js';
+import type { ResponsePart, ResponsePartType } from '../contract/unified-model.js';
 import { passes } from '../request/conditions.js';
 import { FORBIDDEN_KEYS } from '../request/safe-merge.js';
 import { isObject, readPath } from '../wire/read-path.js';
 import { firstAt } from './citation.js';
-import type { EventSink } from './event-sink.js';
+import type { EventSink } from '../contract/event-sink.js';
 import { TextBuffer } from './text-buffer.js';
-import { keyClash, type ToolCalls } from './tool-calls.js';
+import { keyClash } from './tool-calls.js';
 
 interface Slot {
   /** The parts this wire object became; empty until an open block closes. */
@@ -48,10 +49,10 @@ export class ResponseParts {
   readonly #provider: string;
   readonly #table: PartsProfile;
   readonly #sink: EventSink;
-  readonly #calls: ToolCalls | undefined;
+  readonly #calls: CallKeys | undefined;
 
   /** `calls`: the turn's tool calls, so a block is not opened at a call's key. */
-  constructor(provider: string, table: PartsProfile | undefined, sink: EventSink, calls?: ToolCalls) {
+  constructor(provider: string, table: PartsProfile | undefined, sink: EventSink, calls?: CallKeys) {
     this.#provider = provider;
     this.#table = table ?? NO_PARTS;
     this.#sink = sink;
@@ -278,3 +279,5 @@ function lastCallId(out: ResponsePart[]): string | undefined {
 function isError(v: unknown): boolean {
   return v === true || (typeof v === 'string' && v !== '') || (typeof v === 'object' && v !== null && Object.keys(v).length > 0);
 }
+
+ResponseParts satisfies ResponsePartsUnit;

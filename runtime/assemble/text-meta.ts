@@ -4,7 +4,8 @@
  * `phase`). A unit: the generated module of a spec whose text rules read either supplies it
  * (`codec.uses.textMeta`), so other bundles leave it out.
  */
-import type { ResponsePart } from '../types.js';
+import type { TextMetaUnit } from '../contract/assembler.js';
+import type { ResponsePart } from '../contract/unified-model.js';
 import { TextPart, type Segment } from './text-part.js';
 
 export class TextMeta extends TextPart {
@@ -44,3 +45,5 @@ export class TextMeta extends TextPart {
     return seg;
   }
 }
+
+TextMeta satisfies TextMetaUnit;

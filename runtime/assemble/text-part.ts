@@ -9,14 +9,20 @@
  * `startText` and `setTextSignature` (kit functions, below) with their assembler; a bundle of
  * wires that do neither leaves them out.
  */
-import type { Citation, ResponsePart } from '../types.js';
-import { missingUse } from '../codec.js';
-import type { EventSink, Placed } from './event-sink.js';
+import type { TextMetaOps, TextOps } from '../contract/assembler.js';
+import type { Citation, ResponsePart } from '../contract/unified-model.js';
+import { missingUse } from '../errors.js';
+import type { EventSink, Placed } from '../contract/event-sink.js';
 import { isText, TextBuffer } from './text-buffer.js';
-import type { TextMeta } from './text-meta.js';
-import type { TurnAssembler } from './turn-assembler.js';
 
 const BREAK = '\n\n';
+
+/** What the text functions below read of the assembler (TurnAssembler's text, and its TextMeta unit if supplied). */
+interface TextHolder {
+  readonly provider: string;
+  readonly text: TextOps;
+  readonly meta: TextMetaOps | undefined;
+}
 
 export interface Segment {
   readonly buffer: TextBuffer;
@@ -28,7 +34,7 @@ export interface Segment {
   phase?: string;
 }
 
-export class TextPart {
+export class TextPart implements TextOps {
   protected readonly segments: Segment[] = [];
   #open: Segment | undefined;
   /** The next text starts a new segment even if nothing came between (a new wire block). */
@@ -130,16 +136,16 @@ export class TextPart {
  * for none), a new item with that label for its role in the turn (commentary, final answer): the
  * TextMeta unit's; without, a block of the same item.
  */
-export function startText(a: TurnAssembler, phase?: unknown): void {
+export function startText(a: TextHolder, phase?: unknown): void {
   if (phase !== undefined) metaOf(a).setPhase(phase);
   a.text.start();
 }
 
 /** Opaque data the provider needs back with the text (Gemini `thoughtSignature`): the TextMeta unit keeps it. */
-export function setTextSignature(a: TurnAssembler, signature: unknown): void {
+export function setTextSignature(a: TextHolder, signature: unknown): void {
   if (isText(signature)) metaOf(a).setSignature(signature);
 }
 
-function metaOf(a: TurnAssembler): TextMeta {
+function metaOf(a: TextHolder): TextMetaOps {
   return a.meta ?? missingUse(a.provider, 'textMeta');
 }

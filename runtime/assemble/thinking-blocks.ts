@@ -2,8 +2,9 @@
  * The turn's reasoning, as blocks. Fields that arrive with no block open start one, so a wire
  * that sends a signature or id before any text still keeps it.
  */
-import type { ThinkingPart } from '../types.js';
-import type { EventSink } from './event-sink.js';
+import type { ThinkingBlocksUnit } from '../contract/assembler.js';
+import type { ThinkingPart } from '../contract/unified-model.js';
+import type { EventSink } from '../contract/event-sink.js';
 import { TextBuffer } from './text-buffer.js';
 
 export class ThinkingBlocks {
@@ -102,3 +103,5 @@ export class ThinkingBlocks {
     return this.#blocks.map((t, i) => ({ ...t, text: this.#texts[i]!.toString() }));
   }
 }
+
+ThinkingBlocks satisfies ThinkingBlocksUnit;

@@ -5,8 +5,8 @@
  * call (a bundle of wires that send calls whole leaves them out).
  */
 import { StreamError } from '../errors.js';
-import type { ToolCall } from '../types.js';
-import type { EventSink } from './event-sink.js';
+import type { ToolCall } from '../contract/unified-model.js';
+import type { EventSink } from '../contract/event-sink.js';
 import { isText, TextBuffer } from './text-buffer.js';
 
 export interface OpenCall {
@@ -118,7 +118,7 @@ export class ToolCalls {
 }
 
 /** A block of another kind opened at a call's key: the stream is inconsistent. */
-export function keyClash(calls: ToolCalls, key: unknown): never {
+export function keyClash(calls: { readonly provider: string }, key: unknown): never {
   throw new StreamError({ provider: calls.provider, reason: `a tool call and another block share index ${String(key)}` });
 }
 

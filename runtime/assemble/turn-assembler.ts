@@ -9,34 +9,17 @@
  * Thinking blocks and kind-table parts are units only some wires have: the generated module
  * supplies them (`codec.uses`), and a turn without them has none of those parts.
  */
-import { missingUse, type CodecUses } from '../codec.js';
-import { ProviderError } from '../errors.js';
-import type { PartsProfile } from '../profile.js';
-import type { AssistantMessage, ChatResponse, FinishReason, ResponsePart, StreamEvent, ToolCall, Usage, Warning } from '../types.js';
+import type { Assembler, ResponsePartsOps, TextMetaOps, TextOps, ThinkingBlocksOps, TurnRules } from '../contract/assembler.js';
+import type { EventSink, Placed } from '../contract/event-sink.js';
+import type { AssistantMessage, ChatResponse, FinishReason, ResponsePart, StreamEvent, ThinkingPart, ToolCall, Warning } from '../contract/unified-model.js';
+import { missingUse, ProviderError } from '../errors.js';
 import { citationOf } from './citation.js';
-import type { EventSink, Placed } from './event-sink.js';
-import type { ResponseParts } from './response-parts.js';
 import { isText } from './text-buffer.js';
 import { TextPart } from './text-part.js';
-import type { TextMeta } from './text-meta.js';
-import type { ThinkingBlocks } from './thinking-blocks.js';
 import { ToolCalls } from './tool-calls.js';
 import { UsageState } from './usage-state.js';
 
-/** What the assembler needs from a provider's spec. */
-export interface TurnRules {
-  provider: string;
-  mapFinishReason(raw: string, facts: { toolCalls: boolean; refusal: boolean }): FinishReason;
-  mapUsage(raw: Record<string, unknown>): Usage;
-  /** The kind table and citation map (docs/unified-model.md#response-parts). */
-  parts?: PartsProfile;
-  /** Raw finish values that pause the turn rather than end it. */
-  continues?: readonly string[];
-  /** The units only some wires need (thinking blocks, kind-table parts), as the codec supplies them. */
-  uses?: CodecUses;
-}
-
-export class TurnAssembler implements EventSink {
+export class TurnAssembler implements EventSink, Assembler {
   /** Events produced since the stream layer last drained them (streams only). */
   readonly events: StreamEvent[] = [];
   /** Where each part began, in wire order (what `content` lists). */
@@ -61,16 +44,16 @@ export class TurnAssembler implements EventSink {
   /** Queue StreamEvents as parts arrive (off for blocking bodies, and for streams only read to final()). */
   declare emit: boolean;
   /** The turn's text; text blocks and signatures are started and set through the functions of text-part.ts. */
-  declare readonly text: TextPart;
+  declare readonly text: TextOps;
   /** The text as the TextMeta unit, when the codec supplies it (signatures and phases). */
-  declare readonly meta: TextMeta | undefined;
-  readonly #reasoning: ThinkingBlocks | undefined;
+  declare readonly meta: TextMetaOps | undefined;
+  readonly #reasoning: ThinkingBlocksOps | undefined;
   /** The turn's tool calls; calls that arrive in pieces are fed through the functions of tool-call-stream.ts. */
   declare readonly calls: ToolCalls;
   /** The turn's usage; usage that arrives in pieces is merged through `mergeUsage` (merge-usage.ts). */
   declare readonly usage: UsageState;
   /** The kind-table parts, when the codec supplies them (`parts` says when a reader needs them and they are missing). */
-  declare readonly more: ResponseParts | undefined;
+  declare readonly more: ResponsePartsOps | undefined;
   #rawFinish: string | null = null;
   readonly #warnings: Warning[];
   #raw: unknown;
@@ -98,12 +81,12 @@ export class TurnAssembler implements EventSink {
   }
 
   /** Reasoning blocks, for readers with thinking actions (`a.thinking.append(…)`); a hand-written codec that reads them without supplying the unit is told which. */
-  get thinking(): ThinkingBlocks {
+  get thinking(): ThinkingBlocksOps {
     return this.#reasoning ?? missingUse(this.provider, 'thinking');
   }
 
   /** Parts made by the kind table, for readers with part actions (`a.parts.add(…)`). */
-  get parts(): ResponseParts {
+  get parts(): ResponsePartsOps {
     return this.more ?? missingUse(this.provider, 'parts');
   }
 
@@ -244,7 +227,7 @@ export class TurnAssembler implements EventSink {
   }
 }
 
-type ThinkingPartList = ReturnType<ThinkingBlocks['parts']>;
+type ThinkingPartList = ThinkingPart[];
 
 function withCalls(content: ResponsePart[], calls: ToolCall[]): ResponsePart[] {
   let k = 0;

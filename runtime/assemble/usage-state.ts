@@ -4,9 +4,9 @@
  * gave), not one per chunk: wires that repeat a running snapshot on every chunk (Gemini) would
  * otherwise map it and make an event for each, doubling the events of a text stream.
  */
-import type { StreamEvent, Usage } from '../types.js';
+import type { StreamEvent, Usage } from '../contract/unified-model.js';
 import { isObject } from '../wire/read-path.js';
-import type { EventSink } from './event-sink.js';
+import type { EventSink } from '../contract/event-sink.js';
 
 export class UsageState {
   raw: Record<string, unknown> | undefined;

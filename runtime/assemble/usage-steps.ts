@@ -3,7 +3,8 @@
  * over every element of that list, with the plain fields used when the list is absent. A unit
  * (`codec.uses.usageSteps`) for specs with a `{ over, sum, otherwise }` count.
  */
-import type { UsageCount } from '../profile.js';
+import type { UsageStepsUnit } from '../contract/codec.js';
+import type { UsageCount } from '../contract/profile.js';
 import { readPath } from '../wire/read-path.js';
 import { sumOf } from './map-usage.js';
 
@@ -17,3 +18,5 @@ export function usageSteps(raw: unknown, count: Exclude<UsageCount, readonly unk
   }
   return total;
 }
+
+usageSteps satisfies UsageStepsUnit;

@@ -1,5 +1,6 @@
 /** URL and headers of a call, from the spec's endpoint and the client options. */
-import type { EndpointInfo, ProviderAdapter } from '../adapter.js';
+import type { ProviderAdapter } from '../contract/adapter.js';
+import type { EndpointInfo } from '../contract/profile.js';
 import { FORBIDDEN_KEYS } from '../request/safe-merge.js';
 
 /**

@@ -4,7 +4,7 @@
  * generator layer; `final()` alone reads the stream without making event objects at all.
  */
 import { StreamError } from '../errors.js';
-import type { ChatResponse, StreamEvent } from '../types.js';
+import type { ChatResponse, StreamEvent } from '../contract/unified-model.js';
 
 export type StreamSource = (emitEvents: boolean) => AsyncGenerator<StreamEvent[], void, undefined>;
 

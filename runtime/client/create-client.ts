@@ -3,7 +3,7 @@
  * enumerable property), merges model-level defaults, and runs chat() / stream() through the
  * generated adapter.
  */
-import type { ProviderAdapter } from '../adapter.js';
+import type { ProviderAdapter } from '../contract/adapter.js';
 import { TurnAssembler } from '../assemble/turn-assembler.js';
 import { RequestError, StreamError, WireforgeError } from '../errors.js';
 import { readPath } from '../wire/read-path.js';
@@ -12,7 +12,7 @@ import { isPlainObject, mergeInto, sanitize } from '../request/safe-merge.js';
 import { authorize, keyOf, passOption } from '../transport/authorize.js';
 import { makeRedactor, messageOf } from '../transport/redact.js';
 import { sendRequest } from '../transport/send-request.js';
-import type { CallOptions, ChatRequest, ChatResponse, ClientOptions } from '../types.js';
+import type { CallOptions, ChatRequest, ChatResponse, ClientOptions } from '../contract/unified-model.js';
 import { buildHeaders, buildUrl } from './build-http.js';
 import { ChatStream } from './chat-stream.js';
 import { nothingRead, readBodyText, readStream } from './read-stream.js';

@@ -4,14 +4,15 @@
  * its default (which may use other options' {placeholders}). One the URL in use needs that none
  * of them gives is a RequestError naming it and where it can come from, when the client is made.
  */
-import type { ProviderAdapter } from '../adapter.js';
+import type { EndpointOptionsUnit } from '../contract/codec.js';
+import type { EndpointView } from '../contract/transport.js';
 import { RequestError } from '../errors.js';
 
 const PLACEHOLDER = /\{(\w+)\}/g;
 const namesIn = (text: string): string[] => [...text.matchAll(PLACEHOLDER)].map((m) => m[1]!);
 
 export function resolveEndpointOptions(
-  adapter: ProviderAdapter,
+  adapter: EndpointView,
   given: Record<string, string> | undefined,
   env: Record<string, string | undefined> | undefined,
   baseUrl: string | undefined,
@@ -77,3 +78,5 @@ export function resolveEndpointOptions(
   }
   return out;
 }
+
+resolveEndpointOptions satisfies EndpointOptionsUnit;

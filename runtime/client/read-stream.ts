@@ -3,14 +3,15 @@
  * generated readEvent → assembler events. Everything that arrived is kept: every error after
  * the first event carries `partial`.
  */
-import type { ProviderAdapter } from '../adapter.js';
+import type { ProviderAdapter } from '../contract/adapter.js';
 import type { TurnAssembler } from '../assemble/turn-assembler.js';
 import { excerptOf, StreamError, TimeoutError, WireforgeError } from '../errors.js';
 import { SseDecoder } from '../framing/decode-sse.js';
-import type { FrameSink } from '../framing/frame.js';
-import type { StreamEvent, Warning } from '../types.js';
+import type { FrameSink } from '../contract/frame.js';
+import type { StreamEvent, Warning } from '../contract/unified-model.js';
 import { abortReason } from '../transport/abort.js';
-import { messageOf, type Redact } from '../transport/redact.js';
+import type { Redact } from '../contract/transport.js';
+import { messageOf } from '../transport/redact.js';
 import type { Sent } from '../transport/send-request.js';
 
 /** For TextDecoder.decode of a chunk: a character split across chunks waits for the next. */

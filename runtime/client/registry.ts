@@ -3,9 +3,9 @@
  * one for the built-in specs (and one for a user's own specs beside them); the runtime never
  * imports generated code.
  */
-import type { ProviderAdapter } from '../adapter.js';
+import type { ProviderAdapter } from '../contract/adapter.js';
 import { RequestError } from '../errors.js';
-import type { ClientOptions } from '../types.js';
+import type { ClientOptions } from '../contract/unified-model.js';
 import { createClientFor, type Client } from './create-client.js';
 
 export interface Registry<Id extends string> {

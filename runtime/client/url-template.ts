@@ -4,7 +4,8 @@
  * endpoint option. A unit (`codec.uses.urlTemplate`), supplied by the modules whose endpoint has
  * either, so a bundle of plain endpoints (a base URL and a path) leaves it out.
  */
-import type { EndpointInfo } from '../profile.js';
+import type { UrlTemplateUnit } from '../contract/codec.js';
+import type { EndpointInfo } from '../contract/profile.js';
 import { RequestError } from '../errors.js';
 
 export function urlTemplate(
@@ -33,3 +34,5 @@ export function urlTemplate(
   }
   return url;
 }
+
+urlTemplate satisfies UrlTemplateUnit;

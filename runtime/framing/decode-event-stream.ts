@@ -9,22 +9,10 @@
  * errors are the provider's errors. A CRC that does not match is a `StreamError`: a corrupt frame
  * is never read as an event.
  */
-import type { ProviderAdapter } from '../adapter.js';
+import type { EventStreamUnit } from '../contract/codec.js';
 import { ProviderError, StreamError } from '../errors.js';
-import type { Redact } from '../transport/redact.js';
-import type { FrameSink } from './frame.js';
-
-/** A message the service sent instead of an event. */
-export type ExceptionSink = (type: string, message: string | undefined, payload: string) => void;
-
-export interface EventStreamOptions {
-  provider: string;
-  /**
-   * A payload that wraps the event as base64 in this JSON field (Bedrock InvokeModel streaming:
-   * `{"bytes":"eyJ0eXBlIjoi…"}`): the decoded text is the event, named by the spec's eventKey.
-   */
-  unwrap?: string | undefined;
-}
+import type { Redact, StreamView } from '../contract/transport.js';
+import type { EventStreamOptions, ExceptionSink, FrameSink } from '../contract/frame.js';
 
 const PRELUDE = 12;
 /** The largest message and headers section the protocol allows (16 MiB, 128 KiB): a bigger one is corrupt, not buffered. */
@@ -49,7 +37,7 @@ export class EventStreamDecoder {
   }
 
   /** The decoder of a provider's stream: exceptions in it are the provider's errors, typed by their `:exception-type`. */
-  static forStream(sink: FrameSink, adapter: ProviderAdapter, redact: Redact): EventStreamDecoder {
+  static forStream(sink: FrameSink, adapter: StreamView, redact: Redact): EventStreamDecoder {
     const onException: ExceptionSink = (type, message, payload) => {
       throw new ProviderError({ provider: adapter.id, message: redact(message ?? type), type, code: type, body: redact(payload), retryable: false });
     };
@@ -243,3 +231,5 @@ function makeTables(): void {
   }
   [T0, T1, T2, T3] = t;
 }
+
+EventStreamDecoder satisfies EventStreamUnit;

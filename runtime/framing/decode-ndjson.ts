@@ -1,5 +1,6 @@
 /** Newline-delimited JSON: one payload per line; blank lines skipped; CRLF tolerated. */
-import type { FrameDecoder, FrameSink } from './frame.js';
+import type { NdjsonUnit } from '../contract/codec.js';
+import type { FrameDecoder, FrameSink } from '../contract/frame.js';
 
 export class NdjsonDecoder implements FrameDecoder {
   #rest = '';
@@ -38,3 +39,5 @@ export class NdjsonDecoder implements FrameDecoder {
     this.#sink(undefined, line, this.#base + start, unterminated);
   }
 }
+
+NdjsonDecoder satisfies NdjsonUnit;

@@ -4,7 +4,7 @@
  * "\n"; comments (`:`) and `id:`/`retry:` are skipped; a BOM at the start is dropped. Index
  * scans only, no regex, one pass per chunk.
  */
-import type { FrameDecoder, FrameSink } from './frame.js';
+import type { FrameDecoder, FrameSink } from '../contract/frame.js';
 
 export class SseDecoder implements FrameDecoder {
   #rest = '';

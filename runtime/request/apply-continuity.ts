@@ -10,59 +10,12 @@
  * state, and reasoning from elsewhere sent back as text (`foreignThinking: text`), are applied by
  * `continuityRules` (continuity-rules.ts, `codec.uses.continuity`), which cleans turns too.
  */
-import type { Condition } from '../profile.js';
-import type { AssistantMessage, ChatRequest, Message, ThinkingPart } from '../types.js';
+import type { ContinuityUnit } from '../contract/codec.js';
+import type { Continuity } from '../contract/profile.js';
+import type { ContinuityResult } from '../contract/request.js';
+import type { AssistantMessage, ChatRequest, Message, ThinkingPart } from '../contract/unified-model.js';
 import { describePart } from './message-context.js';
 import type { Warnings } from './warnings.js';
-
-/**
- * Facts a continuity rule's `when` can test: `store` and `model` (the request's), `reasoning`
- * (the request asks for reasoning), `toolTurnWithoutThinking` (the conversation continues a
- * tool turn that carries no reasoning; judged after foreign state is cleaned up).
- */
-export type ContinuityFact = 'store' | 'model' | 'reasoning' | 'toolTurnWithoutThinking';
-
-export interface ContinuityRule {
-  readonly when: Condition;
-  /** Thinking blocks lacking this are not sent, with a warning. */
-  readonly require: readonly string[];
-  /** `thinking`: history reasoning is never sent back (the wire rejects it); request fields: dropped with a warning. */
-  readonly drop: readonly string[];
-  /** `thinking`: every assistant turn carries reasoning, empty if it had none. */
-  readonly ensure: readonly string[];
-  readonly body?: Readonly<Record<string, unknown>>;
-}
-
-/** State a turn returned that the next request carries as a body field (a container id). */
-export interface CarryRule {
-  /** The opaque part kind. */
-  readonly kind: string;
-  /** Where the value is inside the part's value (`[]`: all of it). */
-  readonly from: readonly (string | number)[];
-  readonly to: readonly (string | number)[];
-}
-
-/** A wire's continuity; what a generated profile leaves out is the default. */
-export interface Continuity {
-  provider: string;
-  /** `model`: a turn of another model of the same provider is from elsewhere too; absent: `provider`. */
-  scope?: 'provider' | 'model';
-  /** `text`: reasoning from elsewhere goes back as text; absent: `drop`. */
-  foreignThinking?: 'drop' | 'text';
-  /** Absent: none. */
-  rules?: readonly ContinuityRule[];
-  carry?: readonly CarryRule[];
-}
-
-export interface ContinuityResult {
-  messages: Message[];
-  /** Fields the applicable rules add to the body; absent: none. */
-  body?: Record<string, unknown>;
-  /** The request, less any field a rule says cannot go with this conversation. */
-  request: ChatRequest;
-  /** Body fields carried from the latest turn of this provider, placed as the body has them (filled in like defaults); absent: none. */
-  carried?: Record<string, unknown>;
-}
 
 /** The history with every turn from another provider (or model) cleaned of what is not valid here. */
 export function applyContinuity(messages: Message[], origins: number[], req: ChatRequest, c: Continuity, w: Warnings): ContinuityResult {
@@ -109,3 +62,4 @@ function fromElsewhere(m: AssistantMessage, c: Continuity, where: string, w: War
   return out;
 }
 
+applyContinuity satisfies ContinuityUnit;

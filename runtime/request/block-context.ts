@@ -5,11 +5,12 @@
  * do, so the modules whose templates read these slots supply this class (`codec.uses.blocks`) and
  * others leave it out.
  */
-import type { AssistantMessage, ContentPart, ResponsePart, ThinkingPart, ToolCall } from '../types.js';
+import type { AssistantMessage, ContentPart, ResponsePart, ThinkingPart, ToolCall } from '../contract/unified-model.js';
 import { isObject } from '../wire/read-path.js';
-import { MessageContext, type BlockTemplates } from './message-context.js';
+import type { BlockTemplates, MessageContextUnit } from '../contract/message-context.js';
+import { TemplateContext } from './message-context.js';
 
-export class BlockContext extends MessageContext {
+export class BlockContext extends TemplateContext {
   /** Image parts a text-only slot left out, reported at finish() unless another slot carried them. */
   readonly #pendingImages = new Map<number, string>();
 
@@ -156,3 +157,5 @@ function agrees(m: AssistantMessage, parts: ResponsePart[]): boolean {
 function squash(s: string): string {
   return s.replace(/\s+/g, '');
 }
+
+BlockContext satisfies MessageContextUnit;

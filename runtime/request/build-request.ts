@@ -4,40 +4,19 @@
  * dropped or rejected, how each value is transformed) is planned once, when the adapter is
  * made; a request runs the plan.
  */
-import type { CallMode } from '../adapter.js';
-import { missingUse, type Codec, type RoleTemplates } from '../codec.js';
-import { PARAM_FIELDS, type DefaultValue, type ParamField, type Profile, type WirePath } from '../profile.js';
-import type { ChatRequest, FunctionToolSpec, Message, Warning } from '../types.js';
-import type { paramRules } from './param-rules.js';
+import type { Codec, ParamRulesUnit, RoleTemplates } from '../contract/codec.js';
+import type { MessageContext } from '../contract/message-context.js';
+import type { DefaultValue, ParamField, Profile, WirePath } from '../contract/profile.js';
+import { paramReader } from '../contract/param-fields.js';
+import type { BuiltRequest, CallMode, ParamStep } from '../contract/request.js';
+import type { ChatRequest, FunctionToolSpec, Message } from '../contract/unified-model.js';
+import { missingUse } from '../errors.js';
 import { finalizeBody } from './finalize-body.js';
-import { MessageContext } from './message-context.js';
+import { TemplateContext } from './message-context.js';
 import { prepareConversation } from './prepare-conversation.js';
 import { toolChoiceForm } from './tool-choice.js';
 import { setPath } from './set-path.js';
 import { Warnings } from './warnings.js';
-
-export interface BuiltRequest {
-  body: Record<string, unknown>;
-  /** The model the request asks for (after client defaults). */
-  model: string | undefined;
-  /** Values for `{placeholders}` in the endpoint path. */
-  pathParams: Record<string, string | undefined>;
-  warnings: Warning[];
-}
-
-/** The reader of a unified param field (`reasoning.effort`: `effort` inside `reasoning`). */
-function paramGetter(field: string): (r: ChatRequest) => unknown {
-  const [top, inner] = field.split('.') as [string, string | undefined];
-  type Fields = Record<string, Record<string, unknown> | undefined>;
-  return inner === undefined ? (r) => (r as unknown as Fields)[top] : (r) => (r as unknown as Fields)[top]?.[inner];
-}
-
-export function paramValue(req: ChatRequest, field: string): unknown {
-  return (PARAM_FIELDS as readonly string[]).includes(field) ? paramGetter(field)(req) : (req as unknown as Record<string, unknown>)[field];
-}
-
-/** What a set param value becomes on the wire; undefined sends nothing. */
-export type ParamStep = (v: unknown, req: ChatRequest, w: Warnings) => unknown;
 
 interface Plan {
   /** Fields dropped or rejected with a reason. */
@@ -46,7 +25,7 @@ interface Plan {
   writes: Array<{ get: (r: ChatRequest) => unknown; to: WirePath; step: ParamStep | undefined }>;
   defaults: Array<{ to: WirePath; value: DefaultValue }>;
   /** The unit for value tables, conditions and defaults, when the spec has any. */
-  rules: typeof paramRules | undefined;
+  rules: ParamRulesUnit | undefined;
 }
 
 /** The request builder of one adapter. */
@@ -76,7 +55,7 @@ export function requestBuilder(profile: Profile, codec: Codec): (input: ChatRequ
     if (!rq.toolChoice && req.toolChoice !== undefined) w.drop('toolChoice', `${profile.name} has no tool choice`);
     if (!rq.responseFormat && req.responseFormat !== undefined) w.drop('responseFormat', `${profile.name} has no response format setting`);
 
-    const cx = new (codec.uses?.blocks ?? MessageContext)(codec.parts, codec.blocks, w);
+    const cx = new (codec.uses?.blocks ?? TemplateContext)(codec.parts, codec.blocks, w);
     const mapped: unknown[] = [];
     for (let i = 0; i < conv.messages.length; i++) {
       const m = conv.messages[i]!;
@@ -136,11 +115,11 @@ function planParams(profile: Profile, codec: Codec): Plan {
   const warns: Plan['warns'] = [];
   const writes: Plan['writes'] = [];
   const defaults: Plan['defaults'] = [];
-  let rules: typeof paramRules | undefined;
+  let rules: ParamRulesUnit | undefined;
   // In the profile's order, which generated profiles keep as PARAM_FIELDS has it.
   for (const field of Object.keys(profile.request.params) as ParamField[]) {
     const rule = profile.request.params[field];
-    const get = paramGetter(field);
+    const get = paramReader(field);
     if (rule === undefined || 'carriedBy' in rule) continue;
     if ('drop' in rule) warns.push({ get, field, reason: rule.drop, reject: false });
     else if ('reject' in rule) warns.push({ get, field, reason: rule.reject, reject: true });

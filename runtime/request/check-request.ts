@@ -6,7 +6,7 @@
  * the request, and no allocation when it is well formed.
  */
 import { RequestError } from '../errors.js';
-import type { ChatRequest } from '../types.js';
+import type { ChatRequest } from '../contract/unified-model.js';
 import { isObject } from '../wire/read-path.js';
 
 /** The provider of the request being checked (a check runs start to end synchronously). */

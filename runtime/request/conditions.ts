@@ -2,7 +2,7 @@
  * The condition vocabulary (`when:`) evaluated over request values or continuity facts. Spec
  * patterns (`matches`) are compiled once and kept.
  */
-import type { Condition, Test } from '../profile.js';
+import type { Condition, Test } from '../contract/profile.js';
 
 export function holds(when: Condition, value: (subject: string) => unknown): boolean {
   for (const subject in when) if (!passes(when[subject]!, value(subject))) return false;

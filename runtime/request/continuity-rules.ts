@@ -5,10 +5,13 @@
  * Generated modules whose spec has any supply this as `codec.uses.continuity`; it cleans turns
  * from elsewhere first (as `foreignTurns` does for wires without rules).
  */
-import type { Condition } from '../profile.js';
-import type { AssistantMessage, ChatRequest, Message, ResponsePart, ThinkingPart } from '../types.js';
+import type { ContinuityUnit } from '../contract/codec.js';
+import type { Condition } from '../contract/profile.js';
+import type { AssistantMessage, ChatRequest, Message, ResponsePart, ThinkingPart } from '../contract/unified-model.js';
 import { readPath } from '../wire/read-path.js';
-import { cleanForeign, fromElsewhere, isForeign, type Continuity, type ContinuityFact, type ContinuityResult, type ReasoningAsText } from './apply-continuity.js';
+import type { Continuity, ContinuityFact } from '../contract/profile.js';
+import type { ContinuityResult } from '../contract/request.js';
+import { cleanForeign, fromElsewhere, isForeign, type ReasoningAsText } from './apply-continuity.js';
 import { holds } from './conditions.js';
 import { setPath } from './set-path.js';
 import type { Warnings } from './warnings.js';
@@ -149,3 +152,4 @@ function applies(when: Condition, req: ChatRequest, continues = false): boolean 
   });
 }
 
+continuityRules satisfies ContinuityUnit;

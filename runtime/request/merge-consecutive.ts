@@ -1,5 +1,6 @@
 /** Consecutive wire messages joined into one, for specs with `messages.merge` (`codec.uses.merge`). */
-import type { ContentPart } from '../types.js';
+import type { MergeUnit } from '../contract/codec.js';
+import type { ContentPart } from '../contract/unified-model.js';
 import { isObject } from '../wire/read-path.js';
 
 type TextPart = Extract<ContentPart, { type: 'text' }>;
@@ -60,3 +61,5 @@ function asList(v: unknown, textPart: ((p: TextPart) => unknown) | undefined): u
   if (typeof v === 'string') return [textPart ? textPart({ type: 'text', text: v }) : v];
   return [v];
 }
+
+mergeConsecutive satisfies MergeUnit;

@@ -3,32 +3,13 @@
  * parts and blocks the spec's templates describe, and records a warning for anything the
  * spec has no template for, so nothing silently vanishes.
  */
-import type { AssistantMessage, ContentPart, ResponsePart, ThinkingPart, ToolCall } from '../types.js';
-import { missingUse } from '../codec.js';
+import type { BlockTemplates, MessageContext, MessageContextUnit, PartTemplates } from '../contract/message-context.js';
+import type { AssistantMessage, ContentPart, ResponsePart, ToolCall } from '../contract/unified-model.js';
+import { missingUse } from '../errors.js';
 import type { Warnings } from './warnings.js';
 
-type TextPart = Extract<ContentPart, { type: 'text' }>;
-type ImagePart = Extract<ContentPart, { type: 'image' }>;
-/** One text block of an assistant turn: its text, and what the provider sent with it. */
-export type TextBlock = Omit<Extract<ResponsePart, { type: 'text' }>, 'type'>;
-
-export interface PartTemplates {
-  text?: ((p: TextPart) => unknown) | undefined;
-  imageUrl?: ((p: ImagePart) => unknown) | undefined;
-  imageData?: ((p: ImagePart) => unknown) | undefined;
-}
-
-export interface BlockTemplates {
-  /** `i` is the block's position among the turn's thinking blocks. */
-  thinking?: ((b: ThinkingPart, cx: MessageContext, i: number) => unknown) | undefined;
-  /** For summary blocks; default: the thinking template. */
-  summaryThinking?: ((b: ThinkingPart, cx: MessageContext, i: number) => unknown) | undefined;
-  redactedThinking?: ((b: ThinkingPart, cx: MessageContext, i: number) => unknown) | undefined;
-  text?: ((b: TextBlock, cx: MessageContext) => unknown) | undefined;
-  toolCall?: ((b: ToolCall, cx: MessageContext) => unknown) | undefined;
-}
-
-export class MessageContext {
+/** The message context of every wire; BlockContext (block-context.ts) adds the block methods. */
+export class TemplateContext implements MessageContext {
   #index = 0;
   protected thinkingCarried = false;
   /** The message's parts went out through `blocks` (the wire has a place for every kind). */
@@ -116,7 +97,7 @@ export class MessageContext {
  * of BlockContext (block-context.ts), which modules whose templates read them supply as
  * `codec.uses.blocks`. Here they say that unit is missing (a hand-written codec), one stub for all.
  */
-export interface MessageContext {
+export interface TemplateContext {
   imageData(c: string | ContentPart[]): string[] | undefined;
   text(c: string | ContentPart[]): string;
   blocks(m: AssistantMessage): unknown[];
@@ -125,10 +106,12 @@ export interface MessageContext {
   argumentsObject(c: ToolCall): Record<string, unknown>;
 }
 for (const name of ['imageData', 'text', 'blocks', 'thinkingBlocks', 'thinkingText', 'argumentsObject'] as const) {
-  MessageContext.prototype[name] = function (this: MessageContext): never {
+  TemplateContext.prototype[name] = function (this: TemplateContext): never {
     return missingUse(this.w.provider, 'blocks');
   };
 }
+
+TemplateContext satisfies MessageContextUnit;
 
 /** A part as warnings name it: `a provider-run web_search call`, `a code_execution part`, `a file part`. */
 export function describePart(p: ResponsePart): string {

@@ -3,9 +3,11 @@
  * defaults. Supplied as `codec.uses.paramRules` by modules whose spec has any; the request
  * builder plans them once, when the adapter is made.
  */
-import type { Condition, DefaultValue, ParamField, WirePath } from '../profile.js';
-import type { ChatRequest } from '../types.js';
-import { paramValue, type ParamStep } from './build-request.js';
+import type { ParamRulesUnit } from '../contract/codec.js';
+import type { Condition, DefaultValue, ParamField, WirePath } from '../contract/profile.js';
+import type { ParamStep } from '../contract/request.js';
+import type { ChatRequest } from '../contract/unified-model.js';
+import { readParam } from '../contract/param-fields.js';
 import { holds } from './conditions.js';
 import { setPath } from './set-path.js';
 
@@ -18,7 +20,7 @@ export const paramRules = {
   ): ParamStep {
     const { values: table, silent, when } = rule;
     return (v, req, w) => {
-      if (when && !holds(when, (f) => paramValue(req, f))) {
+      if (when && !holds(when, (f) => readParam(req, f))) {
         return w.drop(field, `not sent together with ${describeUnmet(when, req)}, which wins`);
       }
       if (!table && !silent) return template ? template(v) : v;
@@ -43,15 +45,15 @@ export const paramRules = {
     if (d === null || typeof d !== 'object' || Array.isArray(d)) return d;
     let total = 0;
     for (const term of (d as { sum: readonly (number | ParamField)[] }).sum) {
-      const v = typeof term === 'number' ? term : paramValue(req, term);
+      const v = typeof term === 'number' ? term : readParam(req, term);
       if (typeof v === 'number') total += v;
     }
     return total;
   },
-};
+} satisfies ParamRulesUnit;
 
 function describeUnmet(when: Condition, req: ChatRequest): string {
   return Object.keys(when)
-    .filter((f) => !holds({ [f]: when[f]! }, (x) => paramValue(req, x)))
+    .filter((f) => !holds({ [f]: when[f]! }, (x) => readParam(req, x)))
     .join(', ');
 }

@@ -3,8 +3,9 @@
  * the spec places it in a field), images normalised, and tool names filled in from the call
  * they answer (Gemini sends results back by name).
  */
-import type { ChatRequest, ContentPart, Message } from '../types.js';
-import type { applyContinuity, Continuity } from './apply-continuity.js';
+import type { ChatRequest, ContentPart, Message } from '../contract/unified-model.js';
+import type { ContinuityUnit } from '../contract/codec.js';
+import type { Continuity } from '../contract/profile.js';
 import type { Warnings } from './warnings.js';
 
 export interface Conversation {
@@ -27,7 +28,7 @@ export function prepareConversation(
   join: string,
   continuity: Continuity,
   w: Warnings,
-  rules?: typeof applyContinuity,
+  rules?: ContinuityUnit,
 ): Conversation {
   const systemTexts: string[] = [];
   const messages: Message[] = [];

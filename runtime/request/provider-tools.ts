@@ -3,8 +3,9 @@
  * (`tools.provider`, `tools.unknownProviderTool`): a unit their modules supply
  * (`codec.uses.providerTools`). Other wires drop every provider tool with a warning.
  */
-import type { Profile } from '../profile.js';
-import type { ProviderToolSpec } from '../types.js';
+import type { ProviderToolsUnit } from '../contract/codec.js';
+import type { Profile } from '../contract/profile.js';
+import type { ProviderToolSpec } from '../contract/unified-model.js';
 import { mergeInto, sanitize } from './safe-merge.js';
 import type { Warnings } from './warnings.js';
 
@@ -22,3 +23,5 @@ export function providerTools(t: ProviderToolSpec, i: number, tools: NonNullable
   if (t.options) mergeInto(base, sanitize(t.options) as Record<string, unknown>, false);
   return base;
 }
+
+providerTools satisfies ProviderToolsUnit;

@@ -3,7 +3,7 @@
  * there and the value is an object too, their fields merge (a response-format form and the
  * params that share `generationConfig`); the generator has checked that no two writes collide.
  */
-import type { WirePath } from '../profile.js';
+import type { WirePath } from '../contract/profile.js';
 import { isObject } from '../wire/read-path.js';
 import { FORBIDDEN_KEYS } from './safe-merge.js';
 

@@ -4,9 +4,9 @@
  * tool choice, or have a form for tools declared without a choice, go by `toolChoiceRules`: a
  * unit their modules supply (`codec.uses.toolChoiceRules`), so other bundles leave it out.
  */
-import type { Codec } from '../codec.js';
-import type { Profile } from '../profile.js';
-import type { ChatRequest } from '../types.js';
+import type { Codec, ToolChoiceRulesUnit } from '../contract/codec.js';
+import type { Profile } from '../contract/profile.js';
+import type { ChatRequest } from '../contract/unified-model.js';
 import type { Warnings } from './warnings.js';
 
 /** The form of the choice the request gives; `noParallel` for wires that say `parallelToolCalls: false` inside it. */
@@ -33,3 +33,5 @@ export function toolChoiceRules(req: ChatRequest, p: Profile, c: Codec, w: Warni
   if (req.toolChoice === undefined) return c.toolChoice.unset?.({ name: undefined, noParallel });
   return toolChoiceForm(req, p, c, w, noParallel);
 }
+
+toolChoiceRules satisfies ToolChoiceRulesUnit;

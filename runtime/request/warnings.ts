@@ -1,8 +1,9 @@
 /** Collects what a request could not carry, for ChatResponse.warnings. */
 import { RequestError } from '../errors.js';
-import type { Warning } from '../types.js';
+import type { RequestWarnings } from '../contract/request.js';
+import type { Warning } from '../contract/unified-model.js';
 
-export class Warnings {
+export class Warnings implements RequestWarnings {
   readonly list: Warning[] = [];
   declare readonly provider: string;
   constructor(provider: string) {

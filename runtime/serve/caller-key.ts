@@ -1,5 +1,5 @@
 /** The key a caller sent: in the spec's auth header, or in a header form its serve section also accepts. */
-import type { ServedSpec } from './mock-handler.js';
+import type { ServedSpec } from '../contract/serve-codec.js';
 
 export function callerKey(spec: ServedSpec, header: (name: string) => string | null | undefined): string | undefined {
   const { authHeader, authScheme } = spec.adapter.endpoint;

@@ -4,10 +4,10 @@
  * spec does not accept is a RequestError naming the wire path; what the wire cannot say (an
  * error flag Chat Completions does not carry, ids Gemini does not send) comes back as documented.
  */
-import type { ProviderAdapter } from '../adapter.js';
+import type { ProviderAdapter } from '../contract/adapter.js';
 import { RequestError } from '../errors.js';
-import type { ParamField, ParamRule, WirePath } from '../profile.js';
-import { PARAM_FIELDS } from '../profile.js';
+import type { ParamRule, WirePath } from '../contract/profile.js';
+import { PARAM_FIELDS, writeParam } from '../contract/param-fields.js';
 import type {
   AssistantMessage,
   ChatRequest,
@@ -20,11 +20,11 @@ import type {
   ToolChoice,
   ToolSpec,
   UserMessage,
-} from '../types.js';
+} from '../contract/unified-model.js';
 import { isObject, readPath } from '../wire/read-path.js';
 import { pathMatches, pathPattern } from './endpoint-path.js';
 import { better, matchTemplate, type Match } from './match-template.js';
-import type { AcceptedForms, RequestTemplates, ServeCodec, TemplateData } from './serve-codec.js';
+import type { AcceptedForms, RequestTemplates, ServeCodec, TemplateData } from '../contract/serve-codec.js';
 
 export interface DecodedRequest {
   request: ChatRequest;
@@ -463,7 +463,7 @@ function decodeParams(adapter: ProviderAdapter, t: RequestTemplates, read: Reade
       if (!back) continue;
       v = scalarOf(back[0]);
     }
-    setField(out, field, v);
+    writeParam(out, field, v);
   }
 }
 
@@ -471,13 +471,6 @@ function decodeParams(adapter: ProviderAdapter, t: RequestTemplates, read: Reade
 function scalarOf(k: string): unknown {
   if (k === 'true' || k === 'false') return k === 'true';
   return k.trim() !== '' && Number.isFinite(Number(k)) ? Number(k) : k;
-}
-
-function setField(out: ChatRequest, field: ParamField, v: unknown): void {
-  const [top, inner] = field.split('.') as [string, string | undefined];
-  const o = out as unknown as Record<string, unknown>;
-  if (inner === undefined) o[top] = v;
-  else o[top] = { ...(o[top] as object | undefined), [inner]: v };
 }
 
 // ---------------------------------------------------------------------------------------------

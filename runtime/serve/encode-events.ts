@@ -2,7 +2,7 @@
  * Wire events → bytes in the spec's framing: SSE (with `event:` lines where the wire names its
  * events, and the done sentinel last), NDJSON, or AWS event-stream messages.
  */
-import type { ProviderAdapter } from '../adapter.js';
+import type { ProviderAdapter } from '../contract/adapter.js';
 import { eventStreamMessage } from './encode-event-stream.js';
 import type { WireEvent } from './stream-writer.js';
 

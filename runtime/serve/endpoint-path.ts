@@ -2,7 +2,7 @@
  * A spec's endpoint path (`/models/{model}:generateContent`) as a pattern that finds it at the
  * end of a request's path: the served path may sit under any base (`/v1beta`, a proxy's prefix).
  */
-import type { ProviderAdapter } from '../adapter.js';
+import type { ProviderAdapter } from '../contract/adapter.js';
 
 /** `{model}` is a named group; other placeholders match one segment. */
 export function pathPattern(template: string): RegExp {

@@ -2,9 +2,9 @@
  * An error in the wire's own shape: the spec's serve.error template, else the message, type and
  * code written at the first path the errors section reads each from.
  */
-import type { ProviderAdapter } from '../adapter.js';
+import type { ProviderAdapter } from '../contract/adapter.js';
 import { setPath } from '../request/set-path.js';
-import type { ServeCodec, ServeSlots } from './serve-codec.js';
+import type { ServeCodec, ServeSlots } from '../contract/serve-codec.js';
 
 export interface ServedError {
   status: number;

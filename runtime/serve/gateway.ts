@@ -8,12 +8,12 @@
 import { createClientFor } from '../client/create-client.js';
 import { ConnectionError, ProviderError, RequestError, TimeoutError, WireforgeError } from '../errors.js';
 import { makeRedactor } from '../transport/redact.js';
-import type { ChatRequest, ClientOptions, ChatResponse, StreamEvent, Warning } from '../types.js';
+import type { ChatRequest, ClientOptions, ChatResponse, StreamEvent, Warning } from '../contract/unified-model.js';
 import { decodeRequest } from './decode-request.js';
 import { eventEncoder } from './encode-events.js';
 import { errorResponse } from './error-body.js';
 import { callerKey, sameSecret } from './caller-key.js';
-import type { ServedSpec } from './mock-handler.js';
+import type { ServedSpec } from '../contract/serve-codec.js';
 import { responseBody, type ServedTurn } from './served-turn.js';
 import { StreamWriter } from './stream-writer.js';
 

@@ -2,9 +2,9 @@
  * The server side (docs/serving.md): serving a spec's wire from unified turns and events. The
  * package's `wireforge/serve` entry is generated/serve.ts, which adds every spec's serve export.
  */
-export type { ServeCodec, ServeSlots, ServeTemplate } from './serve-codec.js';
-export { SERVE_STEPS, type ServeStep } from './serve-steps.js';
-export { StreamWriter, type ServeEvent, type WireEvent } from './stream-writer.js';
+export type { ServeCodec, ServeEvent, ServeSlots, ServeStep, ServeTemplate, ServedSpec } from '../contract/serve-codec.js';
+export { SERVE_STEPS } from './serve-steps.js';
+export { StreamWriter, type WireEvent } from './stream-writer.js';
 export { eventEncoder, type EventEncoder } from './encode-events.js';
 export { responseBody, turnSlots, type ServedTurn } from './served-turn.js';
 export { errorBody, type ServedError } from './error-body.js';
@@ -12,5 +12,5 @@ export { servedTurn, turnEvents, type MockTurn } from './turn-events.js';
 export { wireFinish } from './wire-finish.js';
 export { wireUsage } from './wire-usage.js';
 export { decodeRequest, type DecodedRequest } from './decode-request.js';
-export { createMockHandler, type MockHandler, type MockOptions, type MockStep, type MockMatch, type MockFault, type RecordedCall, type ServedSpec } from './mock-handler.js';
+export { createMockHandler, type MockHandler, type MockOptions, type MockStep, type MockMatch, type MockFault, type RecordedCall } from './mock-handler.js';
 export { createGateway, WARNINGS_HEADER, type GatewayOptions } from './gateway.js';

@@ -3,7 +3,7 @@
  * values its slots stand for, and how well the value fits. Forward, a template leaves out keys
  * whose slot is unset, so an absent key fits any slot; a fit is judged by what it accounts for.
  */
-import type { TemplateData } from './serve-codec.js';
+import type { TemplateData } from '../contract/serve-codec.js';
 
 export interface Match {
   slots: Record<string, unknown>;

@@ -5,24 +5,17 @@
  * stream, a stream cut mid-event, latency, a stall), and records every request it decoded.
  * docs/serving.md#mock-server. Runs wherever fetch does; node/ adds a node:http listener.
  */
-import type { ProviderAdapter } from '../adapter.js';
 import { RequestError } from '../errors.js';
-import type { ChatRequest, Message } from '../types.js';
+import type { ChatRequest, Message } from '../contract/unified-model.js';
 import { decodeRequest } from './decode-request.js';
 import { eventEncoder } from './encode-events.js';
 import { errorResponse, type ServedError } from './error-body.js';
 import { servesPath } from './endpoint-path.js';
 import { callerKey, sameSecret } from './caller-key.js';
-import type { ServeCodec } from './serve-codec.js';
+import type { ServedSpec } from '../contract/serve-codec.js';
 import { responseBody } from './served-turn.js';
 import { StreamWriter, type WireEvent } from './stream-writer.js';
 import { servedTurn, turnEvents, type MockTurn } from './turn-events.js';
-
-/** A spec to serve: its adapter and its serve export (a generated module has both). */
-export interface ServedSpec {
-  adapter: ProviderAdapter;
-  serve: ServeCodec;
-}
 
 /** Something to go wrong, instead of or during a turn. */
 export interface MockFault {

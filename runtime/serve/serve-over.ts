@@ -3,7 +3,7 @@
  * set to undefined is taken away). Generated code calls it as a pure call, so a bundle that never
  * serves leaves the base's serve data out too.
  */
-import type { RequestTemplates, ServeCodec } from './serve-codec.js';
+import type { RequestTemplates, ServeCodec } from '../contract/serve-codec.js';
 
 /** What an overlay changes: members, stream steps, request forms (undefined takes one away). */
 export type ServeOverlay = { readonly [K in Exclude<keyof ServeCodec, 'request'>]?: ServeCodec[K] | undefined } & {

@@ -1,4 +1,6 @@
 /** The steps of a served stream, in the order a turn passes them (docs/serving.md#stream-steps). */
+import type { ServeStep } from '../contract/serve-codec.js';
+
 export const SERVE_STEPS = [
   'start',
   'textStart',
@@ -17,6 +19,7 @@ export const SERVE_STEPS = [
   'end',
   // Not a step of a turn: what an error in the middle of the stream writes.
   'error',
-] as const;
+] as const satisfies readonly ServeStep[];
 
-export type ServeStep = (typeof SERVE_STEPS)[number];
+// Every step of the contract is listed here: one added there alone fails to compile.
+true satisfies [Exclude<ServeStep, (typeof SERVE_STEPS)[number]>] extends [never] ? true : never;

@@ -3,11 +3,11 @@
  * this spec's assistant role writes it into a request (`$message`: the wire's own form of an
  * assistant turn, which is what its responses carry), the wire finish reason and usage.
  */
-import type { ProviderAdapter } from '../adapter.js';
+import type { ProviderAdapter } from '../contract/adapter.js';
 import { WireforgeError } from '../errors.js';
 import { readPath } from '../wire/read-path.js';
-import type { AssistantMessage, FinishReason, Usage, Warning } from '../types.js';
-import type { ServeCodec, ServeSlots } from './serve-codec.js';
+import type { AssistantMessage, FinishReason, Usage, Warning } from '../contract/unified-model.js';
+import type { ServeCodec, ServeSlots } from '../contract/serve-codec.js';
 import { wireFinish } from './wire-finish.js';
 import { wireUsage } from './wire-usage.js';
 

@@ -4,16 +4,12 @@
  * begins or the turn finishes, so a wire with block boundaries (Anthropic, Responses) gets them
  * whatever produced the events (a scripted turn, another provider upstream).
  */
-import type { ProviderAdapter } from '../adapter.js';
-import type { FinishReason, StreamEvent, ThinkingPart, ToolCall, Usage, Warning } from '../types.js';
-import type { ServeCodec, ServeSlots } from './serve-codec.js';
-import type { ServeStep } from './serve-steps.js';
+import type { ProviderAdapter } from '../contract/adapter.js';
+import type { FinishReason, ThinkingPart, ToolCall, Usage, Warning } from '../contract/unified-model.js';
+import type { ServeCodec, ServeEvent, ServeSlots, ServeStep } from '../contract/serve-codec.js';
 import { turnSlots, type ServedTurn } from './served-turn.js';
 import { withParts } from './turn-events.js';
 import { errorBody, type ServedError } from './error-body.js';
-
-/** What the writer takes: the unified events. */
-export type ServeEvent = StreamEvent;
 
 /** One wire event: its payload (JSON), and for SSE wires that name events, the name. */
 export interface WireEvent {

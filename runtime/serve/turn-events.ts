@@ -2,8 +2,8 @@
  * A scripted turn (what a mock server answers with) → the unified events a provider's stream
  * would give for it, text cut into pieces as a network would deliver them.
  */
-import type { AssistantMessage, FinishReason, ResponsePart, ToolCall, Usage } from '../types.js';
-import type { ServeEvent } from './stream-writer.js';
+import type { AssistantMessage, FinishReason, ResponsePart, ToolCall, Usage } from '../contract/unified-model.js';
+import type { ServeEvent } from '../contract/serve-codec.js';
 import type { ServedTurn } from './served-turn.js';
 
 export interface MockTurn {

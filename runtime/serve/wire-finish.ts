@@ -3,8 +3,8 @@
  * that maps to it, else the value an upgrade starts from (`tool_calls` is OpenAI Responses'
  * `completed` with calls in the turn).
  */
-import type { FinishTable } from '../profile.js';
-import type { FinishReason } from '../types.js';
+import type { FinishTable } from '../contract/profile.js';
+import type { FinishReason } from '../contract/unified-model.js';
 
 export function wireFinish(table: FinishTable, reason: FinishReason | null | undefined): string | undefined {
   if (reason == null) return undefined;

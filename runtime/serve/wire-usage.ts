@@ -3,8 +3,8 @@
  * makes from one field is written there; a count it sums from several (Anthropic's input =
  * input_tokens + cache reads + cache writes) gets what the other fields do not already hold.
  */
-import type { UsageCount, UsageMap, WirePath } from '../profile.js';
-import type { Usage } from '../types.js';
+import type { UsageCount, UsageMap, WirePath } from '../contract/profile.js';
+import type { Usage } from '../contract/unified-model.js';
 import { setPath } from '../request/set-path.js';
 
 const COUNTS = ['cachedInputTokens', 'cacheWriteTokens', 'reasoningTokens', 'inputTokens', 'outputTokens', 'totalTokens'] as const;

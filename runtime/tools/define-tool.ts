@@ -1,5 +1,5 @@
 /** Tool definitions for the loop: a JSON Schema, an execute function, and what to do with the result. */
-import type { ChatResponse, Message } from '../types.js';
+import type { ChatResponse, Message } from '../contract/unified-model.js';
 import type { FromSchema } from './json-schema-type.js';
 import type { InferOutput, StandardSchemaV1 } from './standard-schema.js';
 

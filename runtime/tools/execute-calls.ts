@@ -1,7 +1,7 @@
 /** One model turn's tool calls: looked up, checked, run with bounded concurrency, results in call order. */
 import { ToolArgumentsError, ToolExecutionError, UnknownToolError } from '../errors.js';
 import { abortReason } from '../transport/abort.js';
-import type { ToolCall } from '../types.js';
+import type { ToolCall } from '../contract/unified-model.js';
 import { checkArguments } from './check-arguments.js';
 import { checkStandard, isStandardSchema } from './standard-schema.js';
 import type { ToolContext, ToolSet } from './define-tool.js';

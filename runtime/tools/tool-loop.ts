@@ -7,7 +7,7 @@ import type { Client } from '../client/create-client.js';
 import { RequestError, StreamError } from '../errors.js';
 import { isStandardSchema, jsonSchemaOf } from './standard-schema.js';
 import { checkRequest } from '../request/check-request.js';
-import type { ChatRequest, ChatResponse, Message, StreamEvent, ToolCall, ToolSpec, Usage } from '../types.js';
+import type { ChatRequest, ChatResponse, Message, StreamEvent, ToolCall, ToolSpec, Usage } from '../contract/unified-model.js';
 import type { ToolSet } from './define-tool.js';
 import { executeCalls, raceAbort, type ExecutePolicy, type ToolExecution } from './execute-calls.js';
 

@@ -6,16 +6,15 @@
  * the redactor. A spec that also names a key variable takes a key when one is given (Bedrock API
  * keys): then nothing is signed.
  */
-import type { ProviderAdapter } from '../adapter.js';
+import type { SigV4AuthUnit } from '../contract/codec.js';
+import type { Auth, EndpointView, Redact, Signer } from '../contract/transport.js';
 import { RequestError } from '../errors.js';
-import type { AwsCredentialsOption, ClientOptions } from '../types.js';
+import type { AwsCredentialsOption, ClientOptions } from '../contract/unified-model.js';
 import { untilAborted } from './abort.js';
-import type { Auth, Signer } from './authorize.js';
-import type { Redact } from './redact.js';
 import { signSigV4 } from './sign-sigv4.js';
 
 export function sigv4Auth(
-  adapter: ProviderAdapter,
+  adapter: EndpointView,
   options: ClientOptions,
   apiKey: string | undefined,
   env: Record<string, string | undefined> | undefined,
@@ -27,7 +26,7 @@ export function sigv4Auth(
 }
 
 function signer(
-  adapter: ProviderAdapter,
+  adapter: EndpointView,
   options: ClientOptions,
   env: Record<string, string | undefined> | undefined,
   endpoint: Record<string, string>,
@@ -69,3 +68,5 @@ function awsFromEnv(env: Record<string, string | undefined> | undefined): AwsCre
   if (!accessKeyId || !secretAccessKey) return undefined;
   return env.AWS_SESSION_TOKEN ? { accessKeyId, secretAccessKey, sessionToken: env.AWS_SESSION_TOKEN } : { accessKeyId, secretAccessKey };
 }
+
+sigv4Auth satisfies SigV4AuthUnit;

@@ -4,14 +4,14 @@
  * joins the redactor before anything can quote it (the last few are kept there). Without
  * getToken, a static apiKey goes in the header as it would for a key spec.
  */
-import type { ProviderAdapter } from '../adapter.js';
+import type { TokenAuthUnit } from '../contract/codec.js';
+import type { Auth, EndpointView, Redact } from '../contract/transport.js';
 import { WireforgeError } from '../errors.js';
-import type { ClientOptions } from '../types.js';
+import type { ClientOptions } from '../contract/unified-model.js';
 import { untilAborted } from './abort.js';
-import { requireKey, type Auth } from './authorize.js';
-import type { Redact } from './redact.js';
+import { requireKey } from './authorize.js';
 
-export function tokenAuth(adapter: ProviderAdapter, options: ClientOptions, apiKey: string | undefined, redact: Redact): Auth {
+export function tokenAuth(adapter: EndpointView, options: ClientOptions, apiKey: string | undefined, redact: Redact): Auth {
   const ep = adapter.endpoint;
   const getToken = options.getToken;
   if (!getToken) {
@@ -32,3 +32,5 @@ export function tokenAuth(adapter: ProviderAdapter, options: ClientOptions, apiK
   };
   return { apiKey: undefined, sign: (_url, _headers, _body, signal) => untilAborted(fetchToken(), signal) };
 }
+
+tokenAuth satisfies TokenAuthUnit;

@@ -4,13 +4,13 @@
  * (auth-token.ts) or an AWS SigV4 signature (auth-sigv4.ts), both made per attempt. Those units
  * also say what their specs take instead (a static key, a Bedrock API key) and what is missing.
  */
-import type { ProviderAdapter } from '../adapter.js';
+import type { ProviderAdapter } from '../contract/adapter.js';
+import type { Auth, EndpointView, Redact } from '../contract/transport.js';
 import { RequestError } from '../errors.js';
-import type { ClientOptions } from '../types.js';
-import type { Redact } from './redact.js';
+import type { ClientOptions } from '../contract/unified-model.js';
 
 /** The key the client was given or the environment holds; an empty one is none (a blank line in an env file). */
-export function keyOf(adapter: ProviderAdapter, options: ClientOptions, env: Record<string, string | undefined> | undefined): string | undefined {
+export function keyOf(adapter: EndpointView, options: ClientOptions, env: Record<string, string | undefined> | undefined): string | undefined {
   const ep = adapter.endpoint;
   const key = options.apiKey ?? (ep.apiKeyEnv ? env?.[ep.apiKeyEnv] : undefined);
   return key === '' ? undefined : key;
@@ -20,14 +20,6 @@ export function keyOf(adapter: ProviderAdapter, options: ClientOptions, env: Rec
  * Headers to add to one attempt, from its URL, headers and body; settled (rejected with the
  * signal's reason) as soon as the attempt's signal aborts, whatever it waits for.
  */
-export type Signer = (url: string, headers: Record<string, string>, body: string, signal: AbortSignal) => Promise<Record<string, string>>;
-
-export interface Auth {
-  /** The key for the spec's auth header (fixed per client). */
-  apiKey: string | undefined;
-  sign?: Signer;
-}
-
 export function authorize(
   adapter: ProviderAdapter,
   options: ClientOptions,
@@ -53,7 +45,7 @@ export function passOption(id: string, option: string): string {
 }
 
 /** No key where the spec needs one (unless it may go without, or the caller sets the auth header): what to pass. */
-export function requireKey(adapter: ProviderAdapter, options: ClientOptions, how: string, field: string, what: string): void {
+export function requireKey(adapter: EndpointView, options: ClientOptions, how: string, field: string, what: string): void {
   const ep = adapter.endpoint;
   if (!ep.apiKeyOptional && !options.allowAuthOverride) throw new RequestError(adapter.id, field, `no ${what}: ${how}${ep.apiKeyEnv ? ` or set ${ep.apiKeyEnv}` : ''}`);
 }

@@ -1,7 +1,7 @@
 /** A non-2xx response → ProviderError: the provider's message, type and code, the body, never the key. */
-import type { ErrorFields, ProviderAdapter } from '../adapter.js';
+import type { ErrorFields, ProviderAdapter } from '../contract/adapter.js';
 import { excerptOf, providerErrorFor, type ProviderError } from '../errors.js';
-import type { Redact } from './redact.js';
+import type { Redact } from '../contract/transport.js';
 
 export async function readErrorResponse(adapter: ProviderAdapter, response: Response, redact: Redact): Promise<ProviderError> {
   const { status, headers } = response;

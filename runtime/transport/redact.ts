@@ -2,11 +2,7 @@
  * Secrets never reach errors or logs, even when a provider echoes them back: the API key, an
  * AWS secret and session token, and every access token a getToken() hands out (added as they come).
  */
-
-export type Redact = (<T>(value: T) => T) & {
-  /** Scrub this value too from now on; a `transient` one (a token fetched per request) only while it is among the last few. */
-  add?: (secret: string | undefined, transient?: boolean) => void;
-};
+import type { Redact } from '../contract/transport.js';
 
 /** Tokens kept for scrubbing: a getter that mints one per request must not grow the list for ever. */
 const RECENT_TOKENS = 8;

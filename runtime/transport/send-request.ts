@@ -2,12 +2,11 @@
  * One HTTP call with auth, headers, a first-byte timeout, cancellation and retries. Retries
  * happen only before a response is accepted: once a stream has delivered anything, never.
  */
-import type { ProviderAdapter } from '../adapter.js';
+import type { ProviderAdapter } from '../contract/adapter.js';
 import { ConnectionError, ProviderError, TimeoutError } from '../errors.js';
 import { abortReason, linkSignal, sleep } from './abort.js';
 import { readErrorResponse } from './read-error-response.js';
-import type { Signer } from './authorize.js';
-import type { Redact } from './redact.js';
+import type { Redact, Signer } from '../contract/transport.js';
 
 export interface SendOptions {
   url: string;

@@ -1,5 +1,5 @@
 /** Reads a wire path from untrusted data: anything missing or of the wrong kind is undefined. */
-import type { WirePath } from '../profile.js';
+import type { WirePath } from '../contract/profile.js';
 
 /** A JSON object: not null, not an array. */
 export function isObject(v: unknown): v is Record<string, unknown> {

@@ -1,5 +1,6 @@
 /** Retry delays stated in error bodies, for specs with `errors.retryDelay` (`codec.uses.retryDelay`). */
-import type { Profile } from '../profile.js';
+import type { RetryDelayUnit } from '../contract/codec.js';
+import type { Profile } from '../contract/profile.js';
 import { readAll } from './read-path.js';
 
 /** The first wait the body states: seconds as a number, or a duration string (`"34s"`, `"1.5s"`, `"250ms"`). */
@@ -13,3 +14,5 @@ export function retryDelayMs(body: unknown, paths: NonNullable<Profile['errors']
   }
   return undefined;
 }
+
+retryDelayMs satisfies RetryDelayUnit;

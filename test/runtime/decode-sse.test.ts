@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { SseDecoder } from '../../runtime/framing/decode-sse.js';
 import { NdjsonDecoder } from '../../runtime/framing/decode-ndjson.js';
-import type { FrameDecoder, FrameSink } from '../../runtime/framing/frame.js';
+import type { FrameDecoder, FrameSink } from '../../runtime/contract/frame.js';
 
 interface Frame {
   event: string | undefined;

@@ -5,7 +5,7 @@
  */
 import { didYouMean } from '../../diagnostics.js';
 import type { Rule } from '../../ir/types.js';
-import type { ResponsePartType } from '../../../runtime/types.js';
+import type { ResponsePartType } from '../../../runtime/contract/unified-model.js';
 import type { Finding, SemanticRule } from './rule.js';
 
 /** The fields each part type takes from the wire (docs/unified-model.md#response-parts). */

@@ -1,5 +1,5 @@
 /** Every `matches` test is a regular expression that compiles (a bad one would throw at run time). */
-import type { Test } from '../../../runtime/profile.js';
+import type { Test } from '../../../runtime/contract/profile.js';
 import type { Rule } from '../../ir/types.js';
 import type { Finding, SemanticRule } from './rule.js';
 

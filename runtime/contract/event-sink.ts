@@ -3,7 +3,7 @@
  * because `emit` may be switched off after construction (a stream only read to final()). It
  * also keeps the order in which parts began, so `content` lists them in wire order.
  */
-import type { StreamEvent } from '../types.js';
+import type { StreamEvent } from './unified-model.js';
 
 /** One part's place in the turn: which unit holds it, and its position there. */
 export interface Placed {

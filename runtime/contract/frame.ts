@@ -14,3 +14,21 @@ export interface FrameDecoder {
   /** End of input: a trailing event without its terminator goes to the sink, flagged. */
   end(): { unterminated: boolean };
 }
+
+/** A message the service sent instead of an event (AWS event-stream exceptions). */
+export type ExceptionSink = (type: string, message: string | undefined, payload: string) => void;
+
+export interface EventStreamOptions {
+  provider: string;
+  /**
+   * A payload that wraps the event as base64 in this JSON field (Bedrock InvokeModel streaming:
+   * `{"bytes":"eyJ0eXBlIjoi…"}`): the decoded text is the event, named by the spec's eventKey.
+   */
+  unwrap?: string | undefined;
+}
+
+/** A decoder of binary frames (the AWS event stream): bytes in, events to its sink. */
+export interface BinaryFrameDecoder {
+  push(bytes: Uint8Array): void;
+  end(): { unterminated: boolean };
+}

@@ -5,43 +5,13 @@
  * applies it with code written once. The generator builds these same types from a spec, so
  * there is one definition of each (docs/architecture.md).
  */
-import type { Continuity } from './request/apply-continuity.js';
-import type { FinishReason, ResponsePartType } from './types.js';
+import type { ParamField } from './param-fields.js';
+import type { FinishReason, ResponsePartType } from './unified-model.js';
+
+export type { ParamField };
 
 /** A wire path as segments: `choices.0.delta` is `['choices', 0, 'delta']`; `[]` is the payload itself. */
 export type WirePath = readonly (string | number)[];
-
-/** The unified request fields every spec gives a disposition (mapped, dropped or rejected). */
-export const PARAM_FIELDS = [
-  'maxTokens',
-  'temperature',
-  'topP',
-  'stop',
-  'parallelToolCalls',
-  'reasoning.effort',
-  'reasoning.budgetTokens',
-  'reasoning.summary',
-  'user',
-  'store',
-  'previousResponseId',
-  'metadata',
-] as const;
-
-export type ParamField = (typeof PARAM_FIELDS)[number];
-
-/** An endpoint that fills {placeholders} or adds query parameters, through the urlTemplate unit. */
-export function isTemplated(ep: EndpointInfo): boolean {
-  return `${ep.baseUrl}${ep.path}${ep.streamPath}`.includes('{') || ep.query !== undefined || ep.streamQuery !== undefined;
-}
-
-/** A profile with continuity rules, carried state or reasoning from elsewhere as text: the continuity unit's. */
-export function hasContinuityRules(p: Pick<Profile, 'continuity'>): boolean {
-  const c = p.continuity;
-  return !!(c?.rules?.length || c?.carry?.length || c?.foreignThinking === 'text');
-}
-
-/** The statuses retried when a spec's errors say nothing else: 408, 409, 429 and every 5xx. */
-export const RETRYABLE_BY_DEFAULT: NonNullable<ErrorProfile['retryable']> = { codes: [408, 409, 429], ranges: [[500, 599]] };
 
 export type Scalar = string | number | boolean | null;
 
@@ -268,4 +238,43 @@ export interface Profile {
   readonly errors: ErrorProfile;
   /** The provider id is the profile's own; absent: the defaults (turns from another provider are from elsewhere, their reasoning dropped; no rules). */
   readonly continuity?: Omit<Continuity, 'provider'>;
+}
+
+/**
+ * Facts a continuity rule's `when` can test: `store` and `model` (the request's), `reasoning`
+ * (the request asks for reasoning), `toolTurnWithoutThinking` (the conversation continues a
+ * tool turn that carries no reasoning; judged after foreign state is cleaned up).
+ */
+export type ContinuityFact = 'store' | 'model' | 'reasoning' | 'toolTurnWithoutThinking';
+
+export interface ContinuityRule {
+  readonly when: Condition;
+  /** Thinking blocks lacking this are not sent, with a warning. */
+  readonly require: readonly string[];
+  /** `thinking`: history reasoning is never sent back (the wire rejects it); request fields: dropped with a warning. */
+  readonly drop: readonly string[];
+  /** `thinking`: every assistant turn carries reasoning, empty if it had none. */
+  readonly ensure: readonly string[];
+  readonly body?: Readonly<Record<string, unknown>>;
+}
+
+/** State a turn returned that the next request carries as a body field (a container id). */
+export interface CarryRule {
+  /** The opaque part kind. */
+  readonly kind: string;
+  /** Where the value is inside the part's value (`[]`: all of it). */
+  readonly from: readonly (string | number)[];
+  readonly to: readonly (string | number)[];
+}
+
+/** A wire's continuity; what a generated profile leaves out is the default. */
+export interface Continuity {
+  provider: string;
+  /** `model`: a turn of another model of the same provider is from elsewhere too; absent: `provider`. */
+  scope?: 'provider' | 'model';
+  /** `text`: reasoning from elsewhere goes back as text; absent: `drop`. */
+  foreignThinking?: 'drop' | 'text';
+  /** Absent: none. */
+  rules?: readonly ContinuityRule[];
+  carry?: readonly CarryRule[];
 }

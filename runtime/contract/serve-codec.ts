@@ -2,7 +2,40 @@
  * What a generated module's `serve` export is: the spec's serve section compiled (docs/serving.md).
  * Templates read one slots object; the server runtime fills it for each step of a turn.
  */
-import type { ServeStep } from './serve-steps.js';
+import type { ProviderAdapter } from './adapter.js';
+import type { StreamEvent } from './unified-model.js';
+
+/**
+ * The steps of a served stream (docs/serving.md#stream-steps); serve/serve-steps.ts lists them in
+ * the order a turn passes them. `error` is not a step of a turn: what an error in the middle of
+ * the stream writes.
+ */
+export type ServeStep =
+  | 'start'
+  | 'textStart'
+  | 'textDelta'
+  | 'textEnd'
+  | 'thinkingStart'
+  | 'thinkingDelta'
+  | 'thinkingSignature'
+  | 'thinkingEnd'
+  | 'part'
+  | 'toolCallStart'
+  | 'toolCallDelta'
+  | 'toolCallEnd'
+  | 'toolCall'
+  | 'finish'
+  | 'end'
+  | 'error';
+
+/** A spec to serve: its adapter and its serve export (a generated module has both). */
+export interface ServedSpec {
+  adapter: ProviderAdapter;
+  serve: ServeCodec;
+}
+
+/** What a served stream is written from: the unified events. */
+export type ServeEvent = StreamEvent;
 
 /**
  * The values serve templates read. Object slots hold JSON this spec's own templates and tables
