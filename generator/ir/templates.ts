@@ -48,9 +48,11 @@ function parseString(value: string, pointer: string): TemplateNode {
   if (value === '$nothing') return { kind: 'nothing' };
   // A YAML null removes a key when specs are merged (resolve-extends.ts); `$null` writes one.
   if (value === '$null') return { kind: 'literal', value: null };
-  if (value.startsWith('$$')) return { kind: 'literal', value: value.slice(1) };
+  if (value.startsWith('$$') || (!value.startsWith('$') && !value.includes('${'))) {
+    const text = literalText(value);
+    return text === undefined ? strayDollar(value, pointer) : { kind: 'literal', value: text };
+  }
   if (value.includes('${')) return parseConcat(value, pointer);
-  if (!value.startsWith('$')) return { kind: 'literal', value };
   const bar = value.indexOf('|');
   const name = value.slice(1, bar < 0 ? undefined : bar);
   if (!SLOT.test(name)) return { kind: 'bad', pointer, message: `${JSON.stringify(value)} is not a slot`, hint: 'a slot is $name, $name|<JSON default>, or ${name} inside a string; write $$ for a literal $' };
@@ -78,16 +80,22 @@ function parseConcat(value: string, pointer: string): TemplateNode {
   while (rest.length) {
     const at = rest.indexOf('${');
     if (at < 0) {
-      text(rest);
+      const tail = literalText(rest);
+      if (tail === undefined) return strayDollar(value, pointer);
+      text(tail);
       break;
     }
     // `$${` is a literal `${`.
     if (at > 0 && rest[at - 1] === '$') {
-      text(rest.slice(0, at - 1) + '${');
+      const pre = literalText(rest.slice(0, at - 1));
+      if (pre === undefined) return strayDollar(value, pointer);
+      text(pre + '${');
       rest = rest.slice(at + 2);
       continue;
     }
-    text(rest.slice(0, at));
+    const before = literalText(rest.slice(0, at));
+    if (before === undefined) return strayDollar(value, pointer);
+    text(before);
     const end = rest.indexOf('}', at);
     const name = end < 0 ? '' : rest.slice(at + 2, end);
     if (!SLOT.test(name)) return { kind: 'bad', pointer, message: `${JSON.stringify(value)} has an unclosed or empty \${…}`, hint: 'interpolate a slot as ${name}' };
@@ -96,6 +104,33 @@ function parseConcat(value: string, pointer: string): TemplateNode {
   }
   if (parts.every((p) => typeof p === 'string')) return { kind: 'literal', value: parts.join('') };
   return { kind: 'concat', parts };
+}
+
+/**
+ * Text between slots: `$$` is a literal `$`; a `$name` there is not a slot (only a whole string
+ * or `${name}` is), so it is refused rather than sent as written (undefined).
+ */
+function literalText(text: string): string | undefined {
+  if (!text.includes('$')) return text;
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '$' && text[i + 1] === '$') i++;
+    else if (c === '$' && /[A-Za-z_]/.test(text[i + 1] ?? '')) return undefined;
+    out += c;
+  }
+  return out;
+}
+
+function strayDollar(value: string, pointer: string): TemplateNode {
+  const name = /(?<!\$)\$([A-Za-z_][A-Za-z0-9_.]*)/.exec(value.replace(/\$\$/g, ''))?.[1] ?? 'name';
+  const fixed = value.replace(/(^|[^$])\$([A-Za-z_][A-Za-z0-9_.]*)/g, '$1$${$2}');
+  return {
+    kind: 'bad',
+    pointer,
+    message: `${JSON.stringify(value)} has $${name} inside a longer string, where it is not a slot`,
+    hint: `interpolate it as ${JSON.stringify(fixed)}, or write $$${name} for the literal text`,
+  };
 }
 
 function parseWhen(v: unknown, pointer: string): TemplateWhen {

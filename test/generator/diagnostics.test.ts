@@ -145,6 +145,14 @@ describe('spec diagnostics', () => {
       },
     ],
     [
+      'a $slot inside a longer string (was sent as the literal text)',
+      {
+        line: '      text: { kind: text, body: $text }',
+        replace: '      text: { kind: text, body: "#$text" }',
+        want: (l) => [`${F}:${l}:33 bad-template "#$text" has $text inside a longer string, where it is not a slot (at /request/messages/parts/text/body); interpolate it as "#\${text}", or write $$text for the literal text`],
+      },
+    ],
+    [
       'a rule that is not an action, with did-you-mean and the allowed forms',
       {
         line: '      text: delta.body',

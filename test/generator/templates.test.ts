@@ -23,6 +23,10 @@ describe('parseTemplate: strings', () => {
     ['plain text', { kind: 'literal', value: 'plain text' }],
     ['', { kind: 'literal', value: '' }],
     ['cost $${x}', { kind: 'literal', value: 'cost ${x}' }],
+    // Inside a longer string too, $$ is a literal $; a $ before anything but a name is text.
+    ['pay $$name now', { kind: 'literal', value: 'pay $name now' }],
+    ['costs $5', { kind: 'literal', value: 'costs $5' }],
+    ['a $$${x}', { kind: 'literal', value: 'a $${x}' }],
   ])('%j', (input, node) => {
     expect(parseTemplate(input, P)).toEqual(node);
   });
@@ -41,6 +45,10 @@ describe('parseTemplate: strings', () => {
     expect(parseTemplate('$a|nope', P)).toEqual({ kind: 'bad', pointer: P, message: 'the default of "$a|nope" is not a JSON value', hint: 'write $name|"text", $name|0, $name|true or $name|null' });
     expect(parseTemplate('$a|{"x":1}', P)).toEqual({ kind: 'bad', pointer: P, message: 'the default of "$a|{\\"x\\":1}" must be a string, number, boolean or null' });
     expect(parseTemplate('$a|[1]', P)).toMatchObject({ kind: 'bad', message: 'the default of "$a|[1]" must be a string, number, boolean or null' });
+    // A $name inside a longer string is not a slot: refused, with the interpolation that was meant.
+    expect(parseTemplate('only:$name', P)).toEqual({ kind: 'bad', pointer: P, message: '"only:$name" has $name inside a longer string, where it is not a slot', hint: 'interpolate it as "only:${name}", or write $$name for the literal text' });
+    expect(parseTemplate('${a} and $b', P)).toMatchObject({ kind: 'bad', message: '"${a} and $b" has $b inside a longer string, where it is not a slot', hint: 'interpolate it as "${a} and ${b}", or write $$b for the literal text' });
+    expect(parseTemplate('$$x and $y', P)).toMatchObject({ kind: 'bad', message: '"$$x and $y" has $y inside a longer string, where it is not a slot' });
     const unclosed = { kind: 'bad', pointer: P, hint: 'interpolate a slot as ${name}' };
     expect(parseTemplate('x ${', P)).toEqual({ ...unclosed, message: '"x ${" has an unclosed or empty ${…}' });
     expect(parseTemplate('x ${}', P)).toEqual({ ...unclosed, message: '"x ${}" has an unclosed or empty ${…}' });
