@@ -153,6 +153,14 @@ describe('spec diagnostics', () => {
       },
     ],
     [
+      'merging a field a role writes as a string, without join (two strings went as ["a","b"])',
+      {
+        line: '      user: { speaker: human, items: $parts }',
+        replace: '      user: { speaker: human, items: $text }',
+        want: (l) => [`${F}:${l - 2}:23 bad-value merging "items" without join: the user template writes it as a string, and two strings would be sent as a list (at /request/messages/mergeConsecutive); give the separator: mergeConsecutive: { field: items, join: "\\n" }`],
+      },
+    ],
+    [
       'a rule that is not an action, with did-you-mean and the allowed forms',
       {
         line: '      text: delta.body',
@@ -193,6 +201,18 @@ describe('spec diagnostics', () => {
       },
     ],
   ];
+
+  it('merging a field that may be a string ($content), without join or a text part template', async () => {
+    const text = MINI.text
+      .replace('      user: { speaker: human, items: $parts }', '      user: { speaker: human, items: $content }')
+      .replace('    parts:\n      text: { kind: text, body: $text }', '    parts:\n      imageUrl: { kind: image, url: $url }');
+    expect(text).not.toBe(MINI.text);
+    expect(await diagnose({ file: MINI.file, text })).toEqual([
+      `${F}:14:23 bad-value merging "items" without join: the user template may write it as a string, and with no text part template two strings would be sent as a list (at /request/messages/mergeConsecutive); give the separator (mergeConsecutive: { field: items, join: "\\n" }) or a parts.text template`,
+    ]);
+    // With the text part template kept, a string becomes a text part: no diagnostic.
+    expect((await generate([{ file: MINI.file, text: MINI.text.replace('items: $parts }', 'items: $content }') }])).diagnostics).toEqual([]);
+  });
 
   it.each(EDITS)('%s', async (_name, { line, replace, want }) => {
     const l = lineOf(line);
