@@ -16,10 +16,11 @@ import {
 } from 'ts-morph';
 import { buildWireTypes, nodeAt } from '../ir/wire-types.js';
 import type { SpecIR } from '../ir/types.js';
-import { commentText, lit } from './code.js';
+import { commentText, key, lit } from './code.js';
 import { emitCodec, type CodecSource } from './emit-codec.js';
 import { serveExpr, serveMembers } from './emit-serve.js';
-import { emitReadEvent, emitReadersOver, emitReadResponse, sharedElementRules } from './emit-readers.js';
+import { emitReadEvent, emitReadersComposed, emitReadResponse, ruleMember, sameRule, sharedElementRules } from './emit-readers.js';
+import type { Rule } from '../ir/types.js';
 import { diffExpr, member, valueExpr } from './emit-value.js';
 import { emitInterface, emitWireTypeOver, fieldsBeyond, mentionsUsage, typeOf } from './emit-wire-types.js';
 
@@ -64,11 +65,13 @@ export function emitModule(ir: SpecIR, base: SpecIR | undefined, options: EmitOp
   const sameReaders = baseCodec !== undefined && baseCodec.readResponse === codec.readResponse && baseCodec.readEvent === codec.readEvent;
   const hoisted = new Map<string, string>();
   const elementReaders: StatementStructures[] = [];
+  // The rules this module writes itself: all of a base's; an overlay's added, placed or changed ones.
+  const own = ownRules(ir, base);
   if (!sameReaders) {
     const types = buildWireTypes(ir);
     // Element code both readers share (`each` rules written once, e.g. with a YAML anchor): one
     // function and one element interface, when the element's shape is the same at every site.
-    for (const shared of sharedElementRules(ir)) {
+    for (const shared of sharedElementRules(ir, (r) => own.has(r))) {
       const nodes = shared.sites.map((site) => nodeAt(types[site.part], [...site.path.segments, 0]));
       const texts = new Set(nodes.map((n) => (n ? typeOf(n, 0) : '')));
       if (texts.size !== 1 || nodes.some((n) => n?.kind !== 'object')) continue;
@@ -104,8 +107,8 @@ export function emitModule(ir: SpecIR, base: SpecIR | undefined, options: EmitOp
         continue;
       }
       // An overlay's usage type that is its base's, and that none of its own fields name, is left out.
-      const own = (p: 'response' | 'event') => fieldsBeyond(types[p], baseTypes[p]);
-      if (part === 'usage' && !fieldsBeyond(types.usage, baseTypes.usage) && !mentionsUsage(own('response')) && !mentionsUsage(own('event'))) continue;
+      const ownFields = (p: 'response' | 'event') => fieldsBeyond(types[p], baseTypes[p]);
+      if (part === 'usage' && !fieldsBeyond(types.usage, baseTypes.usage) && !mentionsUsage(ownFields('response')) && !mentionsUsage(ownFields('event'))) continue;
       statements.push(emitWireTypeOver(typeName, doc, types[part], baseTypes[part], baseRef!));
     }
   }
@@ -113,9 +116,13 @@ export function emitModule(ir: SpecIR, base: SpecIR | undefined, options: EmitOp
   const profile = base ? diffExpr(`${baseRef}.profile`, base.profile, ir.profile) : valueExpr(ir.profile);
   statements.push(constant('profile', `${profile} as const satisfies Profile`, 'What this wire is, as data: applied by the runtime.'));
   statements.push(constant('codec', `${codecExpr(codec, baseCodec, baseRef, sameReaders)} satisfies Codec`, 'The compiled parts: templates that write the wire, readers that read it.'));
-  if (!sameReaders) {
+  if (sameReaders) {
+    // The base's rules are this module's too, for an overlay of it to compose its readers from.
+    statements.push({ kind: StructureKind.ExportDeclaration, moduleSpecifier: options.baseImport ?? `./${base!.id}.js`, namedExports: tableNames(ir) });
+  } else {
     statements.push(...elementReaders);
-    const over = base ? emitReadersOver(ir, base, baseRef!, hoisted) : {};
+    statements.push(...ruleTableStatements(ir, base, own, baseRef, hoisted));
+    const composed = base ? emitReadersComposed(ir, { response: 'responseRules', all: 'eventRules', events: 'eventCaseRules' }) : undefined;
     statements.push({
       kind: StructureKind.Function,
       isExported: true,
@@ -126,7 +133,7 @@ export function emitModule(ir: SpecIR, base: SpecIR | undefined, options: EmitOp
         { name: 'r', type: 'WireResponse' },
       ],
       returnType: 'void',
-      statements: over.readResponse ?? emitReadResponse(ir, hoisted),
+      statements: composed?.readResponse ?? emitReadResponse(ir, hoisted),
     });
     statements.push({
       kind: StructureKind.Function,
@@ -139,7 +146,7 @@ export function emitModule(ir: SpecIR, base: SpecIR | undefined, options: EmitOp
         { name: 'event', type: 'string | undefined' },
       ],
       returnType: 'void',
-      statements: over.readEvent ?? emitReadEvent(ir, hoisted),
+      statements: composed?.readEvent ?? emitReadEvent(ir, hoisted),
     });
   }
   // How the wire is served (mock server, gateway): its own export, so a client bundle leaves it out.
@@ -153,6 +160,48 @@ export function emitModule(ir: SpecIR, base: SpecIR | undefined, options: EmitOp
   const text = `${banner(ir.files)}\n${file.getFullText()}`;
   project.removeSourceFile(file);
   return text;
+}
+
+/** The rules a module writes itself: every rule of a base; an overlay's added, placed with `before:` or changed. */
+function ownRules(ir: SpecIR, base: SpecIR | undefined): Set<Rule> {
+  const out = new Set<Rule>();
+  const add = (rules: Rule[], was: Rule[] | undefined, scope: 'r' | 'e') => {
+    for (const r of rules) if (!was || !sameRule(was, r, scope)) out.add(r);
+  };
+  add(ir.response, base?.response, 'r');
+  add(ir.stream.all, base?.stream.all, 'e');
+  for (const ev of ir.stream.events) add(ev.rules, base ? (base.stream.events.find((x) => x.name === ev.name)?.rules ?? []) : undefined, 'e');
+  return out;
+}
+
+/** The rule tables a module exports: the response's, every event's (`*`) and, with named events, each event's. */
+function tableNames(ir: SpecIR): string[] {
+  return ir.stream.events.length ? ['eventCaseRules', 'eventRules', 'responseRules'] : ['eventRules', 'responseRules'];
+}
+
+/**
+ * The rule tables: each rule of the module's own as a named function; an overlay's spread over
+ * its base's (the base's own table where it adds nothing).
+ */
+function ruleTableStatements(ir: SpecIR, base: SpecIR | undefined, own: Set<Rule>, baseRef: string | undefined, hoisted: Map<string, string>): StatementStructures[] {
+  const table = (rules: Rule[], scope: 'r' | 'e', baseTable: string | undefined): string => {
+    const members = rules.filter((r) => own.has(r)).map((r) => ruleMember(r, scope, hoisted));
+    if (baseTable && !members.length) return baseTable;
+    return `{\n${[...(baseTable ? [`...${baseTable}`] : []), ...members].map((m) => `${m},`).join('\n')}\n}`;
+  };
+  const out = [
+    constant('responseRules', table(ir.response, 'r', base && `${baseRef}.responseRules`), 'The response rules by name, for an overlay to compose its readers from (each reads the whole body).'),
+    constant('eventRules', table(ir.stream.all, 'e', base && `${baseRef}.eventRules`), 'The rules every stream event goes through, by name.'),
+  ];
+  if (ir.stream.events.length) {
+    const baseCases = base?.stream.events.length ? `${baseRef}.eventCaseRules` : undefined;
+    const cases = ir.stream.events
+      .filter((ev) => !base || ev.rules.some((r) => own.has(r)))
+      .map((ev) => `${key(ev.name)}: ${table(ev.rules, 'e', base?.stream.events.some((x) => x.name === ev.name) ? member(baseCases!, ev.name) : undefined)}`);
+    const expr = baseCases && !cases.length ? baseCases : `{ ${[...(baseCases ? [`...${baseCases}`] : []), ...cases].join(', ')} }`;
+    out.push(constant('eventCaseRules', expr, 'The rules of each named stream event, by event and name.'));
+  }
+  return out;
 }
 
 function constant(name: string, initializer: string, doc?: string): StatementStructures {
