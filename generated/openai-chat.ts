@@ -143,7 +143,11 @@ export const codec = {
   roles: {
     system: (m) => ({ role: 'system', content: m.content }),
     user: (m, cx) => ({ role: 'user', content: cx.content(m.content), name: m.name }),
-    assistant: (m, cx) => ({ role: 'assistant', content: cx.assistantText(m), tool_calls: cx.toolCalls(m) }),
+    assistant: (m, cx) => ({
+      role: 'assistant',
+      content: cx.assistantText(m) ?? null,
+      tool_calls: cx.toolCalls(m),
+    }),
     tool: (m, cx) => ({ role: 'tool', tool_call_id: m.toolCallId, content: cx.content(m.content) }),
   },
   toolChoice: {
@@ -380,7 +384,7 @@ export const serve = {
     roles: {
       system: { role: 'system', content: '$text' },
       user: { role: 'user', content: '$content', name: '$name' },
-      assistant: { role: 'assistant', content: '$text', tool_calls: '$toolCalls' },
+      assistant: { role: 'assistant', content: '$text|null', tool_calls: '$toolCalls' },
       tool: { role: 'tool', tool_call_id: '$toolCallId', content: '$content' },
       toolError: { role: 'tool', tool_call_id: '$toolCallId', content: '$content' },
     },

@@ -83,7 +83,7 @@ export const codec = {
     ...base.codec.roles,
     assistant: (m, cx) => ({
       role: 'assistant',
-      content: cx.assistantText(m),
+      content: cx.assistantText(m) ?? null,
       tool_calls: cx.toolCalls(m),
       reasoning_details: cx.thinkingBlocks(m),
     }),
@@ -209,7 +209,7 @@ export const serve = /* @__PURE__ */ serveOver(base.serve, {
     roles: {
       assistant: {
         role: 'assistant',
-        content: '$text',
+        content: '$text|null',
         tool_calls: '$toolCalls',
         reasoning_details: '$thinking',
       },
