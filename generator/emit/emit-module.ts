@@ -14,7 +14,7 @@ import {
   type SourceFile,
   type StatementStructures,
 } from 'ts-morph';
-import { buildWireTypes, nodeAt } from '../ir/wire-types.js';
+import { nodeAt } from '../ir/wire-types.js';
 import type { SpecIR } from '../ir/types.js';
 import { commentText, key, lit } from './code.js';
 import { emitCodec, type CodecSource } from './emit-codec.js';
@@ -22,7 +22,7 @@ import { serveExpr, serveMembers } from './emit-serve.js';
 import { emitReadEvent, emitReadersComposed, emitReadResponse, ruleMember, sameRule, sharedElementRules } from './emit-readers.js';
 import type { Rule } from '../ir/types.js';
 import { diffExpr, member, valueExpr } from './emit-value.js';
-import { emitInterface, emitWireTypeOver, fieldsBeyond, mentionsUsage, typeOf } from './emit-wire-types.js';
+import { emitInterface, emitWireTypeOver, fieldsBeyond, mentionsUsage, typeOf, type TypeNames } from './emit-wire-types.js';
 
 export interface EmitOptions {
   /** Module specifier generated code imports the runtime kit from. */
@@ -68,19 +68,21 @@ export function emitModule(ir: SpecIR, base: SpecIR | undefined, options: EmitOp
   // The rules this module writes itself: all of a base's; an overlay's added, placed or changed ones.
   const own = ownRules(ir, base);
   if (!sameReaders) {
-    const types = buildWireTypes(ir);
+    const types = ir.wire;
+    // Element shapes both readers share, printed by the name of their interface.
+    const names: TypeNames = new Map();
     // Element code both readers share (`each` rules written once, e.g. with a YAML anchor): one
     // function and one element interface, when the element's shape is the same at every site.
     for (const shared of sharedElementRules(ir, (r) => own.has(r))) {
       const nodes = shared.sites.map((site) => nodeAt(types[site.part], [...site.path.segments, 0]));
-      const texts = new Set(nodes.map((n) => (n ? typeOf(n, 0) : '')));
+      const texts = new Set(nodes.map((n) => (n ? typeOf(n, 0, names) : '')));
       if (texts.size !== 1 || nodes.some((n) => n?.kind !== 'object')) continue;
       // One element of `parts` is a Part, of `details` a Detail.
       const stem = pascal(shared.rule.name).replace(/([^s])s$/, '$1');
       const typeName = `Wire${stem}`;
       if (elementReaders.some((x) => 'name' in x && x.name === typeName)) continue;
       const where = `\`${commentText(shared.sites[0]!.path.text)}\` (rule "${commentText(shared.rule.name)}")`;
-      elementReaders.push(emitInterface(typeName, `One element of ${where}; \`read${stem}\` reads it for both readers.`, nodes[0]!));
+      elementReaders.push(emitInterface(typeName, `One element of ${where}; \`read${stem}\` reads it for both readers.`, nodes[0]!, names));
       elementReaders.push({
         kind: StructureKind.Function,
         name: `read${stem}`,
@@ -91,10 +93,10 @@ export function emitModule(ir: SpecIR, base: SpecIR | undefined, options: EmitOp
         returnType: 'void',
         statements: shared.body.join('\n'),
       });
-      for (const n of nodes) (n as Extract<typeof n, { kind: 'object' }>).named = typeName;
+      for (const n of nodes) names.set(n!, typeName);
       hoisted.set(shared.body.join('\n'), `read${stem}`);
     }
-    const baseTypes = base ? buildWireTypes(base) : undefined;
+    const baseTypes = base?.wire;
     const name = commentText(ir.profile.name);
     const docs: Array<[string, 'response' | 'event' | 'usage', string]> = [
       ['WireResponse', 'response', `A blocking ${name} response body, as far as this adapter reads it.`],
@@ -103,13 +105,13 @@ export function emitModule(ir: SpecIR, base: SpecIR | undefined, options: EmitOp
     ];
     for (const [typeName, part, doc] of docs) {
       if (!baseTypes) {
-        statements.push(emitInterface(typeName, doc, types[part]));
+        statements.push(emitInterface(typeName, doc, types[part], names));
         continue;
       }
       // An overlay's usage type that is its base's, and that none of its own fields name, is left out.
-      const ownFields = (p: 'response' | 'event') => fieldsBeyond(types[p], baseTypes[p]);
-      if (part === 'usage' && !fieldsBeyond(types.usage, baseTypes.usage) && !mentionsUsage(ownFields('response')) && !mentionsUsage(ownFields('event'))) continue;
-      statements.push(emitWireTypeOver(typeName, doc, types[part], baseTypes[part], baseRef!));
+      const ownFields = (p: 'response' | 'event') => fieldsBeyond(types[p], baseTypes[p], names);
+      if (part === 'usage' && !fieldsBeyond(types.usage, baseTypes.usage, names) && !mentionsUsage(ownFields('response')) && !mentionsUsage(ownFields('event'))) continue;
+      statements.push(emitWireTypeOver(typeName, doc, types[part], baseTypes[part], baseRef!, names));
     }
   }
 

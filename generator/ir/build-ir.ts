@@ -2,6 +2,7 @@
  * Stage 4: a resolved spec document → SpecIR. Only shape work happens here (defaults filled,
  * paths and templates parsed); every judgement about validity lives in the semantic rules.
  */
+import { buildWireTypes } from './wire-types.js';
 import type { ConditionValue, EndpointDocument, MessagesDocument, ParamDocument, RequestDocument, RuleDocument, RulesDocument, SpecDocument, StreamDocument } from '../load/spec-document.js';
 import { escapePointer } from '../load/parse-spec.js';
 import type { ResolvedSpec } from '../resolve/resolve-extends.js';
@@ -46,7 +47,7 @@ export function buildIR(spec: ResolvedSpec): SpecIR {
   };
   const writes = bodyWrites(rq);
   const profile = buildProfile(spec.id, d, t);
-  return {
+  const ir: Omit<SpecIR, 'wire'> = {
     id: spec.id,
     files: spec.chain.map((c) => c.file),
     base: spec.chain.length > 1 ? String((spec.chain[1]!.doc as { id?: unknown }).id) : undefined,
@@ -66,6 +67,7 @@ export function buildIR(spec: ResolvedSpec): SpecIR {
         .map(([name, rules]) => ({ name, rules: buildRules(rules ?? {}, `/stream/on/${escapePointer(name)}`) })),
     },
   };
+  return { ...ir, wire: buildWireTypes(ir) };
 }
 
 /** The serve section: every step as a list of event templates. */

@@ -1,5 +1,6 @@
 /** The intermediate representation: one normalised, defaults-filled object per spec. */
 import type { WirePath } from './paths.js';
+import type { WireTypes } from './wire-types.js';
 import type { TemplateNode } from './templates.js';
 import type { ParamField, Profile, Test } from '../../runtime/profile.js';
 import type { SpecDocument } from '../load/spec-document.js';
@@ -131,4 +132,6 @@ export interface SpecIR {
     all: Rule[];
     events: Array<{ name: string; rules: Rule[] }>;
   };
+  /** The wire shapes the readers read (from every path of their rules), built with the IR: the checks and the emitter read them. */
+  wire: WireTypes;
 }

@@ -10,8 +10,7 @@ import type { Rule, SpecIR } from './types.js';
 export type Leaf = 'string' | 'number' | 'boolean' | 'unknown' | 'usage';
 
 export type TypeNode =
-  /** `named`: printed as a reference to an interface of that name (a shape two readers share). */
-  | { kind: 'object'; props: Map<string, TypeNode>; firstPointer: string; named?: string }
+  | { kind: 'object'; props: Map<string, TypeNode>; firstPointer: string }
   /** `orString`: the field is text or a list of chunks (Mistral `content`), read both ways. */
   | { kind: 'array'; element: TypeNode; firstPointer: string; orString?: true }
   | { kind: 'leaf'; leaf: Leaf; firstPointer: string };
@@ -28,7 +27,7 @@ export interface WireTypes {
   conflicts: PathConflict[];
 }
 
-export function buildWireTypes(ir: SpecIR): WireTypes {
+export function buildWireTypes(ir: Pick<SpecIR, 'response' | 'stream' | 'profile'>): WireTypes {
   const conflicts: PathConflict[] = [];
   const root = (): TypeNode => ({ kind: 'object', props: new Map(), firstPointer: '' });
   const response = root();
