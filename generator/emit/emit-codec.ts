@@ -29,7 +29,16 @@ const ROLE_CONTEXT: Record<string, RequestSlotContext> = {
   approval: 'roles.approval',
 };
 
+/** Each spec's codec source, compiled once: an overlay's module compares its own with its base's. */
+const compiled = new WeakMap<SpecIR, CodecSource>();
+
 export function emitCodec(ir: SpecIR): CodecSource {
+  let out = compiled.get(ir);
+  if (!out) compiled.set(ir, (out = compileCodec(ir)));
+  return out;
+}
+
+function compileCodec(ir: SpecIR): CodecSource {
   const t = ir.templates;
   const members: CodecMembers = new Map();
   const group = (name: string) => {
