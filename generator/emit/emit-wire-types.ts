@@ -1,7 +1,8 @@
 /** Wire shapes (from ir/wire-types) → TypeScript interfaces. Every field is optional: wire data may omit it. */
 import { StructureKind, type InterfaceDeclarationStructure, type TypeAliasDeclarationStructure } from 'ts-morph';
+import type { SpecIR } from '../ir/types.js';
 import type { TypeNode } from '../ir/wire-types.js';
-import { key } from './code.js';
+import { commentText, key } from './code.js';
 
 /**
  * Object shapes printed as a reference to an interface of that name (an element shape both
@@ -80,4 +81,28 @@ export function mentionsUsage(node: TypeNode | undefined): boolean {
   if (node.kind === 'leaf') return node.leaf === 'usage';
   if (node.kind === 'array') return mentionsUsage(node.element);
   return [...node.props.values()].some(mentionsUsage);
+}
+
+/** The wire types' part of a module: WireResponse, WireEvent and WireUsage (an overlay's over its base's). */
+export function wireTypeStatements(ir: SpecIR, base: SpecIR | undefined, baseRef: string | undefined, names: TypeNames): Array<InterfaceDeclarationStructure | TypeAliasDeclarationStructure> {
+  const types = ir.wire;
+  const baseTypes = base?.wire;
+  const name = commentText(ir.profile.name);
+  const docs: Array<[string, 'response' | 'event' | 'usage', string]> = [
+    ['WireResponse', 'response', `A blocking ${name} response body, as far as this adapter reads it.`],
+    ['WireEvent', 'event', `One ${name} stream event payload, as far as this adapter reads it.`],
+    ['WireUsage', 'usage', 'The usage object of the wire.'],
+  ];
+  const out: Array<InterfaceDeclarationStructure | TypeAliasDeclarationStructure> = [];
+  for (const [typeName, part, doc] of docs) {
+    if (!baseTypes) {
+      out.push(emitInterface(typeName, doc, types[part], names));
+      continue;
+    }
+    // An overlay's usage type that is its base's, and that none of its own fields name, is left out.
+    const ownFields = (p: 'response' | 'event') => fieldsBeyond(types[p], baseTypes[p], names);
+    if (part === 'usage' && !fieldsBeyond(types.usage, baseTypes.usage, names) && !mentionsUsage(ownFields('response')) && !mentionsUsage(ownFields('event'))) continue;
+    out.push(emitWireTypeOver(typeName, doc, types[part], baseTypes[part], baseRef!, names));
+  }
+  return out;
 }
