@@ -421,6 +421,129 @@ function readBlock(a: TurnAssembler, x: WireBlock): void {
   }
 }
 
+/** The response rules by name, for an overlay to compose its readers from (each reads the whole body). */
+export const responseRules = {
+  meta(a: TurnAssembler, r: WireResponse): void {
+    a.setMeta(r?.id, r?.model);
+  },
+  blocks(a: TurnAssembler, r: WireResponse): void {
+    for (const x of list(r?.content)) readBlock(a, x);
+  },
+  container(a: TurnAssembler, r: WireResponse): void {
+    a.parts.add('container', r?.container);
+  },
+  finish(a: TurnAssembler, r: WireResponse): void {
+    a.setFinishReason(r?.stop_reason);
+  },
+  usage(a: TurnAssembler, r: WireResponse): void {
+    a.setUsage(r?.usage);
+  },
+};
+
+/** The rules every stream event goes through, by name. */
+export const eventRules = {};
+
+/** The rules of each named stream event, by event and name. */
+export const eventCaseRules = {
+  message_start: {
+    meta(a: TurnAssembler, e: WireEvent): void {
+      a.setMeta(e?.message?.id, e?.message?.model);
+    },
+    usage(a: TurnAssembler, e: WireEvent): void {
+      mergeUsage(a, e?.message?.usage);
+    },
+    whole(a: TurnAssembler, e: WireEvent): void {
+      for (const x of list(e?.message?.content)) readBlock(a, x);
+    },
+    container(a: TurnAssembler, e: WireEvent): void {
+      a.parts.add('container', e?.message?.container);
+    },
+    finish(a: TurnAssembler, e: WireEvent): void {
+      a.setFinishReason(e?.message?.stop_reason);
+    },
+  },
+  content_block_start: {
+    block(a: TurnAssembler, e: WireEvent): void {
+      const content_block = e?.content_block;
+      switch (content_block?.type) {
+        case 'text':
+          startText(a);
+          a.appendText(content_block?.text);
+          a.addCitations(content_block?.citations);
+          break;
+        case 'thinking':
+          a.thinking.start(undefined);
+          a.thinking.append(content_block?.thinking);
+          a.thinking.setSignature(content_block?.signature);
+          break;
+        case 'redacted_thinking':
+          a.thinking.start(undefined);
+          a.thinking.setRedacted(content_block?.data);
+          break;
+        case 'tool_use':
+          openToolCall(a, e?.index, content_block?.id, content_block?.name, content_block?.input);
+          break;
+        default:
+          a.parts.openBlock(e?.index, content_block?.type, content_block);
+          break;
+      }
+    },
+  },
+  content_block_delta: {
+    delta(a: TurnAssembler, e: WireEvent): void {
+      const delta = e?.delta;
+      switch (delta?.type) {
+        case 'text_delta':
+          a.appendText(delta?.text);
+          break;
+        case 'thinking_delta':
+          a.thinking.append(delta?.thinking);
+          break;
+        case 'signature_delta':
+          a.thinking.setSignature(delta?.signature);
+          break;
+        case 'input_json_delta':
+          toolCallDelta(a, e?.index, undefined, undefined, delta?.partial_json);
+          break;
+        case 'citations_delta':
+          a.addCitations(delta?.citation);
+          break;
+        default:
+          a.parts.applyDelta(e?.index, delta);
+          break;
+      }
+    },
+  },
+  content_block_stop: {
+    toolCall(a: TurnAssembler, e: WireEvent): void {
+      closeToolCall(a, e?.index);
+    },
+  },
+  message_delta: {
+    finish(a: TurnAssembler, e: WireEvent): void {
+      a.setFinishReason(e?.delta?.stop_reason);
+    },
+    container(a: TurnAssembler, e: WireEvent): void {
+      a.parts.add('container', e?.delta?.container);
+    },
+    usage(a: TurnAssembler, e: WireEvent): void {
+      mergeUsage(a, e?.usage);
+    },
+  },
+  message_stop: {
+    end(a: TurnAssembler, e: WireEvent): void {
+      a.end();
+    },
+  },
+  error: {
+    error(a: TurnAssembler, e: WireEvent): void {
+      if (e?.error != null) {
+        a.fail(firstString(e?.error?.message), firstString(e?.error?.type), undefined, e);
+      }
+    },
+  },
+};
+
 /** Feeds a blocking response body to the assembler. */
 export function readResponse(a: TurnAssembler, r: WireResponse): void {
   a.setMeta(r?.id, r?.model);

@@ -3,7 +3,7 @@
  * Do not edit: change the spec and run `wireforge gen`.
  */
 import * as base from './azure-openai.js';
-import { defineAdapter } from '../runtime/adapter-kit.js';
+import { defineAdapter, omit } from '../runtime/adapter-kit.js';
 import type { Codec, Profile, ServeCodec } from '../runtime/adapter-kit.js';
 
 /** What this wire is, as data: applied by the runtime. */
@@ -12,21 +12,16 @@ export const profile = {
   id: 'azure-openai-v1',
   name: 'Azure OpenAI (v1 API)',
   endpoint: {
-    baseUrl: 'https://{resource}.openai.azure.com/openai',
+    ...omit(base.profile.endpoint, 'query'),
     path: '/v1/chat/completions',
-    authHeader: 'api-key',
-    apiKeyEnv: 'AZURE_OPENAI_API_KEY',
-    options: {
-      resource: {
-        env: ['AZURE_OPENAI_RESOURCE'],
-        description: 'the Azure OpenAI resource name, as in https://<resource>.openai.azure.com',
-      },
-    },
+    options: omit(base.profile.endpoint.options, 'apiVersion'),
   },
 } as const satisfies Profile;
 
 /** The compiled parts: templates that write the wire, readers that read it. */
 export const codec = { ...base.codec } satisfies Codec;
+
+export { eventRules, responseRules } from './azure-openai.js';
 
 /** How this wire is served (docs/serving.md): the blocking body and each step of a stream, as templates. */
 export const serve = base.serve satisfies ServeCodec;

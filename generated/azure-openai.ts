@@ -38,6 +38,8 @@ export const codec = {
   uses: { endpointOptions: resolveEndpointOptions, urlTemplate },
 } satisfies Codec;
 
+export { eventRules, responseRules } from './openai-chat.js';
+
 /** How this wire is served (docs/serving.md): the blocking body and each step of a stream, as templates. */
 export const serve = base.serve satisfies ServeCodec;
 

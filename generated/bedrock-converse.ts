@@ -215,6 +215,89 @@ export const codec = {
   readEvent,
 } satisfies Codec;
 
+/** The response rules by name, for an overlay to compose its readers from (each reads the whole body). */
+export const responseRules = {
+  content(a: TurnAssembler, r: WireResponse): void {
+    for (const x of list(r?.output?.message?.content)) {
+      if (x?.text != null) {
+        startText(a);
+        a.appendText(x?.text);
+      }
+      // reasoning
+      if (x?.reasoningContent?.reasoningText != null) {
+        a.thinking.start(undefined);
+        a.thinking.append(x?.reasoningContent?.reasoningText?.text);
+        a.thinking.setSignature(x?.reasoningContent?.reasoningText?.signature);
+      }
+      // redacted
+      if (x?.reasoningContent?.redactedContent != null) {
+        a.thinking.start(undefined);
+        a.thinking.setRedacted(x?.reasoningContent?.redactedContent);
+      }
+      // call
+      if (x?.toolUse != null) a.addToolCall(x?.toolUse?.toolUseId, x?.toolUse?.name, x?.toolUse?.input);
+    }
+  },
+  finish(a: TurnAssembler, r: WireResponse): void {
+    a.setFinishReason(r?.stopReason);
+  },
+  usage(a: TurnAssembler, r: WireResponse): void {
+    a.setUsage(r?.usage);
+  },
+};
+
+/** The rules every stream event goes through, by name. */
+export const eventRules = {};
+
+/** The rules of each named stream event, by event and name. */
+export const eventCaseRules = {
+  contentBlockStart: {
+    call(a: TurnAssembler, e: WireEvent): void {
+      const start = e?.start;
+      if (start?.toolUse != null) {
+        openToolCall(a, e?.contentBlockIndex, start?.toolUse?.toolUseId, start?.toolUse?.name);
+      }
+    },
+  },
+  contentBlockDelta: {
+    text(a: TurnAssembler, e: WireEvent): void {
+      a.appendText(e?.delta?.text);
+    },
+    args(a: TurnAssembler, e: WireEvent): void {
+      if (e?.delta?.toolUse != null) {
+        toolCallDelta(a, e?.contentBlockIndex, undefined, undefined, e?.delta?.toolUse?.input);
+      }
+    },
+    reasoning(a: TurnAssembler, e: WireEvent): void {
+      const delta = e?.delta;
+      if (delta?.reasoningContent != null) {
+        a.thinking.select(e?.contentBlockIndex);
+        a.thinking.setRedacted(delta?.reasoningContent?.redactedContent);
+        a.thinking.append(delta?.reasoningContent?.text);
+        a.thinking.setSignature(delta?.reasoningContent?.signature);
+      }
+    },
+  },
+  contentBlockStop: {
+    toolCall(a: TurnAssembler, e: WireEvent): void {
+      closeToolCall(a, e?.contentBlockIndex);
+    },
+  },
+  messageStop: {
+    finish(a: TurnAssembler, e: WireEvent): void {
+      a.setFinishReason(e?.stopReason);
+    },
+  },
+  metadata: {
+    usage(a: TurnAssembler, e: WireEvent): void {
+      a.setUsage(e?.usage);
+    },
+    end(a: TurnAssembler, e: WireEvent): void {
+      a.end();
+    },
+  },
+};
+
 /** Feeds a blocking response body to the assembler. */
 export function readResponse(a: TurnAssembler, r: WireResponse): void {
   // content

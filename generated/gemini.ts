@@ -342,6 +342,74 @@ function readPart(a: TurnAssembler, x: WirePart): void {
   }
 }
 
+/** The response rules by name, for an overlay to compose its readers from (each reads the whole body). */
+export const responseRules = {
+  meta(a: TurnAssembler, r: WireResponse): void {
+    a.setMeta(r?.responseId, r?.modelVersion);
+  },
+  parts(a: TurnAssembler, r: WireResponse): void {
+    for (const x of list(r?.candidates?.[0]?.content?.parts)) readPart(a, x);
+  },
+  grounding(a: TurnAssembler, r: WireResponse): void {
+    if (r?.candidates?.[0]?.groundingMetadata != null) {
+      a.parts.add('grounding_metadata', r?.candidates?.[0]?.groundingMetadata);
+    }
+  },
+  urlContext(a: TurnAssembler, r: WireResponse): void {
+    if (r?.candidates?.[0]?.urlContextMetadata != null) {
+      a.parts.add('url_context_metadata', r?.candidates?.[0]?.urlContextMetadata);
+    }
+  },
+  citedSources(a: TurnAssembler, r: WireResponse): void {
+    for (const x of list(r?.candidates?.[0]?.citationMetadata?.citationSources)) {
+      a.parts.add('citation_source', x);
+    }
+  },
+  finish(a: TurnAssembler, r: WireResponse): void {
+    a.setFinishReason(r?.candidates?.[0]?.finishReason ?? r?.promptFeedback?.blockReason);
+  },
+  usage(a: TurnAssembler, r: WireResponse): void {
+    a.setUsage(r?.usageMetadata);
+  },
+};
+
+/** The rules every stream event goes through, by name. */
+export const eventRules = {
+  error(a: TurnAssembler, e: WireEvent): void {
+    const error = e?.error;
+    if (error != null) {
+      a.fail(firstString(error?.message), firstString(error?.status), firstString(error?.code), e);
+    }
+  },
+  meta(a: TurnAssembler, e: WireEvent): void {
+    a.setMeta(e?.responseId, e?.modelVersion);
+  },
+  parts(a: TurnAssembler, e: WireEvent): void {
+    for (const x of list(e?.candidates?.[0]?.content?.parts)) readPart(a, x);
+  },
+  grounding(a: TurnAssembler, e: WireEvent): void {
+    if (e?.candidates?.[0]?.groundingMetadata != null) {
+      a.parts.add('grounding_metadata', e?.candidates?.[0]?.groundingMetadata);
+    }
+  },
+  urlContext(a: TurnAssembler, e: WireEvent): void {
+    if (e?.candidates?.[0]?.urlContextMetadata != null) {
+      a.parts.add('url_context_metadata', e?.candidates?.[0]?.urlContextMetadata);
+    }
+  },
+  citedSources(a: TurnAssembler, e: WireEvent): void {
+    for (const x of list(e?.candidates?.[0]?.citationMetadata?.citationSources)) {
+      a.parts.add('citation_source', x);
+    }
+  },
+  finish(a: TurnAssembler, e: WireEvent): void {
+    a.setFinishReason(e?.candidates?.[0]?.finishReason ?? e?.promptFeedback?.blockReason);
+  },
+  usage(a: TurnAssembler, e: WireEvent): void {
+    a.setUsage(e?.usageMetadata);
+  },
+};
+
 /** Feeds a blocking response body to the assembler. */
 export function readResponse(a: TurnAssembler, r: WireResponse): void {
   const candidate = r?.candidates?.[0];

@@ -3,14 +3,7 @@
  * Do not edit: change the spec and run `wireforge gen`.
  */
 import * as base from './openai-chat.js';
-import {
-  ThinkingBlocks,
-  defineAdapter,
-  firstString,
-  list,
-  serveOver,
-  toolCallDelta,
-} from '../runtime/adapter-kit.js';
+import { ThinkingBlocks, defineAdapter, list, serveOver } from '../runtime/adapter-kit.js';
 import type { Codec, Profile, ServeCodec, TurnAssembler } from '../runtime/adapter-kit.js';
 
 /** A blocking Mistral response body, as far as this adapter reads it. */
@@ -87,48 +80,45 @@ function readChunk(a: TurnAssembler, x: WireChunk): void {
   }
 }
 
+/** The response rules by name, for an overlay to compose its readers from (each reads the whole body). */
+export const responseRules = {
+  ...base.responseRules,
+  chunks(a: TurnAssembler, r: WireResponse): void {
+    for (const x of list(r?.choices?.[0]?.message?.content)) readChunk(a, x);
+  },
+};
+
+/** The rules every stream event goes through, by name. */
+export const eventRules = {
+  ...base.eventRules,
+  chunks(a: TurnAssembler, e: WireEvent): void {
+    for (const x of list(e?.choices?.[0]?.delta?.content)) readChunk(a, x);
+  },
+};
+
 /** Feeds a blocking response body to the assembler. */
 export function readResponse(a: TurnAssembler, r: WireResponse): void {
-  const choice = r?.choices?.[0];
-  const message = choice?.message;
-  a.setMeta(r?.id, r?.model);
-  for (const x of list(message?.content)) readChunk(a, x);
-  a.appendText(message?.content);
-  a.appendRefusal(message?.refusal);
-  // annotations
-  for (const x of list(message?.annotations)) {
-    a.addCitations(x?.url_citation);
-  }
-  // toolCalls
-  for (const x of list(message?.tool_calls)) {
-    a.addToolCall(x?.id, x?.function?.name, x?.function?.arguments);
-  }
-  a.setFinishReason(choice?.finish_reason);
-  a.setUsage(r?.usage);
+  responseRules.meta(a, r);
+  responseRules.chunks(a, r);
+  responseRules.text(a, r);
+  responseRules.refusal(a, r);
+  responseRules.annotations(a, r);
+  responseRules.toolCalls(a, r);
+  responseRules.finish(a, r);
+  responseRules.usage(a, r);
 }
 
 /** Feeds one decoded stream event to the assembler. */
 export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefined): void {
-  const choice = e?.choices?.[0];
-  const delta = choice?.delta;
-  const error = e?.error;
-  if (error != null) {
-    a.fail(firstString(error?.message, error), firstString(error?.type), firstString(error?.code), e);
-  }
-  a.setMeta(e?.id, e?.model);
-  for (const x of list(delta?.content)) readChunk(a, x);
-  a.appendText(delta?.content);
-  a.appendRefusal(delta?.refusal);
-  // annotations
-  for (const x of list(delta?.annotations)) {
-    a.addCitations(x?.url_citation);
-  }
-  // toolCalls
-  for (const x of list(delta?.tool_calls)) {
-    toolCallDelta(a, x?.index, x?.id, x?.function?.name, x?.function?.arguments);
-  }
-  a.setFinishReason(choice?.finish_reason);
-  a.setUsage(e?.usage);
+  eventRules.error(a, e);
+  eventRules.meta(a, e);
+  eventRules.chunks(a, e);
+  eventRules.text(a, e);
+  eventRules.refusal(a, e);
+  eventRules.annotations(a, e);
+  eventRules.toolCalls(a, e);
+  eventRules.finish(a, e);
+  eventRules.usage(a, e);
 }
 
 /** How this wire is served (docs/serving.md): the blocking body and each step of a stream, as templates. */

@@ -155,6 +155,62 @@ export const codec = {
   readEvent,
 } satisfies Codec;
 
+/** The response rules by name, for an overlay to compose its readers from (each reads the whole body). */
+export const responseRules = {
+  meta(a: TurnAssembler, r: WireResponse): void {
+    a.setMeta(undefined, r?.model);
+  },
+  thinking(a: TurnAssembler, r: WireResponse): void {
+    a.thinking.append(r?.message?.thinking);
+  },
+  text(a: TurnAssembler, r: WireResponse): void {
+    a.appendText(r?.message?.content);
+  },
+  calls(a: TurnAssembler, r: WireResponse): void {
+    for (const x of list(r?.message?.tool_calls)) {
+      a.addToolCall(x?.id, x?.function?.name, x?.function?.arguments);
+    }
+  },
+  finish(a: TurnAssembler, r: WireResponse): void {
+    a.setFinishReason(r?.done_reason);
+  },
+  usage(a: TurnAssembler, r: WireResponse): void {
+    if (r?.done === true) a.setUsage(r);
+  },
+};
+
+/** The rules every stream event goes through, by name. */
+export const eventRules = {
+  error(a: TurnAssembler, e: WireEvent): void {
+    if (e?.error != null) {
+      a.fail(firstString(e?.error), undefined, undefined, e);
+    }
+  },
+  meta(a: TurnAssembler, e: WireEvent): void {
+    a.setMeta(undefined, e?.model);
+  },
+  thinking(a: TurnAssembler, e: WireEvent): void {
+    a.thinking.append(e?.message?.thinking);
+  },
+  text(a: TurnAssembler, e: WireEvent): void {
+    a.appendText(e?.message?.content);
+  },
+  calls(a: TurnAssembler, e: WireEvent): void {
+    for (const x of list(e?.message?.tool_calls)) {
+      a.addToolCall(x?.id, x?.function?.name, x?.function?.arguments);
+    }
+  },
+  finish(a: TurnAssembler, e: WireEvent): void {
+    a.setFinishReason(e?.done_reason);
+  },
+  usage(a: TurnAssembler, e: WireEvent): void {
+    if (e?.done === true) a.setUsage(e);
+  },
+  end(a: TurnAssembler, e: WireEvent): void {
+    if (e?.done === true) a.end();
+  },
+};
+
 /** Feeds a blocking response body to the assembler. */
 export function readResponse(a: TurnAssembler, r: WireResponse): void {
   const message = r?.message;

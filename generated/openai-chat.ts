@@ -143,7 +143,11 @@ export const codec = {
   roles: {
     system: (m) => ({ role: 'system', content: m.content }),
     user: (m, cx) => ({ role: 'user', content: cx.content(m.content), name: m.name }),
-    assistant: (m, cx) => ({ role: 'assistant', content: cx.assistantText(m), tool_calls: cx.toolCalls(m) }),
+    assistant: (m, cx) => ({
+      role: 'assistant',
+      content: cx.assistantText(m) ?? null,
+      tool_calls: cx.toolCalls(m),
+    }),
     tool: (m, cx) => ({ role: 'tool', tool_call_id: m.toolCallId, content: cx.content(m.content) }),
   },
   toolChoice: {
@@ -174,6 +178,70 @@ export const codec = {
   readResponse,
   readEvent,
 } satisfies Codec;
+
+/** The response rules by name, for an overlay to compose its readers from (each reads the whole body). */
+export const responseRules = {
+  meta(a: TurnAssembler, r: WireResponse): void {
+    a.setMeta(r?.id, r?.model);
+  },
+  text(a: TurnAssembler, r: WireResponse): void {
+    a.appendText(r?.choices?.[0]?.message?.content);
+  },
+  refusal(a: TurnAssembler, r: WireResponse): void {
+    a.appendRefusal(r?.choices?.[0]?.message?.refusal);
+  },
+  annotations(a: TurnAssembler, r: WireResponse): void {
+    for (const x of list(r?.choices?.[0]?.message?.annotations)) {
+      a.addCitations(x?.url_citation);
+    }
+  },
+  toolCalls(a: TurnAssembler, r: WireResponse): void {
+    for (const x of list(r?.choices?.[0]?.message?.tool_calls)) {
+      a.addToolCall(x?.id, x?.function?.name, x?.function?.arguments);
+    }
+  },
+  finish(a: TurnAssembler, r: WireResponse): void {
+    a.setFinishReason(r?.choices?.[0]?.finish_reason);
+  },
+  usage(a: TurnAssembler, r: WireResponse): void {
+    a.setUsage(r?.usage);
+  },
+};
+
+/** The rules every stream event goes through, by name. */
+export const eventRules = {
+  error(a: TurnAssembler, e: WireEvent): void {
+    const error = e?.error;
+    if (error != null) {
+      a.fail(firstString(error?.message, error), firstString(error?.type), firstString(error?.code), e);
+    }
+  },
+  meta(a: TurnAssembler, e: WireEvent): void {
+    a.setMeta(e?.id, e?.model);
+  },
+  text(a: TurnAssembler, e: WireEvent): void {
+    a.appendText(e?.choices?.[0]?.delta?.content);
+  },
+  refusal(a: TurnAssembler, e: WireEvent): void {
+    a.appendRefusal(e?.choices?.[0]?.delta?.refusal);
+  },
+  annotations(a: TurnAssembler, e: WireEvent): void {
+    for (const x of list(e?.choices?.[0]?.delta?.annotations)) {
+      a.addCitations(x?.url_citation);
+    }
+  },
+  toolCalls(a: TurnAssembler, e: WireEvent): void {
+    for (const x of list(e?.choices?.[0]?.delta?.tool_calls)) {
+      toolCallDelta(a, x?.index, x?.id, x?.function?.name, x?.function?.arguments);
+    }
+  },
+  finish(a: TurnAssembler, e: WireEvent): void {
+    a.setFinishReason(e?.choices?.[0]?.finish_reason);
+  },
+  usage(a: TurnAssembler, e: WireEvent): void {
+    a.setUsage(e?.usage);
+  },
+};
 
 /** Feeds a blocking response body to the assembler. */
 export function readResponse(a: TurnAssembler, r: WireResponse): void {
@@ -316,7 +384,7 @@ export const serve = {
     roles: {
       system: { role: 'system', content: '$text' },
       user: { role: 'user', content: '$content', name: '$name' },
-      assistant: { role: 'assistant', content: '$text', tool_calls: '$toolCalls' },
+      assistant: { role: 'assistant', content: '$text|null', tool_calls: '$toolCalls' },
       tool: { role: 'tool', tool_call_id: '$toolCallId', content: '$content' },
       toolError: { role: 'tool', tool_call_id: '$toolCallId', content: '$content' },
     },

@@ -307,6 +307,208 @@ export const codec = {
   readEvent,
 } satisfies Codec;
 
+/** The response rules by name, for an overlay to compose its readers from (each reads the whole body). */
+export const responseRules = {
+  meta(a: TurnAssembler, r: WireResponse): void {
+    a.setMeta(r?.id, r?.model);
+  },
+  output(a: TurnAssembler, r: WireResponse): void {
+    for (const x of list(r?.output)) {
+      switch (x?.type) {
+        case 'message':
+          // phase
+          startText(a, x?.phase ?? null);
+          // content
+          for (const x2 of list(x?.content)) {
+            switch (x2?.type) {
+              case 'output_text':
+                startText(a);
+                a.appendText(x2?.text);
+                a.addCitations(x2?.annotations);
+                break;
+              case 'refusal':
+                a.appendRefusal(x2?.refusal);
+                break;
+            }
+          }
+          break;
+        case 'reasoning':
+          a.thinking.start(x?.id);
+          a.thinking.setSignature(x?.encrypted_content);
+          // summary
+          for (const x2 of list(x?.summary)) {
+            a.thinking.breakText('\n\n');
+            a.thinking.append(x2?.text);
+          }
+          // content
+          for (const x2 of list(x?.content)) {
+            a.thinking.append(x2?.text);
+          }
+          break;
+        case 'function_call':
+          a.addToolCall(x?.call_id, x?.name, x?.arguments);
+          break;
+        default:
+          a.parts.add(x?.type, x);
+          break;
+      }
+    }
+  },
+  finish(a: TurnAssembler, r: WireResponse): void {
+    a.setFinishReason(r?.incomplete_details?.reason ?? r?.status);
+  },
+  usage(a: TurnAssembler, r: WireResponse): void {
+    a.setUsage(r?.usage);
+  },
+  error(a: TurnAssembler, r: WireResponse): void {
+    if (r?.error != null) {
+      a.fail(firstString(r?.error?.message), undefined, firstString(r?.error?.code), r);
+    }
+  },
+};
+
+/** The rules every stream event goes through, by name. */
+export const eventRules = {};
+
+/** The rules of each named stream event, by event and name. */
+export const eventCaseRules = {
+  'response.created': {
+    meta(a: TurnAssembler, e: WireEvent): void {
+      a.setMeta(e?.response?.id, e?.response?.model);
+    },
+  },
+  'response.output_item.added': {
+    item(a: TurnAssembler, e: WireEvent): void {
+      const item = e?.item;
+      switch (item?.type) {
+        case 'function_call':
+          openToolCall(a, e?.output_index, item?.call_id, item?.name);
+          break;
+        case 'reasoning':
+          a.thinking.start(item?.id);
+          a.thinking.setSignature(item?.encrypted_content);
+          break;
+        case 'message':
+          startText(a, item?.phase ?? null);
+          break;
+      }
+    },
+  },
+  'response.content_part.added': {
+    part(a: TurnAssembler, e: WireEvent): void {
+      switch (e?.part?.type) {
+        case 'output_text':
+          startText(a);
+          break;
+      }
+    },
+  },
+  'response.output_text.delta': {
+    text(a: TurnAssembler, e: WireEvent): void {
+      a.appendText(e?.delta);
+    },
+  },
+  'response.output_text.annotation.added': {
+    text(a: TurnAssembler, e: WireEvent): void {
+      a.addCitations(e?.annotation);
+    },
+  },
+  'response.refusal.delta': {
+    refusal(a: TurnAssembler, e: WireEvent): void {
+      a.appendRefusal(e?.delta);
+    },
+  },
+  'response.function_call_arguments.delta': {
+    toolCall(a: TurnAssembler, e: WireEvent): void {
+      toolCallDelta(a, e?.output_index, undefined, undefined, e?.delta);
+    },
+  },
+  'response.reasoning_summary_part.added': {
+    thinking(a: TurnAssembler, e: WireEvent): void {
+      a.thinking.breakText('\n\n');
+    },
+  },
+  'response.reasoning_summary_text.delta': {
+    thinking(a: TurnAssembler, e: WireEvent): void {
+      a.thinking.append(e?.delta);
+    },
+  },
+  'response.reasoning_text.delta': {
+    thinking(a: TurnAssembler, e: WireEvent): void {
+      a.thinking.append(e?.delta);
+    },
+  },
+  'response.output_item.done': {
+    item(a: TurnAssembler, e: WireEvent): void {
+      const item = e?.item;
+      switch (item?.type) {
+        case 'function_call':
+          setToolArguments(a, e?.output_index, item?.arguments);
+          closeToolCall(a, e?.output_index);
+          break;
+        case 'reasoning':
+          a.thinking.setSignature(item?.encrypted_content);
+          break;
+        case 'message':
+          break;
+        default:
+          a.parts.add(item?.type, item);
+          break;
+      }
+    },
+  },
+  'response.completed': {
+    finish(a: TurnAssembler, e: WireEvent): void {
+      a.setFinishReason(e?.response?.incomplete_details?.reason ?? e?.response?.status);
+    },
+    usage(a: TurnAssembler, e: WireEvent): void {
+      a.setUsage(e?.response?.usage);
+    },
+    end(a: TurnAssembler, e: WireEvent): void {
+      a.end();
+    },
+  },
+  'response.incomplete': {
+    finish(a: TurnAssembler, e: WireEvent): void {
+      a.setFinishReason(e?.response?.incomplete_details?.reason ?? e?.response?.status);
+    },
+    usage(a: TurnAssembler, e: WireEvent): void {
+      a.setUsage(e?.response?.usage);
+    },
+    end(a: TurnAssembler, e: WireEvent): void {
+      a.end();
+    },
+  },
+  'response.failed': {
+    error(a: TurnAssembler, e: WireEvent): void {
+      const response = e?.response;
+      if (response?.error != null) {
+        a.fail(firstString(response?.error?.message), undefined, firstString(response?.error?.code), e);
+      }
+    },
+    finish(a: TurnAssembler, e: WireEvent): void {
+      a.setFinishReason(e?.response?.status);
+    },
+    usage(a: TurnAssembler, e: WireEvent): void {
+      a.setUsage(e?.response?.usage);
+    },
+    end(a: TurnAssembler, e: WireEvent): void {
+      a.end();
+    },
+  },
+  error: {
+    error(a: TurnAssembler, e: WireEvent): void {
+      const error = e?.error;
+      a.fail(
+        firstString(error?.message, e?.message),
+        firstString(error?.type),
+        firstString(error?.code, e?.code),
+        e,
+      );
+    },
+  },
+};
+
 /** Feeds a blocking response body to the assembler. */
 export function readResponse(a: TurnAssembler, r: WireResponse): void {
   a.setMeta(r?.id, r?.model);

@@ -8,10 +8,8 @@ import {
   ThinkingBlocks,
   applyContinuity,
   defineAdapter,
-  firstString,
   list,
   serveOver,
-  toolCallDelta,
 } from '../runtime/adapter-kit.js';
 import type { Codec, Profile, ServeCodec, TurnAssembler } from '../runtime/adapter-kit.js';
 
@@ -85,7 +83,7 @@ export const codec = {
     ...base.codec.roles,
     assistant: (m, cx) => ({
       role: 'assistant',
-      content: cx.assistantText(m),
+      content: cx.assistantText(m) ?? null,
       tool_calls: cx.toolCalls(m),
       reasoning_details: cx.thinkingBlocks(m),
     }),
@@ -119,52 +117,57 @@ function readDetail(a: TurnAssembler, x: WireDetail): void {
   }
 }
 
+/** The response rules by name, for an overlay to compose its readers from (each reads the whole body). */
+export const responseRules = {
+  ...base.responseRules,
+  details(a: TurnAssembler, r: WireResponse): void {
+    for (const x of list(r?.choices?.[0]?.message?.reasoning_details)) readDetail(a, x);
+  },
+  thinking(a: TurnAssembler, r: WireResponse): void {
+    if (r?.choices?.[0]?.message?.reasoning_details == null) {
+      a.thinking.append(r?.choices?.[0]?.message?.reasoning);
+    }
+  },
+};
+
+/** The rules every stream event goes through, by name. */
+export const eventRules = {
+  ...base.eventRules,
+  details(a: TurnAssembler, e: WireEvent): void {
+    for (const x of list(e?.choices?.[0]?.delta?.reasoning_details)) readDetail(a, x);
+  },
+  thinking(a: TurnAssembler, e: WireEvent): void {
+    if (e?.choices?.[0]?.delta?.reasoning_details == null) {
+      a.thinking.append(e?.choices?.[0]?.delta?.reasoning);
+    }
+  },
+};
+
 /** Feeds a blocking response body to the assembler. */
 export function readResponse(a: TurnAssembler, r: WireResponse): void {
-  const choice = r?.choices?.[0];
-  const message = choice?.message;
-  a.setMeta(r?.id, r?.model);
-  for (const x of list(message?.reasoning_details)) readDetail(a, x);
-  if (message?.reasoning_details == null) {
-    a.thinking.append(message?.reasoning);
-  }
-  a.appendText(message?.content);
-  a.appendRefusal(message?.refusal);
-  // annotations
-  for (const x of list(message?.annotations)) {
-    a.addCitations(x?.url_citation);
-  }
-  // toolCalls
-  for (const x of list(message?.tool_calls)) {
-    a.addToolCall(x?.id, x?.function?.name, x?.function?.arguments);
-  }
-  a.setFinishReason(choice?.finish_reason);
-  a.setUsage(r?.usage);
+  responseRules.meta(a, r);
+  responseRules.details(a, r);
+  responseRules.thinking(a, r);
+  responseRules.text(a, r);
+  responseRules.refusal(a, r);
+  responseRules.annotations(a, r);
+  responseRules.toolCalls(a, r);
+  responseRules.finish(a, r);
+  responseRules.usage(a, r);
 }
 
 /** Feeds one decoded stream event to the assembler. */
 export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefined): void {
-  const choice = e?.choices?.[0];
-  const delta = choice?.delta;
-  const error = e?.error;
-  if (error != null) {
-    a.fail(firstString(error?.message, error), firstString(error?.type), firstString(error?.code), e);
-  }
-  a.setMeta(e?.id, e?.model);
-  for (const x of list(delta?.reasoning_details)) readDetail(a, x);
-  if (delta?.reasoning_details == null) a.thinking.append(delta?.reasoning);
-  a.appendText(delta?.content);
-  a.appendRefusal(delta?.refusal);
-  // annotations
-  for (const x of list(delta?.annotations)) {
-    a.addCitations(x?.url_citation);
-  }
-  // toolCalls
-  for (const x of list(delta?.tool_calls)) {
-    toolCallDelta(a, x?.index, x?.id, x?.function?.name, x?.function?.arguments);
-  }
-  a.setFinishReason(choice?.finish_reason);
-  a.setUsage(e?.usage);
+  eventRules.error(a, e);
+  eventRules.meta(a, e);
+  eventRules.details(a, e);
+  eventRules.thinking(a, e);
+  eventRules.text(a, e);
+  eventRules.refusal(a, e);
+  eventRules.annotations(a, e);
+  eventRules.toolCalls(a, e);
+  eventRules.finish(a, e);
+  eventRules.usage(a, e);
 }
 
 /** How this wire is served (docs/serving.md): the blocking body and each step of a stream, as templates. */
@@ -206,7 +209,7 @@ export const serve = /* @__PURE__ */ serveOver(base.serve, {
     roles: {
       assistant: {
         role: 'assistant',
-        content: '$text',
+        content: '$text|null',
         tool_calls: '$toolCalls',
         reasoning_details: '$thinking',
       },

@@ -3,7 +3,13 @@
  * Do not edit: change the spec and run `wireforge gen`.
  */
 import * as base from './anthropic-messages.js';
-import { defineAdapter, resolveEndpointOptions, tokenAuth, urlTemplate } from '../runtime/adapter-kit.js';
+import {
+  defineAdapter,
+  omit,
+  resolveEndpointOptions,
+  tokenAuth,
+  urlTemplate,
+} from '../runtime/adapter-kit.js';
 import type { Codec, Profile, ServeCodec } from '../runtime/adapter-kit.js';
 
 /** What this wire is, as data: applied by the runtime. */
@@ -43,44 +49,7 @@ export const profile = {
     },
   },
   request: {
-    system: { placement: 'field', to: ['system'], join: '\n\n' },
-    messages: { to: ['messages'], merge: { field: 'content' } },
-    tools: {
-      to: ['tools'],
-      provider: {
-        web_search: { type: 'web_search_20250305', name: 'web_search' },
-        web_fetch: { type: 'web_fetch_20250910', name: 'web_fetch' },
-        code_execution: { type: 'code_execution_20250825', name: 'code_execution' },
-        tool_search: { type: 'tool_search_tool_regex_20251119', name: 'tool_search_tool_regex' },
-        bash: { type: 'bash_20250124', name: 'bash' },
-        text_editor: { type: 'text_editor_20250728', name: 'str_replace_based_edit_tool' },
-        memory: { type: 'memory_20250818', name: 'memory' },
-      },
-    },
-    toolChoice: { to: ['tool_choice'] },
-    responseFormat: { to: ['output_config', 'format'] },
-    params: {
-      maxTokens: { to: ['max_tokens'], default: { sum: [4096, 'reasoning.budgetTokens'] } },
-      temperature: { to: ['temperature'] },
-      topP: { to: ['top_p'] },
-      stop: { to: ['stop_sequences'] },
-      parallelToolCalls: { carriedBy: 'toolChoice' },
-      'reasoning.effort': {
-        to: ['output_config', 'effort'],
-        values: { minimal: 'low', low: 'low', medium: 'medium', high: 'high' },
-      },
-      'reasoning.budgetTokens': { to: ['thinking'], template: true },
-      'reasoning.summary': {
-        drop: 'Anthropic decides how thinking is displayed; summaries cannot be requested',
-      },
-      user: { to: ['metadata', 'user_id'] },
-      store: { drop: 'Anthropic Messages stores nothing server-side' },
-      previousResponseId: {
-        drop: 'Anthropic Messages keeps no server-side conversation; send the full history',
-      },
-      metadata: { drop: 'Anthropic metadata carries only user_id (set it with `user`)' },
-    },
-    carries: { toolError: true, toolStrict: true },
+    ...omit(base.profile.request, 'model'),
     streamBody: { stream: true, anthropic_version: 'vertex-2023-10-16' },
     blockingBody: { anthropic_version: 'vertex-2023-10-16' },
   },
@@ -91,6 +60,8 @@ export const codec = {
   ...base.codec,
   uses: { ...base.codec.uses, tokenAuth, endpointOptions: resolveEndpointOptions, urlTemplate },
 } satisfies Codec;
+
+export { eventCaseRules, eventRules, responseRules } from './anthropic-messages.js';
 
 /** How this wire is served (docs/serving.md): the blocking body and each step of a stream, as templates. */
 export const serve = base.serve satisfies ServeCodec;

@@ -3,7 +3,7 @@
  * Do not edit: change the spec and run `wireforge gen`.
  */
 import * as base from './gemini.js';
-import { defineAdapter, resolveEndpointOptions, tokenAuth } from '../runtime/adapter-kit.js';
+import { defineAdapter, omit, resolveEndpointOptions, tokenAuth } from '../runtime/adapter-kit.js';
 import type { Codec, Profile, ServeCodec } from '../runtime/adapter-kit.js';
 
 /** What this wire is, as data: applied by the runtime. */
@@ -12,10 +12,8 @@ export const profile = {
   id: 'vertex-gemini',
   name: 'Google Vertex AI (Gemini)',
   endpoint: {
+    ...omit(base.profile.endpoint, 'apiKeyEnv'),
     baseUrl: 'https://{host}/v1/projects/{project}/locations/{location}/publishers/google',
-    path: '/models/{model}:generateContent',
-    streamPath: '/models/{model}:streamGenerateContent',
-    streamQuery: { alt: 'sse' },
     authHeader: 'authorization',
     authScheme: 'Bearer',
     authFrom: 'token',
@@ -50,6 +48,8 @@ export const codec = {
   ...base.codec,
   uses: { ...base.codec.uses, tokenAuth, endpointOptions: resolveEndpointOptions },
 } satisfies Codec;
+
+export { eventRules, responseRules } from './gemini.js';
 
 /** How this wire is served (docs/serving.md): the blocking body and each step of a stream, as templates. */
 export const serve = base.serve satisfies ServeCodec;

@@ -15,7 +15,7 @@ import { expandShorthand } from './load/expand-shorthand.js';
 import { parseSpec, positionOf, type ParsedSpec } from './load/parse-spec.js';
 import { locate, resolveAll } from './resolve/resolve-extends.js';
 import { checkSchema, specSchema } from './validate/check-schema.js';
-import { SEMANTIC_RULES } from './check/rules/index.js';
+import { FILE_RULES, SEMANTIC_RULES } from './check/rules/index.js';
 import { serveNotes } from './check/serve-notes.js';
 
 export interface SpecSource {
@@ -90,11 +90,16 @@ export async function generate(sources: SpecSource[], options: GenerateOptions =
       diagnostics.push(...found);
     }
   });
-  for (const p of parsed) {
-    if (p.doc === undefined || (typeof p.doc === 'object' && p.doc !== null && !Array.isArray(p.doc))) continue;
-    diagnostics.push({ code: 'wrong-type', file: p.file, line: 1, col: 1, pointer: '', message: 'A spec is a YAML mapping (id, endpoint, request, …); this file holds none', hint: 'start from a spec in specs/, or `extends:` one' });
-    p.doc = undefined;
-  }
+  time('validate', () => {
+    for (const p of parsed) {
+      for (const rule of FILE_RULES) {
+        if (p.doc === undefined) break;
+        const found = rule.check(p.file, p.doc);
+        for (const f of found) diagnostics.push({ code: f.code, message: f.message, hint: f.hint, pointer: f.pointer, file: p.file, ...positionOf(p, f.pointer, f.atKey) });
+        if (found.length && rule.fatal) p.doc = undefined;
+      }
+    }
+  });
   time('validate', () => {
     for (const p of parsed) {
       if (p.doc === undefined) continue;
@@ -105,11 +110,6 @@ export async function generate(sources: SpecSource[], options: GenerateOptions =
       const found = checkSchema(checked).filter((d) => !(overlay && d.code === 'missing-field'));
       if (found.length) schemaBroken.add(p.file);
       diagnostics.push(...found);
-      const id = (p.doc as { id?: unknown }).id;
-      const base = p.file.replace(/^.*[\\/]/, '').replace(/\.ya?ml$/, '');
-      if (typeof id === 'string' && id !== base) {
-        diagnostics.push({ code: 'bad-id', file: p.file, pointer: '/id', ...positionOf(p, '/id'), message: `id "${id}" does not match the file name "${base}"`, hint: `rename the file to ${id}.yaml or set id: ${base}` });
-      }
     }
   });
 

@@ -22,7 +22,7 @@ export { ThinkingBlocks } from './assemble/thinking-blocks.js';
 export { TextMeta } from './assemble/text-meta.js';
 export { ResponseParts } from './assemble/response-parts.js';
 export { BlockContext } from './request/block-context.js';
-export { compact } from './request/compact.js';
+export { compact, omit } from './request/compact.js';
 export { continuityRules } from './request/continuity-rules.js';
 export { applyContinuity } from './request/apply-continuity.js';
 export { paramRules } from './request/param-rules.js';

@@ -2,6 +2,7 @@
  * The only way spec strings become code: every literal goes through JSON.stringify (with the
  * line separators escaped too), every key and member access through these helpers.
  */
+import { StructureKind, VariableDeclarationKind, type StatementStructures } from 'ts-morph';
 import type { Segment, WirePath } from '../ir/paths.js';
 
 export const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -37,4 +38,15 @@ export function firstOf(base: string, paths: WirePath[]): string {
 /** Text safe inside a block comment. */
 export function commentText(s: string): string {
   return s.replace(/\*\//g, '*\\/').replace(/[\r\n\u2028\u2029]+/g, ' ');
+}
+
+/** An exported `const` statement. */
+export function constant(name: string, initializer: string, doc?: string): StatementStructures {
+  return {
+    kind: StructureKind.VariableStatement,
+    isExported: true,
+    declarationKind: VariableDeclarationKind.Const,
+    ...(doc ? { docs: [doc] } : {}),
+    declarations: [{ name, initializer }],
+  };
 }

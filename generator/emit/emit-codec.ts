@@ -10,6 +10,8 @@ import { hasContinuityRules, isTemplated } from '../../runtime/profile-facts.js'
 import { actionKinds, emitReadEvent, emitReadResponse } from './emit-readers.js';
 import { SLOT_EXPRS, type RequestSlotContext } from './slot-exprs.js';
 import { templateExpr } from './emit-template.js';
+import { lit } from './code.js';
+import { member } from './emit-value.js';
 
 /** Group → member → arrow-function source. Groups with one function use the member key ''. */
 export type CodecMembers = Map<string, Map<string, string>>;
@@ -29,7 +31,16 @@ const ROLE_CONTEXT: Record<string, RequestSlotContext> = {
   approval: 'roles.approval',
 };
 
+/** Each spec's codec source, compiled once: an overlay's module compares its own with its base's. */
+const compiled = new WeakMap<SpecIR, CodecSource>();
+
 export function emitCodec(ir: SpecIR): CodecSource {
+  let out = compiled.get(ir);
+  if (!out) compiled.set(ir, (out = compileCodec(ir)));
+  return out;
+}
+
+function compileCodec(ir: SpecIR): CodecSource {
   const t = ir.templates;
   const members: CodecMembers = new Map();
   const group = (name: string) => {
@@ -116,4 +127,34 @@ function arrow(params: string[], node: TemplateNode, ctx: RequestSlotContext): s
   const last = params.reduce((n, p, i) => (used.includes(p) && !p.startsWith('_') ? i + 1 : n), 0);
   const list = params.slice(0, last).map((p) => (used.includes(p) ? p : `_${p.replace(/^_/, '')}`));
   return `(${list.join(', ')}) => ${body.startsWith('{') ? `(${body})` : body}`;
+}
+
+/** The codec's part of a module: the whole object, or an overlay's as its base's with what differs. */
+export function codecPart(codec: CodecSource, base: CodecSource | undefined, baseRef: string | undefined, sameReaders: boolean): string {
+  const ref = `${baseRef}.codec`;
+  const entries: string[] = [];
+  for (const [group, members] of codec.members) {
+    const baseMembers = base?.members.get(group);
+    const single = members.has('') || (baseMembers?.has('') ?? false);
+    if (single) {
+      const own = members.get('');
+      if (base && own === baseMembers?.get('')) continue;
+      entries.push(`${group}: ${own ?? 'undefined'}`);
+      continue;
+    }
+    if (base && baseMembers && sameMap(members, baseMembers)) continue;
+    const items: string[] = [];
+    for (const [k, fn] of members) if (!(baseMembers?.get(k) === fn)) items.push(k === fn ? fn : `${lit(k)}: ${fn}`);
+    const removed = [...(baseMembers?.keys() ?? [])].filter((k) => !members.has(k)).map((k) => `${lit(k)}: undefined`);
+    const spread = base && baseMembers?.size ? [`...${member(ref, group)}`] : [];
+    entries.push(`${group}: { ${[...spread, ...items, ...removed].join(', ')} }`);
+  }
+  // A group the base has and this spec does not (no system template, no tools, no param templates) is taken away.
+  for (const group of ['system', 'tools', 'params', 'uses']) if (base && !codec.members.has(group) && base.members.has(group)) entries.push(`${group}: undefined`);
+  if (!sameReaders) entries.push('readResponse', 'readEvent');
+  return base ? `{ ...${ref}, ${entries.join(', ')} }` : `{ ${entries.join(', ')} }`;
+}
+
+function sameMap(a: Map<string, string>, b: Map<string, string>): boolean {
+  return a.size === b.size && [...a].every(([k, v]) => b.get(k) === v);
 }

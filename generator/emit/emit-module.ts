@@ -1,27 +1,25 @@
 /**
- * One spec → one module, built as ts-morph structures: wire interfaces, the profile (data), the
- * codec (compiled templates), the two readers and the adapter. An overlay's module holds only
- * its differences: the base's profile spread with what changed, the base's codec members
- * referenced where equal. Imports are derived from the identifiers the module uses.
+ * One spec → one module, built as ts-morph structures, one emitter per part: the wire types
+ * (emit-wire-types), the profile (emit-value: data), the codec (emit-codec: compiled templates),
+ * the readers (emit-reader-part), the serve export (emit-serve) and the adapter. An overlay's
+ * module holds only its differences. Imports are derived from the identifiers the module uses.
  */
 import { KIT_VERSION } from '../../runtime/kit-version.js';
 import {
   Project,
   StructureKind,
   SyntaxKind,
-  VariableDeclarationKind,
   type CodeBlockWriter,
   type SourceFile,
   type StatementStructures,
 } from 'ts-morph';
-import { buildWireTypes, nodeAt } from '../ir/wire-types.js';
 import type { SpecIR } from '../ir/types.js';
-import { commentText, lit } from './code.js';
-import { emitCodec, type CodecSource } from './emit-codec.js';
+import { commentText, constant } from './code.js';
+import { codecPart, emitCodec } from './emit-codec.js';
+import { readerPart } from './emit-reader-part.js';
 import { serveExpr, serveMembers } from './emit-serve.js';
-import { emitReadEvent, emitReadersOver, emitReadResponse, sharedElementRules } from './emit-readers.js';
-import { diffExpr, member, valueExpr } from './emit-value.js';
-import { emitInterface, emitWireTypeOver, fieldsBeyond, mentionsUsage, typeOf } from './emit-wire-types.js';
+import { diffExpr, valueExpr } from './emit-value.js';
+import { wireTypeStatements } from './emit-wire-types.js';
 
 export interface EmitOptions {
   /** Module specifier generated code imports the runtime kit from. */
@@ -41,12 +39,6 @@ export function banner(files: string[]): string {
   ].join('\n');
 }
 
-function pascal(name: string): string {
-  const words = name.split(/[^A-Za-z0-9]+/).filter(Boolean);
-  const out = words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
-  return /^[A-Za-z]/.test(out) ? out : `Rule${out}`;
-}
-
 export function moduleIdent(id: string): string {
   return id.replace(/-([a-z0-9])/g, (_m, c: string) => c.toUpperCase()).replace(/^([0-9])/, '_$1');
 }
@@ -62,86 +54,13 @@ export function emitModule(ir: SpecIR, base: SpecIR | undefined, options: EmitOp
   if (base) statements.push({ kind: StructureKind.ImportDeclaration, moduleSpecifier: options.baseImport ?? `./${base.id}.js`, namespaceImport: baseRef });
 
   const sameReaders = baseCodec !== undefined && baseCodec.readResponse === codec.readResponse && baseCodec.readEvent === codec.readEvent;
-  const hoisted = new Map<string, string>();
-  const elementReaders: StatementStructures[] = [];
-  if (!sameReaders) {
-    const types = buildWireTypes(ir);
-    // Element code both readers share (`each` rules written once, e.g. with a YAML anchor): one
-    // function and one element interface, when the element's shape is the same at every site.
-    for (const shared of sharedElementRules(ir)) {
-      const nodes = shared.sites.map((site) => nodeAt(types[site.part], [...site.path.segments, 0]));
-      const texts = new Set(nodes.map((n) => (n ? typeOf(n, 0) : '')));
-      if (texts.size !== 1 || nodes.some((n) => n?.kind !== 'object')) continue;
-      // One element of `parts` is a Part, of `details` a Detail.
-      const stem = pascal(shared.rule.name).replace(/([^s])s$/, '$1');
-      const typeName = `Wire${stem}`;
-      if (elementReaders.some((x) => 'name' in x && x.name === typeName)) continue;
-      const where = `\`${commentText(shared.sites[0]!.path.text)}\` (rule "${commentText(shared.rule.name)}")`;
-      elementReaders.push(emitInterface(typeName, `One element of ${where}; \`read${stem}\` reads it for both readers.`, nodes[0]!));
-      elementReaders.push({
-        kind: StructureKind.Function,
-        name: `read${stem}`,
-        parameters: [
-          { name: 'a', type: 'TurnAssembler' },
-          { name: 'x', type: typeName },
-        ],
-        returnType: 'void',
-        statements: shared.body.join('\n'),
-      });
-      for (const n of nodes) (n as Extract<typeof n, { kind: 'object' }>).named = typeName;
-      hoisted.set(shared.body.join('\n'), `read${stem}`);
-    }
-    const baseTypes = base ? buildWireTypes(base) : undefined;
-    const name = commentText(ir.profile.name);
-    const docs: Array<[string, 'response' | 'event' | 'usage', string]> = [
-      ['WireResponse', 'response', `A blocking ${name} response body, as far as this adapter reads it.`],
-      ['WireEvent', 'event', `One ${name} stream event payload, as far as this adapter reads it.`],
-      ['WireUsage', 'usage', 'The usage object of the wire.'],
-    ];
-    for (const [typeName, part, doc] of docs) {
-      if (!baseTypes) {
-        statements.push(emitInterface(typeName, doc, types[part]));
-        continue;
-      }
-      // An overlay's usage type that is its base's, and that none of its own fields name, is left out.
-      const own = (p: 'response' | 'event') => fieldsBeyond(types[p], baseTypes[p]);
-      if (part === 'usage' && !fieldsBeyond(types.usage, baseTypes.usage) && !mentionsUsage(own('response')) && !mentionsUsage(own('event'))) continue;
-      statements.push(emitWireTypeOver(typeName, doc, types[part], baseTypes[part], baseRef!));
-    }
-  }
-
+  // One emitter per part: the readers first (they name the element shapes the wire types print).
+  const readers = readerPart(ir, base, baseRef, sameReaders, options.baseImport ?? (base && `./${base.id}.js`));
+  if (!sameReaders) statements.push(...wireTypeStatements(ir, base, baseRef, readers.names));
   const profile = base ? diffExpr(`${baseRef}.profile`, base.profile, ir.profile) : valueExpr(ir.profile);
   statements.push(constant('profile', `${profile} as const satisfies Profile`, 'What this wire is, as data: applied by the runtime.'));
-  statements.push(constant('codec', `${codecExpr(codec, baseCodec, baseRef, sameReaders)} satisfies Codec`, 'The compiled parts: templates that write the wire, readers that read it.'));
-  if (!sameReaders) {
-    statements.push(...elementReaders);
-    const over = base ? emitReadersOver(ir, base, baseRef!, hoisted) : {};
-    statements.push({
-      kind: StructureKind.Function,
-      isExported: true,
-      name: 'readResponse',
-      docs: ['Feeds a blocking response body to the assembler.'],
-      parameters: [
-        { name: 'a', type: 'TurnAssembler' },
-        { name: 'r', type: 'WireResponse' },
-      ],
-      returnType: 'void',
-      statements: over.readResponse ?? emitReadResponse(ir, hoisted),
-    });
-    statements.push({
-      kind: StructureKind.Function,
-      isExported: true,
-      name: 'readEvent',
-      docs: ['Feeds one decoded stream event to the assembler.'],
-      parameters: [
-        { name: 'a', type: 'TurnAssembler' },
-        { name: 'e', type: 'WireEvent' },
-        { name: 'event', type: 'string | undefined' },
-      ],
-      returnType: 'void',
-      statements: over.readEvent ?? emitReadEvent(ir, hoisted),
-    });
-  }
+  statements.push(constant('codec', `${codecPart(codec, baseCodec, baseRef, sameReaders)} satisfies Codec`, 'The compiled parts: templates that write the wire, readers that read it.'));
+  statements.push(...readers.statements);
   // How the wire is served (mock server, gateway): its own export, so a client bundle leaves it out.
   statements.push(constant('serve', `${serveExpr(serveMembers(ir), base ? serveMembers(base) : undefined, baseRef)} satisfies ServeCodec`, 'How this wire is served (docs/serving.md): the blocking body and each step of a stream, as templates.'));
   // The one export users need: `import { adapter } from 'wireforge/providers/<id>'`.
@@ -155,48 +74,9 @@ export function emitModule(ir: SpecIR, base: SpecIR | undefined, options: EmitOp
   return text;
 }
 
-function constant(name: string, initializer: string, doc?: string): StatementStructures {
-  return {
-    kind: StructureKind.VariableStatement,
-    isExported: true,
-    declarationKind: VariableDeclarationKind.Const,
-    ...(doc ? { docs: [doc] } : {}),
-    declarations: [{ name, initializer }],
-  };
-}
-
 /** A blank line between top-level declarations. */
 function spaced<T>(statements: T[]): Array<T | ((w: CodeBlockWriter) => void)> {
   return statements.flatMap((s, i) => (i === 0 ? [s] : [(w: CodeBlockWriter) => w.blankLine(), s]));
-}
-
-function codecExpr(codec: CodecSource, base: CodecSource | undefined, baseRef: string | undefined, sameReaders: boolean): string {
-  const ref = `${baseRef}.codec`;
-  const entries: string[] = [];
-  for (const [group, members] of codec.members) {
-    const baseMembers = base?.members.get(group);
-    const single = members.has('') || (baseMembers?.has('') ?? false);
-    if (single) {
-      const own = members.get('');
-      if (base && own === baseMembers?.get('')) continue;
-      entries.push(`${group}: ${own ?? 'undefined'}`);
-      continue;
-    }
-    if (base && baseMembers && sameMap(members, baseMembers)) continue;
-    const items: string[] = [];
-    for (const [k, fn] of members) if (!(baseMembers?.get(k) === fn)) items.push(k === fn ? fn : `${lit(k)}: ${fn}`);
-    const removed = [...(baseMembers?.keys() ?? [])].filter((k) => !members.has(k)).map((k) => `${lit(k)}: undefined`);
-    const spread = base && baseMembers?.size ? [`...${member(ref, group)}`] : [];
-    entries.push(`${group}: { ${[...spread, ...items, ...removed].join(', ')} }`);
-  }
-  // A group the base has and this spec does not (no system template, no tools, no param templates) is taken away.
-  for (const group of ['system', 'tools', 'params', 'uses']) if (base && !codec.members.has(group) && base.members.has(group)) entries.push(`${group}: undefined`);
-  if (!sameReaders) entries.push('readResponse', 'readEvent');
-  return base ? `{ ...${ref}, ${entries.join(', ')} }` : `{ ${entries.join(', ')} }`;
-}
-
-function sameMap(a: Map<string, string>, b: Map<string, string>): boolean {
-  return a.size === b.size && [...a].every(([k, v]) => b.get(k) === v);
 }
 
 /**

@@ -6,7 +6,8 @@
  * for-of per `each:`.
  */
 import type { Action, Condition, Rule, SpecIR } from '../ir/types.js';
-import { access, commentText, firstOf, lit } from './code.js';
+import { access, commentText, firstOf, key, lit } from './code.js';
+import { member } from './emit-value.js';
 import { testCode } from './emit-test.js';
 
 /** The kinds of action the spec's readers take, over every rule of the response and the stream. */
@@ -100,35 +101,63 @@ export function hoistFirst(lines: string[], scope: 'r' | 'e'): string[] {
 }
 
 /**
- * An overlay's readers as its base's plus the rules it adds, when it only adds: the base's
- * rules come first in every section, unchanged. Undefined when it replaces or removes one (or
- * when adding to `*` would run after the base's event rules instead of before them).
+ * Every named top-level rule of a section as a function over the payload, so an overlay's
+ * readers (generated later, perhaps in another project) can call the base's rules by name and
+ * splice their own between them. A module's own readers stay straight-line; the tables are
+ * exports a bundle drops unless an overlay calls them.
  */
-export function emitReadersOver(ir: SpecIR, base: SpecIR, baseRef: string, hoisted: Hoisted = NONE): { readResponse?: string; readEvent?: string } {
-  const out: { readResponse?: string; readEvent?: string } = {};
-  const extraResponse = extraRules(base.response, ir.response, 'r');
-  if (extraResponse) out.readResponse = [`${baseRef}.readResponse(a, r);`, ...hoistFirst(rulesCode(extraResponse, 'r', 0, hoisted, 2), 'r')].join('\n');
-  const b = base.stream;
-  const o = ir.stream;
-  const extraAll = extraRules(b.all, o.all, 'e');
-  const sameFrame = lit(b.ignore) === lit(o.ignore) && b.eventKey?.text === o.eventKey?.text;
-  const extraEvents = o.events.map((ev) => {
-    const was = b.events.find((x) => x.name === ev.name);
-    return { name: ev.name, rules: was ? extraRules(was.rules, ev.rules, 'e') : ev.rules };
-  });
-  const removed = b.events.some((ev) => !o.events.some((x) => x.name === ev.name));
-  if (extraAll && sameFrame && !removed && extraEvents.every((e) => e.rules) && (b.events.length === 0 || extraAll.length === 0)) {
-    const lines = [`${baseRef}.readEvent(a, e, event);`, ...rulesCode(extraAll, 'e', 0, hoisted, 2)];
-    const cases = extraEvents.filter((e) => e.rules!.length);
-    if (cases.length) {
-      const on = o.eventKey ? `${access('e', o.eventKey)} ?? event` : 'event';
-      lines.push(`switch (${on}) {`);
-      for (const ev of cases) lines.push(`  case ${lit(ev.name)}: {`, ...indent(rulesCode(ev.rules!, 'e', 0, hoisted, 6), 4), '    break;', '  }');
-      lines.push('}');
+export interface RuleTables {
+  response: Rule[];
+  /** Rules run on every event (`*`). */
+  all: Rule[];
+  /** Rules of each named event. */
+  events: Array<{ name: string; rules: Rule[] }>;
+}
+
+export function ruleTables(ir: SpecIR): RuleTables {
+  return { response: ir.response, all: ir.stream.all, events: ir.stream.events };
+}
+
+/** A rule's body as a table member: `name(a: TurnAssembler, r: WireResponse): void { … }`. */
+export function ruleMember(r: Rule, scope: 'r' | 'e', hoisted: Hoisted = NONE): string {
+  const code = ruleCode(r, scope, 0, hoisted, 4);
+  // The member's name is the rule's: its comment line says it again.
+  const body = code[0] === `// ${commentText(r.name)}` ? code.slice(1) : code;
+  const payload = scope === 'r' ? 'r: WireResponse' : 'e: WireEvent';
+  return [`${key(r.name)}(a: TurnAssembler, ${payload}): void {`, ...indent(hoistFirst(body, scope)), '}'].join('\n');
+}
+
+/** Whether an overlay's rule is its base's own: the same name and the same code. */
+export function sameRule(base: Rule[], r: Rule, scope: 'r' | 'e'): boolean {
+  const was = base.find((b) => b.name === r.name);
+  return was !== undefined && ruleCode(was, scope, 0).join('\n') === ruleCode(r, scope, 0).join('\n');
+}
+
+/**
+ * An overlay's readers composed from named rules: each of its rules, in its order, called from
+ * its own table (`responseRules.text(a, r)`), which holds the base's rules by spread and the
+ * overlay's own — added, placed with `before:`, or changed — by name. A rule the overlay
+ * removes is one it does not call.
+ */
+export function emitReadersComposed(ir: SpecIR, tables: { response: string; all: string; events: string }): { readResponse: string; readEvent: string } {
+  const calls = (rules: Rule[], table: string, scope: 'r' | 'e') => rules.map((r) => `${member(table, r.name)}(a, ${scope});`);
+  const response = calls(ir.response, tables.response, 'r');
+  const event = calls(ir.stream.all, tables.all, 'e');
+  const { stream } = ir;
+  if (stream.events.length || stream.ignore.length) {
+    const on = stream.eventKey ? `${access('e', stream.eventKey)} ?? event` : 'event';
+    event.push(`switch (${on}) {`);
+    for (const ev of stream.events) {
+      event.push(`  case ${lit(ev.name)}:`, ...indent(calls(ev.rules, member(tables.events, ev.name), 'e'), 4), '    break;');
     }
-    out.readEvent = [lines[0]!, ...hoistFirst(lines.slice(1), 'e')].join('\n');
+    for (const name of stream.ignore) if (!stream.events.some((e) => e.name === name)) event.push(`  case ${lit(name)}:`);
+    if (stream.ignore.length) event.push('    break;');
+    event.push('  default:', '    break;', '}');
   }
-  return out;
+  return {
+    readResponse: (response.length ? response : ['void a;', 'void r;']).join('\n'),
+    readEvent: (event.length ? event : ['void a;', 'void e;', 'void event;']).join('\n'),
+  };
 }
 
 /** An `each` rule whose per-element code is the same in the body reader and the stream reader. */
@@ -141,11 +170,11 @@ export interface SharedElementRule {
 }
 
 /** Top-level `each` rules whose element code (three lines or more) both readers share. */
-export function sharedElementRules(ir: SpecIR): SharedElementRule[] {
+export function sharedElementRules(ir: SpecIR, keep: (r: Rule) => boolean = () => true): SharedElementRule[] {
   const seen = new Map<string, SharedElementRule>();
   const visit = (rules: Rule[], part: 'response' | 'event') => {
     for (const r of rules) {
-      if (!r.each) continue;
+      if (!r.each || !keep(r)) continue;
       const body = bodyOf(r, 'x', 0, NONE, 2);
       if (body.length < 3) continue;
       const key = body.join('\n');
@@ -158,15 +187,6 @@ export function sharedElementRules(ir: SpecIR): SharedElementRule[] {
   visit(ir.stream.all, 'event');
   for (const e of ir.stream.events) visit(e.rules, 'event');
   return [...seen.values()].filter((s) => s.sites.some((x) => x.part === 'response') && s.sites.some((x) => x.part === 'event'));
-}
-
-/** The rules after the base's, if the base's come first unchanged; undefined otherwise. */
-function extraRules(base: Rule[], cur: Rule[], scope: string): Rule[] | undefined {
-  if (cur.length < base.length) return undefined;
-  for (let i = 0; i < base.length; i++) {
-    if (base[i]!.name !== cur[i]!.name || ruleCode(base[i]!, scope, 0).join('\n') !== ruleCode(cur[i]!, scope, 0).join('\n')) return undefined;
-  }
-  return cur.slice(base.length);
 }
 
 function indent(lines: string[], n = 2): string[] {

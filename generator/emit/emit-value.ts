@@ -18,15 +18,17 @@ export function valueExpr(v: unknown): string {
 export function diffExpr(baseRef: string, base: unknown, cur: unknown): string {
   if (deepEqual(base, cur)) return baseRef;
   if (!isPlainObject(base) || !isPlainObject(cur)) return valueExpr(cur);
-  // Another variant of a union (a mapped param become a dropped one) is written whole.
-  if (Object.keys(base).some((k) => base[k] !== undefined && cur[k] === undefined)) return valueExpr(cur);
+  const removed = Object.keys(base).filter((k) => base[k] !== undefined && cur[k] === undefined);
   const changed: string[] = [];
   for (const [k, v] of Object.entries(cur)) {
-    if (deepEqual(base[k], v)) continue;
+    if (v === undefined || deepEqual(base[k], v)) continue;
     changed.push(`${key(k)}: ${base[k] === undefined ? valueExpr(v) : diffExpr(member(baseRef, k), base[k], v)}`);
   }
-  const spread = `{ ...${baseRef}, ${changed.join(', ')} }`;
-  // A small object is clearer written out than as a spread of its base with most keys changed.
+  // Keys the overlay removes are left out of the base's object, not the rest of it copied.
+  const from = removed.length ? `omit(${[baseRef, ...removed.map(lit)].join(', ')})` : baseRef;
+  const spread = changed.length ? `{ ...${from}, ${changed.join(', ')} }` : from;
+  // A small object is clearer written out than as its base's with most keys changed (another
+  // variant of a union, a mapped param become a dropped one, among them).
   const whole = valueExpr(cur);
   return whole.length <= spread.length ? whole : spread;
 }

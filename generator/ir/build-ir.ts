@@ -2,6 +2,7 @@
  * Stage 4: a resolved spec document → SpecIR. Only shape work happens here (defaults filled,
  * paths and templates parsed); every judgement about validity lives in the semantic rules.
  */
+import { buildWireTypes } from './wire-types.js';
 import type { ConditionValue, EndpointDocument, MessagesDocument, ParamDocument, RequestDocument, RuleDocument, RulesDocument, SpecDocument, StreamDocument } from '../load/spec-document.js';
 import { escapePointer } from '../load/parse-spec.js';
 import type { ResolvedSpec } from '../resolve/resolve-extends.js';
@@ -48,7 +49,7 @@ export function buildIR(spec: ResolvedSpec): SpecIR {
   };
   const writes = bodyWrites(rq);
   const profile = buildProfile(spec.id, d, t);
-  return {
+  const ir: Omit<SpecIR, 'wire'> = {
     id: spec.id,
     files: spec.chain.map((c) => c.file),
     base: spec.chain.length > 1 ? String((spec.chain[1]!.doc as { id?: unknown }).id) : undefined,
@@ -68,6 +69,7 @@ export function buildIR(spec: ResolvedSpec): SpecIR {
         .map(([name, rules]) => ({ name, rules: buildRules(rules ?? {}, `/stream/on/${escapePointer(name)}`) })),
     },
   };
+  return { ...ir, wire: buildWireTypes(ir) };
 }
 
 /** The serve section: every step as a list of event templates. */
@@ -105,16 +107,47 @@ function endpointOptions(options: NonNullable<EndpointDocument['options']>): Rec
   return out;
 }
 
-/** The data half of a spec, in the runtime's own types. */
+/** The data half of a spec, in the runtime's own types: one builder per spec section, in the order the profile lists them. */
 function buildProfile(id: string, d: SpecDocument, t: TemplatesIR): Profile {
-  const ep = d.endpoint ?? {};
-  const rq = d.request ?? {};
+  return {
+    id,
+    name: typeof d.name === 'string' ? d.name : id,
+    endpoint: endpointProfile(d.endpoint ?? {}),
+    request: requestProfile(d.request ?? {}, t),
+    stream: streamProfile(d.stream ?? {}),
+    finish: finishProfile(d.finishReasons ?? {}),
+    usage: usageProfile(d.usage ?? {}),
+    ...(d.parts ? { parts: buildParts(d.parts) } : {}),
+    ...(d.required?.response?.length ? { required: { response: d.required.response.map((p) => parsePath(p).segments) } } : {}),
+    errors: errorsProfile(d.errors ?? {}),
+    ...nonEmpty('continuity', continuityProfile(d.continuity)),
+  };
+}
+
+type Section<K extends keyof SpecDocument> = NonNullable<SpecDocument[K]>;
+
+function endpointProfile(ep: Section<'endpoint'>): Profile['endpoint'] {
+  return {
+    baseUrl: ep.baseUrl ?? undefined,
+    // Defaults are left out (the runtime reads absent as false or none): no `headers: {}` in every module.
+    ...(ep.baseUrlRequired === true ? { baseUrlRequired: true } : {}),
+    path: ep.path ?? '',
+    streamPath: ep.streamPath,
+    ...(ep.streamQuery && Object.keys(ep.streamQuery).length ? { streamQuery: ep.streamQuery } : {}),
+    authHeader: String(ep.auth?.header ?? 'authorization').toLowerCase(),
+    authScheme: ep.auth?.scheme,
+    apiKeyEnv: ep.apiKeyEnv,
+    ...(ep.apiKeyOptional === true ? { apiKeyOptional: true } : {}),
+    ...(ep.headers && Object.keys(ep.headers).length ? { headers: ep.headers } : {}),
+    ...(ep.query ? { query: ep.query } : {}),
+    ...(ep.auth?.from === 'token' ? { authFrom: 'token' as const } : {}),
+    ...(ep.auth?.sigv4 ? { sigv4: { service: ep.auth.sigv4.service, region: ep.auth.sigv4.region ?? 'region' } } : {}),
+    ...(ep.options ? { options: endpointOptions(ep.options) } : {}),
+  };
+}
+
+function requestProfile(rq: Section<'request'>, t: TemplatesIR): Profile['request'] {
   const msgs: Partial<MessagesDocument> = rq.messages ?? {};
-  const st = d.stream ?? {};
-  const fr = d.finishReasons ?? {};
-  const us = d.usage ?? {};
-  const er = d.errors ?? {};
-  const segs = (v: unknown) => pathList(v).map((p) => p.segments);
   const slotsUsed = (node: TemplateNode | undefined) => (node ? slotsOf(node).map((s) => s.name) : []);
   const params: Partial<Record<ParamField, ParamRule>> = {};
   for (const field of PARAM_FIELDS) {
@@ -126,108 +159,100 @@ function buildProfile(id: string, d: SpecDocument, t: TemplatesIR): Profile {
       if (reader) params[field] = { carriedBy: reader };
     }
   }
-  const retryable = er.retryable ?? [408, 409, 429, '5xx'];
   return {
-    id,
-    name: typeof d.name === 'string' ? d.name : id,
-    endpoint: {
-      baseUrl: ep.baseUrl ?? undefined,
-      // Defaults are left out (the runtime reads absent as false or none): no `headers: {}` in every module.
-      ...(ep.baseUrlRequired === true ? { baseUrlRequired: true } : {}),
-      path: ep.path ?? '',
-      streamPath: ep.streamPath,
-      ...(ep.streamQuery && Object.keys(ep.streamQuery).length ? { streamQuery: ep.streamQuery } : {}),
-      authHeader: String(ep.auth?.header ?? 'authorization').toLowerCase(),
-      authScheme: ep.auth?.scheme,
-      apiKeyEnv: ep.apiKeyEnv,
-      ...(ep.apiKeyOptional === true ? { apiKeyOptional: true } : {}),
-      ...(ep.headers && Object.keys(ep.headers).length ? { headers: ep.headers } : {}),
-      ...(ep.query ? { query: ep.query } : {}),
-      ...(ep.auth?.from === 'token' ? { authFrom: 'token' as const } : {}),
-      ...(ep.auth?.sigv4 ? { sigv4: { service: ep.auth.sigv4.service, region: ep.auth.sigv4.region ?? 'region' } } : {}),
-      ...(ep.options ? { options: endpointOptions(ep.options) } : {}),
+    ...(typeof rq.model === 'string' ? { model: parsePath(rq.model).segments } : {}),
+    system: {
+      placement: rq.system?.placement ?? 'message',
+      ...(rq.system?.to ? { to: parsePath(rq.system.to).segments } : {}),
+      join: rq.system?.join ?? '\n\n',
     },
-    request: {
-      ...(typeof rq.model === 'string' ? { model: parsePath(rq.model).segments } : {}),
-      system: {
-        placement: rq.system?.placement ?? 'message',
-        ...(rq.system?.to ? { to: parsePath(rq.system.to).segments } : {}),
-        join: rq.system?.join ?? '\n\n',
-      },
-      messages: {
-        to: parsePath(msgs.to ?? 'messages').segments,
-        ...(t.roles.assistant?.kind === 'slot' ? { spread: true } : {}),
-        ...(typeof msgs.mergeConsecutive === 'string' ? { merge: { field: msgs.mergeConsecutive } } : {}),
-        ...(typeof msgs.mergeConsecutive === 'object' ? { merge: msgs.mergeConsecutive } : {}),
-      },
-      ...(rq.tools
-        ? {
-            tools: {
-              to: parsePath(rq.tools.to).segments,
-              ...(rq.tools.provider ? { provider: rq.tools.provider } : {}),
-              ...(rq.tools.unknownProviderTool ? { unknownProviderTool: rq.tools.unknownProviderTool } : {}),
-            },
-          }
-        : {}),
-      ...(rq.toolChoice ? { toolChoice: { to: parsePath(rq.toolChoice.to).segments } } : {}),
-      ...(rq.responseFormat?.to ? { responseFormat: { to: parsePath(rq.responseFormat.to).segments } } : {}),
-      params,
-      // Only what is carried is listed.
-      carries: trueOnly({
-        userName: slotsUsed(t.roles.user).includes('name'),
-        toolError: t.roles.toolError !== undefined || slotsUsed(t.roles.tool).includes('isError'),
-        toolStrict: slotsUsed(t.tools?.item).includes('strict'),
-        callSignature: slotsUsed(t.blocks.toolCall).includes('signature'),
-      }),
-      ...(rq.stream?.body && Object.keys(rq.stream.body).length ? { streamBody: rq.stream.body } : {}),
-      ...(rq.blocking?.body && Object.keys(rq.blocking.body).length ? { blockingBody: rq.blocking.body } : {}),
+    messages: {
+      to: parsePath(msgs.to ?? 'messages').segments,
+      ...(t.roles.assistant?.kind === 'slot' ? { spread: true } : {}),
+      ...(typeof msgs.mergeConsecutive === 'string' ? { merge: { field: msgs.mergeConsecutive } } : {}),
+      ...(typeof msgs.mergeConsecutive === 'object' ? { merge: msgs.mergeConsecutive } : {}),
     },
-    stream: { framing: st.framing ?? 'sse', ...(st.unwrap ? { unwrap: st.unwrap } : {}), doneSentinel: st.doneSentinel, ...(st.endsOnClose === true ? { endsOnClose: true } : {}) },
-    finish: {
-      map: (fr.map ?? {}) as Record<string, FinishReason>,
-      // Unified values on the right are checked by the finish-table rule.
-      other: (fr.other ?? 'other') as FinishReason,
-      upgrades: (fr.upgrades ?? []) as Profile['finish']['upgrades'],
-      ...(fr.continues?.length ? { continues: fr.continues } : {}),
-    },
-    usage: {
-      inputTokens: usageCount(us.inputTokens),
-      outputTokens: usageCount(us.outputTokens),
-      totalTokens: usageCount(us.totalTokens),
-      cachedInputTokens: usageCount(us.cachedInputTokens),
-      cacheWriteTokens: usageCount(us.cacheWriteTokens),
-      reasoningTokens: usageCount(us.reasoningTokens),
-    },
-    ...(d.parts ? { parts: buildParts(d.parts) } : {}),
-    ...(d.required?.response?.length ? { required: { response: d.required.response.map((p) => parsePath(p).segments) } } : {}),
-    errors: {
-      message: segs(er.message ?? ['error.message', 'message', 'error']),
-      type: segs(er.type),
-      code: segs(er.code),
-      requestIdHeader: er.requestIdHeader?.toLowerCase(),
-      ...(er.typeHeader ? { typeHeader: er.typeHeader.toLowerCase() } : {}),
-      // The runtime's defaults (408, 409, 429, 5xx; no exceptions) are left out.
-      ...retryableOf(retryable),
-      ...(er.noRetry?.length ? { noRetry: er.noRetry } : {}),
-      ...(er.retryDelay ? { retryDelay: segs(er.retryDelay) } : {}),
-    },
-    // Only what differs from the defaults (scope provider, reasoning from elsewhere dropped, no rules).
-    ...nonEmpty('continuity', {
-      ...(d.continuity?.scope === 'model' ? { scope: 'model' as const } : {}),
-      ...(d.continuity?.foreignThinking === 'text' ? { foreignThinking: 'text' as const } : {}),
-      ...(d.continuity?.rules?.length
-        ? {
-            rules: d.continuity.rules.map((r) => ({
-              when: Object.fromEntries(Object.entries(r.when).map(([k, v]) => [k, toTest(v)])),
-              require: r.require ?? [],
-              drop: r.drop ?? [],
-              ensure: r.ensure ?? [],
-              ...(r.body ? { body: r.body } : {}),
-            })),
-          }
-        : {}),
-      ...(d.continuity?.carry ? { carry: d.continuity.carry.map((c) => ({ kind: c.kind, from: c.from ? parsePath(c.from).segments : [], to: parsePath(c.to).segments })) } : {}),
+    ...(rq.tools
+      ? {
+          tools: {
+            to: parsePath(rq.tools.to).segments,
+            ...(rq.tools.provider ? { provider: rq.tools.provider } : {}),
+            ...(rq.tools.unknownProviderTool ? { unknownProviderTool: rq.tools.unknownProviderTool } : {}),
+          },
+        }
+      : {}),
+    ...(rq.toolChoice ? { toolChoice: { to: parsePath(rq.toolChoice.to).segments } } : {}),
+    ...(rq.responseFormat?.to ? { responseFormat: { to: parsePath(rq.responseFormat.to).segments } } : {}),
+    params,
+    // Only what is carried is listed.
+    carries: trueOnly({
+      userName: slotsUsed(t.roles.user).includes('name'),
+      toolError: t.roles.toolError !== undefined || slotsUsed(t.roles.tool).includes('isError'),
+      toolStrict: slotsUsed(t.tools?.item).includes('strict'),
+      callSignature: slotsUsed(t.blocks.toolCall).includes('signature'),
     }),
+    ...(rq.stream?.body && Object.keys(rq.stream.body).length ? { streamBody: rq.stream.body } : {}),
+    ...(rq.blocking?.body && Object.keys(rq.blocking.body).length ? { blockingBody: rq.blocking.body } : {}),
+  };
+}
+
+function streamProfile(st: Section<'stream'>): Profile['stream'] {
+  return { framing: st.framing ?? 'sse', ...(st.unwrap ? { unwrap: st.unwrap } : {}), doneSentinel: st.doneSentinel, ...(st.endsOnClose === true ? { endsOnClose: true } : {}) };
+}
+
+function finishProfile(fr: Section<'finishReasons'>): Profile['finish'] {
+  return {
+    map: (fr.map ?? {}) as Record<string, FinishReason>,
+    // Unified values on the right are checked by the finish-table rule.
+    other: (fr.other ?? 'other') as FinishReason,
+    upgrades: (fr.upgrades ?? []) as Profile['finish']['upgrades'],
+    ...(fr.continues?.length ? { continues: fr.continues } : {}),
+  };
+}
+
+function usageProfile(us: Section<'usage'>): Profile['usage'] {
+  return {
+    inputTokens: usageCount(us.inputTokens),
+    outputTokens: usageCount(us.outputTokens),
+    totalTokens: usageCount(us.totalTokens),
+    cachedInputTokens: usageCount(us.cachedInputTokens),
+    cacheWriteTokens: usageCount(us.cacheWriteTokens),
+    reasoningTokens: usageCount(us.reasoningTokens),
+  };
+}
+
+function errorsProfile(er: Section<'errors'>): Profile['errors'] {
+  const segs = (v: unknown) => pathList(v).map((p) => p.segments);
+  return {
+    message: segs(er.message ?? ['error.message', 'message', 'error']),
+    type: segs(er.type),
+    code: segs(er.code),
+    requestIdHeader: er.requestIdHeader?.toLowerCase(),
+    ...(er.typeHeader ? { typeHeader: er.typeHeader.toLowerCase() } : {}),
+    // The runtime's defaults (408, 409, 429, 5xx; no exceptions) are left out.
+    ...retryableOf(er.retryable ?? [408, 409, 429, '5xx']),
+    ...(er.noRetry?.length ? { noRetry: er.noRetry } : {}),
+    ...(er.retryDelay ? { retryDelay: segs(er.retryDelay) } : {}),
+  };
+}
+
+/** Only what differs from the defaults (scope provider, reasoning from elsewhere dropped, no rules). */
+function continuityProfile(c: SpecDocument['continuity']): NonNullable<Profile['continuity']> {
+  return {
+    ...(c?.scope === 'model' ? { scope: 'model' as const } : {}),
+    ...(c?.foreignThinking === 'text' ? { foreignThinking: 'text' as const } : {}),
+    ...(c?.rules?.length
+      ? {
+          rules: c.rules.map((r) => ({
+            when: Object.fromEntries(Object.entries(r.when).map(([k, v]) => [k, toTest(v)])),
+            require: r.require ?? [],
+            drop: r.drop ?? [],
+            ensure: r.ensure ?? [],
+            ...(r.body ? { body: r.body } : {}),
+          })),
+        }
+      : {}),
+    ...(c?.carry ? { carry: c.carry.map((x) => ({ kind: x.kind, from: x.from ? parsePath(x.from).segments : [], to: parsePath(x.to).segments })) } : {}),
   };
 }
 

@@ -131,4 +131,27 @@ export interface SpecIR {
     all: Rule[];
     events: Array<{ name: string; rules: Rule[] }>;
   };
+  /** The wire shapes the readers read (from every path of their rules), built with the IR: the checks and the emitter read them. */
+  wire: WireTypes;
+}
+
+/** The wire shapes a spec reads (ir/wire-types.ts builds them from every path its rules use). */
+export type Leaf = 'string' | 'number' | 'boolean' | 'unknown' | 'usage';
+
+export type TypeNode =
+  | { kind: 'object'; props: Map<string, TypeNode>; firstPointer: string }
+  /** `orString`: the field is text or a list of chunks (Mistral `content`), read both ways. */
+  | { kind: 'array'; element: TypeNode; firstPointer: string; orString?: true }
+  | { kind: 'leaf'; leaf: Leaf; firstPointer: string };
+
+export interface PathConflict {
+  pointer: string;
+  message: string;
+}
+
+export interface WireTypes {
+  response: TypeNode;
+  event: TypeNode;
+  usage: TypeNode;
+  conflicts: PathConflict[];
 }

@@ -5,30 +5,12 @@
  */
 import type { Segment, WirePath } from './paths.js';
 import type { Test, UsageCount } from '../../runtime/contract/profile.js';
-import type { Rule, SpecIR } from './types.js';
+import type { Leaf, PathConflict, Rule, SpecIR, TypeNode, WireTypes } from './types.js';
 
-export type Leaf = 'string' | 'number' | 'boolean' | 'unknown' | 'usage';
+export type { Leaf, PathConflict, TypeNode, WireTypes } from './types.js';
 
-export type TypeNode =
-  /** `named`: printed as a reference to an interface of that name (a shape two readers share). */
-  | { kind: 'object'; props: Map<string, TypeNode>; firstPointer: string; named?: string }
-  /** `orString`: the field is text or a list of chunks (Mistral `content`), read both ways. */
-  | { kind: 'array'; element: TypeNode; firstPointer: string; orString?: true }
-  | { kind: 'leaf'; leaf: Leaf; firstPointer: string };
 
-export interface PathConflict {
-  pointer: string;
-  message: string;
-}
-
-export interface WireTypes {
-  response: TypeNode;
-  event: TypeNode;
-  usage: TypeNode;
-  conflicts: PathConflict[];
-}
-
-export function buildWireTypes(ir: SpecIR): WireTypes {
+export function buildWireTypes(ir: Pick<SpecIR, 'response' | 'stream' | 'profile'>): WireTypes {
   const conflicts: PathConflict[] = [];
   const root = (): TypeNode => ({ kind: 'object', props: new Map(), firstPointer: '' });
   const response = root();

@@ -35,7 +35,7 @@ export interface MessageContext {
   /** String content as it is; part lists through the part templates. */
   content(c: string | ContentPart[]): unknown;
   parts(c: string | ContentPart[]): unknown[];
-  assistantText(m: AssistantMessage): string | null;
+  assistantText(m: AssistantMessage): string | undefined;
   toolCalls(m: AssistantMessage): unknown[] | undefined;
   /** The current message, as named in warnings. */
   where(): string;

@@ -12,3 +12,13 @@ export function compact<T extends Record<string, unknown>>(o: T): T | undefined 
 export function ifSet<T, R>(value: T | undefined, fn: (v: T) => R): R | undefined {
   return value === undefined ? undefined : fn(value);
 }
+
+/**
+ * `o` without `keys`: an overlay's data is its base's less the keys the overlay removes (a key
+ * set to undefined would still be one, to a strict type and to a loop over a map's entries).
+ */
+export function omit<T extends object, K extends keyof T>(o: T, ...keys: K[]): Omit<T, K> {
+  const out = { ...o };
+  for (const k of keys) delete out[k];
+  return out;
+}

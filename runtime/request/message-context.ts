@@ -66,8 +66,9 @@ export class TemplateContext implements MessageContext {
     return out;
   }
 
-  assistantText(m: AssistantMessage): string | null {
-    return m.content === undefined || m.content === '' ? null : m.content;
+  /** A turn's text, or undefined (its key left out) for a turn of only tool calls or reasoning. */
+  assistantText(m: AssistantMessage): string | undefined {
+    return m.content === undefined || m.content === null || m.content === '' ? undefined : m.content;
   }
 
   toolCalls(m: AssistantMessage): unknown[] | undefined {

@@ -1,4 +1,4 @@
-/** All semantic rules, run in this order after schema validation and extends. */
+/** All semantic rules, run in this order after schema validation and extends; and the rules over each file as written. */
 import { bodyWriteConflicts } from './body-writes.js';
 import { endpointPlaceholders } from './endpoint-placeholders.js';
 import { fidelity } from './fidelity.js';
@@ -7,11 +7,15 @@ import { forbiddenKeys } from './forbidden-keys.js';
 import { mergeJoin } from './merge-join.js';
 import { partKinds } from './part-kinds.js';
 import { patterns } from './patterns.js';
-import type { SemanticRule } from './rule.js';
+import type { FileRule, SemanticRule } from './rule.js';
 import { ruleShape } from './rule-shape.js';
 import { specComplete } from './spec-complete.js';
+import { idMatchesFile, specIsMapping } from './spec-file.js';
 import { streamPaths } from './stream-paths.js';
 import { templateSlots } from './template-slots.js';
 import { templateSyntax } from './template-syntax.js';
 
 export const SEMANTIC_RULES: SemanticRule[] = [specComplete, finishTable, fidelity, templateSyntax, templateSlots, ruleShape, streamPaths, bodyWriteConflicts, forbiddenKeys, patterns, partKinds, endpointPlaceholders, mergeJoin];
+
+/** Run on each file before schema validation, in this order: a fatal finding ends the file's run. */
+export const FILE_RULES: FileRule[] = [specIsMapping, idMatchesFile];

@@ -15,3 +15,11 @@ export interface SemanticRule {
   name: string;
   check(ir: SpecIR): Finding[];
 }
+
+/** A rule over one spec file as written, before extends: its findings are located in that file. */
+export interface FileRule {
+  name: string;
+  /** A finding of this rule leaves the file out of every later stage (there is no spec to read). */
+  fatal?: boolean;
+  check(file: string, doc: unknown): Finding[];
+}

@@ -4,13 +4,12 @@
  * events on a framing that names none.
  */
 import type { Rule } from '../../ir/types.js';
-import { buildWireTypes } from '../../ir/wire-types.js';
 import type { Finding, SemanticRule } from './rule.js';
 
 export const streamPaths: SemanticRule = {
   name: 'stream-paths',
   check(ir) {
-    const out: Finding[] = buildWireTypes(ir).conflicts.map((c) => ({ code: 'path-conflict' as const, pointer: c.pointer, message: c.message }));
+    const out: Finding[] = ir.wire.conflicts.map((c) => ({ code: 'path-conflict' as const, pointer: c.pointer, message: c.message }));
     const dead = (rules: Rule[], switched: Array<{ path: string; value: string }>) => {
       for (const r of rules) {
         for (const c of r.when) {

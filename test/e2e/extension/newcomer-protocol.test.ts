@@ -88,8 +88,9 @@ describe('heron: a tool conversation over loopback', () => {
         { speaker: 'narrator', text: 'Be brief.' },
         { speaker: 'guest', text: 'Weather?\nLisbon and Porto.' },
       ]);
+      // A turn of only tool calls has no text: `text: $text` leaves the key out (one rule for nothing).
       expect(second!.lines.slice(2)).toEqual([
-        { speaker: 'heron', text: null, ponders: [{ text: 'They want weather.', seal: 'seal-1' }], calls: [{ id: 'k-1', tool: 'weather', args: { city: 'Lisbon' } }, { id: 'k-2', tool: 'weather', args: { city: 'Porto' } }] },
+        { speaker: 'heron', ponders: [{ text: 'They want weather.', seal: 'seal-1' }], calls: [{ id: 'k-1', tool: 'weather', args: { city: 'Lisbon' } }, { id: 'k-2', tool: 'weather', args: { city: 'Porto' } }] },
         { speaker: 'guest', result: { call: 'k-1', output: 'sunny' } },
         { speaker: 'guest', result: { call: 'k-2', output: 'rain' } },
       ]);

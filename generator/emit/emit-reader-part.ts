@@ -1,0 +1,134 @@
+/**
+ * The readers' part of a module: element readers both readers share, the rule tables, and
+ * `readResponse` / `readEvent` (straight-line in a base, composed from the rule tables in an
+ * overlay; an overlay with its base's readers re-exports the base's tables).
+ */
+import { StructureKind, type StatementStructures } from 'ts-morph';
+import type { Rule, SpecIR } from '../ir/types.js';
+import { nodeAt } from '../ir/wire-types.js';
+import { commentText, constant, key } from './code.js';
+import { emitReadEvent, emitReadersComposed, emitReadResponse, ruleMember, sameRule, sharedElementRules } from './emit-readers.js';
+import { member } from './emit-value.js';
+import { emitInterface, typeOf, type TypeNames } from './emit-wire-types.js';
+
+export interface ReaderPart {
+  /** Element shapes both readers share, by the name of their interface (for the wire types). */
+  names: TypeNames;
+  statements: StatementStructures[];
+}
+
+export function readerPart(ir: SpecIR, base: SpecIR | undefined, baseRef: string | undefined, sameReaders: boolean, baseImport: string | undefined): ReaderPart {
+  const names: TypeNames = new Map();
+  if (sameReaders) {
+    // The base's rules are this module's too, for an overlay of it to compose its readers from.
+    return { names, statements: [{ kind: StructureKind.ExportDeclaration, moduleSpecifier: baseImport!, namedExports: tableNames(ir) }] };
+  }
+  const statements: StatementStructures[] = [];
+  const hoisted = new Map<string, string>();
+  // The rules this module writes itself: all of a base's; an overlay's added, placed or changed ones.
+  const own = ownRules(ir, base);
+  const types = ir.wire;
+  // Element code both readers share (`each` rules written once, e.g. with a YAML anchor): one
+  // function and one element interface, when the element's shape is the same at every site.
+  for (const shared of sharedElementRules(ir, (r) => own.has(r))) {
+    const nodes = shared.sites.map((site) => nodeAt(types[site.part], [...site.path.segments, 0]));
+    const texts = new Set(nodes.map((n) => (n ? typeOf(n, 0, names) : '')));
+    if (texts.size !== 1 || nodes.some((n) => n?.kind !== 'object')) continue;
+    // One element of `parts` is a Part, of `details` a Detail.
+    const stem = pascal(shared.rule.name).replace(/([^s])s$/, '$1');
+    const typeName = `Wire${stem}`;
+    if (statements.some((x) => 'name' in x && x.name === typeName)) continue;
+    const where = `\`${commentText(shared.sites[0]!.path.text)}\` (rule "${commentText(shared.rule.name)}")`;
+    statements.push(emitInterface(typeName, `One element of ${where}; \`read${stem}\` reads it for both readers.`, nodes[0]!, names));
+    statements.push({
+      kind: StructureKind.Function,
+      name: `read${stem}`,
+      parameters: [
+        { name: 'a', type: 'TurnAssembler' },
+        { name: 'x', type: typeName },
+      ],
+      returnType: 'void',
+      statements: shared.body.join('\n'),
+    });
+    for (const n of nodes) names.set(n!, typeName);
+    hoisted.set(shared.body.join('\n'), `read${stem}`);
+  }
+
+  statements.push(...ruleTableStatements(ir, base, own, baseRef, hoisted));
+  const composed = base ? emitReadersComposed(ir, { response: 'responseRules', all: 'eventRules', events: 'eventCaseRules' }) : undefined;
+  statements.push({
+    kind: StructureKind.Function,
+    isExported: true,
+    name: 'readResponse',
+    docs: ['Feeds a blocking response body to the assembler.'],
+    parameters: [
+      { name: 'a', type: 'TurnAssembler' },
+      { name: 'r', type: 'WireResponse' },
+    ],
+    returnType: 'void',
+    statements: composed?.readResponse ?? emitReadResponse(ir, hoisted),
+  });
+  statements.push({
+    kind: StructureKind.Function,
+    isExported: true,
+    name: 'readEvent',
+    docs: ['Feeds one decoded stream event to the assembler.'],
+    parameters: [
+      { name: 'a', type: 'TurnAssembler' },
+      { name: 'e', type: 'WireEvent' },
+      { name: 'event', type: 'string | undefined' },
+    ],
+    returnType: 'void',
+    statements: composed?.readEvent ?? emitReadEvent(ir, hoisted),
+  });
+  return { names, statements };
+}
+
+/** The rules a module writes itself: every rule of a base; an overlay's added, placed with `before:` or changed. */
+function ownRules(ir: SpecIR, base: SpecIR | undefined): Set<Rule> {
+  const out = new Set<Rule>();
+  const add = (rules: Rule[], was: Rule[] | undefined, scope: 'r' | 'e') => {
+    for (const r of rules) if (!was || !sameRule(was, r, scope)) out.add(r);
+  };
+  add(ir.response, base?.response, 'r');
+  add(ir.stream.all, base?.stream.all, 'e');
+  for (const ev of ir.stream.events) add(ev.rules, base ? (base.stream.events.find((x) => x.name === ev.name)?.rules ?? []) : undefined, 'e');
+  return out;
+}
+
+/** The rule tables a module exports: the response's, every event's (`*`) and, with named events, each event's. */
+function tableNames(ir: SpecIR): string[] {
+  return ir.stream.events.length ? ['eventCaseRules', 'eventRules', 'responseRules'] : ['eventRules', 'responseRules'];
+}
+
+/**
+ * The rule tables: each rule of the module's own as a named function; an overlay's spread over
+ * its base's (the base's own table where it adds nothing).
+ */
+function ruleTableStatements(ir: SpecIR, base: SpecIR | undefined, own: Set<Rule>, baseRef: string | undefined, hoisted: Map<string, string>): StatementStructures[] {
+  const table = (rules: Rule[], scope: 'r' | 'e', baseTable: string | undefined): string => {
+    const members = rules.filter((r) => own.has(r)).map((r) => ruleMember(r, scope, hoisted));
+    if (baseTable && !members.length) return baseTable;
+    return `{\n${[...(baseTable ? [`...${baseTable}`] : []), ...members].map((m) => `${m},`).join('\n')}\n}`;
+  };
+  const out = [
+    constant('responseRules', table(ir.response, 'r', base && `${baseRef}.responseRules`), 'The response rules by name, for an overlay to compose its readers from (each reads the whole body).'),
+    constant('eventRules', table(ir.stream.all, 'e', base && `${baseRef}.eventRules`), 'The rules every stream event goes through, by name.'),
+  ];
+  if (ir.stream.events.length) {
+    const baseCases = base?.stream.events.length ? `${baseRef}.eventCaseRules` : undefined;
+    const cases = ir.stream.events
+      .filter((ev) => !base || ev.rules.some((r) => own.has(r)))
+      .map((ev) => `${key(ev.name)}: ${table(ev.rules, 'e', base?.stream.events.some((x) => x.name === ev.name) ? member(baseCases!, ev.name) : undefined)}`);
+    const expr = baseCases && !cases.length ? baseCases : `{ ${[...(baseCases ? [`...${baseCases}`] : []), ...cases].join(', ')} }`;
+    out.push(constant('eventCaseRules', expr, 'The rules of each named stream event, by event and name.'));
+  }
+  return out;
+}
+
+function pascal(name: string): string {
+  const words = name.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  const out = words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+  return /^[A-Za-z]/.test(out) ? out : `Rule${out}`;
+}
+
