@@ -785,7 +785,7 @@ export const serve = {
       named: { type: 'tool', name: '$name', disable_parallel_tool_use: '$noParallel' },
       unset: { $when: '$noParallel', type: 'auto', disable_parallel_tool_use: '$noParallel' },
     },
-    responseFormat: { text: '$nothing', jsonSchema: { type: 'json_schema', schema: '$schema' } },
+    responseFormat: { jsonSchema: { type: 'json_schema', schema: '$schema' } },
     params: { 'reasoning.budgetTokens': { type: 'enabled', budget_tokens: '$value' } },
   },
   eventName: ['type'],

@@ -578,7 +578,6 @@ export const serve = {
       named: { mode: 'ANY', allowedFunctionNames: ['$name'] },
     },
     responseFormat: {
-      text: '$nothing',
       json: { responseMimeType: 'application/json' },
       jsonSchema: { responseMimeType: 'application/json', responseJsonSchema: '$schema' },
     },

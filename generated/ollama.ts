@@ -320,7 +320,7 @@ export const serve = {
         function: { name: '$name', description: '$description', parameters: '$parameters' },
       },
     },
-    responseFormat: { text: '$nothing', json: 'json', jsonSchema: '$schema' },
+    responseFormat: { json: 'json', jsonSchema: '$schema' },
   },
 } satisfies ServeCodec;
 

@@ -64,6 +64,22 @@ function requestTemplates(ir: SpecIR): Record<string, unknown> | undefined {
   if (rq.toolChoice) out.toolChoice = Object.fromEntries(Object.entries(rq.toolChoice).filter(([k]) => k !== 'to'));
   if (rq.responseFormat) out.responseFormat = Object.fromEntries(Object.entries(rq.responseFormat).filter(([k]) => k !== 'to'));
   if (Object.keys(params).length) out.params = params;
+  return withoutNothing(out) as Record<string, unknown>;
+}
+
+/**
+ * `$nothing` (a form or key that sends nothing) becomes absence: what sends nothing is matched
+ * by nothing on the wire, so no sentinel reaches generated code or the runtime.
+ */
+function withoutNothing(v: unknown): unknown {
+  if (v === '$nothing') return undefined;
+  if (Array.isArray(v)) return v.map(withoutNothing).filter((x) => x !== undefined);
+  if (v === null || typeof v !== 'object') return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) {
+    const kept = withoutNothing(x);
+    if (kept !== undefined) out[k] = kept;
+  }
   return out;
 }
 

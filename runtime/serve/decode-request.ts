@@ -428,7 +428,7 @@ function decodeResponseFormat(id: string, t: Readonly<Record<string, TemplateDat
   const keysOf = (template: TemplateData): Array<string | undefined> => (isObject(template) ? Object.keys(template).filter((k) => !k.startsWith('$')) : [undefined]);
   (['jsonSchema', 'json', 'text'] as const).forEach((kind, order) => {
     const template = t[kind];
-    if (template === undefined || template === '$nothing') return;
+    if (template === undefined) return;
     const match = matchTemplate(template, v);
     if (!match) return;
     const s = match.slots;

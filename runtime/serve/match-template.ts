@@ -23,7 +23,6 @@ export function matchTemplate(t: TemplateData, v: unknown): Match | undefined {
 }
 
 function matchString(t: string, v: unknown): Match | undefined {
-  if (t === '$nothing') return v === undefined ? none() : undefined;
   if (t === '$null') return v === null ? { slots: {}, extra: 0, literals: 1 } : undefined;
   if (t.startsWith('$$')) return v === t.slice(1) ? { slots: {}, extra: 0, literals: 1 } : undefined;
   if (t.includes('${')) return matchConcat(t, v);
