@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
  * The `wireforge` command: `gen` (specs → adapters), `check` (exit 1 when generated code is
- * stale), `validate <file…>` (a spec's problems, located), `new <id> --extends <base>` (a spec
- * scaffold listing what becomes of every unified field). The only module of the generator that
+ * stale), `validate <file…>` (a spec's problems, located), `new <id>` (a spec from scratch,
+ * every section commented) or `new <id> --extends <base>` (a scaffold listing what becomes of
+ * every unified field). The only module of the generator that
  * touches the disk. `pnpm gen` in this repository is `wireforge gen`. In a user's project the
  * specs are the user's folder plus the built-in ones of the installed runtime package (bases to
  * extend, never regenerated there).
@@ -16,6 +17,7 @@ import { kitNames } from './emit/kit-names.js';
 import { locateRuntime, type RuntimeLocation } from './locate-runtime.js';
 import { generate, type SpecSource } from './pipeline.js';
 import { gatewayCommand, serveCommand, type GatewayArgs } from './cli-serve.js';
+import { scratchSpec } from './scaffold-spec.js';
 import { PARAM_FIELDS } from '../runtime/contract/param-fields.js';
 import type { ParamRule } from '../runtime/contract/profile.js';
 
@@ -23,7 +25,7 @@ const COMMANDS: Record<string, { usage: string; about: string }> = {
   gen: { usage: 'wireforge gen [--specs DIR] [--out DIR] [--docs DIR] [--runtime-import SPECIFIER] [--timings]', about: 'generate adapters (and docs) from the spec files' },
   check: { usage: 'wireforge check [--specs DIR] [--out DIR] [--docs DIR] [--runtime-import SPECIFIER]', about: 'exit 1 when the generated files do not match the specs (for CI)' },
   validate: { usage: 'wireforge validate <file.yaml>… [--specs DIR]', about: 'report the problems of spec files, with file, line and field' },
-  new: { usage: 'wireforge new <id> --extends <base> [--specs DIR]', about: 'write a spec that extends another, listing what becomes of every unified field' },
+  new: { usage: 'wireforge new <id> [--extends <base>] [--specs DIR]', about: 'write a spec from scratch (every section, commented), or one that extends another, listing what becomes of every unified field' },
   serve: { usage: 'wireforge serve <id>… [--port N] [--script steps.json] [--key KEY]', about: 'mock servers for built-in specs on 127.0.0.1, answering from a script (docs/serving.md)' },
   gateway: {
     usage: 'wireforge gateway --listen <id> --upstream <id> [--upstream-url URL] [--port N] [--host H] [--token T] [--key-from env|caller] [--insecure]',
@@ -302,12 +304,22 @@ async function validate(io: CliIO, specs: string, files: string[], runtime: Runt
 async function scaffold(io: CliIO, specs: string, positionals: string[], base: string | undefined, runtime: RuntimeLocation): Promise<void> {
   const { cwd, out } = io;
   const [id] = positionals;
-  if (!id || positionals.length > 1 || !base) fail(COMMANDS.new!.usage);
+  if (!id || positionals.length > 1) fail(COMMANDS.new!.usage);
   if (!/^[a-z][a-z0-9-]*$/.test(id)) fail(`"${id}" is not a spec id: lower-case letters, digits and dashes, starting with a letter`);
   const specDir = resolve(cwd, specs);
   const file = join(specDir, `${id}.yaml`);
   const shown = relative(cwd, file).split('\\').join('/');
   if (existsSync(file)) fail(`${shown} exists already; nothing written`, 1);
+  // The editor's schema: the runtime's own (the installed package's in a user's project), from the spec's folder.
+  const schemaRef = relative(specDir, runtime.schemaFile).split('\\').join('/');
+  const schema = schemaRef.startsWith('.') ? schemaRef : `./${schemaRef}`;
+  if (base === undefined) {
+    mkdirSync(specDir, { recursive: true });
+    writeFileSync(file, scratchSpec(id, { schema, docs: relative(cwd, runtime.docsFile).split('\\').join('/') }));
+    out(`${paint(io, 32, 'created')} ${shown} (from scratch: every section, commented)`);
+    out(`next: rename its fields to your provider's, then run wireforge validate and wireforge gen`);
+    return;
+  }
   const sources = loadSources(cwd, specDir, runtime);
   // The base is built like a spec of the project here (its IR is what the scaffold lists).
   const result = await generate(sources.map((s) => (s.module !== undefined && s.file.endsWith(`/${base}.yaml`) ? { ...s, module: undefined } : s)), { kitNames: kitNames(runtime.kitFile) });
@@ -317,10 +329,9 @@ async function scaffold(io: CliIO, specs: string, positionals: string[], base: s
     const hint = didYouMean(base, ids);
     fail(`no spec "${base}" to extend in ${specs}/${hint ? `; ${hint}` : ''}${result.diagnostics.length ? ` (${result.diagnostics.length} problem(s) in the folder: run wireforge validate)` : ''}`, 1);
   }
-  const schema = relative(specDir, runtime.schemaFile).split('\\').join('/');
   const params = ir.profile.request.params;
   const lines = [
-    `# yaml-language-server: $schema=${schema.startsWith('.') ? schema : `./${schema}`}`,
+    `# yaml-language-server: $schema=${schema}`,
     `# ${id}: ${ir.profile.name}'s wire with what differs. The reference: ${relative(cwd, runtime.docsFile).split('\\').join('/')}.`,
     `id: ${id}`,
     `extends: ${base}`,

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { MINI, ROOT } from './helpers.js';
 import { jsonResponse, startLoopbackServer } from '../helpers/loopback-server.js';
 import { runCli } from '../helpers/run-cli.js';
+import { createClientFor } from '../../runtime/index.js';
 
 const root = fileURLToPath(ROOT);
 
@@ -94,6 +95,48 @@ describe('wireforge (the CLI, run in process)', () => {
       expect((await client.chat({ messages: [{ role: 'user', content: 'hi' }] })).text).toBe('Hello from acme.');
       expect(server.requests[0]!.url).toBe('/chat/completions');
       expect((server.requests[0]!.body as { model?: string }).model).toBe('acme-1');
+    } finally {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('new without --extends: a spec from scratch, every section commented, that validates, generates and answers a chat and a stream as written', { timeout: 120_000 }, async () => {
+    const dir = project();
+    const answer = { id: 'r1', model: 'kite-1', choices: [{ index: 0, message: { role: 'assistant', content: 'Hello from kite.' }, finish_reason: 'stop' }], usage: { prompt_tokens: 3, completion_tokens: 4 } };
+    const sse = ['{"id":"r2","model":"kite-1","choices":[{"index":0,"delta":{"content":"Hel"}}]}', '{"id":"r2","choices":[{"index":0,"delta":{"content":"lo"},"finish_reason":"stop"}],"usage":{"prompt_tokens":3,"completion_tokens":2}}', '[DONE]'];
+    const server = await startLoopbackServer([jsonResponse(200, answer), { headers: { 'content-type': 'text/event-stream' }, body: sse.map((d) => `data: ${d}\n\n`).join('') }]);
+    try {
+      const created = await runCli(dir, 'new', 'kite');
+      expect(created.status, created.stderr).toBe(0);
+      expect(created.stdout).toContain('created specs/kite.yaml (from scratch');
+      const text = readFileSync(join(dir, 'specs/kite.yaml'), 'utf8');
+      expect(text).not.toContain('extends:');
+      // The editor's schema is the runtime's own file, and the spec says which sections are optional and what no serve: gets.
+      const schema = /^# yaml-language-server: \$schema=(.+)$/m.exec(text)?.[1];
+      expect(schema && existsSync(join(dir, 'specs', schema)), schema).toBe(true);
+      expect(text).toMatch(/^# Required: id, endpoint, request/m);
+      expect(text).toMatch(/^# serve: .*\n#\s+Without it the spec still reads requests back/m);
+      for (const section of ['endpoint', 'request', 'response', 'stream', 'finishReasons', 'usage', 'errors']) expect(text).toMatch(new RegExp(`^${section}:`, 'm'));
+      for (const section of ['parts', 'required', 'continuity', 'serve']) expect(text).toMatch(new RegExp(`^# ${section}:`, 'm'));
+      expect((await runCli(dir, 'validate', 'specs/kite.yaml')).stdout).toContain('ok specs/kite.yaml');
+      const gen = await runCli(dir, '--runtime-import', kit);
+      expect(gen.status, gen.stderr).toBe(0);
+      expect(gen.stdout).toContain('not-served');
+      const mod = (await import(join(dir, 'generated/kite.ts'))) as { adapter: Parameters<typeof createClientFor>[0] };
+      const client = createClientFor(mod.adapter, { apiKey: 'kite-key', baseUrl: server.url, model: 'kite-1' });
+      const res = await client.chat({ system: 'Be brief.', messages: [{ role: 'user', content: 'hi' }], maxTokens: 20 });
+      expect(res.text).toBe('Hello from kite.');
+      expect(res.usage).toMatchObject({ inputTokens: 3, outputTokens: 4 });
+      const sent = server.requests[0]!;
+      expect(sent.url).toBe('/chat');
+      expect(sent.headers.authorization).toBe('Bearer kite-key');
+      expect(sent.body).toEqual({ model: 'kite-1', messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'hi' }], max_tokens: 20 });
+      const stream = client.stream({ messages: [{ role: 'user', content: 'hi' }] });
+      const final = await stream.final();
+      expect(final.text).toBe('Hello');
+      expect(final.finishReason).toBe('stop');
+      expect((server.requests[1]!.body as { stream?: boolean }).stream).toBe(true);
     } finally {
       await server.close();
       rmSync(dir, { recursive: true, force: true });
