@@ -27,6 +27,7 @@ export type DiagnosticCode =
   | 'bad-pattern'
   | 'unknown-kind'
   | 'unknown-rule'
+  | 'earlier-edition'
   // Notes (not errors): what the server side reads back differently (check/serve-notes.ts).
   | 'reads-back-as'
   | 'not-invertible'

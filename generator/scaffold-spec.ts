@@ -88,7 +88,7 @@ export function scratchSpec(id: string, refs: ScratchRefs): string {
     '  params:',
     ...PARAM_FIELDS.map((f) => `    ${f}: ${PARAMS[f]}`),
     '  # Fields forced into the body of streaming calls.',
-    '  stream: { body: { stream: true } }',
+    '  streamBody: { stream: true }',
     '',
     '# Rules over a blocking response body: each rule names an action and the payload paths it reads.',
     'response:',

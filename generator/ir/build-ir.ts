@@ -191,8 +191,8 @@ function requestProfile(rq: Section<'request'>, t: TemplatesIR): Profile['reques
       toolStrict: slotsUsed(t.tools?.item).includes('strict'),
       callSignature: slotsUsed(t.blocks.toolCall).includes('signature'),
     }),
-    ...(rq.stream?.body && Object.keys(rq.stream.body).length ? { streamBody: rq.stream.body } : {}),
-    ...(rq.blocking?.body && Object.keys(rq.blocking.body).length ? { blockingBody: rq.blocking.body } : {}),
+    ...(rq.streamBody && Object.keys(rq.streamBody).length ? { streamBody: rq.streamBody } : {}),
+    ...(rq.blockingBody && Object.keys(rq.blockingBody).length ? { blockingBody: rq.blockingBody } : {}),
   };
 }
 

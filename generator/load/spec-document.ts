@@ -54,8 +54,8 @@ export interface RequestDocument {
   toolChoice?: { to: PathText; auto?: TemplateValue; none?: TemplateValue; required?: TemplateValue; named?: TemplateValue; unset?: TemplateValue };
   responseFormat?: { to?: PathText; text?: TemplateValue; json?: TemplateValue; jsonSchema?: TemplateValue };
   params?: Record<string, ParamDocument>;
-  stream?: { body?: Record<string, unknown> };
-  blocking?: { body?: Record<string, unknown> };
+  streamBody?: Record<string, unknown>;
+  blockingBody?: Record<string, unknown>;
 }
 
 export interface MessagesDocument {

@@ -161,6 +161,14 @@ describe('spec diagnostics', () => {
       },
     ],
     [
+      'a second-edition form (request.stream.body), named with the third-edition form',
+      {
+        line: '  streamBody: { live: true }',
+        replace: ['  stream:', '    body: { live: true }'],
+        want: (l) => [`${F}:${l}:3 earlier-edition \`request.stream.body\` is \`request.streamBody\` in the third edition (\`stream\` is only the stream section) (at /request/stream); write request: { streamBody: { … } }`],
+      },
+    ],
+    [
       'a rule that is not an action, with did-you-mean and the allowed forms',
       {
         line: '      text: delta.body',

@@ -58,7 +58,7 @@ const spec = {
       previousResponseId: { drop: EVIL },
       metadata: { drop: EVIL },
     },
-    stream: { body: { [KEY]: EVIL } },
+    streamBody: { [KEY]: EVIL },
   },
   response: {
     [KEY]: { text: PATH },

@@ -36,8 +36,8 @@ export const forbiddenKeys: SemanticRule = {
         forced(x, `${pointer}/${k}`);
       }
     };
-    forced(ir.profile.request.streamBody, '/request/stream/body');
-    forced(ir.profile.request.blockingBody, '/request/blocking/body');
+    forced(ir.profile.request.streamBody, '/request/streamBody');
+    forced(ir.profile.request.blockingBody, '/request/blockingBody');
     return out;
   },
 };

@@ -1,5 +1,6 @@
 /** All semantic rules, run in this order after schema validation and extends; and the rules over each file as written. */
 import { bodyWriteConflicts } from './body-writes.js';
+import { earlierEdition } from './earlier-edition.js';
 import { endpointPlaceholders } from './endpoint-placeholders.js';
 import { fidelity } from './fidelity.js';
 import { finishTable } from './finish-table.js';
@@ -18,4 +19,4 @@ import { templateSyntax } from './template-syntax.js';
 export const SEMANTIC_RULES: SemanticRule[] = [specComplete, finishTable, fidelity, templateSyntax, templateSlots, ruleShape, streamPaths, bodyWriteConflicts, forbiddenKeys, patterns, partKinds, endpointPlaceholders, mergeJoin];
 
 /** Run on each file before schema validation, in this order: a fatal finding ends the file's run. */
-export const FILE_RULES: FileRule[] = [specIsMapping, idMatchesFile];
+export const FILE_RULES: FileRule[] = [specIsMapping, idMatchesFile, earlierEdition];
