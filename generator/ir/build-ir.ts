@@ -259,7 +259,8 @@ function continuityProfile(c: SpecDocument['continuity']): NonNullable<Profile['
 function usageCount(v: UsageCountDocument | undefined): UsageCount {
   const segs = (x: unknown) => pathList(x).map((p) => p.segments);
   if (v === undefined || typeof v === 'string' || Array.isArray(v)) return segs(v);
-  return { over: parsePath(v.over).segments, sum: segs(v.sum), otherwise: segs(v.otherwise) };
+  // Without the list, the same fields read at the top level (a step's fields are the turn's).
+  return { over: parsePath(v.over).segments, sum: segs(v.sum), otherwise: segs(v.otherwise ?? v.sum) };
 }
 
 const PART_TYPES = ['provider-tool-call', 'provider-tool-result', 'source', 'file', 'approval-request', 'opaque'] as const;
