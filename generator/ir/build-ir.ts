@@ -115,7 +115,7 @@ function buildProfile(id: string, d: SpecDocument, t: TemplatesIR): Profile {
     endpoint: endpointProfile(d.endpoint ?? {}),
     request: requestProfile(d.request ?? {}, t),
     stream: streamProfile(d.stream ?? {}),
-    finish: finishProfile(d.finishReasons ?? {}),
+    finish: finishProfile(d.finish ?? {}),
     usage: usageProfile(d.usage ?? {}),
     ...(d.parts ? { parts: buildParts(d.parts) } : {}),
     ...(d.required?.response?.length ? { required: { response: d.required.response.map((p) => parsePath(p).segments) } } : {}),
@@ -200,7 +200,7 @@ function streamProfile(st: Section<'stream'>): Profile['stream'] {
   return { framing: st.framing ?? 'sse', ...(st.unwrap ? { unwrap: st.unwrap } : {}), doneSentinel: st.doneSentinel, ...(st.endsOnClose === true ? { endsOnClose: true } : {}) };
 }
 
-function finishProfile(fr: Section<'finishReasons'>): Profile['finish'] {
+function finishProfile(fr: Section<'finish'>): Profile['finish'] {
   return {
     map: (fr.map ?? {}) as Record<string, FinishReason>,
     // Unified values on the right are checked by the finish-table rule.

@@ -22,7 +22,7 @@ export interface SpecDocument {
   request?: RequestDocument;
   response?: RulesDocument;
   stream?: StreamDocument;
-  finishReasons?: FinishReasonsDocument;
+  finish?: FinishDocument;
   usage?: UsageDocument;
   parts?: PartsDocument;
   required?: { response?: PathText[] };
@@ -131,7 +131,7 @@ export interface StreamDocument {
   on?: Record<string, RulesDocument | null>;
 }
 
-export interface FinishReasonsDocument {
+export interface FinishDocument {
   map?: Record<string, string>;
   other?: string;
   upgrades?: Array<{ from: string; when: 'toolCalls' | 'refusal'; to: string }>;

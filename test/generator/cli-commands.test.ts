@@ -117,7 +117,7 @@ describe('wireforge (the CLI, run in process)', () => {
       expect(schema && existsSync(join(dir, 'specs', schema)), schema).toBe(true);
       expect(text).toMatch(/^# Required: id, endpoint, request/m);
       expect(text).toMatch(/^# serve: .*\n#\s+Without it the spec still reads requests back/m);
-      for (const section of ['endpoint', 'request', 'response', 'stream', 'finishReasons', 'usage', 'errors']) expect(text).toMatch(new RegExp(`^${section}:`, 'm'));
+      for (const section of ['endpoint', 'request', 'response', 'stream', 'finish', 'usage', 'errors']) expect(text).toMatch(new RegExp(`^${section}:`, 'm'));
       for (const section of ['parts', 'required', 'continuity', 'serve']) expect(text).toMatch(new RegExp(`^# ${section}:`, 'm'));
       expect((await runCli(dir, 'validate', 'specs/kite.yaml')).stdout).toContain('ok specs/kite.yaml');
       const gen = await runCli(dir, '--runtime-import', kit);
@@ -146,7 +146,7 @@ describe('wireforge (the CLI, run in process)', () => {
   it('validate names file, line and field; unknown commands and bases get a did-you-mean; --version', { timeout: 60_000 }, async () => {
     const dir = project();
     try {
-      writeFileSync(join(dir, 'broken.yaml'), 'id: broken\nextends: openai-chat\nfinishReasons: { map: { stop: stopped } }\n');
+      writeFileSync(join(dir, 'broken.yaml'), 'id: broken\nextends: openai-chat\nfinish: { map: { stop: stopped } }\n');
       const v = await runCli(dir, 'validate', 'broken.yaml');
       expect(v.status).toBe(1);
       expect(v.stderr).toMatch(/^broken\.yaml:3:\d+ finish-unknown-value /m);
@@ -181,7 +181,7 @@ describe('wireforge (the CLI, run in process)', () => {
   it('as a process: a failing command exits non-zero with its message on stderr', { timeout: 60_000 }, () => {
     const dir = project();
     try {
-      writeFileSync(join(dir, 'broken.yaml'), 'id: broken\nextends: openai-chat\nfinishReasons: { map: { stop: stopped } }\n');
+      writeFileSync(join(dir, 'broken.yaml'), 'id: broken\nextends: openai-chat\nfinish: { map: { stop: stopped } }\n');
       const r = spawnSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'generator/cli.ts'), 'validate', 'broken.yaml'], { cwd: dir, encoding: 'utf8', timeout: 50_000 });
       expect(r.status, r.stderr).toBe(1);
       expect(r.stderr).toMatch(/^broken\.yaml:3:\d+ finish-unknown-value /m);

@@ -59,7 +59,7 @@ describe('spec diagnostics', () => {
       {
         line: '  other: other',
         replace: [],
-        want: (l) => [`${F}:${l - 2}:1 finish-no-fallback The finish-reason table has no fallback for values it does not list (at /finishReasons); add \`other: other\` so unknown non-null values map to "other"`],
+        want: (l) => [`${F}:${l - 2}:1 finish-no-fallback The finish-reason table has no fallback for values it does not list (at /finish); add \`other: other\` so unknown non-null values map to "other"`],
       },
     ],
     [
@@ -67,7 +67,7 @@ describe('spec diagnostics', () => {
       {
         line: '  map: { done: stop, cut: length }',
         replace: '  map: { done: stop, cut: lenght }',
-        want: (l) => [`${F}:${l}:27 finish-unknown-value "lenght" is not a unified finish reason (at /finishReasons/map/cut); did you mean "length"?`],
+        want: (l) => [`${F}:${l}:27 finish-unknown-value "lenght" is not a unified finish reason (at /finish/map/cut); did you mean "length"?`],
       },
     ],
     [
@@ -169,6 +169,14 @@ describe('spec diagnostics', () => {
       },
     ],
     [
+      'a second-edition section name (finishReasons), named with the third-edition one',
+      {
+        line: 'finish:',
+        replace: 'finishReasons:',
+        want: (l) => [`${F}:${l}:1 earlier-edition \`finishReasons\` is \`finish\` in the third edition (the profile's name) (at /finishReasons); write finish: { map: { … }, other: other }`],
+      },
+    ],
+    [
       'a rule that is not an action, with did-you-mean and the allowed forms',
       {
         line: '      text: delta.body',
@@ -267,9 +275,9 @@ describe('spec diagnostics', () => {
   });
 
   it('an overlay is checked with its base, and located in its own file', async () => {
-    const overlay = { file: 'specs/mini-plus.yaml', text: 'id: mini-plus\nextends: mini\nfinishReasons:\n  map: { halted: stopped }\n' };
+    const overlay = { file: 'specs/mini-plus.yaml', text: 'id: mini-plus\nextends: mini\nfinish:\n  map: { halted: stopped }\n' };
     expect(await diagnose(MINI, overlay)).toEqual([
-      `specs/mini-plus.yaml:4:18 finish-unknown-value "stopped" is not a unified finish reason (at /finishReasons/map/halted); one of: stop, length, tool_calls, content_filter, refusal, error, other`,
+      `specs/mini-plus.yaml:4:18 finish-unknown-value "stopped" is not a unified finish reason (at /finish/map/halted); one of: stop, length, tool_calls, content_filter, refusal, error, other`,
     ]);
   });
 

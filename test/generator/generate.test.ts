@@ -69,7 +69,7 @@ describe('extends', { timeout: 60_000 }, () => {
         'extends: mini',
         'name: Mini Plus',
         'endpoint: { baseUrl: http://127.0.0.1:2/v2 }',
-        'finishReasons: { map: { halted: content_filter } }',
+        'finish: { map: { halted: content_filter } }',
         'stream: { on: { "*": { usage: null } } }',
         'request: { tools: null }',
       ].join('\n'),

@@ -74,7 +74,7 @@ const spec = {
       '*': { s: { switch: 'kind', cases: { [EVIL]: { t: { text: 'v' } } } } },
     },
   },
-  finishReasons: { map: { [EVIL]: 'stop' }, other: 'other' },
+  finish: { map: { [EVIL]: 'stop' }, other: 'other' },
   usage: { inputTokens: PATH, outputTokens: 'out' },
   errors: { message: PATH, requestIdHeader: 'x-req' },
 };

@@ -30,7 +30,7 @@ const pairs: Array<[string, Record<string, unknown> | undefined]> = [
   ['ParamDocument', schema.definitions.param?.properties],
   ['RuleDocument', schema.definitions.rule?.properties],
   ['StreamDocument', schema.definitions.stream?.properties],
-  ['FinishReasonsDocument', schema.definitions.finishReasons?.properties],
+  ['FinishDocument', schema.definitions.finish?.properties],
   ['UsageDocument', schema.definitions.usage?.properties],
   ['ErrorsDocument', schema.definitions.errors?.properties],
   ['ContinuityDocument', schema.definitions.continuity?.properties],

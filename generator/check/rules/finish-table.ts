@@ -7,13 +7,13 @@ import type { Finding, SemanticRule } from './rule.js';
 export const finishTable: SemanticRule = {
   name: 'finish-table',
   check(ir) {
-    const fr = ir.doc.finishReasons;
+    const fr = ir.doc.finish;
     if (!fr) return [];
     const out: Finding[] = [];
     if (fr.other === undefined) {
       out.push({
         code: 'finish-no-fallback',
-        pointer: '/finishReasons',
+        pointer: '/finish',
         message: 'The finish-reason table has no fallback for values it does not list',
         hint: 'add `other: other` so unknown non-null values map to "other"',
         atKey: true,
@@ -28,11 +28,11 @@ export const finishTable: SemanticRule = {
         hint: (typeof value === 'string' && didYouMean(value, UNIFIED_FINISH)) || `one of: ${UNIFIED_FINISH.join(', ')}`,
       });
     };
-    for (const [wire, unified] of Object.entries(fr.map ?? {})) check(unified, `/finishReasons/map/${escapePointer(wire)}`);
-    if (fr.other !== undefined) check(fr.other, '/finishReasons/other');
+    for (const [wire, unified] of Object.entries(fr.map ?? {})) check(unified, `/finish/map/${escapePointer(wire)}`);
+    if (fr.other !== undefined) check(fr.other, '/finish/other');
     (fr.upgrades ?? []).forEach((u, i) => {
-      check(u.from, `/finishReasons/upgrades/${i}/from`);
-      check(u.to, `/finishReasons/upgrades/${i}/to`);
+      check(u.from, `/finish/upgrades/${i}/from`);
+      check(u.to, `/finish/upgrades/${i}/to`);
     });
     return out;
   },

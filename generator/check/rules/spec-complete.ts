@@ -12,7 +12,7 @@ const REQUIRED: Array<[string, (d: SpecDocument) => unknown]> = [
   ['/request/system', (d) => d.request?.system],
   ['/response', (d) => d.response],
   ['/stream', (d) => d.stream],
-  ['/finishReasons', (d) => d.finishReasons],
+  ['/finish', (d) => d.finish],
   ['/usage/inputTokens', (d) => d.usage?.inputTokens],
   ['/usage/outputTokens', (d) => d.usage?.outputTokens],
 ];
