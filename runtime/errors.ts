@@ -153,12 +153,8 @@ export class StreamError extends WireforgeError {
   declare readonly excerpt: string | undefined;
 
   constructor(init: StreamErrorInit) {
-    const at = [
-      init.event === undefined ? undefined : `event ${JSON.stringify(init.event)}`,
-      init.offset === undefined ? undefined : `offset ${init.offset}`,
-    ]
-      .filter(Boolean)
-      .join(', ');
+    let at = init.event === undefined ? '' : `event ${JSON.stringify(init.event)}`;
+    if (init.offset !== undefined) at += `${at && ', '}offset ${init.offset}`;
     const tail = init.excerpt === undefined ? '' : `: ${JSON.stringify(init.excerpt)}`;
     super(`${init.provider}: ${init.reason}${at && ` at ${at}`}${tail}`, {
       provider: init.provider,
