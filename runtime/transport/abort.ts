@@ -24,7 +24,11 @@ export function linkSignal(parent: AbortSignal | undefined): Linked {
 
 /** The error a cancelled call rejects with: the signal's reason, or a DOMException AbortError. */
 export function abortReason(signal: AbortSignal): unknown {
-  return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
+  return signal.reason ?? abortError('This operation was aborted');
+}
+
+export function abortError(message: string): DOMException {
+  return new DOMException(message, 'AbortError');
 }
 
 export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
