@@ -10,16 +10,19 @@ export interface Linked {
 
 export function linkSignal(parent: AbortSignal | undefined): Linked {
   const controller = new AbortController();
-  const onAbort = () => controller.abort(parent!.reason);
-  if (parent) {
-    if (parent.aborted) onAbort();
-    else parent.addEventListener('abort', onAbort, { once: true });
-  }
   return {
     signal: controller.signal,
     abort: (reason) => controller.abort(reason),
-    dispose: () => parent?.removeEventListener('abort', onAbort),
+    dispose: followSignal(parent, controller),
   };
+}
+
+/** Aborts `controller` when `parent` does (now, if it already has); returns the function that stops listening. */
+export function followSignal(parent: AbortSignal | undefined, controller: AbortController): () => void {
+  const onAbort = () => controller.abort(parent!.reason);
+  if (parent?.aborted) onAbort();
+  else parent?.addEventListener('abort', onAbort, { once: true });
+  return () => parent?.removeEventListener('abort', onAbort);
 }
 
 /** The error a cancelled call rejects with: the signal's reason, or a DOMException AbortError. */
