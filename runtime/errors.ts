@@ -65,14 +65,16 @@ export class ProviderError extends WireforgeError {
     super(`${init.provider}: ${where}${kind ? ` (${kind})` : ''}: ${init.message}`, {
       provider: init.provider,
     });
-    this.status = init.status;
-    this.providerMessage = init.message;
-    this.type = init.type;
-    this.code = init.code;
-    this.body = init.body;
-    this.retryable = init.retryable;
-    this.requestId = init.requestId;
-    this.retryAfterMs = init.retryAfterMs;
+    Object.assign(this, {
+      status: init.status,
+      providerMessage: init.message,
+      type: init.type,
+      code: init.code,
+      body: init.body,
+      retryable: init.retryable,
+      requestId: init.requestId,
+      retryAfterMs: init.retryAfterMs,
+    });
   }
 }
 
