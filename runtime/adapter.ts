@@ -24,7 +24,7 @@ export function defineAdapter(profile: Profile, codec: Codec, generated?: { kit:
   if (!Number.isInteger(kit) || kit > KIT_VERSION || kit < MIN_KIT) {
     const newer = kit > KIT_VERSION;
     throw new WireforgeError(
-      `adapter "${profile.id}" was generated for adapter kit ${String(kit)}, and this runtime serves kits ${MIN_KIT}–${KIT_VERSION}: ` +
+      `adapter "${profile.id}" was generated for adapter kit ${kit}, and this runtime serves kits ${MIN_KIT}–${KIT_VERSION}: ` +
         (newer ? 'install the runtime that matches your generator' : 'regenerate it (`wireforge gen`)'),
       { provider: profile.id },
     );

@@ -65,14 +65,16 @@ export class ProviderError extends WireforgeError {
     super(`${init.provider}: ${where}${kind ? ` (${kind})` : ''}: ${init.message}`, {
       provider: init.provider,
     });
-    this.status = init.status;
-    this.providerMessage = init.message;
-    this.type = init.type;
-    this.code = init.code;
-    this.body = init.body;
-    this.retryable = init.retryable;
-    this.requestId = init.requestId;
-    this.retryAfterMs = init.retryAfterMs;
+    Object.assign(this, {
+      status: init.status,
+      providerMessage: init.message,
+      type: init.type,
+      code: init.code,
+      body: init.body,
+      retryable: init.retryable,
+      requestId: init.requestId,
+      retryAfterMs: init.retryAfterMs,
+    });
   }
 }
 
@@ -153,12 +155,8 @@ export class StreamError extends WireforgeError {
   declare readonly excerpt: string | undefined;
 
   constructor(init: StreamErrorInit) {
-    const at = [
-      init.event === undefined ? undefined : `event ${JSON.stringify(init.event)}`,
-      init.offset === undefined ? undefined : `offset ${init.offset}`,
-    ]
-      .filter(Boolean)
-      .join(', ');
+    let at = init.event === undefined ? '' : `event ${JSON.stringify(init.event)}`;
+    if (init.offset !== undefined) at += `${at && ', '}offset ${init.offset}`;
     const tail = init.excerpt === undefined ? '' : `: ${JSON.stringify(init.excerpt)}`;
     super(`${init.provider}: ${init.reason}${at && ` at ${at}`}${tail}`, {
       provider: init.provider,

@@ -132,7 +132,8 @@ function finalCall(call: OpenCall): ToolCall {
     try {
       JSON.parse(args);
     } catch (e) {
-      out.argumentsError = `not valid JSON: ${e instanceof Error ? e.message.slice(0, 120) : String(e)}`;
+      // JSON.parse of a string throws only a SyntaxError.
+      out.argumentsError = `not valid JSON: ${(e as SyntaxError).message.slice(0, 120)}`;
     }
   }
   return out;

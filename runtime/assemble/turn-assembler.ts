@@ -69,7 +69,7 @@ export class TurnAssembler implements EventSink, Assembler {
     this.#rules = rules;
     this.emit = options.streaming;
     this.#warnings = options.warnings ?? [];
-    this.#redact = options.redact ?? identity;
+    this.#redact = options.redact ?? ((v) => v);
     this.#requestModel = options.model;
     const uses = rules.uses;
     this.meta = uses?.textMeta && new uses.textMeta(this);
@@ -232,8 +232,4 @@ type ThinkingPartList = ThinkingPart[];
 function withCalls(content: ResponsePart[], calls: ToolCall[]): ResponsePart[] {
   let k = 0;
   return content.map((p) => (p.type === 'tool-call' ? { type: 'tool-call', call: calls[k++]! } : p));
-}
-
-function identity<T>(v: T): T {
-  return v;
 }

@@ -4,6 +4,7 @@
  * generator layer; `final()` alone reads the stream without making event objects at all.
  */
 import { StreamError } from '../errors.js';
+import { abortError } from '../transport/abort.js';
 import type { ChatResponse, StreamEvent } from '../contract/unified-model.js';
 
 export type StreamSource = (emitEvents: boolean) => AsyncGenerator<StreamEvent[], void, undefined>;
@@ -138,8 +139,4 @@ export class ChatStream implements AsyncIterable<StreamEvent> {
 /** The end of an iteration (a fresh object each time: callers may keep or change it). */
 function done(): IteratorResult<StreamEvent> {
   return { done: true, value: undefined };
-}
-
-function abortError(message: string): DOMException {
-  return new DOMException(message, 'AbortError');
 }

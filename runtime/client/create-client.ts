@@ -11,6 +11,7 @@ import { checkRequest } from '../request/check-request.js';
 import { isPlainObject, mergeInto, sanitize } from '../request/safe-merge.js';
 import { authorize, keyOf, passOption } from '../transport/authorize.js';
 import { makeRedactor, messageOf } from '../transport/redact.js';
+import { followSignal } from '../transport/abort.js';
 import { sendRequest } from '../transport/send-request.js';
 import type { CallOptions, ChatRequest, ChatResponse, ClientOptions } from '../contract/unified-model.js';
 import { buildHeaders, buildUrl } from './build-http.js';
@@ -103,18 +104,16 @@ export function createClientFor(adapter: ProviderAdapter, options: ClientOptions
       // The stream's own controller: its abort() and the caller's signal both stop it.
       const own = new AbortController();
       const outer = call?.signal;
-      const follow = () => own.abort(outer!.reason);
       const { built, assembler: a, send } = prepare(request, { ...call, signal: own.signal }, true);
       const source = async function* (emitEvents: boolean) {
         a.emit = emitEvents;
         // Followed only while the stream is read: a stream never read leaves nothing on the caller's signal.
-        if (outer?.aborted) follow();
-        else outer?.addEventListener('abort', follow, { once: true });
+        const unfollow = followSignal(outer, own);
         try {
           const sent = await sendRequest(adapter, send);
           yield* readStream({ adapter, sent, assembler: a, warnings: built.warnings, idleTimeoutMs, signal: own.signal, redact });
         } finally {
-          outer?.removeEventListener('abort', follow);
+          unfollow();
         }
       };
       return new ChatStream(id, source, () => a.result(), (reason) => own.abort(reason));

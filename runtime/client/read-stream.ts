@@ -147,18 +147,18 @@ export async function readBodyText(c: Pick<StreamContext, 'adapter' | 'sent' | '
   const body = c.sent.response.body;
   if (!body) return '';
   const text = new TextDecoder();
-  const parts: string[] = [];
+  let out = '';
   let done = false;
   const watch = watchIdle(body, c);
   try {
     for (;;) {
       const chunk = await watch.read();
       if (chunk.done) break;
-      parts.push(text.decode(chunk.value, STREAMING));
+      out += text.decode(chunk.value, STREAMING);
     }
-    parts.push(text.decode());
+    out += text.decode();
     done = true;
-    return parts.join('');
+    return out;
   } finally {
     watch.stop();
     if (!done) await watch.cancel();

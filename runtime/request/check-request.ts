@@ -130,11 +130,13 @@ const message = variant('be a message object', 'role', {
   approval: { requestId: '!string', approve: '!boolean', reason: 'string' },
 });
 
+const eachMessage = list(message);
+
 const REQUEST: Shape = {
   messages: (v, at) => {
     if (!Array.isArray(v)) bad(at, 'be an array of messages', v);
     if (v.length === 0) fail(at, 'must hold at least one message');
-    v.forEach((m, i) => message(m, `${at}[${i}]`));
+    eachMessage(v, at);
   },
   model: 'string',
   system: 'string',

@@ -91,13 +91,15 @@ const SIGNATURES: Array<[string, string]> = [
  * data without a mediaType gets one from its first bytes when the format is recognisable.
  */
 function normaliseImage(p: ContentPart): ContentPart {
-  if (p.type === 'image' && p.data !== undefined && p.mediaType === undefined) {
-    const hit = SIGNATURES.find(([prefix]) => p.data!.startsWith(prefix));
+  if (p.type !== 'image') return p;
+  const { data, url } = p;
+  if (data !== undefined) {
+    const hit = p.mediaType === undefined && SIGNATURES.find(([prefix]) => data.startsWith(prefix));
     return hit ? { ...p, mediaType: hit[1] } : p;
   }
-  if (p.type !== 'image' || p.data !== undefined || p.url === undefined || !p.url.startsWith('data:')) return p;
-  const comma = p.url.indexOf(',');
-  const header = p.url.slice(5, comma);
+  if (!url?.startsWith('data:')) return p;
+  const comma = url.indexOf(',');
+  const header = url.slice(5, comma);
   if (comma < 0 || !header.endsWith(';base64')) return p;
-  return { type: 'image', data: p.url.slice(comma + 1), mediaType: p.mediaType ?? header.slice(0, -7) };
+  return { type: 'image', data: url.slice(comma + 1), mediaType: p.mediaType ?? header.slice(0, -7) };
 }

@@ -10,21 +10,28 @@ export interface Linked {
 
 export function linkSignal(parent: AbortSignal | undefined): Linked {
   const controller = new AbortController();
-  const onAbort = () => controller.abort(parent!.reason);
-  if (parent) {
-    if (parent.aborted) onAbort();
-    else parent.addEventListener('abort', onAbort, { once: true });
-  }
   return {
     signal: controller.signal,
     abort: (reason) => controller.abort(reason),
-    dispose: () => parent?.removeEventListener('abort', onAbort),
+    dispose: followSignal(parent, controller),
   };
+}
+
+/** Aborts `controller` when `parent` does (now, if it already has); returns the function that stops listening. */
+export function followSignal(parent: AbortSignal | undefined, controller: AbortController): () => void {
+  const onAbort = () => controller.abort(parent!.reason);
+  if (parent?.aborted) onAbort();
+  else parent?.addEventListener('abort', onAbort, { once: true });
+  return () => parent?.removeEventListener('abort', onAbort);
 }
 
 /** The error a cancelled call rejects with: the signal's reason, or a DOMException AbortError. */
 export function abortReason(signal: AbortSignal): unknown {
-  return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
+  return signal.reason ?? abortError('This operation was aborted');
+}
+
+export function abortError(message: string): DOMException {
+  return new DOMException(message, 'AbortError');
 }
 
 export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {

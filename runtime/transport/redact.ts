@@ -20,7 +20,7 @@ export function makeRedactor(...initial: Array<string | undefined>): Redact {
   };
   for (const s of initial) add(s);
   const scrubText = (s: string): string => {
-    for (const secret of secrets) if (s.includes(secret)) s = s.split(secret).join('[redacted]');
+    for (const secret of secrets) s = s.replaceAll(secret, '[redacted]');
     return s;
   };
   const scrub = (v: unknown): unknown => {

@@ -104,8 +104,9 @@ function serverWait(headers: Headers | undefined): number | undefined {
 function describeFailure(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const { message, cause } = error as { message: string; cause?: unknown };
-  const detail = cause instanceof Error ? ((cause as { code?: unknown }).code ?? cause.message) : undefined;
-  return detail !== undefined && !message.includes(String(detail)) ? `${message} (${String(detail)})` : message;
+  if (!(cause instanceof Error)) return message;
+  const detail = String((cause as { code?: unknown }).code ?? cause.message);
+  return message.includes(detail) ? message : `${message} (${detail})`;
 }
 
 /** The transport's error as a copy with its messages redacted (a header error may quote the key), codes kept. */
