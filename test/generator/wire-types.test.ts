@@ -41,7 +41,7 @@ describe('wire types (ir.wire)', () => {
 
   it('the emitter leaves them as built: emitting twice gives the same module, and the shapes equal a fresh build', async () => {
     // OpenRouter's reasoning details are an element shape both readers share (WireDetail).
-    const { irs, files } = await generate(repoSpecs());
+    const { irs, files } = await generate(repoSpecs().filter((s) => s.file === 'specs/openrouter.yaml' || s.file === 'specs/openai-chat.yaml'));
     const ir = irs.find((x) => x.id === 'openrouter')!;
     const base = irs.find((x) => x.id === 'openai-chat')!;
     expect(files.get('openrouter.ts')).toContain('reasoning_details?: Array<WireDetail> | null');
