@@ -169,8 +169,8 @@ function requestProfile(rq: Section<'request'>, t: TemplatesIR): Profile['reques
     messages: {
       to: parsePath(msgs.to ?? 'messages').segments,
       ...(t.roles.assistant?.kind === 'slot' ? { spread: true } : {}),
-      ...(typeof msgs.mergeConsecutive === 'string' ? { merge: { field: msgs.mergeConsecutive } } : {}),
-      ...(typeof msgs.mergeConsecutive === 'object' ? { merge: msgs.mergeConsecutive } : {}),
+      ...(typeof msgs.merge === 'string' ? { merge: { field: msgs.merge } } : {}),
+      ...(typeof msgs.merge === 'object' ? { merge: msgs.merge } : {}),
     },
     ...(rq.tools
       ? {

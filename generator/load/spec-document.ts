@@ -60,7 +60,7 @@ export interface RequestDocument {
 
 export interface MessagesDocument {
   to: PathText;
-  mergeConsecutive?: string | { field: string; join?: string };
+  merge?: string | { field: string; join?: string };
   roles: Partial<Record<'system' | 'user' | 'assistant' | 'tool' | 'toolError' | 'approval', TemplateValue>>;
   parts?: Partial<Record<'text' | 'imageUrl' | 'imageData', TemplateValue>>;
   blocks?: Partial<Record<'thinking' | 'summaryThinking' | 'redactedThinking' | 'text' | 'toolCall', TemplateValue>>;

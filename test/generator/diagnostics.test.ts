@@ -157,7 +157,7 @@ describe('spec diagnostics', () => {
       {
         line: '      user: { speaker: human, items: $parts }',
         replace: '      user: { speaker: human, items: $text }',
-        want: (l) => [`${F}:${l - 2}:23 bad-value merging "items" without join: the user template writes it as a string, and two strings would be sent as a list (at /request/messages/mergeConsecutive); give the separator: mergeConsecutive: { field: items, join: "\\n" }`],
+        want: (l) => [`${F}:${l - 2}:12 bad-value merging "items" without join: the user template writes it as a string, and two strings would be sent as a list (at /request/messages/merge); give the separator: merge: { field: items, join: "\\n" }`],
       },
     ],
     [
@@ -174,6 +174,14 @@ describe('spec diagnostics', () => {
         line: 'finish:',
         replace: 'finishReasons:',
         want: (l) => [`${F}:${l}:1 earlier-edition \`finishReasons\` is \`finish\` in the third edition (the profile's name) (at /finishReasons); write finish: { map: { … }, other: other }`],
+      },
+    ],
+    [
+      'a second-edition key (mergeConsecutive), named with the third-edition one',
+      {
+        line: '    merge: items',
+        replace: '    mergeConsecutive: items',
+        want: (l) => [`${F}:${l}:5 earlier-edition \`mergeConsecutive\` is \`merge\` in the third edition (the profile's name) (at /request/messages/mergeConsecutive); write messages: { merge: content } or merge: { field: text, join: "\\n" }`],
       },
     ],
     [
@@ -224,7 +232,7 @@ describe('spec diagnostics', () => {
       .replace('    parts:\n      text: { kind: text, body: $text }', '    parts:\n      imageUrl: { kind: image, url: $url }');
     expect(text).not.toBe(MINI.text);
     expect(await diagnose({ file: MINI.file, text })).toEqual([
-      `${F}:14:23 bad-value merging "items" without join: the user template may write it as a string, and with no text part template two strings would be sent as a list (at /request/messages/mergeConsecutive); give the separator (mergeConsecutive: { field: items, join: "\\n" }) or a parts.text template`,
+      `${F}:14:12 bad-value merging "items" without join: the user template may write it as a string, and with no text part template two strings would be sent as a list (at /request/messages/merge); give the separator (merge: { field: items, join: "\\n" }) or a parts.text template`,
     ]);
     // With the text part template kept, a string becomes a text part: no diagnostic.
     expect((await generate([{ file: MINI.file, text: MINI.text.replace('items: $parts }', 'items: $content }') }])).diagnostics).toEqual([]);

@@ -16,6 +16,7 @@ interface OldForm {
 const OLD_FORMS: readonly OldForm[] = [
   { at: ['request', 'stream'], message: '`request.stream.body` is `request.streamBody` in the third edition (`stream` is only the stream section)', hint: 'write request: { streamBody: { … } }' },
   { at: ['finishReasons'], message: '`finishReasons` is `finish` in the third edition (the profile\'s name)', hint: 'write finish: { map: { … }, other: other }' },
+  { at: ['request', 'messages', 'mergeConsecutive'], message: '`mergeConsecutive` is `merge` in the third edition (the profile\'s name)', hint: 'write messages: { merge: content } or merge: { field: text, join: "\\n" }' },
   { at: ['request', 'blocking'], message: '`request.blocking.body` is `request.blockingBody` in the third edition', hint: 'write request: { blockingBody: { … } }' },
 ];
 

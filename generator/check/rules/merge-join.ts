@@ -1,5 +1,5 @@
 /**
- * `mergeConsecutive` of a field some role writes as a string needs `join`: without it two
+ * `messages.merge` of a field some role writes as a string needs `join`: without it two
  * strings are not joined but listed (`["a","b"]`), or made text parts, and the field changes type
  * on the wire. A field that may be a string or a list (`$content`) needs a text part template.
  */
@@ -17,7 +17,7 @@ export const mergeJoin: SemanticRule = {
     const merge = ir.profile.request.messages.merge;
     if (!merge || merge.join !== undefined) return [];
     const out: Finding[] = [];
-    const pointer = '/request/messages/mergeConsecutive';
+    const pointer = '/request/messages/merge';
     for (const [role, node] of Object.entries(ir.templates.roles)) {
       const value = node?.kind === 'object' ? node.entries.find(([k]) => k === merge.field)?.[1] : undefined;
       const kind = value && stringKind(value);
@@ -26,14 +26,14 @@ export const mergeJoin: SemanticRule = {
           code: 'bad-value',
           pointer,
           message: `merging "${merge.field}" without join: the ${role} template writes it as a string, and two strings would be sent as a list`,
-          hint: `give the separator: mergeConsecutive: { field: ${merge.field}, join: "\\n" }`,
+          hint: `give the separator: merge: { field: ${merge.field}, join: "\\n" }`,
         });
       } else if (kind === 'maybe' && !ir.templates.parts.text) {
         out.push({
           code: 'bad-value',
           pointer,
           message: `merging "${merge.field}" without join: the ${role} template may write it as a string, and with no text part template two strings would be sent as a list`,
-          hint: `give the separator (mergeConsecutive: { field: ${merge.field}, join: "\\n" }) or a parts.text template`,
+          hint: `give the separator (merge: { field: ${merge.field}, join: "\\n" }) or a parts.text template`,
         });
       }
     }
