@@ -40,8 +40,29 @@ export function expandShorthand(spec: ParsedSpec): Diagnostic[] {
         }
         continue;
       }
-      // Longhand when the object names its action (or another one that is not an argument here), or is a switch or group.
-      // `text: { text: { start: true } }` is longhand: the action `text` with its arguments (an argument named like its action takes a path).
+      // A rule named after an action is that action, its arguments written directly: the same name
+      // inside again (`text: { text: { start: true } }`) or another action inside would make the
+      // rule's name mean two things (third edition; an argument named like its action takes a path).
+      if (named) {
+        const twice = isObj(v[name]) && ACTION_ARGS[name].length > 0;
+        const other = Object.keys(v).find((k) => k !== name && isAction(k) && !ACTION_ARGS[name].includes(k));
+        if (twice || other !== undefined) {
+          const inner = twice ? Object.entries(v[name] as Obj).map(([k, x]) => `${k}: ${JSON.stringify(x)}`).join(', ') : '';
+          out.push({
+            code: 'rule-shape',
+            file: spec.file,
+            pointer: `${at}/${escapePointer(twice ? name : other!)}`,
+            ...positionOf(spec, `${at}/${escapePointer(twice ? name : other!)}`, true),
+            message: twice
+              ? `the rule "${name}" names its action again inside: a rule named after an action takes the action's arguments directly`
+              : `the rule "${name}" is named after an action but holds the action "${other}": name it for what it does`,
+            hint: twice ? `write ${name}: { ${[...Object.keys(v).filter((k) => k !== name).map((k) => `${k}: …`), inner].filter(Boolean).join(', ')} }` : `rename the rule (e.g. ${other}Rule: { ${other}: … })`,
+          });
+          delete map[name];
+          continue;
+        }
+      }
+      // Longhand when the object names its action, or is a switch or group.
       const longhand = Object.keys(v).some(
         (k) => k === 'switch' || k === 'rules' || (isAction(k) && (!(named && ACTION_ARGS[name].includes(k)) || (k === name && isObj(v[k])))),
       );

@@ -185,6 +185,22 @@ describe('spec diagnostics', () => {
       },
     ],
     [
+      'a rule named after an action that names it again inside (one meaning per name)',
+      {
+        line: '      text: delta.body',
+        replace: '      text: { when: { delta.body: { exists: true } }, text: { start: true, text: delta.body } }',
+        want: (l) => [`${F}:${l}:55 rule-shape the rule "text" names its action again inside: a rule named after an action takes the action's arguments directly (at /stream/on/*/text/text); write text: { when: …, start: true, text: "delta.body" }`],
+      },
+    ],
+    [
+      'a rule named after an action that holds another action',
+      {
+        line: '      text: delta.body',
+        replace: '      text: { thinking: { text: delta.body } }',
+        want: (l) => [`${F}:${l}:15 rule-shape the rule "text" is named after an action but holds the action "thinking": name it for what it does (at /stream/on/*/text/thinking); rename the rule (e.g. thinkingRule: { thinking: … })`],
+      },
+    ],
+    [
       'a rule that is not an action, with did-you-mean and the allowed forms',
       {
         line: '      text: delta.body',
