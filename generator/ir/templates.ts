@@ -49,8 +49,8 @@ function parseString(value: string, pointer: string): TemplateNode {
   // A YAML null removes a key when specs are merged (resolve-extends.ts); `$null` writes one.
   if (value === '$null') return { kind: 'literal', value: null };
   if (value.startsWith('$$') || (!value.startsWith('$') && !value.includes('${'))) {
-    const text = literalText(value);
-    return text === undefined ? strayDollar(value, pointer) : { kind: 'literal', value: text };
+    const t = literalText(value);
+    return t.stray === undefined ? { kind: 'literal', value: t.text } : strayDollar(value, t.stray, pointer);
   }
   if (value.includes('${')) return parseConcat(value, pointer);
   const bar = value.indexOf('|');
@@ -81,21 +81,21 @@ function parseConcat(value: string, pointer: string): TemplateNode {
     const at = rest.indexOf('${');
     if (at < 0) {
       const tail = literalText(rest);
-      if (tail === undefined) return strayDollar(value, pointer);
-      text(tail);
+      if (tail.stray !== undefined) return strayDollar(value, tail.stray, pointer);
+      text(tail.text);
       break;
     }
     // `$${` is a literal `${`.
     if (at > 0 && rest[at - 1] === '$') {
       const pre = literalText(rest.slice(0, at - 1));
-      if (pre === undefined) return strayDollar(value, pointer);
-      text(pre + '${');
+      if (pre.stray !== undefined) return strayDollar(value, pre.stray, pointer);
+      text(pre.text + '${');
       rest = rest.slice(at + 2);
       continue;
     }
     const before = literalText(rest.slice(0, at));
-    if (before === undefined) return strayDollar(value, pointer);
-    text(before);
+    if (before.stray !== undefined) return strayDollar(value, before.stray, pointer);
+    text(before.text);
     const end = rest.indexOf('}', at);
     const name = end < 0 ? '' : rest.slice(at + 2, end);
     if (!SLOT.test(name)) return { kind: 'bad', pointer, message: `${JSON.stringify(value)} has an unclosed or empty \${…}`, hint: 'interpolate a slot as ${name}' };
@@ -108,22 +108,21 @@ function parseConcat(value: string, pointer: string): TemplateNode {
 
 /**
  * Text between slots: `$$` is a literal `$`; a `$name` there is not a slot (only a whole string
- * or `${name}` is), so it is refused rather than sent as written (undefined).
+ * or `${name}` is), so it is named (`stray`) to be refused rather than sent as written.
  */
-function literalText(text: string): string | undefined {
-  if (!text.includes('$')) return text;
+function literalText(text: string): { text: string; stray?: string } {
+  if (!text.includes('$')) return { text };
   let out = '';
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (c === '$' && text[i + 1] === '$') i++;
-    else if (c === '$' && /[A-Za-z_]/.test(text[i + 1] ?? '')) return undefined;
+    else if (c === '$' && /[A-Za-z_]/.test(text[i + 1] ?? '')) return { text: out, stray: /^[A-Za-z_][A-Za-z0-9_.]*/.exec(text.slice(i + 1))![0] };
     out += c;
   }
-  return out;
+  return { text: out };
 }
 
-function strayDollar(value: string, pointer: string): TemplateNode {
-  const name = /(?<!\$)\$([A-Za-z_][A-Za-z0-9_.]*)/.exec(value.replace(/\$\$/g, ''))?.[1] ?? 'name';
+function strayDollar(value: string, name: string, pointer: string): TemplateNode {
   const fixed = value.replace(/(^|[^$])\$([A-Za-z_][A-Za-z0-9_.]*)/g, '$1$${$2}');
   return {
     kind: 'bad',
