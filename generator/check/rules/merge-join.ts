@@ -21,21 +21,18 @@ export const mergeJoin: SemanticRule = {
     for (const [role, node] of Object.entries(ir.templates.roles)) {
       const value = node?.kind === 'object' ? node.entries.find(([k]) => k === merge.field)?.[1] : undefined;
       const kind = value && stringKind(value);
-      if (kind === 'string') {
-        out.push({
-          code: 'bad-value',
-          pointer,
-          message: `merging "${merge.field}" without join: the ${role} template writes it as a string, and two strings would be sent as a list`,
-          hint: `give the separator: merge: { field: ${merge.field}, join: "\\n" }`,
-        });
-      } else if (kind === 'maybe' && !ir.templates.parts.text) {
-        out.push({
-          code: 'bad-value',
-          pointer,
-          message: `merging "${merge.field}" without join: the ${role} template may write it as a string, and with no text part template two strings would be sent as a list`,
-          hint: `give the separator (merge: { field: ${merge.field}, join: "\\n" }) or a parts.text template`,
-        });
-      }
+      // A value that may be a string is made a text part when the spec has a template for one.
+      if (kind === undefined || (kind === 'maybe' && ir.templates.parts.text)) continue;
+      const fix = `merge: { field: ${merge.field}, join: "\\n" }`;
+      out.push({
+        code: 'bad-value',
+        pointer,
+        message:
+          kind === 'string'
+            ? `merging "${merge.field}" without join: the ${role} template writes it as a string, and two strings would be sent as a list`
+            : `merging "${merge.field}" without join: the ${role} template may write it as a string, and with no text part template two strings would be sent as a list`,
+        hint: kind === 'string' ? `give the separator: ${fix}` : `give the separator (${fix}) or a parts.text template`,
+      });
     }
     return out;
   },
