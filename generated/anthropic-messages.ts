@@ -421,7 +421,7 @@ function readBlock(a: TurnAssembler, x: WireBlock): void {
   }
 }
 
-/** The response rules by name, for an overlay to compose its readers from (each reads the whole body). */
+/** The response rules by name, in the order they run (each reads the whole body). */
 export const responseRules = {
   meta(a: TurnAssembler, r: WireResponse): void {
     a.setMeta(r?.id, r?.model);
@@ -440,7 +440,7 @@ export const responseRules = {
   },
 };
 
-/** The rules every stream event goes through, by name. */
+/** The rules every stream event goes through, by name, in the order they run. */
 export const eventRules = {};
 
 /** The rules of each named stream event, by event and name. */

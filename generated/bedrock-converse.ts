@@ -215,7 +215,7 @@ export const codec = {
   readEvent,
 } satisfies Codec;
 
-/** The response rules by name, for an overlay to compose its readers from (each reads the whole body). */
+/** The response rules by name, in the order they run (each reads the whole body). */
 export const responseRules = {
   content(a: TurnAssembler, r: WireResponse): void {
     for (const x of list(r?.output?.message?.content)) {
@@ -246,7 +246,7 @@ export const responseRules = {
   },
 };
 
-/** The rules every stream event goes through, by name. */
+/** The rules every stream event goes through, by name, in the order they run. */
 export const eventRules = {};
 
 /** The rules of each named stream event, by event and name. */

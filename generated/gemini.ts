@@ -342,7 +342,7 @@ function readPart(a: TurnAssembler, x: WirePart): void {
   }
 }
 
-/** The response rules by name, for an overlay to compose its readers from (each reads the whole body). */
+/** The response rules by name, in the order they run (each reads the whole body). */
 export const responseRules = {
   meta(a: TurnAssembler, r: WireResponse): void {
     a.setMeta(r?.responseId, r?.modelVersion);
@@ -373,7 +373,7 @@ export const responseRules = {
   },
 };
 
-/** The rules every stream event goes through, by name. */
+/** The rules every stream event goes through, by name, in the order they run. */
 export const eventRules = {
   error(a: TurnAssembler, e: WireEvent): void {
     const error = e?.error;

@@ -155,7 +155,7 @@ export const codec = {
   readEvent,
 } satisfies Codec;
 
-/** The response rules by name, for an overlay to compose its readers from (each reads the whole body). */
+/** The response rules by name, in the order they run (each reads the whole body). */
 export const responseRules = {
   meta(a: TurnAssembler, r: WireResponse): void {
     a.setMeta(undefined, r?.model);
@@ -179,7 +179,7 @@ export const responseRules = {
   },
 };
 
-/** The rules every stream event goes through, by name. */
+/** The rules every stream event goes through, by name, in the order they run. */
 export const eventRules = {
   error(a: TurnAssembler, e: WireEvent): void {
     if (e?.error != null) {

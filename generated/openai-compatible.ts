@@ -3,7 +3,7 @@
  * Do not edit: change the spec and run `wireforge gen`.
  */
 import * as base from './openai-chat.js';
-import { ThinkingBlocks, defineAdapter, omit } from '../runtime/adapter-kit.js';
+import { ThinkingBlocks, defineAdapter, omit, placeRules } from '../runtime/adapter-kit.js';
 import type { Codec, Profile, ServeCodec, TurnAssembler } from '../runtime/adapter-kit.js';
 
 /** A blocking OpenAI-compatible response body, as far as this adapter reads it. */
@@ -43,45 +43,35 @@ export const codec = {
   readEvent,
 } satisfies Codec;
 
-/** The response rules by name, for an overlay to compose its readers from (each reads the whole body). */
-export const responseRules = {
-  ...base.responseRules,
+/** Where this overlay runs its own rules: before the rule each names. */
+const placed = { reasoning: 'text' };
+
+/** The response rules by name, in the order they run (each reads the whole body). */
+export const responseRules = /* @__PURE__ */ placeRules(base.responseRules, placed, {
   reasoning(a: TurnAssembler, r: WireResponse): void {
     a.thinking.append(r?.choices?.[0]?.message?.reasoning_content ?? r?.choices?.[0]?.message?.reasoning);
   },
-};
+});
 
-/** The rules every stream event goes through, by name. */
-export const eventRules = {
-  ...base.eventRules,
+/** The rules every stream event goes through, by name, in the order they run. */
+export const eventRules = /* @__PURE__ */ placeRules(base.eventRules, placed, {
   reasoning(a: TurnAssembler, e: WireEvent): void {
     a.thinking.append(e?.choices?.[0]?.delta?.reasoning_content ?? e?.choices?.[0]?.delta?.reasoning);
   },
-};
+});
 
-/** Feeds a blocking response body to the assembler. */
+const responseSteps = /* @__PURE__ */ Object.values(responseRules);
+
+const eventSteps = /* @__PURE__ */ Object.values(eventRules);
+
+/** Feeds a blocking response body to the assembler: each rule of `responseRules`, in order. */
 export function readResponse(a: TurnAssembler, r: WireResponse): void {
-  responseRules.meta(a, r);
-  responseRules.reasoning(a, r);
-  responseRules.text(a, r);
-  responseRules.refusal(a, r);
-  responseRules.annotations(a, r);
-  responseRules.toolCalls(a, r);
-  responseRules.finish(a, r);
-  responseRules.usage(a, r);
+  for (const rule of responseSteps) rule(a, r);
 }
 
-/** Feeds one decoded stream event to the assembler. */
+/** Feeds one decoded stream event to the assembler: each rule of `eventRules`, in order. */
 export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefined): void {
-  eventRules.error(a, e);
-  eventRules.meta(a, e);
-  eventRules.reasoning(a, e);
-  eventRules.text(a, e);
-  eventRules.refusal(a, e);
-  eventRules.annotations(a, e);
-  eventRules.toolCalls(a, e);
-  eventRules.finish(a, e);
-  eventRules.usage(a, e);
+  for (const rule of eventSteps) rule(a, e);
 }
 
 /** How this wire is served (docs/serving.md): the blocking body and each step of a stream, as templates. */

@@ -41,10 +41,10 @@ export function commentText(s: string): string {
 }
 
 /** An exported `const` statement. */
-export function constant(name: string, initializer: string, doc?: string): StatementStructures {
+export function constant(name: string, initializer: string, doc?: string, isExported = true): StatementStructures {
   return {
     kind: StructureKind.VariableStatement,
-    isExported: true,
+    isExported,
     declarationKind: VariableDeclarationKind.Const,
     ...(doc ? { docs: [doc] } : {}),
     declarations: [{ name, initializer }],

@@ -6,8 +6,8 @@
 import { StructureKind, type StatementStructures } from 'ts-morph';
 import type { Rule, SpecIR } from '../ir/types.js';
 import { nodeAt } from '../ir/wire-types.js';
-import { commentText, constant, key } from './code.js';
-import { emitReadEvent, emitReadersComposed, emitReadResponse, ruleMember, sameRule, sharedElementRules } from './emit-readers.js';
+import { commentText, constant, key, lit } from './code.js';
+import { emitReadEvent, emitReadersComposed, emitReadResponse, placements, ruleMember, sameRule, sharedElementRules } from './emit-readers.js';
 import { member } from './emit-value.js';
 import { emitInterface, typeOf, type TypeNames } from './emit-wire-types.js';
 
@@ -55,12 +55,12 @@ export function readerPart(ir: SpecIR, base: SpecIR | undefined, baseRef: string
   }
 
   statements.push(...ruleTableStatements(ir, base, own, baseRef, hoisted));
-  const composed = base ? emitReadersComposed(ir, { response: 'responseRules', all: 'eventRules', events: 'eventCaseRules' }) : undefined;
+  const composed = base ? emitReadersComposed(ir, { events: 'eventCaseRules' }) : undefined;
   statements.push({
     kind: StructureKind.Function,
     isExported: true,
     name: 'readResponse',
-    docs: ['Feeds a blocking response body to the assembler.'],
+    docs: [composed ? 'Feeds a blocking response body to the assembler: each rule of `responseRules`, in order.' : 'Feeds a blocking response body to the assembler.'],
     parameters: [
       { name: 'a', type: 'TurnAssembler' },
       { name: 'r', type: 'WireResponse' },
@@ -72,7 +72,7 @@ export function readerPart(ir: SpecIR, base: SpecIR | undefined, baseRef: string
     kind: StructureKind.Function,
     isExported: true,
     name: 'readEvent',
-    docs: ['Feeds one decoded stream event to the assembler.'],
+    docs: [composed ? 'Feeds one decoded stream event to the assembler: each rule of `eventRules`, in order.' : 'Feeds one decoded stream event to the assembler.'],
     parameters: [
       { name: 'a', type: 'TurnAssembler' },
       { name: 'e', type: 'WireEvent' },
@@ -106,15 +106,34 @@ function tableNames(ir: SpecIR): string[] {
  * its base's (the base's own table where it adds nothing).
  */
 function ruleTableStatements(ir: SpecIR, base: SpecIR | undefined, own: Set<Rule>, baseRef: string | undefined, hoisted: Map<string, string>): StatementStructures[] {
+  const members = (rules: Rule[], scope: 'r' | 'e') => rules.filter((r) => own.has(r)).map((r) => ruleMember(r, scope, hoisted));
   const table = (rules: Rule[], scope: 'r' | 'e', baseTable: string | undefined): string => {
-    const members = rules.filter((r) => own.has(r)).map((r) => ruleMember(r, scope, hoisted));
-    if (baseTable && !members.length) return baseTable;
-    return `{\n${[...(baseTable ? [`...${baseTable}`] : []), ...members].map((m) => `${m},`).join('\n')}\n}`;
+    const mine = members(rules, scope);
+    if (baseTable && !mine.length) return baseTable;
+    return `{\n${[...(baseTable ? [`...${baseTable}`] : []), ...mine].map((m) => `${m},`).join('\n')}\n}`;
   };
-  const out = [
-    constant('responseRules', table(ir.response, 'r', base && `${baseRef}.responseRules`), 'The response rules by name, for an overlay to compose its readers from (each reads the whole body).'),
-    constant('eventRules', table(ir.stream.all, 'e', base && `${baseRef}.eventRules`), 'The rules every stream event goes through, by name.'),
-  ];
+  // A table a reader runs in its order: an overlay's is its base's, placed (runtime/assemble/place-rules.ts).
+  const places: Array<{ name: string; value: string }> = [];
+  const ordered = (rules: Rule[], scope: 'r' | 'e', baseRules: Rule[] | undefined, baseTable: string | undefined, placesName: string): string => {
+    if (!baseRules || !baseTable) return table(rules, scope, undefined);
+    const { before, dropped } = placements(rules, baseRules, own);
+    const from = dropped.length ? `/* @__PURE__ */ omit(${baseTable}, ${dropped.map(lit).join(', ')})` : baseTable;
+    if (!Object.keys(before).length) return table(rules, scope, from);
+    // The places as a constant of their own, so the call reads as base, places, rules.
+    const value = lit(before);
+    const same = places.find((p) => p.value === value);
+    if (!same) places.push({ name: placesName, value });
+    return `/* @__PURE__ */ placeRules(${from}, ${same?.name ?? placesName}, {\n${members(rules, scope).map((m) => `${m},`).join('\n')}\n})`;
+  };
+  const response = ordered(ir.response, 'r', base?.response, base && `${baseRef}.responseRules`, 'placed');
+  const event = ordered(ir.stream.all, 'e', base?.stream.all, base && `${baseRef}.eventRules`, 'eventPlaced');
+  const out = places.map((p) =>
+    constant(p.name, p.value, p.name === 'placed' ? 'Where this overlay runs its own rules: before the rule each names.' : 'Where this overlay runs its own rules in every event: before the rule each names.', false),
+  );
+  out.push(
+    constant('responseRules', response, 'The response rules by name, in the order they run (each reads the whole body).'),
+    constant('eventRules', event, 'The rules every stream event goes through, by name, in the order they run.'),
+  );
   if (ir.stream.events.length) {
     const baseCases = base?.stream.events.length ? `${baseRef}.eventCaseRules` : undefined;
     const cases = ir.stream.events
@@ -122,6 +141,11 @@ function ruleTableStatements(ir: SpecIR, base: SpecIR | undefined, own: Set<Rule
       .map((ev) => `${key(ev.name)}: ${table(ev.rules, 'e', base?.stream.events.some((x) => x.name === ev.name) ? member(baseCases!, ev.name) : undefined)}`);
     const expr = baseCases && !cases.length ? baseCases : `{ ${[...(baseCases ? [`...${baseCases}`] : []), ...cases].join(', ')} }`;
     out.push(constant('eventCaseRules', expr, 'The rules of each named stream event, by event and name.'));
+  }
+  if (base) {
+    // Each reader runs its table's rules, in order, as a list made once.
+    if (ir.response.length) out.push(constant('responseSteps', '/* @__PURE__ */ Object.values(responseRules)', undefined, false));
+    if (ir.stream.all.length) out.push(constant('eventSteps', '/* @__PURE__ */ Object.values(eventRules)', undefined, false));
   }
   return out;
 }

@@ -134,21 +134,20 @@ export function sameRule(base: Rule[], r: Rule, scope: 'r' | 'e'): boolean {
 }
 
 /**
- * An overlay's readers composed from named rules: each of its rules, in its order, called from
- * its own table (`responseRules.text(a, r)`), which holds the base's rules by spread and the
- * overlay's own — added, placed with `before:`, or changed — by name. A rule the overlay
- * removes is one it does not call.
+ * An overlay's readers composed from its rule tables: every rule of the response table, or of
+ * the every-event table, in the table's order (`placeRules` orders it: the base's, with the
+ * overlay's own placed by name); named events keep a `switch`, each case calling its rules by name.
  */
-export function emitReadersComposed(ir: SpecIR, tables: { response: string; all: string; events: string }): { readResponse: string; readEvent: string } {
-  const calls = (rules: Rule[], table: string, scope: 'r' | 'e') => rules.map((r) => `${member(table, r.name)}(a, ${scope});`);
-  const response = calls(ir.response, tables.response, 'r');
-  const event = calls(ir.stream.all, tables.all, 'e');
+export function emitReadersComposed(ir: SpecIR, tables: { events: string }): { readResponse: string; readEvent: string } {
+  const calls = (rules: Rule[], table: string) => rules.map((r) => `${member(table, r.name)}(a, e);`);
+  const response = ir.response.length ? ['for (const rule of responseSteps) rule(a, r);'] : [];
+  const event = ir.stream.all.length ? ['for (const rule of eventSteps) rule(a, e);'] : [];
   const { stream } = ir;
   if (stream.events.length || stream.ignore.length) {
     const on = stream.eventKey ? `${access('e', stream.eventKey)} ?? event` : 'event';
     event.push(`switch (${on}) {`);
     for (const ev of stream.events) {
-      event.push(`  case ${lit(ev.name)}:`, ...indent(calls(ev.rules, member(tables.events, ev.name), 'e'), 4), '    break;');
+      event.push(`  case ${lit(ev.name)}:`, ...indent(calls(ev.rules, member(tables.events, ev.name)), 4), '    break;');
     }
     for (const name of stream.ignore) if (!stream.events.some((e) => e.name === name)) event.push(`  case ${lit(name)}:`);
     if (stream.ignore.length) event.push('    break;');
@@ -158,6 +157,50 @@ export function emitReadersComposed(ir: SpecIR, tables: { response: string; all:
     readResponse: (response.length ? response : ['void a;', 'void r;']).join('\n'),
     readEvent: (event.length ? event : ['void a;', 'void e;', 'void event;']).join('\n'),
   };
+}
+
+/**
+ * Where an overlay's own rules go in its base's order, for `placeRules`: each rule the base does
+ * not have, and each it moves, before the next rule that keeps its base place (none: at the end);
+ * and the base's rules the overlay leaves out.
+ */
+export function placements(rules: Rule[], base: Rule[], own: Set<Rule>): { before: Record<string, string>; dropped: string[] } {
+  const names = rules.map((r) => r.name);
+  const baseNames = base.map((r) => r.name);
+  // The base's rules that keep their place: the longest run of them the overlay keeps in the base's order.
+  const stays = new Set(longestCommon(baseNames, names));
+  const before: Record<string, string> = {};
+  rules.forEach((r, i) => {
+    if (stays.has(r.name)) return;
+    const next = names.slice(i + 1).find((n) => stays.has(n));
+    if (next !== undefined) before[r.name] = next;
+  });
+  const dropped = baseNames.filter((n) => !names.includes(n));
+  // What placeRules will make of it (runtime/assemble/place-rules.ts); a rule moved to the end has no anchor.
+  const placed = baseNames.filter((n) => !dropped.includes(n) && !(n in before));
+  for (const n of [...Object.keys(before), ...rules.filter((r) => own.has(r)).map((r) => r.name)]) {
+    if (placed.includes(n)) continue;
+    const at = n in before ? placed.indexOf(before[n]!) : -1;
+    placed.splice(at < 0 ? placed.length : at, 0, n);
+  }
+  if (placed.join('\n') !== names.join('\n')) throw new Error(`cannot place rules ${JSON.stringify(names)} over ${JSON.stringify(baseNames)}`);
+  return { before, dropped };
+}
+
+/** The longest common subsequence of two short name lists. */
+function longestCommon(a: string[], b: string[]): string[] {
+  const t = a.map(() => b.map(() => 0));
+  const at = (i: number, j: number) => (i < a.length && j < b.length ? t[i]![j]! : 0);
+  for (let i = a.length - 1; i >= 0; i--) {
+    for (let j = b.length - 1; j >= 0; j--) t[i]![j] = a[i] === b[j] ? at(i + 1, j + 1) + 1 : Math.max(at(i + 1, j), at(i, j + 1));
+  }
+  const out: string[] = [];
+  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+    if (a[i] === b[j]) (out.push(a[i]!), i++, j++);
+    else if (at(i + 1, j) >= at(i, j + 1)) i++;
+    else j++;
+  }
+  return out;
 }
 
 /** An `each` rule whose per-element code is the same in the body reader and the stream reader. */

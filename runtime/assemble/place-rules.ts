@@ -1,0 +1,20 @@
+/**
+ * An overlay's rule table, from its base's and its own (docs/spec-language.md#extends): the base's
+ * rules in their order, a rule of the overlay's own in its base namesake's place, or before the
+ * rule `before` names for it, or at the end. A reader runs the table's rules in its key order, so
+ * an overlay's readers are its differences: no copy of its base's rules or of their order.
+ */
+type Rule = (a: never, payload: never) => void;
+
+export function placeRules<B extends Record<string, Rule>, T extends Record<string, Rule>>(base: B, before: Record<string, string>, own: T): Omit<B, keyof T> & T {
+  // A rule `before` names is one of the base's the overlay keeps in place.
+  const names = Object.keys(base).filter((n) => !(n in before));
+  for (const n of [...Object.keys(before), ...Object.keys(own)]) {
+    if (names.includes(n)) continue;
+    const at = n in before ? names.indexOf(before[n]!) : -1;
+    names.splice(at < 0 ? names.length : at, 0, n);
+  }
+  const out: Record<string, Rule> = {};
+  for (const n of names) out[n] = own[n] ?? base[n]!;
+  return out as Omit<B, keyof T> & T;
+}
