@@ -70,8 +70,8 @@ for (const [n, id] of ids.entries()) {
       model: 'demo-model',
       maxRetries: 0,
       // Cloud specs sign or fetch tokens: made-up credentials, checked by no one here.
-      ...(adapter.endpoint.authFrom === 'token' ? { getToken: () => 'demo-access-token' } : {}),
-      ...(adapter.endpoint.sigv4 ? { aws: { accessKeyId: 'AKIDDEMO00000000', secretAccessKey: 'demo-secret-not-real' }, endpoint: { region: 'us-east-1' } } : {}),
+      ...(adapter.endpoint.auth.from === 'token' ? { getToken: () => 'demo-access-token' } : {}),
+      ...(adapter.endpoint.auth.sigv4 ? { aws: { accessKeyId: 'AKIDDEMO00000000', secretAccessKey: 'demo-secret-not-real' }, endpoint: { region: 'us-east-1' } } : {}),
     });
     write(`${progress}${bold(id)} ${dim(`(${adapter.name})`)}\n  `);
     const stream = streamTools(client, { messages: [{ role: 'user', content: 'What is the weather in Oslo?' }] }, { tools: { get_weather: weather } });

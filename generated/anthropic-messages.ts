@@ -94,7 +94,7 @@ export const profile = {
   endpoint: {
     baseUrl: 'https://api.anthropic.com/v1',
     path: '/messages',
-    authHeader: 'x-api-key',
+    auth: { header: 'x-api-key' },
     apiKeyEnv: 'ANTHROPIC_API_KEY',
     headers: { 'anthropic-version': '2023-06-01' },
   },

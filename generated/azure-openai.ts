@@ -14,7 +14,7 @@ export const profile = {
   endpoint: {
     baseUrl: 'https://{resource}.openai.azure.com/openai',
     path: '/deployments/{model}/chat/completions',
-    authHeader: 'api-key',
+    auth: { header: 'api-key' },
     apiKeyEnv: 'AZURE_OPENAI_API_KEY',
     query: { 'api-version': '{apiVersion}' },
     options: {

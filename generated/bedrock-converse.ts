@@ -72,10 +72,8 @@ export const profile = {
     baseUrl: 'https://bedrock-runtime.{region}.amazonaws.com',
     path: '/model/{model}/converse',
     streamPath: '/model/{model}/converse-stream',
-    authHeader: 'authorization',
-    authScheme: 'Bearer',
+    auth: { header: 'authorization', scheme: 'Bearer', sigv4: { service: 'bedrock', region: 'region' } },
     apiKeyEnv: 'AWS_BEARER_TOKEN_BEDROCK',
-    sigv4: { service: 'bedrock', region: 'region' },
     options: {
       region: { env: ['AWS_REGION', 'AWS_DEFAULT_REGION'], description: 'the AWS region, e.g. us-east-1' },
     },

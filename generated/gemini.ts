@@ -71,7 +71,7 @@ export const profile = {
     path: '/models/{model}:generateContent',
     streamPath: '/models/{model}:streamGenerateContent',
     streamQuery: { alt: 'sse' },
-    authHeader: 'x-goog-api-key',
+    auth: { header: 'x-goog-api-key' },
     apiKeyEnv: 'GEMINI_API_KEY',
   },
   request: {

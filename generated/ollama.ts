@@ -59,8 +59,7 @@ export const profile = {
   endpoint: {
     baseUrl: 'http://localhost:11434',
     path: '/api/chat',
-    authHeader: 'authorization',
-    authScheme: 'Bearer',
+    auth: { header: 'authorization', scheme: 'Bearer' },
     apiKeyEnv: 'OLLAMA_API_KEY',
     apiKeyOptional: true,
   },

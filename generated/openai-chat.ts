@@ -61,8 +61,7 @@ export const profile = {
   endpoint: {
     baseUrl: 'https://api.openai.com/v1',
     path: '/chat/completions',
-    authHeader: 'authorization',
-    authScheme: 'Bearer',
+    auth: { header: 'authorization', scheme: 'Bearer' },
     apiKeyEnv: 'OPENAI_API_KEY',
   },
   request: {

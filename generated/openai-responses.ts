@@ -95,8 +95,7 @@ export const profile = {
   endpoint: {
     baseUrl: 'https://api.openai.com/v1',
     path: '/responses',
-    authHeader: 'authorization',
-    authScheme: 'Bearer',
+    auth: { header: 'authorization', scheme: 'Bearer' },
     apiKeyEnv: 'OPENAI_API_KEY',
   },
   request: {

@@ -21,9 +21,7 @@ export const profile = {
     baseUrl: 'https://{host}/v1/projects/{project}/locations/{location}/publishers/anthropic/models',
     path: '/{model}:rawPredict',
     streamPath: '/{model}:streamRawPredict',
-    authHeader: 'authorization',
-    authScheme: 'Bearer',
-    authFrom: 'token',
+    auth: { header: 'authorization', scheme: 'Bearer', from: 'token' },
     options: {
       project: {
         env: ['GOOGLE_VERTEX_PROJECT', 'GOOGLE_CLOUD_PROJECT'],

@@ -14,9 +14,7 @@ export const profile = {
   endpoint: {
     ...omit(base.profile.endpoint, 'apiKeyEnv'),
     baseUrl: 'https://{host}/v1/projects/{project}/locations/{location}/publishers/google',
-    authHeader: 'authorization',
-    authScheme: 'Bearer',
-    authFrom: 'token',
+    auth: { header: 'authorization', scheme: 'Bearer', from: 'token' },
     options: {
       project: {
         env: ['GOOGLE_VERTEX_PROJECT', 'GOOGLE_CLOUD_PROJECT'],

@@ -39,8 +39,8 @@ export function defineAdapter(profile: Profile, codec: Codec, generated?: { kit:
   const needs: Partial<Record<keyof CodecUses, unknown>> = {
     ndjson: framing === 'ndjson',
     eventStream: framing === 'event-stream',
-    sigv4Auth: ep.sigv4,
-    tokenAuth: ep.authFrom === 'token',
+    sigv4Auth: ep.auth.sigv4,
+    tokenAuth: ep.auth.from === 'token',
     endpointOptions: ep.options,
     urlTemplate: isTemplated(ep),
     usageSteps: !Object.values(profile.usage).every(isPaths),

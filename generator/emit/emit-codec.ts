@@ -101,8 +101,9 @@ function compileCodec(ir: SpecIR): CodecSource {
   if (Object.values(ir.profile.usage).some((c) => !Array.isArray(c))) uses.push(['usageSteps', 'usageSteps']);
   if (ir.profile.errors.retryDelay?.length) uses.push(['retryDelay', 'retryDelayMs']);
   if (ir.profile.stream.framing === 'event-stream') uses.push(['eventStream', 'EventStreamDecoder']);
-  if (ir.profile.endpoint.sigv4) uses.push(['sigv4Auth', 'sigv4Auth']);
-  if (ir.profile.endpoint.authFrom === 'token') uses.push(['tokenAuth', 'tokenAuth']);
+  const { auth } = ir.profile.endpoint;
+  if (auth.sigv4) uses.push(['sigv4Auth', 'sigv4Auth']);
+  if (auth.from === 'token') uses.push(['tokenAuth', 'tokenAuth']);
   if (ir.profile.endpoint.options) uses.push(['endpointOptions', 'resolveEndpointOptions']);
   if (isTemplated(ir.profile.endpoint)) uses.push(['urlTemplate', 'urlTemplate']);
   if (uses.length) members.set('uses', new Map(uses));

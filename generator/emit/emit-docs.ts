@@ -64,8 +64,8 @@ const path = (segments: readonly (string | number)[] | undefined) => (segments ?
 /** How a spec authenticates, for the providers table. */
 function authOf(ep: SpecIR['profile']['endpoint']): string {
   const key = ep.apiKeyEnv ? `\`${ep.apiKeyEnv}\`` : 'apiKey';
-  if (ep.sigv4) return `AWS SigV4 (\`aws\` or \`AWS_*\`)${ep.apiKeyEnv ? `, or a key in ${key}` : ''}`;
-  if (ep.authFrom === 'token') return `access token (\`getToken\`)${ep.apiKeyEnv ? ` or ${key}` : ''}`;
+  if (ep.auth.sigv4) return `AWS SigV4 (\`aws\` or \`AWS_*\`)${ep.apiKeyEnv ? `, or a key in ${key}` : ''}`;
+  if (ep.auth.from === 'token') return `access token (\`getToken\`)${ep.apiKeyEnv ? ` or ${key}` : ''}`;
   return `${key}${ep.apiKeyOptional ? ' (optional)' : ''}`;
 }
 

@@ -9,7 +9,7 @@ import type { ResolvedSpec } from '../resolve/resolve-extends.js';
 import { parsePath, pathList } from './paths.js';
 import { PARAM_FIELDS } from '../../runtime/contract/param-fields.js';
 import { RETRYABLE_BY_DEFAULT } from '../../runtime/profile-facts.js';
-import type { DefaultValue, EndpointOption, KindRule, ParamField, ParamRule, PartField, PartRule, PartsProfile, Profile, Scalar, UsageCount } from '../../runtime/contract/profile.js';
+import type { DefaultValue, EndpointAuth, EndpointOption, KindRule, ParamField, ParamRule, PartField, PartRule, PartsProfile, Profile, Scalar, UsageCount } from '../../runtime/contract/profile.js';
 import type { KindDocument, PartDocument, PartFieldsDocument, PartsDocument, UsageCountDocument } from '../load/spec-document.js';
 import type { FinishReason } from '../../runtime/contract/unified-model.js';
 import { ACTIONS, type ActionKey } from './actions.js';
@@ -134,15 +134,22 @@ function endpointProfile(ep: Section<'endpoint'>): Profile['endpoint'] {
     path: ep.path ?? '',
     streamPath: ep.streamPath,
     ...(ep.streamQuery && Object.keys(ep.streamQuery).length ? { streamQuery: ep.streamQuery } : {}),
-    authHeader: String(ep.auth?.header ?? 'authorization').toLowerCase(),
-    authScheme: ep.auth?.scheme,
+    auth: authProfile(ep.auth ?? {}),
     apiKeyEnv: ep.apiKeyEnv,
     ...(ep.apiKeyOptional === true ? { apiKeyOptional: true } : {}),
     ...(ep.headers && Object.keys(ep.headers).length ? { headers: ep.headers } : {}),
     ...(ep.query ? { query: ep.query } : {}),
-    ...(ep.auth?.from === 'token' ? { authFrom: 'token' as const } : {}),
-    ...(ep.auth?.sigv4 ? { sigv4: { service: ep.auth.sigv4.service, region: ep.auth.sigv4.region ?? 'region' } } : {}),
     ...(ep.options ? { options: endpointOptions(ep.options) } : {}),
+  };
+}
+
+/** The spec's `endpoint.auth` under the same names, its defaults filled in (`from: key` is left out: absent means it). */
+function authProfile(a: NonNullable<EndpointDocument['auth']>): EndpointAuth {
+  return {
+    header: String(a.header ?? 'authorization').toLowerCase(),
+    scheme: a.scheme,
+    ...(a.from === 'token' ? { from: 'token' as const } : {}),
+    ...(a.sigv4 ? { sigv4: { service: a.sigv4.service, region: a.sigv4.region ?? 'region' } } : {}),
   };
 }
 

@@ -29,7 +29,7 @@ export function buildHeaders(
   extra: Array<Record<string, string> | undefined>,
   allowAuthOverride: boolean,
 ): Record<string, string> {
-  const { authHeader } = ep;
+  const { header: authHeader, scheme } = ep.auth;
   const headers: Record<string, string> = Object.create(null) as Record<string, string>;
   headers['content-type'] = JSON_TYPE;
   headers.accept = stream ? `text/event-stream, application/x-ndjson, ${JSON_TYPE}` : JSON_TYPE;
@@ -44,7 +44,7 @@ export function buildHeaders(
     }
   }
   if (apiKey !== undefined && !(allowAuthOverride && headers[authHeader] !== undefined)) {
-    headers[authHeader] = ep.authScheme ? `${ep.authScheme} ${apiKey}` : apiKey;
+    headers[authHeader] = scheme ? `${scheme} ${apiKey}` : apiKey;
   }
   return { ...headers };
 }

@@ -37,7 +37,7 @@ export function createClientFor(adapter: ProviderAdapter, options: ClientOptions
   // An empty key (a blank line in an env file) is none.
   const key = keyOf(adapter, options, env);
   // defineAdapter made sure the unit is there when the spec declares options.
-  const endpoint = ep.options && adapter.codec.uses!.endpointOptions!(adapter, options.endpoint, env, options.baseUrl, ep.sigv4 !== undefined && key === undefined);
+  const endpoint = ep.options && adapter.codec.uses!.endpointOptions!(adapter, options.endpoint, env, options.baseUrl, ep.auth.sigv4 !== undefined && key === undefined);
   // Endpoint options passed to a spec that declares none.
   const unused = endpoint ? undefined : Object.keys(options.endpoint ?? {})[0];
   if (unused !== undefined) throw new RequestError(id, `endpoint.${unused}`, `${id} takes no endpoint options`);

@@ -30,7 +30,7 @@ export function resolveEndpointOptions(
   };
   // Only what the URL in use needs is required: a baseUrl of the caller's (a proxy) needs no resource.
   const templates = [baseUrl ?? ep.baseUrl ?? '', ep.path, ep.streamPath ?? '', ...Object.values(ep.query ?? {}), ...Object.values(ep.streamQuery ?? {})];
-  const needed = new Set<string>([...templates.flatMap(namesIn), ...(signing && ep.sigv4 ? [ep.sigv4.region] : [])]);
+  const needed = new Set<string>([...templates.flatMap(namesIn), ...(signing && ep.auth.sigv4 ? [ep.auth.sigv4.region] : [])]);
   for (const name of needed) for (const n of usedBy(name)) needed.add(n);
   const needs = (name: string, forWhat?: string): RequestError => {
     const o = declared[name];

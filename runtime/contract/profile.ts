@@ -57,8 +57,8 @@ export interface EndpointInfo {
   readonly streamPath?: string;
   /** Query parameters stream requests add (over `query`); absent: none. */
   readonly streamQuery?: Readonly<Record<string, string>>;
-  readonly authHeader: string;
-  readonly authScheme?: string;
+  /** How requests are authenticated: the spec's `endpoint.auth`, under the same names. */
+  readonly auth: EndpointAuth;
   readonly apiKeyEnv?: string;
   /** Requests may go without a key (local servers); absent: false. */
   readonly apiKeyOptional?: boolean;
@@ -66,12 +66,19 @@ export interface EndpointInfo {
   readonly headers?: Readonly<Record<string, string>>;
   /** Query parameters on every request; values may use {option} placeholders. */
   readonly query?: Readonly<Record<string, string>>;
-  /** The header carries an access token from the client's getToken() (else a static apiKey), asked for per request. */
-  readonly authFrom?: 'token';
-  /** Requests are signed with AWS SigV4 instead; `region` names the endpoint option holding the region. */
-  readonly sigv4?: { readonly service: string; readonly region: string };
   /** Endpoint parameters the client supplies ({name} in baseUrl, path, streamPath, query). */
   readonly options?: Readonly<Record<string, EndpointOption>>;
+}
+
+export interface EndpointAuth {
+  /** The header the key or token goes in, lower-case. */
+  readonly header: string;
+  /** Written before the key with a space (`Bearer`); absent: the key alone. */
+  readonly scheme?: string;
+  /** `token`: the header carries an access token from the client's getToken() (else a static apiKey), asked for per request; absent: the API key. */
+  readonly from?: 'key' | 'token';
+  /** Requests are signed with AWS SigV4 instead; `region` names the endpoint option holding the region. */
+  readonly sigv4?: { readonly service: string; readonly region: string };
 }
 
 export interface EndpointOption {

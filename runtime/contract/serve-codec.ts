@@ -3,6 +3,7 @@
  * Templates read one slots object; the server runtime fills it for each step of a turn.
  */
 import type { ProviderAdapter } from './adapter.js';
+import type { EndpointAuth } from './profile.js';
 import type { StreamEvent } from './unified-model.js';
 
 /**
@@ -120,7 +121,8 @@ export interface RequestTemplates {
 
 /** Each a template or a list of templates, read with the slots of the form they stand beside. */
 export interface AcceptedForms {
-  readonly auth?: ReadonlyArray<{ readonly header: string; readonly scheme?: string }>;
+  /** Header forms besides the endpoint's own, in its names. */
+  readonly auth?: ReadonlyArray<Pick<EndpointAuth, 'header' | 'scheme'>>;
   readonly messages?: TemplateData;
   readonly system?: TemplateData;
   readonly roles?: Readonly<Record<string, TemplateData>>;

@@ -2,8 +2,7 @@
 import type { ServedSpec } from '../contract/serve-codec.js';
 
 export function callerKey(spec: ServedSpec, header: (name: string) => string | null | undefined): string | undefined {
-  const { authHeader, authScheme } = spec.adapter.endpoint;
-  for (const f of [{ header: authHeader, scheme: authScheme }, ...(spec.serve.accept?.auth ?? [])]) {
+  for (const f of [spec.adapter.endpoint.auth, ...(spec.serve.accept?.auth ?? [])]) {
     const v = header(f.header.toLowerCase());
     if (v == null) continue;
     if (!f.scheme) return v;

@@ -34,8 +34,8 @@ function signer(
 ): Signer {
   const ep = adapter.endpoint;
   const given = options.aws ?? awsFromEnv(env);
-  const region = ep.sigv4!.region;
-  const scope = { region: endpoint[region] ?? '', service: ep.sigv4!.service };
+  const { region, service } = ep.auth.sigv4!;
+  const scope = { region: endpoint[region] ?? '', service };
   if (!scope.region) throw new RequestError(adapter.id, `endpoint.${region}`, 'SigV4 needs the region');
   const keys = {};
   if (typeof given === 'function') {

@@ -12,7 +12,7 @@ import { untilAborted } from './abort.js';
 import { requireKey } from './authorize.js';
 
 export function tokenAuth(adapter: EndpointView, options: ClientOptions, apiKey: string | undefined, redact: Redact): Auth {
-  const ep = adapter.endpoint;
+  const { header, scheme } = adapter.endpoint.auth;
   const getToken = options.getToken;
   if (!getToken) {
     const id = JSON.stringify(adapter.id);
@@ -28,7 +28,7 @@ export function tokenAuth(adapter: EndpointView, options: ClientOptions, apiKey:
     }
     if (typeof token !== 'string' || token === '') throw new WireforgeError(`${adapter.id}: getToken() returned no token`, { provider: adapter.id });
     redact.add?.(token, true);
-    return { [ep.authHeader]: ep.authScheme ? `${ep.authScheme} ${token}` : token };
+    return { [header]: scheme ? `${scheme} ${token}` : token };
   };
   return { apiKey: undefined, sign: (_url, _headers, _body, signal) => untilAborted(fetchToken(), signal) };
 }

@@ -29,11 +29,11 @@ export function authorize(
   endpoint: Record<string, string>,
   redact: Redact,
 ): Auth {
-  const ep = adapter.endpoint;
+  const { auth } = adapter.endpoint;
   redact.add?.(apiKey);
   // defineAdapter has checked that the codec supplies the units these specs need.
-  if (ep.sigv4) return adapter.codec.uses!.sigv4Auth!(adapter, options, apiKey, env, endpoint, redact);
-  if (ep.authFrom === 'token') return adapter.codec.uses!.tokenAuth!(adapter, options, apiKey, redact);
+  if (auth.sigv4) return adapter.codec.uses!.sigv4Auth!(adapter, options, apiKey, env, endpoint, redact);
+  if (auth.from === 'token') return adapter.codec.uses!.tokenAuth!(adapter, options, apiKey, redact);
   if (options.getToken) throw new RequestError(adapter.id, 'getToken', `${adapter.id} does not authenticate with access tokens: pass apiKey`);
   if (apiKey === undefined) requireKey(adapter, options, passOption(adapter.id, 'apiKey'), 'apiKey', 'API key');
   return { apiKey };

@@ -70,7 +70,7 @@ describe.each(specIds().filter((id) => fixtureFor(id) !== undefined))('%s', (id)
       expect(query.get(k), k).toBe(option ? ep.options?.[option]?.default : v);
     }
     expect(s!.url.startsWith(`/${id}/stream/v9${(ep.streamPath ?? ep.path).replace('{model}', 'm-1')}`)).toBe(true);
-    const auth = b!.headers[ep.authHeader.toLowerCase()];
-    expect(auth).toBe(ep.authScheme ? `${ep.authScheme} ${KEY}` : KEY);
+    const { header, scheme } = ep.auth;
+    expect(b!.headers[header.toLowerCase()]).toBe(scheme ? `${scheme} ${KEY}` : KEY);
   });
 });

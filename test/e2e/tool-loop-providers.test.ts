@@ -18,6 +18,7 @@ import {
   runTools,
   streamTools,
   type ChatRequest,
+  type ProviderAdapter,
   type ProviderId,
   type RunToolsResult,
   type ToolLoopEvent,
@@ -121,10 +122,10 @@ beforeAll(async () => {
     const streaming = isStreamingRequest(id, req);
     const turn = hasToolResults(family, req.body) ? 2 : 1;
     // The key (or token) where the spec's endpoint says, as the provider's auth check would want it.
-    const ep = (adapters as Record<string, { endpoint: { authHeader: string; authScheme?: string } }>)[id]!.endpoint;
-    const auth = req.headers[ep.authHeader];
+    const { header, scheme } = (adapters as Record<string, ProviderAdapter>)[id]!.endpoint.auth;
+    const auth = req.headers[header];
     const problems = [
-      ...(auth === (ep.authScheme ? `${ep.authScheme} ${KEY}` : KEY) ? [] : [`auth header ${ep.authHeader} is ${auth === undefined ? 'missing' : 'not the key'}`]),
+      ...(auth === (scheme ? `${scheme} ${KEY}` : KEY) ? [] : [`auth header ${header} is ${auth === undefined ? 'missing' : 'not the key'}`]),
       ...(streaming === (mode === 'stream') ? [] : [`a ${mode} run sent a ${streaming ? 'streaming' : 'blocking'} request`]),
       ...checkTools(family, req.body, tools),
       ...(turn === 1
@@ -140,7 +141,7 @@ afterAll(() => server.close());
 
 function clientFor(id: string, mode: Mode) {
   // Token specs (Vertex AI) get their token from getToken(), asked for before every request.
-  const token = (adapters as Record<string, { endpoint: { authFrom?: string } }>)[id]!.endpoint.authFrom === 'token';
+  const token = (adapters as Record<string, ProviderAdapter>)[id]!.endpoint.auth.from === 'token';
   return createClient(id as ProviderId, { ...(token ? { getToken: async () => KEY } : { apiKey: KEY }), model: MODEL, baseUrl: `${server.url}/${id}/${mode}`, maxRetries: 0 });
 }
 

@@ -96,6 +96,6 @@ describe('overlay readers composed from named rules, run', () => {
     expect(base.apiKeyEnv).toBe('MINI_KEY');
     expect('apiKeyEnv' in ep).toBe(false);
     expect(ep.path).toBe(base.path);
-    expect(ep.authHeader).toBe('x-token');
+    expect(ep.auth.header).toBe('x-token');
   });
 });

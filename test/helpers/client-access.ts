@@ -14,7 +14,7 @@ export function accessFor(adapter: ProviderAdapter): Partial<ClientOptions> {
   const endpoint: Record<string, string> = {};
   for (const [name, o] of Object.entries(ep.options ?? {})) if (o.default === undefined) endpoint[name] = name === 'region' ? 'us-east-1' : `test-${name.toLowerCase()}`;
   if (Object.keys(endpoint).length) out.endpoint = endpoint;
-  if (ep.authFrom === 'token') out.getToken = async () => TEST_TOKEN;
-  if (ep.sigv4) out.aws = TEST_AWS;
+  if (ep.auth.from === 'token') out.getToken = async () => TEST_TOKEN;
+  if (ep.auth.sigv4) out.aws = TEST_AWS;
   return out;
 }

@@ -49,8 +49,9 @@ export const endpointPlaceholders: SemanticRule = {
         break;
       }
     }
-    if (ep.sigv4 && !ep.options?.[ep.sigv4.region]) {
-      out.push({ code: 'unknown-placeholder', pointer: '/endpoint/auth/sigv4', message: `SigV4 takes its region from the endpoint option "${ep.sigv4.region}", which this spec does not declare`, hint: `declare endpoint.options.${ep.sigv4.region} (e.g. { env: AWS_REGION })` });
+    const { sigv4 } = ep.auth;
+    if (sigv4 && !ep.options?.[sigv4.region]) {
+      out.push({ code: 'unknown-placeholder', pointer: '/endpoint/auth/sigv4', message: `SigV4 takes its region from the endpoint option "${sigv4.region}", which this spec does not declare`, hint: `declare endpoint.options.${sigv4.region} (e.g. { env: AWS_REGION })` });
     }
     return out;
   },
