@@ -11,6 +11,7 @@ import {
   defineAdapter,
   placeRules,
   serveOver,
+  templatesOver,
 } from '../runtime/adapter-kit.js';
 import type { Codec, Profile, ServeCodec, TurnAssembler } from '../runtime/adapter-kit.js';
 
@@ -58,19 +59,23 @@ export const profile = {
   },
 } as const satisfies Profile;
 
-/** The compiled parts: templates that write the wire, readers that read it. */
+/** The request templates this overlay changes, as data: compiled for its codec, read by its serve side. */
+const request = {
+  roles: {
+    assistant: {
+      role: 'assistant',
+      content: '$text|null',
+      tool_calls: '$toolCalls',
+      reasoning_content: '$thinkingText',
+    },
+  },
+  responseFormat: { jsonSchema: undefined },
+};
+
+/** The codec: its base's, with the templates above compiled, and readers that read the wire. */
 export const codec = {
   ...base.codec,
-  roles: {
-    ...base.codec.roles,
-    assistant: (m, cx) => ({
-      role: 'assistant',
-      content: cx.assistantText(m) ?? null,
-      tool_calls: cx.toolCalls(m),
-      reasoning_content: cx.thinkingText(m),
-    }),
-  },
-  responseFormat: { ...base.codec.responseFormat, jsonSchema: undefined },
+  ...templatesOver(base.codec, request),
   uses: { thinking: ThinkingBlocks, blocks: BlockContext, continuity: continuityRules },
   readResponse,
   readEvent,
@@ -119,17 +124,7 @@ export const serve = /* @__PURE__ */ serveOver(base.serve, {
       }),
     ],
   },
-  request: {
-    roles: {
-      assistant: {
-        role: 'assistant',
-        content: '$text|null',
-        tool_calls: '$toolCalls',
-        reasoning_content: '$thinkingText',
-      },
-    },
-    responseFormat: { jsonSchema: undefined },
-  },
+  request,
 }) satisfies ServeCodec;
 
 export const adapter = defineAdapter(profile, codec, { kit: 4 });

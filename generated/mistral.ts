@@ -3,7 +3,14 @@
  * Do not edit: change the spec and run `wireforge gen`.
  */
 import * as base from './openai-chat.js';
-import { ThinkingBlocks, defineAdapter, list, placeRules, serveOver } from '../runtime/adapter-kit.js';
+import {
+  ThinkingBlocks,
+  defineAdapter,
+  list,
+  placeRules,
+  serveOver,
+  templatesOver,
+} from '../runtime/adapter-kit.js';
 import type { Codec, Profile, ServeCodec, TurnAssembler } from '../runtime/adapter-kit.js';
 
 /** A blocking Mistral response body, as far as this adapter reads it. */
@@ -36,24 +43,23 @@ export const profile = {
   },
 } as const satisfies Profile;
 
-/** The compiled parts: templates that write the wire, readers that read it. */
+/** The request templates this overlay changes, as data: compiled for its codec, read by its serve side. */
+const request = {
+  roles: {
+    tool: { role: 'tool', tool_call_id: '$toolCallId', content: '$content', name: '$toolName' },
+    toolError: { role: 'tool', tool_call_id: '$toolCallId', content: '$content', name: '$toolName' },
+  },
+  parts: {
+    imageUrl: { type: 'image_url', image_url: '$url' },
+    imageData: { type: 'image_url', image_url: '$dataUrl' },
+  },
+  toolChoice: { required: 'any' },
+};
+
+/** The codec: its base's, with the templates above compiled, and readers that read the wire. */
 export const codec = {
   ...base.codec,
-  parts: {
-    ...base.codec.parts,
-    imageUrl: (p) => ({ type: 'image_url', image_url: p.url }),
-    imageData: (p) => ({ type: 'image_url', image_url: `data:${p.mediaType};base64,${p.data}` }),
-  },
-  roles: {
-    ...base.codec.roles,
-    tool: (m, cx) => ({
-      role: 'tool',
-      tool_call_id: m.toolCallId,
-      content: cx.content(m.content),
-      name: m.toolName,
-    }),
-  },
-  toolChoice: { ...base.codec.toolChoice, required: () => 'any' },
+  ...templatesOver(base.codec, request),
   uses: { thinking: ThinkingBlocks },
   readResponse,
   readEvent,
@@ -112,18 +118,6 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
 }
 
 /** How this wire is served (docs/serving.md): the blocking body and each step of a stream, as templates. */
-export const serve = /* @__PURE__ */ serveOver(base.serve, {
-  request: {
-    roles: {
-      tool: { role: 'tool', tool_call_id: '$toolCallId', content: '$content', name: '$toolName' },
-      toolError: { role: 'tool', tool_call_id: '$toolCallId', content: '$content', name: '$toolName' },
-    },
-    parts: {
-      imageUrl: { type: 'image_url', image_url: '$url' },
-      imageData: { type: 'image_url', image_url: '$dataUrl' },
-    },
-    toolChoice: { required: 'any' },
-  },
-}) satisfies ServeCodec;
+export const serve = /* @__PURE__ */ serveOver(base.serve, { request }) satisfies ServeCodec;
 
 export const adapter = defineAdapter(profile, codec, { kit: 4 });

@@ -11,6 +11,7 @@ import {
   list,
   placeRules,
   serveOver,
+  templatesOver,
 } from '../runtime/adapter-kit.js';
 import type { Codec, Profile, ServeCodec, TurnAssembler } from '../runtime/adapter-kit.js';
 
@@ -52,43 +53,46 @@ export const profile = {
   continuity: { scope: 'model' },
 } as const satisfies Profile;
 
-/** The compiled parts: templates that write the wire, readers that read it. */
+/** The request templates this overlay changes, as data: compiled for its codec, read by its serve side. */
+const request = {
+  roles: {
+    assistant: {
+      role: 'assistant',
+      content: '$text|null',
+      tool_calls: '$toolCalls',
+      reasoning_details: '$thinking',
+    },
+  },
+  blocks: {
+    thinking: {
+      type: 'reasoning.text',
+      text: '$text',
+      signature: '$signature',
+      id: '$id',
+      format: '$format',
+      index: '$index',
+    },
+    summaryThinking: {
+      type: 'reasoning.summary',
+      summary: '$text',
+      id: '$id',
+      format: '$format',
+      index: '$index',
+    },
+    redactedThinking: {
+      type: 'reasoning.encrypted',
+      data: '$data',
+      id: '$id',
+      format: '$format',
+      index: '$index',
+    },
+  },
+};
+
+/** The codec: its base's, with the templates above compiled, and readers that read the wire. */
 export const codec = {
   ...base.codec,
-  blocks: {
-    ...base.codec.blocks,
-    thinking: (b, _cx, i) => ({
-      type: 'reasoning.text',
-      text: b.text,
-      signature: b.signature,
-      id: b.id,
-      format: b.format,
-      index: i,
-    }),
-    summaryThinking: (b, _cx, i) => ({
-      type: 'reasoning.summary',
-      summary: b.text,
-      id: b.id,
-      format: b.format,
-      index: i,
-    }),
-    redactedThinking: (b, _cx, i) => ({
-      type: 'reasoning.encrypted',
-      data: b.redacted,
-      id: b.id,
-      format: b.format,
-      index: i,
-    }),
-  },
-  roles: {
-    ...base.codec.roles,
-    assistant: (m, cx) => ({
-      role: 'assistant',
-      content: cx.assistantText(m) ?? null,
-      tool_calls: cx.toolCalls(m),
-      reasoning_details: cx.thinkingBlocks(m),
-    }),
-  },
+  ...templatesOver(base.codec, request),
   uses: { thinking: ThinkingBlocks, blocks: BlockContext, foreignTurns: applyContinuity },
   readResponse,
   readEvent,
@@ -194,40 +198,7 @@ export const serve = /* @__PURE__ */ serveOver(base.serve, {
       }),
     ],
   },
-  request: {
-    roles: {
-      assistant: {
-        role: 'assistant',
-        content: '$text|null',
-        tool_calls: '$toolCalls',
-        reasoning_details: '$thinking',
-      },
-    },
-    blocks: {
-      thinking: {
-        type: 'reasoning.text',
-        text: '$text',
-        signature: '$signature',
-        id: '$id',
-        format: '$format',
-        index: '$index',
-      },
-      summaryThinking: {
-        type: 'reasoning.summary',
-        summary: '$text',
-        id: '$id',
-        format: '$format',
-        index: '$index',
-      },
-      redactedThinking: {
-        type: 'reasoning.encrypted',
-        data: '$data',
-        id: '$id',
-        format: '$format',
-        index: '$index',
-      },
-    },
-  },
+  request,
 }) satisfies ServeCodec;
 
 export const adapter = defineAdapter(profile, codec, { kit: 4 });

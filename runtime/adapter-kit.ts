@@ -24,6 +24,7 @@ export { TextMeta } from './assemble/text-meta.js';
 export { ResponseParts } from './assemble/response-parts.js';
 export { BlockContext } from './request/block-context.js';
 export { compact, omit } from './request/compact.js';
+export { templatesOver, type RequestTemplateChanges } from './request/compile-templates.js';
 export { continuityRules } from './request/continuity-rules.js';
 export { applyContinuity } from './request/apply-continuity.js';
 export { paramRules } from './request/param-rules.js';

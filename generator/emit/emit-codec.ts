@@ -131,10 +131,13 @@ function arrow(params: string[], node: TemplateNode, ctx: RequestSlotContext): s
 }
 
 /** The codec's part of a module: the whole object, or an overlay's as its base's with what differs. */
-export function codecPart(codec: CodecSource, base: CodecSource | undefined, baseRef: string | undefined, sameReaders: boolean): string {
+export function codecPart(codec: CodecSource, base: CodecSource | undefined, baseRef: string | undefined, sameReaders: boolean, templatesRef?: string): string {
   const ref = `${baseRef}.codec`;
   const entries: string[] = [];
+  // An overlay's changed templates, compiled from its data by the kit (runtime/request/compile-templates.ts).
+  if (base && templatesRef) entries.push(`...templatesOver(${ref}, ${templatesRef})`);
   for (const [group, members] of codec.members) {
+    if (base && templatesRef && TEMPLATE_GROUPS.has(group)) continue;
     const baseMembers = base?.members.get(group);
     const single = members.has('') || (baseMembers?.has('') ?? false);
     if (single) {
@@ -151,10 +154,15 @@ export function codecPart(codec: CodecSource, base: CodecSource | undefined, bas
     entries.push(`${group}: { ${[...spread, ...items, ...removed].join(', ')} }`);
   }
   // A group the base has and this spec does not (no system template, no tools, no param templates) is taken away.
-  for (const group of ['system', 'tools', 'params', 'uses']) if (base && !codec.members.has(group) && base.members.has(group)) entries.push(`${group}: undefined`);
+  for (const group of ['system', 'tools', 'params', 'uses']) {
+    if (base && !codec.members.has(group) && base.members.has(group) && !(templatesRef && TEMPLATE_GROUPS.has(group))) entries.push(`${group}: undefined`);
+  }
   if (!sameReaders) entries.push('readResponse', 'readEvent');
   return base ? `{ ...${ref}, ${entries.join(', ')} }` : `{ ${entries.join(', ')} }`;
 }
+
+/** The codec groups that are request templates (an overlay's come from its data). */
+const TEMPLATE_GROUPS = new Set(['parts', 'blocks', 'roles', 'toolChoice', 'responseFormat', 'system', 'tools', 'params']);
 
 function sameMap(a: Map<string, string>, b: Map<string, string>): boolean {
   return a.size === b.size && [...a].every(([k, v]) => b.get(k) === v);

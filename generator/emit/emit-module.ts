@@ -17,7 +17,7 @@ import type { SpecIR } from '../ir/types.js';
 import { commentText, constant } from './code.js';
 import { codecPart, emitCodec } from './emit-codec.js';
 import { readerPart } from './emit-reader-part.js';
-import { serveExpr, serveMembers } from './emit-serve.js';
+import { requestDiff, serveExpr, serveMembers } from './emit-serve.js';
 import { diffExpr, valueExpr } from './emit-value.js';
 import { wireTypeStatements } from './emit-wire-types.js';
 
@@ -59,10 +59,16 @@ export function emitModule(ir: SpecIR, base: SpecIR | undefined, options: EmitOp
   if (!sameReaders) statements.push(...wireTypeStatements(ir, base, baseRef, readers.names));
   const profile = base ? diffExpr(`${baseRef}.profile`, base.profile, ir.profile) : valueExpr(ir.profile);
   statements.push(constant('profile', `${profile} as const satisfies Profile`, 'What this wire is, as data: applied by the runtime.'));
-  statements.push(constant('codec', `${codecPart(codec, baseCodec, baseRef, sameReaders)} satisfies Codec`, 'The compiled parts: templates that write the wire, readers that read it.'));
+  const serve = serveMembers(ir);
+  const baseServe = base ? serveMembers(base) : undefined;
+  // An overlay's changed request templates are data, once: compiled for its codec by the kit, read by its serve side.
+  const request = baseServe && requestDiff(serve, baseServe);
+  if (request) statements.push(constant('request', request, 'The request templates this overlay changes, as data: compiled for its codec, read by its serve side.', false));
+  const codecDoc = request ? 'The codec: its base\'s, with the templates above compiled, and readers that read the wire.' : 'The compiled parts: templates that write the wire, readers that read it.';
+  statements.push(constant('codec', `${codecPart(codec, baseCodec, baseRef, sameReaders, request ? 'request' : undefined)} satisfies Codec`, codecDoc));
   statements.push(...readers.statements);
   // How the wire is served (mock server, gateway): its own export, so a client bundle leaves it out.
-  statements.push(constant('serve', `${serveExpr(serveMembers(ir), base ? serveMembers(base) : undefined, baseRef)} satisfies ServeCodec`, 'How this wire is served (docs/serving.md): the blocking body and each step of a stream, as templates.'));
+  statements.push(constant('serve', `${serveExpr(serve, baseServe, baseRef, request ? 'request' : undefined)} satisfies ServeCodec`, 'How this wire is served (docs/serving.md): the blocking body and each step of a stream, as templates.'));
   // The one export users need: `import { adapter } from 'wireforge/providers/<id>'`.
   // The kit version records what runtime this module was generated for (runtime/kit-version.ts).
   statements.push(constant('adapter', `defineAdapter(profile, codec, { kit: ${KIT_VERSION} })`));

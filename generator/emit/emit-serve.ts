@@ -88,12 +88,31 @@ function withoutNothing(v: unknown): unknown {
  * `serveOver(base.serve, { what differs })`, a pure call so a bundle that never serves drops it
  * (a spread of the base's object would be kept).
  */
-export function serveExpr(own: Map<string, string>, base: Map<string, string> | undefined, baseRef: string | undefined): string {
+export function serveExpr(own: Map<string, string>, base: Map<string, string> | undefined, baseRef: string | undefined, requestRef?: string): string {
   if (!base || !baseRef) return objectOf(own.has('finish') ? own : new Map([...own, ['finish', '{}']]));
-  const changed = new Map([...own].filter(([k, v]) => base.get(k) !== v));
-  for (const k of base.keys()) if (!own.has(k)) changed.set(k, 'undefined');
+  const changed = changedMembers(own, base);
+  // The request templates an overlay changes are one constant its codec compiles too.
+  if (requestRef) {
+    for (const k of changed.keys()) if (k.startsWith('request.')) changed.delete(k);
+    changed.set('request', requestRef);
+  }
   if (!changed.size) return `${baseRef}.serve`;
   return `/* @__PURE__ */ serveOver(${baseRef}.serve, ${objectOf(changed, true)})`;
+}
+
+/**
+ * The request templates an overlay changes, as the spec writes them (a form it takes away is
+ * `undefined`): an object literal, or undefined when it changes none.
+ */
+export function requestDiff(own: Map<string, string>, base: Map<string, string>): string | undefined {
+  const changed = new Map([...changedMembers(own, base)].filter(([k]) => k.startsWith('request.')).map(([k, v]) => [k.slice('request.'.length), v] as const));
+  return changed.size ? objectOf(changed, true) : undefined;
+}
+
+function changedMembers(own: Map<string, string>, base: Map<string, string>): Map<string, string> {
+  const changed = new Map([...own].filter(([k, v]) => base.get(k) !== v));
+  for (const k of base.keys()) if (!own.has(k)) changed.set(k, 'undefined');
+  return changed;
 }
 
 /** Members (dotted ones grouped: `stream.<step>`, `request.<group>.<form>`) as an object literal. */
@@ -113,7 +132,7 @@ function objectOf(members: Map<string, string>, overlay = false): string {
     }
     node.set(keys[keys.length - 1]!, v);
   }
-  const text = (t: Tree): string => (t.size ? `{ ${[...t].map(([k, v]) => `${key(k)}: ${typeof v === 'string' ? v : text(v)}`).join(', ')} }` : '{}');
+  const text = (t: Tree): string => (t.size ? `{ ${[...t].map(([k, v]) => (v === k ? k : `${key(k)}: ${typeof v === 'string' ? v : text(v)}`)).join(', ')} }` : '{}');
   return text(tree);
 }
 
