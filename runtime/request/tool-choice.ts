@@ -11,6 +11,8 @@ import type { Warnings } from './warnings.js';
 
 /** The form of the choice the request gives; `noParallel` for wires that say `parallelToolCalls: false` inside it. */
 export function toolChoiceForm(req: ChatRequest, p: Profile, c: Codec, w: Warnings, noParallel: true | undefined): unknown {
+  // A `when` the spec puts on its forms (tools declared), compiled: it has warned when it fails.
+  if (c.toolChoice.when && !c.toolChoice.when(req, w)) return;
   const choice = req.toolChoice;
   const kind = typeof choice === 'object' && choice !== null ? 'named' : choice;
   if (kind !== 'auto' && kind !== 'none' && kind !== 'required' && kind !== 'named') {
