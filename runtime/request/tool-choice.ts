@@ -33,7 +33,10 @@ export function toolChoiceRules(req: ChatRequest, p: Profile, c: Codec, w: Warni
   }
   // The `unset` form: tools are declared and the request gives no choice.
   if (req.toolChoice === undefined) return c.toolChoice.unset?.({ name: undefined, noParallel });
-  return toolChoiceForm(req, p, c, w, noParallel);
+  const form = toolChoiceForm(req, p, c, w, noParallel);
+  // The choice was dropped (no tools declared, or no such form): the flag it would carry goes with it.
+  if (form === undefined && noParallel) w.drop('parallelToolCalls', `${p.name} says this inside the tool choice, which was not sent`);
+  return form;
 }
 
 toolChoiceRules satisfies ToolChoiceRulesUnit;

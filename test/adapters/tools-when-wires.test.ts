@@ -50,6 +50,15 @@ describe('built-in wires that refuse a tool choice without tools', () => {
     expect(build(openaiChat, { ...hi, tools: [weather], parallelToolCalls: false }).body).toHaveProperty('parallel_tool_calls', false);
   });
 
+  it('Anthropic: parallelToolCalls false rides on the choice, so it is dropped with it, each with a warning', () => {
+    const none = build(anthropic, { ...hi, toolChoice: 'required', parallelToolCalls: false });
+    expect(none.body).not.toHaveProperty('tool_choice');
+    expect(none.dropped.map((w) => w.field).sort()).toEqual(['parallelToolCalls', 'toolChoice']);
+    const some = build(anthropic, { ...hi, tools: [weather], toolChoice: 'required', parallelToolCalls: false });
+    expect(some.body).toHaveProperty('tool_choice', { type: 'any', disable_parallel_tool_use: true });
+    expect(some.dropped).toEqual([]);
+  });
+
   it('OpenAI Responses, which takes a choice without tools, still sends it', () => {
     expect(build(responses, { ...hi, toolChoice: 'auto' })).toEqual({ body: expect.objectContaining({ tool_choice: 'auto' }), dropped: [] });
   });
