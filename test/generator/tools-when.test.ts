@@ -16,6 +16,8 @@ import type { ChatRequest } from '../../runtime/contract/unified-model.js';
 import { MINI } from './helpers.js';
 
 const OVERLAY = { file: 'test/generator/mini-tools-when.yaml', text: readFileSync(new URL('mini-tools-when.yaml', import.meta.url), 'utf8') };
+// An overlay of it whose wire takes a choice without tools: `when: null` removes the base's condition.
+const ALWAYS = { file: 'test/generator/mini-tools-always.yaml', text: 'id: mini-tools-always\nextends: mini-tools-when\nrequest:\n  toolChoice: { when: null }\n' };
 const weather = { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } };
 const hi: ChatRequest = { model: 'm', messages: [{ role: 'user', content: 'Hi' }] };
 
@@ -27,15 +29,17 @@ function build(adapter: ProviderAdapter, req: ChatRequest) {
 describe('a made-up wire with tools-conditional forms and params', () => {
   let dir: string;
   let adapter: ProviderAdapter;
+  let always: ProviderAdapter;
   let source: string;
   beforeAll(async () => {
     const kit = fileURLToPath(new URL('../../runtime/adapter-kit.js', import.meta.url));
-    const { files, diagnostics } = await generate([MINI, OVERLAY], { runtimeImport: kit });
+    const { files, diagnostics } = await generate([MINI, OVERLAY, ALWAYS], { runtimeImport: kit });
     expect(diagnostics).toEqual([]);
     dir = mkdtempSync(join(tmpdir(), 'wireforge-tools-when-'));
     for (const [name, text] of files) writeFileSync(join(dir, name), text);
     source = files.get('mini-tools-when.ts')!;
     adapter = ((await import(join(dir, 'mini-tools-when.ts'))) as { adapter: ProviderAdapter }).adapter;
+    always = ((await import(join(dir, 'mini-tools-always.ts'))) as { adapter: ProviderAdapter }).adapter;
   }, 120_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -78,6 +82,13 @@ describe('a made-up wire with tools-conditional forms and params', () => {
     const noMax = build(adapter, { ...hi, temperature: 0.5 });
     expect(noMax.body).not.toHaveProperty('sampling');
     expect(noMax.dropped.map((w) => w.field)).toEqual(['temperature']);
+  });
+
+  it('an overlay that says `when: null` sends the choice without tools; the param keeps its condition', () => {
+    const { body, dropped } = build(always, { ...hi, toolChoice: 'auto', parallelToolCalls: true });
+    expect(body).toHaveProperty('pick', { mode: 'any' });
+    expect(body).not.toHaveProperty('pick_many');
+    expect(dropped.map((w) => w.field)).toEqual(['parallelToolCalls']);
   });
 
   it('the condition is compiled into the codec, not carried as data for the runtime', () => {
