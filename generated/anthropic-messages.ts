@@ -355,6 +355,7 @@ export const codec = {
     }),
   },
   toolChoice: {
+    when: (r, w) => r.tools?.length || w.drop('toolChoice', 'no tools are declared'),
     auto: (c) => ({ type: 'auto', disable_parallel_tool_use: c.noParallel }),
     none: () => ({ type: 'none' }),
     required: (c) => ({ type: 'any', disable_parallel_tool_use: c.noParallel }),

@@ -182,6 +182,7 @@ export const codec = {
     }),
   },
   toolChoice: {
+    when: (r, w) => r.tools?.length || w.drop('toolChoice', 'no tools are declared'),
     auto: () => ({ auto: {} }),
     required: () => ({ any: {} }),
     named: (c) => compact({ tool: compact({ name: c.name }) }),

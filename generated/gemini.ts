@@ -262,6 +262,7 @@ export const codec = {
     }),
   },
   toolChoice: {
+    when: (r, w) => r.tools?.length || w.drop('toolChoice', 'no tools are declared'),
     auto: () => ({ mode: 'AUTO' }),
     none: () => ({ mode: 'NONE' }),
     required: () => ({ mode: 'ANY' }),

@@ -150,6 +150,7 @@ export const codec = {
     tool: (m, cx) => ({ role: 'tool', tool_call_id: m.toolCallId, content: cx.content(m.content) }),
   },
   toolChoice: {
+    when: (r, w) => r.tools?.length || w.drop('toolChoice', 'no tools are declared'),
     auto: () => 'auto',
     none: () => 'none',
     required: () => 'required',
@@ -173,6 +174,10 @@ export const codec = {
         strict: t.strict,
       }),
     }),
+  },
+  params: {
+    parallelToolCalls: (v, r, w) =>
+      r.tools?.length ? v : w.drop('parallelToolCalls', 'no tools are declared'),
   },
   readResponse,
   readEvent,

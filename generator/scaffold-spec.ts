@@ -75,6 +75,8 @@ export function scratchSpec(id: string, refs: ScratchRefs): string {
     '    item: { type: function, function: { name: $name, description: $description, parameters: $parameters } }',
     '  toolChoice:',
     '    to: tool_choice',
+    '    # Sent only with tools declared (a wire that refuses a choice without tools); leave it out to send one always.',
+    '    when: { tools: { exists: true } }',
     '    auto: auto',
     '    none: none',
     '    required: required',

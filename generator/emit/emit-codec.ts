@@ -76,9 +76,21 @@ function compileCodec(ir: SpecIR): CodecSource {
     group('tools').set('item', arrow(['t'], t.tools.item, 'tools.item'));
     if (t.tools.wrap) group('tools').set('wrap', arrow(['v'], t.tools.wrap, 'tools.wrap'));
   }
+  const choiceTools = t.toolsWhen.toolChoice;
+  if (choiceTools !== undefined) group('toolChoice').set('when', `(r, w) => ${toolsHold(choiceTools)} || ${toolsDrop('toolChoice', choiceTools)}`);
   for (const k of TOOL_CHOICE_KEYS) if (t.toolChoice[k]) group('toolChoice').set(k, arrow(['c'], t.toolChoice[k]!, 'toolChoice'));
   for (const k of FORMAT_KEYS) if (t.responseFormat[k]) group('responseFormat').set(k, arrow(['f'], t.responseFormat[k]!, 'responseFormat'));
-  for (const f of PARAM_FIELDS) if (t.params[f]) group('params').set(f, arrow(['v'], t.params[f]!, 'param.template'));
+  for (const f of PARAM_FIELDS) {
+    const tools = t.toolsWhen.params[f];
+    const node = t.params[f];
+    if (tools === undefined) {
+      if (node) group('params').set(f, arrow(['v'], node, 'param.template'));
+      continue;
+    }
+    // The `tools` condition compiled in front of the template: the step drops the value with a warning.
+    const value = node ? templateExpr(node, SLOT_EXPRS['param.template']) : 'v';
+    group('params').set(f, `(v, r, w) => (${toolsHold(tools)} ? ${value} : ${toolsDrop(f, tools)})`);
+  }
   // Runtime units only some wires need, named so the module imports them (and bundles without it leave them out).
   const actions = actionKinds(ir);
   const uses: Array<[string, string]> = [];
@@ -108,6 +120,16 @@ function compileCodec(ir: SpecIR): CodecSource {
   if (isTemplated(ir.profile.endpoint)) uses.push(['urlTemplate', 'urlTemplate']);
   if (uses.length) members.set('uses', new Map(uses));
   return { members, readResponse: emitReadResponse(ir), readEvent: emitReadEvent(ir) };
+}
+
+/** `tools: { exists }` over the request `r`: tools are declared when its list has any. */
+function toolsHold(exists: boolean): string {
+  return exists ? 'r.tools?.length' : '!r.tools?.length';
+}
+
+/** The warning for a value a `tools` condition holds back. */
+function toolsDrop(field: string, exists: boolean): string {
+  return `w.drop(${lit(field)}, ${lit(exists ? 'no tools are declared' : 'tools are declared')})`;
 }
 
 /** The template's parameters its slots read (from the slot table, not the emitted text). */

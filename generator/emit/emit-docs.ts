@@ -1,7 +1,7 @@
 /** Generated docs (handlebars): the provider table with every request field's fate, and continuity state. */
 import Handlebars from 'handlebars';
 import { readFileSync } from 'node:fs';
-import type { Condition, ParamRule, Test } from '../../runtime/contract/profile.js';
+import type { Condition, ParamField, ParamRule, Test } from '../../runtime/contract/profile.js';
 import type { ContinuityRule } from '../../runtime/contract/profile.js';
 import { ACTION_DOCS } from '../ir/action-docs.js';
 import { ACTIONS } from '../ir/actions.js';
@@ -84,7 +84,7 @@ function fieldDispositions(ir: SpecIR): Array<{ field: string; disposition: stri
   out.push({
     field: 'toolChoice',
     disposition: rq.toolChoice
-      ? `mapped: \`${path(rq.toolChoice.to)}\` (${forms(t.toolChoice, ['auto', 'none', 'required', 'named']).join(', ')}; others dropped)`
+      ? `mapped: \`${path(rq.toolChoice.to)}\` (${forms(t.toolChoice, ['auto', 'none', 'required', 'named']).join(', ')}; others dropped)${toolsNote(t.toolsWhen.toolChoice)}`
       : 'dropped',
   });
   const merged = ir.writes.some((w) => w.merge);
@@ -94,9 +94,14 @@ function fieldDispositions(ir: SpecIR): Array<{ field: string; disposition: stri
       ? `mapped: \`${path(rq.responseFormat.to)}\`${merged ? ' (merged)' : ''} (${forms(t.responseFormat, ['text', 'json', 'jsonSchema']).join(', ')}; others dropped)`
       : 'dropped',
   });
-  for (const [field, p] of Object.entries(rq.params)) out.push({ field, disposition: describeParam(p!) });
+  for (const [field, p] of Object.entries(rq.params)) out.push({ field, disposition: describeParam(p!) + toolsNote(t.toolsWhen.params[field as ParamField]) });
   out.push({ field: 'providerOptions', disposition: 'merged into the body; standard fields win' });
   return out;
+}
+
+/** A `tools` condition, as the providers table says it. */
+function toolsNote(exists: boolean | undefined): string {
+  return exists === undefined ? '' : exists ? ', only with tools declared' : ', only without tools declared';
 }
 
 function describeParam(p: ParamRule): string {

@@ -34,9 +34,14 @@ export function buildIR(spec: ResolvedSpec): SpecIR {
   const roles = templates(msgs.roles, '/request/messages/roles', ROLE_KEYS);
   const toolChoice = templates(rq.toolChoice, '/request/toolChoice', TOOL_CHOICE_KEYS);
   const paramTemplates: TemplatesIR['params'] = {};
+  const toolsWhen: TemplatesIR['toolsWhen'] = { params: {} };
   for (const [field, v] of Object.entries(rq.params ?? {})) {
     if (typeof v === 'object' && v.template !== undefined) paramTemplates[field as ParamField] = parseTemplate(v.template, `/request/params/${escapePointer(field)}/template`);
+    const tools = typeof v === 'object' ? toolsTest(v.when) : undefined;
+    if (tools !== undefined) toolsWhen.params[field as ParamField] = tools;
   }
+  const choiceTools = toolsTest(rq.toolChoice?.when);
+  if (choiceTools !== undefined) toolsWhen.toolChoice = choiceTools;
   const t: TemplatesIR = {
     roles,
     parts: templates(msgs.parts, '/request/messages/parts', PART_KEYS),
@@ -46,6 +51,7 @@ export function buildIR(spec: ResolvedSpec): SpecIR {
     toolChoice,
     responseFormat: templates(rq.responseFormat, '/request/responseFormat', FORMAT_KEYS),
     params: paramTemplates,
+    toolsWhen,
   };
   const writes = bodyWrites(rq);
   const profile = buildProfile(spec.id, d, t);
@@ -320,8 +326,17 @@ function buildParam(field: ParamField, v: ParamDocument): ParamRule {
     ...(o.template !== undefined ? { template: true as const } : {}),
     // Summed terms that are not unified fields are reported by the fidelity rule.
     ...(o.default !== undefined ? { default: o.default as DefaultValue } : {}),
-    ...(o.when ? { when: Object.fromEntries(Object.entries(o.when).map(([k, x]) => [k, toTest(x)])) } : {}),
+    // The `tools` subject is compiled into the codec (toolsTest); the rest is read by the param rules.
+    ...(o.when && Object.keys(o.when).some((k) => k !== 'tools')
+      ? { when: Object.fromEntries(Object.entries(o.when).flatMap(([k, x]) => (k === 'tools' ? [] : [[k, toTest(x)]]))) }
+      : {}),
   };
+}
+
+/** A condition's `tools` subject, `{ exists: true | false }` (other tests there are a diagnostic). */
+function toolsTest(when: Readonly<Record<string, unknown>> | undefined): boolean | undefined {
+  const t = when?.tools === undefined ? undefined : toTest(when.tools);
+  return t && 'exists' in t ? t.exists : undefined;
 }
 
 /** The section whose templates read this unified field through a slot, if any. */

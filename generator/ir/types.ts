@@ -78,6 +78,11 @@ export interface TemplatesIR {
   toolChoice: Partial<Record<ToolChoiceKey, TemplateNode>>;
   responseFormat: Partial<Record<FormatKey, TemplateNode>>;
   params: Partial<Record<ParamField, TemplateNode>>;
+  /**
+   * `when: { tools: { exists } }` on the tool-choice forms and on params: compiled into the codec
+   * (true: sent only with tools declared; false: only without), so no condition is read at run time.
+   */
+  toolsWhen: { toolChoice?: boolean; params: Partial<Record<ParamField, boolean>> };
 }
 
 export const ROLE_KEYS = ['system', 'user', 'assistant', 'tool', 'toolError', 'approval'] as const;

@@ -51,7 +51,7 @@ export interface RequestDocument {
   system?: { placement?: 'message' | 'field'; to?: PathText; join?: string; template?: TemplateValue };
   messages?: MessagesDocument;
   tools?: { to: PathText; item: TemplateValue; wrap?: TemplateValue; provider?: Record<string, Record<string, unknown>>; unknownProviderTool?: 'drop' | 'reject' };
-  toolChoice?: { to: PathText; auto?: TemplateValue; none?: TemplateValue; required?: TemplateValue; named?: TemplateValue; unset?: TemplateValue };
+  toolChoice?: { to: PathText; when?: Record<string, unknown>; auto?: TemplateValue; none?: TemplateValue; required?: TemplateValue; named?: TemplateValue; unset?: TemplateValue };
   responseFormat?: { to?: PathText; text?: TemplateValue; json?: TemplateValue; jsonSchema?: TemplateValue };
   params?: Record<string, ParamDocument>;
   streamBody?: Record<string, unknown>;

@@ -53,6 +53,8 @@ export interface ToolChoiceForms {
   named?: ((c: ToolChoiceSlots) => unknown) | undefined;
   /** Tools are declared and the request gives no choice. */
   unset?: ((c: ToolChoiceSlots) => unknown) | undefined;
+  /** The spec's `when`, compiled: truthy while it holds, else it has dropped the choice with a warning. */
+  when?: ((r: ChatRequest, w: RequestWarnings) => unknown) | undefined;
 }
 
 type JsonSchemaFormat = Extract<ResponseFormat, { type: 'json_schema' }>;
@@ -79,7 +81,7 @@ export interface ParamRulesUnit {
   step(
     field: ParamField,
     rule: { values?: Readonly<Record<string, unknown>>; silent?: readonly string[]; when?: Condition },
-    template: ((v: unknown) => unknown) | undefined,
+    template: ParamStep | undefined,
   ): ParamStep;
   /** The spec's defaults for this request, placed as the body has them; undefined when it has none. */
   defaults(list: ReadonlyArray<{ to: WirePath; value: DefaultValue }>, req: ChatRequest): Record<string, unknown> | undefined;
@@ -209,8 +211,11 @@ export interface Codec {
   tools?: { item: (t: FunctionToolSpec) => unknown; wrap?: ((items: unknown[]) => unknown) | undefined } | undefined;
   toolChoice: ToolChoiceForms;
   responseFormat: ResponseFormatForms;
-  /** Templates for param values (`{ type: enabled, budget_tokens: $value }`); absent: none. */
-  params?: Partial<Record<ParamField, (v: never) => unknown>> | undefined;
+  /**
+   * A param's step before it is written: its template (`{ type: enabled, budget_tokens: $value }`),
+   * and a `tools` condition compiled in (dropping the value with a warning); absent: none.
+   */
+  params?: Partial<Record<ParamField, (v: never, req: ChatRequest, w: RequestWarnings) => unknown>> | undefined;
   readResponse(a: Assembler, body: never): void;
   readEvent(a: Assembler, data: never, event: string | undefined): void;
   uses?: CodecUses;

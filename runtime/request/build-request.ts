@@ -124,8 +124,9 @@ function planParams(profile: Profile, codec: Codec): Plan {
     if ('drop' in rule) warns.push({ get, field, reason: rule.drop, reject: false });
     else if ('reject' in rule) warns.push({ get, field, reason: rule.reject, reject: true });
     else {
-      const template = rule.template ? (codec.params?.[field] as ((v: unknown) => unknown) | undefined) : undefined;
-      let step: ParamStep | undefined = template && ((v) => template(v));
+      // The codec's step: the field's template, and a `tools` condition the generator compiled in.
+      const template = codec.params?.[field] as ParamStep | undefined;
+      let step = template;
       if (rule.values || rule.silent || rule.when || rule.default !== undefined) {
         rules = codec.uses?.paramRules ?? missingUse(profile.id, 'paramRules');
         if (rule.values || rule.silent || rule.when) step = rules.step(field, rule, template);

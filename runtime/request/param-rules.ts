@@ -12,23 +12,23 @@ import { holds } from './conditions.js';
 import { setPath } from './set-path.js';
 
 export const paramRules = {
-  /** What a set value goes through before it is written: its condition, then its value table, then its template. */
+  /** What a set value goes through before it is written: its condition, then its value table, then the codec's step (template, compiled `tools` condition). */
   step(
     field: ParamField,
     rule: { values?: Readonly<Record<string, unknown>>; silent?: readonly string[]; when?: Condition },
-    template: ((v: unknown) => unknown) | undefined,
+    template: ParamStep | undefined,
   ): ParamStep {
     const { values: table, silent, when } = rule;
     return (v, req, w) => {
       if (when && !holds(when, (f) => readParam(req, f))) {
         return w.drop(field, `not sent together with ${describeUnmet(when, req)}, which wins`);
       }
-      if (!table && !silent) return template ? template(v) : v;
+      if (!table && !silent) return template ? template(v, req, w) : v;
       const k = String(v);
       if (silent?.includes(k)) return undefined;
       const out = table && Object.prototype.hasOwnProperty.call(table, k) ? table[k] : undefined;
       if (out === undefined) return w.drop(field, `${JSON.stringify(v)} has no equivalent for this provider`);
-      return template ? template(out) : out;
+      return template ? template(out, req, w) : out;
     };
   },
 

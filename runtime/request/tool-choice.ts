@@ -11,6 +11,8 @@ import type { Warnings } from './warnings.js';
 
 /** The form of the choice the request gives; `noParallel` for wires that say `parallelToolCalls: false` inside it. */
 export function toolChoiceForm(req: ChatRequest, p: Profile, c: Codec, w: Warnings, noParallel: true | undefined): unknown {
+  // A `when` the spec puts on its forms (tools declared), compiled: it has warned when it fails.
+  if (c.toolChoice.when && !c.toolChoice.when(req, w)) return;
   const choice = req.toolChoice;
   const kind = typeof choice === 'object' && choice !== null ? 'named' : choice;
   if (kind !== 'auto' && kind !== 'none' && kind !== 'required' && kind !== 'named') {
@@ -31,7 +33,10 @@ export function toolChoiceRules(req: ChatRequest, p: Profile, c: Codec, w: Warni
   }
   // The `unset` form: tools are declared and the request gives no choice.
   if (req.toolChoice === undefined) return c.toolChoice.unset?.({ name: undefined, noParallel });
-  return toolChoiceForm(req, p, c, w, noParallel);
+  const form = toolChoiceForm(req, p, c, w, noParallel);
+  // The choice was dropped (no tools declared, or no such form): the flag it would carry goes with it.
+  if (form === undefined && noParallel) w.drop('parallelToolCalls', `${p.name} says this inside the tool choice, which was not sent`);
+  return form;
 }
 
 toolChoiceRules satisfies ToolChoiceRulesUnit;

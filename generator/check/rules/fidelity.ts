@@ -26,7 +26,8 @@ export const fidelity: SemanticRule = {
         ...(Array.isArray(o.default?.sum) ? o.default.sum : []).flatMap((t, i) => (typeof t === 'string' ? [[t, `/request/params/${field}/default/sum/${i}`] as const] : [])),
       ];
       for (const [other, pointer] of named) {
-        if ((PARAM_FIELDS as readonly string[]).includes(other)) continue;
+        // `tools` (whether the request declares any) is a subject too: the tools-when rule checks it.
+        if ((PARAM_FIELDS as readonly string[]).includes(other) || (other === 'tools' && pointer.includes('/when/'))) continue;
         out.push({ code: 'unknown-field', pointer, message: `"${other}" is not a unified request field`, hint: didYouMean(other, PARAM_FIELDS) ?? `fields: ${PARAM_FIELDS.join(', ')}` });
       }
     }

@@ -15,8 +15,9 @@ import { idMatchesFile, specIsMapping } from './spec-file.js';
 import { streamPaths } from './stream-paths.js';
 import { templateSlots } from './template-slots.js';
 import { templateSyntax } from './template-syntax.js';
+import { toolsWhen } from './tools-when.js';
 
-export const SEMANTIC_RULES: SemanticRule[] = [specComplete, finishTable, fidelity, templateSyntax, templateSlots, ruleShape, streamPaths, bodyWriteConflicts, forbiddenKeys, patterns, partKinds, endpointPlaceholders, mergeJoin];
+export const SEMANTIC_RULES: SemanticRule[] = [specComplete, finishTable, fidelity, templateSyntax, templateSlots, ruleShape, streamPaths, bodyWriteConflicts, forbiddenKeys, patterns, partKinds, endpointPlaceholders, mergeJoin, toolsWhen];
 
 /** Run on each file before schema validation, in this order: a fatal finding ends the file's run. */
 export const FILE_RULES: FileRule[] = [specIsMapping, idMatchesFile, earlierEdition];
