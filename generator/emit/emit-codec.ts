@@ -18,6 +18,8 @@ export type CodecMembers = Map<string, Map<string, string>>;
 
 export interface CodecSource {
   members: CodecMembers;
+  /** Members that are more than a template (`group.key`): a `tools` guard, alone or in front of one. */
+  guarded: Set<string>;
   readResponse: string;
   readEvent: string;
 }
@@ -77,6 +79,8 @@ function compileCodec(ir: SpecIR): CodecSource {
     if (t.tools.wrap) group('tools').set('wrap', arrow(['v'], t.tools.wrap, 'tools.wrap'));
   }
   const choiceTools = t.toolsWhen.toolChoice;
+  const guarded = new Set<string>();
+  if (choiceTools !== undefined) guarded.add('toolChoice.when');
   if (choiceTools !== undefined) group('toolChoice').set('when', `(r, w) => ${toolsHold(choiceTools)} || ${toolsDrop('toolChoice', choiceTools)}`);
   for (const k of TOOL_CHOICE_KEYS) if (t.toolChoice[k]) group('toolChoice').set(k, arrow(['c'], t.toolChoice[k]!, 'toolChoice'));
   for (const k of FORMAT_KEYS) if (t.responseFormat[k]) group('responseFormat').set(k, arrow(['f'], t.responseFormat[k]!, 'responseFormat'));
@@ -88,6 +92,7 @@ function compileCodec(ir: SpecIR): CodecSource {
       continue;
     }
     // The `tools` condition compiled in front of the template: the step drops the value with a warning.
+    guarded.add(`params.${f}`);
     const value = node ? templateExpr(node, SLOT_EXPRS['param.template']) : 'v';
     group('params').set(f, `(v, r, w) => (${toolsHold(tools)} ? ${value} : ${toolsDrop(f, tools)})`);
   }
@@ -119,7 +124,7 @@ function compileCodec(ir: SpecIR): CodecSource {
   if (ir.profile.endpoint.options) uses.push(['endpointOptions', 'resolveEndpointOptions']);
   if (isTemplated(ir.profile.endpoint)) uses.push(['urlTemplate', 'urlTemplate']);
   if (uses.length) members.set('uses', new Map(uses));
-  return { members, readResponse: emitReadResponse(ir), readEvent: emitReadEvent(ir) };
+  return { members, guarded, readResponse: emitReadResponse(ir), readEvent: emitReadEvent(ir) };
 }
 
 /** `tools: { exists }` over the request `r`: tools are declared when its list has any. */
@@ -159,8 +164,13 @@ export function codecPart(codec: CodecSource, base: CodecSource | undefined, bas
   // An overlay's changed templates, compiled from its data by the kit (runtime/request/compile-templates.ts).
   if (base && templatesRef) entries.push(`...templatesOver(${ref}, ${templatesRef})`);
   for (const [group, members] of codec.members) {
-    if (base && templatesRef && TEMPLATE_GROUPS.has(group)) continue;
     const baseMembers = base?.members.get(group);
+    // The kit compiles templates only: a group with a guard it would change, drop or replace stays code.
+    const changed = [...members].filter(([k, fn]) => baseMembers?.get(k) !== fn).map(([k]) => k);
+    const guards = [...members.keys()].filter((k) => codec.guarded.has(`${group}.${k}`));
+    const dropped = [...(baseMembers?.keys() ?? [])].filter((k) => !members.has(k) && base?.guarded.has(`${group}.${k}`));
+    const needsCode = dropped.length > 0 || guards.some((k) => changed.includes(k)) || (group === 'params' && guards.length > 0);
+    if (base && templatesRef && TEMPLATE_GROUPS.has(group) && !needsCode) continue;
     const single = members.has('') || (baseMembers?.has('') ?? false);
     if (single) {
       const own = members.get('');

@@ -18,6 +18,8 @@ import { MINI } from './helpers.js';
 const OVERLAY = { file: 'test/generator/mini-tools-when.yaml', text: readFileSync(new URL('mini-tools-when.yaml', import.meta.url), 'utf8') };
 // An overlay of it whose wire takes a choice without tools: `when: null` removes the base's condition.
 const ALWAYS = { file: 'test/generator/mini-tools-always.yaml', text: 'id: mini-tools-always\nextends: mini-tools-when\nrequest:\n  toolChoice: { when: null }\n' };
+// The same with a form of its own: its templates are compiled by the kit, the base's condition still taken away.
+const ALWAYS_OWN = { file: 'test/generator/mini-tools-always-own.yaml', text: 'id: mini-tools-always-own\nextends: mini-tools-when\nrequest:\n  toolChoice: { when: null, auto: { mode: whatever } }\n' };
 const weather = { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } };
 const hi: ChatRequest = { model: 'm', messages: [{ role: 'user', content: 'Hi' }] };
 
@@ -30,16 +32,18 @@ describe('a made-up wire with tools-conditional forms and params', () => {
   let dir: string;
   let adapter: ProviderAdapter;
   let always: ProviderAdapter;
+  let alwaysOwn: ProviderAdapter;
   let source: string;
   beforeAll(async () => {
     const kit = fileURLToPath(new URL('../../runtime/adapter-kit.js', import.meta.url));
-    const { files, diagnostics } = await generate([MINI, OVERLAY, ALWAYS], { runtimeImport: kit });
+    const { files, diagnostics } = await generate([MINI, OVERLAY, ALWAYS, ALWAYS_OWN], { runtimeImport: kit });
     expect(diagnostics).toEqual([]);
     dir = mkdtempSync(join(tmpdir(), 'wireforge-tools-when-'));
     for (const [name, text] of files) writeFileSync(join(dir, name), text);
     source = files.get('mini-tools-when.ts')!;
     adapter = ((await import(join(dir, 'mini-tools-when.ts'))) as { adapter: ProviderAdapter }).adapter;
     always = ((await import(join(dir, 'mini-tools-always.ts'))) as { adapter: ProviderAdapter }).adapter;
+    alwaysOwn = ((await import(join(dir, 'mini-tools-always-own.ts'))) as { adapter: ProviderAdapter }).adapter;
   }, 120_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -89,6 +93,11 @@ describe('a made-up wire with tools-conditional forms and params', () => {
     expect(body).toHaveProperty('pick', { mode: 'any' });
     expect(body).not.toHaveProperty('pick_many');
     expect(dropped.map((w) => w.field)).toEqual(['parallelToolCalls']);
+  });
+
+  it('an overlay that says `when: null` and changes a form sends its own form without tools', () => {
+    expect(build(alwaysOwn, { ...hi, toolChoice: 'auto' })).toEqual({ body: expect.objectContaining({ pick: { mode: 'whatever' } }), dropped: [] });
+    expect(build(alwaysOwn, { ...hi, toolChoice: 'required' }).body).toHaveProperty('pick', { mode: 'must' });
   });
 
   it('the condition is compiled into the codec, not carried as data for the runtime', () => {
