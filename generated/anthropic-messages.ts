@@ -317,9 +317,7 @@ export const profile = {
     rules: [
       {
         when: { reasoning: { eq: true }, toolTurnWithoutThinking: { eq: true } },
-        require: [],
         drop: ['reasoning.budgetTokens', 'reasoning.effort'],
-        ensure: [],
       },
     ],
     carry: [{ kind: 'container', from: ['id'], to: ['container'] }],

@@ -139,9 +139,7 @@ export const profile = {
     rules: [
       {
         when: { reasoning: { eq: true }, toolTurnWithoutThinking: { eq: true } },
-        require: [],
         drop: ['reasoning.budgetTokens'],
-        ensure: [],
       },
     ],
   },

@@ -48,13 +48,8 @@ export const profile = {
   },
   continuity: {
     rules: [
-      { when: { model: { matches: '^deepseek-reasoner' } }, require: [], drop: ['thinking'], ensure: [] },
-      {
-        when: { model: { not: { matches: '^deepseek-reasoner' } } },
-        require: [],
-        drop: [],
-        ensure: ['thinking'],
-      },
+      { when: { model: { matches: '^deepseek-reasoner' } }, drop: ['thinking'] },
+      { when: { model: { not: { matches: '^deepseek-reasoner' } } }, ensure: ['thinking'] },
     ],
   },
 } as const satisfies Profile;

@@ -232,8 +232,6 @@ export const profile = {
       {
         when: { store: { eq: false } },
         require: ['thinking.signature'],
-        drop: [],
-        ensure: [],
         body: { include: ['reasoning.encrypted_content'] },
       },
     ],

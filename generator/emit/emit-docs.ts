@@ -141,11 +141,11 @@ function describeTest(t: Test): string {
 
 function describeRule(r: ContinuityRule): string {
   const parts: string[] = [];
-  const thinking = r.drop.filter((f) => f === 'thinking');
-  const fields = r.drop.filter((f) => f !== 'thinking');
-  if (r.require.length) parts.push(`reasoning without ${r.require.join(', ')} is not sent (warning)`);
+  const thinking = (r.drop ?? []).filter((f) => f === 'thinking');
+  const fields = (r.drop ?? []).filter((f) => f !== 'thinking');
+  if (r.require?.length) parts.push(`reasoning without ${r.require.join(', ')} is not sent (warning)`);
   if (thinking.length) parts.push('thinking is never sent back');
-  if (r.ensure.length) parts.push(`every assistant turn carries ${r.ensure.join(', ')} (empty if it had none)`);
+  if (r.ensure?.length) parts.push(`every assistant turn carries ${r.ensure.join(', ')} (empty if it had none)`);
   if (fields.length) parts.push(`${fields.join(', ')} dropped (warning)`);
   if (r.body) parts.push(`the body gets \`${JSON.stringify(r.body)}\``);
   return parts.join('; ');

@@ -258,9 +258,10 @@ function continuityProfile(c: SpecDocument['continuity']): NonNullable<Profile['
       ? {
           rules: c.rules.map((r) => ({
             when: Object.fromEntries(Object.entries(r.when).map(([k, v]) => [k, toTest(v)])),
-            require: r.require ?? [],
-            drop: r.drop ?? [],
-            ensure: r.ensure ?? [],
+            // An empty list is left out (the runtime reads a missing one as none).
+            ...(r.require?.length ? { require: r.require } : {}),
+            ...(r.drop?.length ? { drop: r.drop } : {}),
+            ...(r.ensure?.length ? { ensure: r.ensure } : {}),
             ...(r.body ? { body: r.body } : {}),
           })),
         }

@@ -256,12 +256,12 @@ export type ContinuityFact = 'store' | 'model' | 'reasoning' | 'toolTurnWithoutT
 
 export interface ContinuityRule {
   readonly when: Condition;
-  /** Thinking blocks lacking this are not sent, with a warning. */
-  readonly require: readonly string[];
-  /** `thinking`: history reasoning is never sent back (the wire rejects it); request fields: dropped with a warning. */
-  readonly drop: readonly string[];
-  /** `thinking`: every assistant turn carries reasoning, empty if it had none. */
-  readonly ensure: readonly string[];
+  /** Thinking blocks lacking this are not sent, with a warning (absent: none). */
+  readonly require?: readonly string[];
+  /** `thinking`: history reasoning is never sent back (the wire rejects it); request fields: dropped with a warning (absent: none). */
+  readonly drop?: readonly string[];
+  /** `thinking`: every assistant turn carries reasoning, empty if it had none (absent: none). */
+  readonly ensure?: readonly string[];
   readonly body?: Readonly<Record<string, unknown>>;
 }
 

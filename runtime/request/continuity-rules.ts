@@ -22,10 +22,10 @@ export function continuityRules(messages: Message[], origins: number[], req: Cha
   if (all.length === 0) return { messages: cleanForeign(messages, origins, req, c, w, reasoningAsText), request: req, carried };
   const rules = all.filter((r) => !('toolTurnWithoutThinking' in r.when) && applies(r.when, req));
   const body = Object.assign({}, ...rules.map((r) => r.body ?? {})) as Record<string, unknown>;
-  const requireSignature = rules.some((r) => r.require.includes('thinking.signature'));
-  const requireId = rules.some((r) => r.require.includes('thinking.id'));
-  const omit = rules.some((r) => r.drop.includes('thinking'));
-  const ensure = rules.some((r) => r.ensure.includes('thinking'));
+  const requireSignature = rules.some((r) => r.require?.includes('thinking.signature'));
+  const requireId = rules.some((r) => r.require?.includes('thinking.id'));
+  const omit = rules.some((r) => r.drop?.includes('thinking'));
+  const ensure = rules.some((r) => r.ensure?.includes('thinking'));
 
   const out = messages.map((m, i) => {
     if (m.role !== 'assistant') return m;
@@ -46,12 +46,12 @@ export function continuityRules(messages: Message[], origins: number[], req: Cha
     return msg.parts && msg.thinking !== before ? syncThinking(msg, before, where, w) : msg;
   });
   let request = req;
-  for (const r of rules) for (const field of r.drop) if (field !== 'thinking') request = dropField(request, field, c, 'under this request\'s settings', w);
+  for (const r of rules) for (const field of r.drop ?? []) if (field !== 'thinking') request = dropField(request, field, c, 'under this request\'s settings', w);
   // Rules about the conversation as it will be sent (after the clean-up above).
   const continues = toolTurnWithoutThinking(out);
   for (const r of all) {
     if (!('toolTurnWithoutThinking' in r.when) || !applies(r.when, req, continues)) continue;
-    for (const field of r.drop) if (field !== 'thinking') request = dropField(request, field, c, 'while continuing a tool turn that has no reasoning (it came from elsewhere)', w);
+    for (const field of r.drop ?? []) if (field !== 'thinking') request = dropField(request, field, c, 'while continuing a tool turn that has no reasoning (it came from elsewhere)', w);
   }
   return { messages: out, body, request, carried };
 }
