@@ -18,7 +18,7 @@ export const profile = {
   },
 } as const satisfies Profile;
 
-/** The compiled parts: templates that write the wire, readers that read it. */
+/** The codec: its base's. */
 export const codec = { ...base.codec } satisfies Codec;
 
 export { eventRules, responseRules } from './azure-openai.js';

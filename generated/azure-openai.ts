@@ -32,7 +32,7 @@ export const profile = {
   errors: { ...base.profile.errors, requestIdHeader: 'apim-request-id' },
 } as const satisfies Profile;
 
-/** The compiled parts: templates that write the wire, readers that read it. */
+/** The codec: its base's. */
 export const codec = {
   ...base.codec,
   uses: { endpointOptions: resolveEndpointOptions, urlTemplate },

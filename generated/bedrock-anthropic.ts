@@ -43,7 +43,7 @@ export const profile = {
   },
 } as const satisfies Profile;
 
-/** The compiled parts: templates that write the wire, readers that read it. */
+/** The codec: its base's. */
 export const codec = {
   ...base.codec,
   uses: {

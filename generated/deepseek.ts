@@ -10,6 +10,7 @@ import {
   continuityRules,
   defineAdapter,
   placeRules,
+  runRules,
   serveOver,
   templatesOver,
 } from '../runtime/adapter-kit.js';
@@ -67,15 +68,6 @@ const request = {
   responseFormat: { jsonSchema: undefined },
 };
 
-/** The codec: its base's, with the templates above compiled, and readers that read the wire. */
-export const codec = {
-  ...base.codec,
-  ...templatesOver(base.codec, request),
-  uses: { thinking: ThinkingBlocks, blocks: BlockContext, continuity: continuityRules },
-  readResponse,
-  readEvent,
-} satisfies Codec;
-
 /** Where this overlay runs its own rules: before the rule each names. */
 const placed = { reasoning: 'text' };
 
@@ -93,19 +85,14 @@ export const eventRules = /* @__PURE__ */ placeRules(base.eventRules, placed, {
   },
 });
 
-const responseSteps = /* @__PURE__ */ Object.values(responseRules);
-
-const eventSteps = /* @__PURE__ */ Object.values(eventRules);
-
-/** Feeds a blocking response body to the assembler: each rule of `responseRules`, in order. */
-export function readResponse(a: TurnAssembler, r: WireResponse): void {
-  for (const rule of responseSteps) rule(a, r);
-}
-
-/** Feeds one decoded stream event to the assembler: each rule of `eventRules`, in order. */
-export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefined): void {
-  for (const rule of eventSteps) rule(a, e);
-}
+/** The codec: its base's, with the templates above compiled, and readers that run the rule tables above. */
+export const codec = {
+  ...base.codec,
+  ...templatesOver(base.codec, request),
+  uses: { thinking: ThinkingBlocks, blocks: BlockContext, continuity: continuityRules },
+  readResponse: runRules(responseRules),
+  readEvent: runRules(eventRules),
+} satisfies Codec;
 
 /** How this wire is served (docs/serving.md): the blocking body and each step of a stream, as templates. */
 export const serve = /* @__PURE__ */ serveOver(base.serve, {

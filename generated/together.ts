@@ -3,7 +3,7 @@
  * Do not edit: change the spec and run `wireforge gen`.
  */
 import * as base from './openai-chat.js';
-import { ThinkingBlocks, defineAdapter, placeRules } from '../runtime/adapter-kit.js';
+import { ThinkingBlocks, defineAdapter, placeRules, runRules } from '../runtime/adapter-kit.js';
 import type { Codec, Profile, ServeCodec, TurnAssembler } from '../runtime/adapter-kit.js';
 
 /** A blocking Together AI response body, as far as this adapter reads it. */
@@ -41,14 +41,6 @@ export const profile = {
   },
 } as const satisfies Profile;
 
-/** The compiled parts: templates that write the wire, readers that read it. */
-export const codec = {
-  ...base.codec,
-  uses: { thinking: ThinkingBlocks },
-  readResponse,
-  readEvent,
-} satisfies Codec;
-
 /** Where this overlay runs its own rules: before the rule each names. */
 const placed = { reasoning: 'text' };
 
@@ -66,19 +58,13 @@ export const eventRules = /* @__PURE__ */ placeRules(base.eventRules, placed, {
   },
 });
 
-const responseSteps = /* @__PURE__ */ Object.values(responseRules);
-
-const eventSteps = /* @__PURE__ */ Object.values(eventRules);
-
-/** Feeds a blocking response body to the assembler: each rule of `responseRules`, in order. */
-export function readResponse(a: TurnAssembler, r: WireResponse): void {
-  for (const rule of responseSteps) rule(a, r);
-}
-
-/** Feeds one decoded stream event to the assembler: each rule of `eventRules`, in order. */
-export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefined): void {
-  for (const rule of eventSteps) rule(a, e);
-}
+/** The codec: its base's, and readers that run the rule tables above. */
+export const codec = {
+  ...base.codec,
+  uses: { thinking: ThinkingBlocks },
+  readResponse: runRules(responseRules),
+  readEvent: runRules(eventRules),
+} satisfies Codec;
 
 /** How this wire is served (docs/serving.md): the blocking body and each step of a stream, as templates. */
 export const serve = base.serve satisfies ServeCodec;

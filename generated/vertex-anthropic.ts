@@ -53,7 +53,7 @@ export const profile = {
   },
 } as const satisfies Profile;
 
-/** The compiled parts: templates that write the wire, readers that read it. */
+/** The codec: its base's. */
 export const codec = {
   ...base.codec,
   uses: { ...base.codec.uses, tokenAuth, endpointOptions: resolveEndpointOptions, urlTemplate },

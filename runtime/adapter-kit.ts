@@ -18,7 +18,7 @@ export { openToolCall, toolCallDelta, appendToolArguments, setToolArguments, set
 export { startText, setTextSignature } from './assemble/text-part.js';
 export { mergeUsage } from './assemble/merge-usage.js';
 export { usageSteps } from './assemble/usage-steps.js';
-export { placeRules } from './assemble/place-rules.js';
+export { placeRules, runRules } from './assemble/place-rules.js';
 export { ThinkingBlocks } from './assemble/thinking-blocks.js';
 export { TextMeta } from './assemble/text-meta.js';
 export { ResponseParts } from './assemble/response-parts.js';

@@ -158,7 +158,7 @@ function arrow(params: string[], node: TemplateNode, ctx: RequestSlotContext): s
 }
 
 /** The codec's part of a module: the whole object, or an overlay's as its base's with what differs. */
-export function codecPart(codec: CodecSource, base: CodecSource | undefined, baseRef: string | undefined, sameReaders: boolean, templatesRef?: string): string {
+export function codecPart(codec: CodecSource, base: CodecSource | undefined, baseRef: string | undefined, sameReaders: boolean, templatesRef?: string, runsTables = false): string {
   const ref = `${baseRef}.codec`;
   const entries: string[] = [];
   // An overlay's changed templates, compiled from its data by the kit (runtime/request/compile-templates.ts).
@@ -189,7 +189,8 @@ export function codecPart(codec: CodecSource, base: CodecSource | undefined, bas
   for (const group of ['system', 'tools', 'params', 'uses']) {
     if (base && !codec.members.has(group) && base.members.has(group) && !(templatesRef && TEMPLATE_GROUPS.has(group))) entries.push(`${group}: undefined`);
   }
-  if (!sameReaders) entries.push('readResponse', 'readEvent');
+  if (runsTables && !sameReaders) entries.push('readResponse: runRules(responseRules)', 'readEvent: runRules(eventRules)');
+  else if (!sameReaders) entries.push('readResponse', 'readEvent');
   return base ? `{ ...${ref}, ${entries.join(', ')} }` : `{ ${entries.join(', ')} }`;
 }
 

@@ -64,9 +64,13 @@ export function emitModule(ir: SpecIR, base: SpecIR | undefined, options: EmitOp
   // An overlay's changed request templates are data, once: compiled for its codec by the kit, read by its serve side.
   const request = baseServe && requestDiff(serve, baseServe);
   if (request) statements.push(constant('request', request, 'The request templates this overlay changes, as data: compiled for its codec, read by its serve side.', false));
-  const codecDoc = request ? 'The codec: its base\'s, with the templates above compiled, and readers that read the wire.' : 'The compiled parts: templates that write the wire, readers that read it.';
-  statements.push(constant('codec', `${codecPart(codec, baseCodec, baseRef, sameReaders, request ? 'request' : undefined)} satisfies Codec`, codecDoc));
-  statements.push(...readers.statements);
+  const codecDoc = !base
+    ? 'The compiled parts: templates that write the wire, readers that read it.'
+    : `The codec: its base's${request ? ', with the templates above compiled' : ''}${readers.inCodec ? ', and readers that run the rule tables above' : ''}.`;
+  const codecStatement = constant('codec', `${codecPart(codec, baseCodec, baseRef, sameReaders, request ? 'request' : undefined, readers.inCodec)} satisfies Codec`, codecDoc);
+  // A codec that runs the rule tables comes after them; otherwise the readers it names are functions, hoisted.
+  if (readers.inCodec) statements.push(...readers.statements, codecStatement);
+  else statements.push(codecStatement, ...readers.statements);
   // How the wire is served (mock server, gateway): its own export, so a client bundle leaves it out.
   statements.push(constant('serve', `${serveExpr(serve, baseServe, baseRef, request ? 'request' : undefined)} satisfies ServeCodec`, 'How this wire is served (docs/serving.md): the blocking body and each step of a stream, as templates.'));
   // The one export users need: `import { adapter } from 'wireforge/providers/<id>'`.

@@ -15,6 +15,8 @@ export interface ReaderPart {
   /** Element shapes both readers share, by the name of their interface (for the wire types). */
   names: TypeNames;
   statements: StatementStructures[];
+  /** An overlay without named events: its codec runs its tables (`runRules`), no reader functions of its own. */
+  inCodec?: boolean;
 }
 
 export function readerPart(ir: SpecIR, base: SpecIR | undefined, baseRef: string | undefined, sameReaders: boolean, baseImport: string | undefined): ReaderPart {
@@ -55,6 +57,8 @@ export function readerPart(ir: SpecIR, base: SpecIR | undefined, baseRef: string
   }
 
   statements.push(...ruleTableStatements(ir, base, own, baseRef, hoisted));
+  // Without named events an overlay's readers are its tables run in order, made in its codec.
+  if (base && !ir.stream.events.length && !ir.stream.ignore.length) return { names, statements, inCodec: true };
   const composed = base ? emitReadersComposed(ir, { events: 'eventCaseRules' }) : undefined;
   statements.push({
     kind: StructureKind.Function,
@@ -142,7 +146,7 @@ function ruleTableStatements(ir: SpecIR, base: SpecIR | undefined, own: Set<Rule
     const expr = baseCases && !cases.length ? baseCases : `{ ${[...(baseCases ? [`...${baseCases}`] : []), ...cases].join(', ')} }`;
     out.push(constant('eventCaseRules', expr, 'The rules of each named stream event, by event and name.'));
   }
-  if (base) {
+  if (base && (ir.stream.events.length || ir.stream.ignore.length)) {
     // Each reader runs its table's rules, in order, as a list made once.
     if (ir.response.length) out.push(constant('responseSteps', '/* @__PURE__ */ Object.values(responseRules)', undefined, false));
     if (ir.stream.all.length) out.push(constant('eventSteps', '/* @__PURE__ */ Object.values(eventRules)', undefined, false));

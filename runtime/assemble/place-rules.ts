@@ -18,3 +18,11 @@ export function placeRules<B extends Record<string, Rule>, T extends Record<stri
   for (const n of names) out[n] = own[n] ?? base[n]!;
   return out as Omit<B, keyof T> & T;
 }
+
+/** A reader that runs every rule of a table, in its order (an overlay's codec readers). */
+export function runRules<P>(rules: Readonly<Record<string, (a: never, payload: P) => void>>): (a: never, payload: P) => void {
+  const steps = Object.values(rules);
+  return (a, payload) => {
+    for (let i = 0; i < steps.length; i++) steps[i]!(a, payload);
+  };
+}

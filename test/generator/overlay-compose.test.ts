@@ -29,8 +29,10 @@ describe('overlay modules (golden files)', () => {
 
 interface Module {
   adapter: ProviderAdapter;
-  readResponse(a: TurnAssembler, r: unknown): void;
-  readEvent(a: TurnAssembler, e: unknown, event: string | undefined): void;
+  codec: {
+    readResponse(a: TurnAssembler, r: unknown): void;
+    readEvent(a: TurnAssembler, e: unknown, event: string | undefined): void;
+  };
 }
 
 describe('overlay readers composed from named rules, run', () => {
@@ -50,14 +52,14 @@ describe('overlay readers composed from named rules, run', () => {
   const blocking = (id: string, body: unknown) => {
     const m = mods.get(id)!;
     const a = new TurnAssembler(m.adapter.rules, { streaming: false });
-    m.readResponse(a, body);
+    m.codec.readResponse(a, body);
     a.closeAll();
     return a.result();
   };
   const streamed = (id: string, events: unknown[]) => {
     const m = mods.get(id)!;
     const a = new TurnAssembler(m.adapter.rules, { streaming: false });
-    for (const e of events) m.readEvent(a, e, undefined);
+    for (const e of events) m.codec.readEvent(a, e, undefined);
     a.closeAll();
     return a.result();
   };
