@@ -1,4 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { generate, type GenerateResult, type SpecSource } from '../../generator/pipeline.js';
 
 export const ROOT = new URL('../../', import.meta.url);
@@ -19,3 +22,17 @@ export function repoGenerated(): Promise<GenerateResult> {
   repoResult ??= generate(repoSpecs());
   return repoResult;
 }
+
+/**
+ * A temporary project folder with the given spec files, for the CLI tests (cli-*.test.ts): the
+ * built-in specs of this repository's runtime are its bases (as in a user's project).
+ */
+export function cliProject(specs: Record<string, string> = {}): string {
+  const dir = mkdtempSync(join(tmpdir(), 'wireforge-cli-'));
+  mkdirSync(join(dir, 'specs'));
+  for (const [name, text] of Object.entries(specs)) writeFileSync(join(dir, 'specs', name), text);
+  return dir;
+}
+
+/** This repository's kit, which the modules generated in a CLI test's project import. */
+export const KIT = fileURLToPath(new URL('runtime/adapter-kit.js', ROOT));
