@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { generate, type GenerateResult, type SpecSource } from '../../generator/pipeline.js';
+import type { SpecSource } from '../../generator/pipeline.js';
 
 export const ROOT = new URL('../../', import.meta.url);
 
@@ -15,13 +15,6 @@ export function repoSpecs(): SpecSource[] {
 }
 
 export const MINI = { file: 'test/generator/mini.yaml', text: readFileSync(new URL('mini.yaml', import.meta.url), 'utf8') };
-
-let repoResult: Promise<GenerateResult> | undefined;
-/** One run of the pipeline over the repository's specs per worker, shared by the checks that only read it. */
-export function repoGenerated(): Promise<GenerateResult> {
-  repoResult ??= generate(repoSpecs());
-  return repoResult;
-}
 
 /**
  * A temporary project folder with the given spec files, for the CLI tests (cli-*.test.ts): the
