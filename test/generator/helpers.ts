@@ -1,5 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { generate, type GenerateResult, type SpecSource } from '../../generator/pipeline.js';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { SpecSource } from '../../generator/pipeline.js';
 
 export const ROOT = new URL('../../', import.meta.url);
 
@@ -13,9 +16,16 @@ export function repoSpecs(): SpecSource[] {
 
 export const MINI = { file: 'test/generator/mini.yaml', text: readFileSync(new URL('mini.yaml', import.meta.url), 'utf8') };
 
-let repoResult: Promise<GenerateResult> | undefined;
-/** One run of the pipeline over the repository's specs per worker, shared by the checks that only read it. */
-export function repoGenerated(): Promise<GenerateResult> {
-  repoResult ??= generate(repoSpecs());
-  return repoResult;
+/**
+ * A temporary project folder with the given spec files, for the CLI tests (cli-*.test.ts): the
+ * built-in specs of this repository's runtime are its bases (as in a user's project).
+ */
+export function cliProject(specs: Record<string, string> = {}): string {
+  const dir = mkdtempSync(join(tmpdir(), 'wireforge-cli-'));
+  mkdirSync(join(dir, 'specs'));
+  for (const [name, text] of Object.entries(specs)) writeFileSync(join(dir, 'specs', name), text);
+  return dir;
 }
+
+/** This repository's kit, which the modules generated in a CLI test's project import. */
+export const KIT = fileURLToPath(new URL('runtime/adapter-kit.js', ROOT));

@@ -143,11 +143,23 @@ function validator(): ValidateFunction {
   return schemaValidator;
 }
 
+// A file another inherits is loaded once per text, not again for each file that inherits it (the
+// OpenAI Chat cases were parsed and checked twice for each of the eight files that inherit them).
+const loadedFiles = new Map<string, { text: string; file: CasesFile }>();
+
 /** Loads and checks one cases file. `file` is absolute or relative to the repository root. */
 export function loadCasesFile(file: string): CasesFile {
   const absolute = file.startsWith('/') ? file : join(ROOT, file);
-  const path = relative(ROOT, absolute).split('\\').join('/');
   const text = readFileSync(absolute, 'utf8');
+  const known = loadedFiles.get(absolute);
+  if (known?.text === text) return known.file;
+  const loaded = parseCasesFile(absolute, text);
+  loadedFiles.set(absolute, { text, file: loaded });
+  return loaded;
+}
+
+function parseCasesFile(absolute: string, text: string): CasesFile {
+  const path = relative(ROOT, absolute).split('\\').join('/');
   const lines = new LineCounter();
   const yamlDoc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   const lineOf = (at: Array<string | number>): number | undefined => {
@@ -163,6 +175,17 @@ export function loadCasesFile(file: string): CasesFile {
   const loaded: CasesFile = { path, doc, errors, lineOf };
   if (!errors.length) errors.push(...validateCases(loaded, basename(absolute, '.yaml')));
   return loaded;
+}
+
+const parsedFiles = new Map<string, { text: string; doc: CasesDoc }>();
+/** A cases file's document alone (the names an inheriting file refers to), parsed once per text. */
+function parsedCases(absolute: string): CasesDoc {
+  const text = readFileSync(absolute, 'utf8');
+  const known = parsedFiles.get(absolute);
+  if (known?.text === text) return known.doc;
+  const doc = parseDocument(text).toJS() as CasesDoc;
+  parsedFiles.set(absolute, { text, doc });
+  return doc;
 }
 
 /** Schema errors (ajv), then the checks a schema cannot make. Each message starts with `path:line:`. */
@@ -189,7 +212,7 @@ export function validateCases(file: Pick<CasesFile, 'path' | 'doc' | 'lineOf'>, 
     const parentPath = join(ROOT, dirname(path), `${inh.from}.yaml`);
     if (inh.from === doc.spec) return out.push(`${at(['inherit', i, 'from'])}: a file cannot inherit from itself`);
     if (!existsSync(parentPath)) return out.push(`${at(['inherit', i, 'from'])}: no cases file ${relative(ROOT, parentPath)}`);
-    const parent = parseDocument(readFileSync(parentPath, 'utf8')).toJS() as CasesDoc;
+    const parent = parsedCases(parentPath);
     for (const section of SECTIONS) {
       const names = new Set((parent[section] ?? []).map((c) => c.name));
       for (const name of inh.except?.[section] ?? []) {

@@ -1,11 +1,9 @@
 /**
- * The gateway under hostile or heavy use, over 127.0.0.1: no token, a body too large, a client
- * too slow, a body that is not JSON or not a request, 200 streaming clients at once, a client
- * that goes away mid-stream, an upstream error that echoes the key.
+ * The gateway under hostile use, over 127.0.0.1: no token, a body too large, a client too slow, a
+ * body that is not JSON or not a request, a client that goes away mid-stream, an upstream error
+ * that echoes the key. 200 streaming clients at once are gateway-load.test.ts.
  */
 import { connect } from 'node:net';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../generated/index.js';
 import { createMockServer, startGateway, type MockServer } from '../../node/index.js';
@@ -29,8 +27,7 @@ beforeAll(async () => {
     },
     delayMs: 0,
   });
-  // The default request timeout (30 s): 200 clients at once on a busy machine can take longer
-  // than a short one to send their requests (a 408 was seen at 600 ms). The slow-client test has its own.
+  // The default request timeout (30 s), with room for a busy machine. The slow-client test has its own.
   gateway = await startGateway({ listen: 'openai-chat', upstream: 'anthropic-messages', clientToken: TOKEN, bodyLimit: 64 * 1024, client: { apiKey: UPSTREAM_KEY, baseUrl: mock.url, maxRetries: 0 } });
 });
 afterAll(async () => {
@@ -110,25 +107,6 @@ describe('the gateway battery', () => {
       await gw.close();
       await slow.close();
     }
-  });
-
-  // 6 s on an idle 2-core machine; several times that on a busy one.
-  it('200 concurrent streaming clients each get their own answer, and memory is flat afterwards', { timeout: 120_000 }, async () => {
-    setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc') as () => void;
-    // Retries for a connection reset before any answer: on a busy machine the client's idle
-    // keep-alive timer can fire after the server has closed the socket (an ECONNRESET was seen at
-    // load 12); every stream must still end with its own answer.
-    const client = createClient('openai-chat', { apiKey: TOKEN, baseUrl: gateway.url, model: 'claude-test', maxRetries: 2 });
-    const round = () => Promise.all(Array.from({ length: 200 }, (_, i) => client.stream({ messages: [{ role: 'user', content: `client-${i}` }] }).final().then((r) => r.text)));
-    const texts = await round();
-    expect(texts).toEqual(Array.from({ length: 200 }, (_, i) => `echo:client-${i}`));
-    gc();
-    const before = process.memoryUsage().heapUsed;
-    for (let k = 0; k < 3; k++) await round();
-    gc();
-    const growth = process.memoryUsage().heapUsed - before;
-    expect(growth).toBeLessThan(16 * 1024 * 1024);
   });
 
   it('will not serve a non-loopback address with the upstream key and no client token', async () => {
