@@ -23,6 +23,11 @@ export interface TimeJob {
   budgetMs: number;
   /** The collection before each timed run: young generation (default), or full ('major'). */
   gc?: 'minor' | 'major';
+  /**
+   * Paired: the floor the method is judged against, run in the same process, the two alternating
+   * run by run (each after its GC), so a slow stretch of the machine falls on both; a ratio per round.
+   */
+  against?: Method;
 }
 
 export interface TimeResult {
@@ -33,6 +38,8 @@ export interface TimeResult {
   digest?: Digest;
   expect?: Digest;
   error?: string;
+  /** Paired jobs: the method's time over its floor's, per round. */
+  ratios?: number[];
 }
 
 export type Job = TimeJob | MemoryJob | MicroJob | ValidateJob | CloudJob | GatewayJob;
@@ -66,6 +73,7 @@ async function time(job: TimeJob): Promise<TimeResult> {
   for (let i = 1; i < warmup; i++) await run();
   const times: number[] = [];
   const gc = () => v8gc?.({ type: job.gc ?? 'minor' });
+  if (job.against) return { ...base, ...(await paired(job, run, body, chunks, ok, gc)), digest };
   const started = performance.now();
   while (times.length < job.runs && (times.length < job.minRuns || performance.now() - started < job.budgetMs)) {
     gc();
@@ -74,6 +82,32 @@ async function time(job: TimeJob): Promise<TimeResult> {
     times.push(performance.now() - t0);
   }
   return { ...base, ok, times, digest };
+}
+
+/** The method and its floor alternating in one process (which goes first alternates too): a ratio per round. */
+async function paired(job: TimeJob, run: () => Promise<Digest>, body: ReturnType<typeof makeBody>, chunks: Uint8Array[], ok: boolean, gc: () => void): Promise<Pick<TimeResult, 'ok' | 'times' | 'ratios'>> {
+  const floor = await prepare(job.against!, body, chunks);
+  const check = await floor();
+  const floorOk = check.parsed === body.payloads && (job.against !== 'floor-args' || (check.calls === body.expect.calls && check.args === body.expect.args));
+  for (let i = 1; i < job.warmup; i++) await floor();
+  const timed = async (f: () => Promise<Digest>) => {
+    gc();
+    const t0 = performance.now();
+    await f();
+    return performance.now() - t0;
+  };
+  const times: number[] = [];
+  const ratios: number[] = [];
+  const started = performance.now();
+  while (ratios.length < job.runs && (ratios.length < job.minRuns || performance.now() - started < 2 * job.budgetMs)) {
+    const first = ratios.length % 2 === 0;
+    const a = first ? await timed(run) : 0;
+    const b = await timed(floor);
+    const m = first ? a : await timed(run);
+    times.push(m);
+    ratios.push(m / b);
+  }
+  return { ok: ok && floorOk, times, ratios };
 }
 
 async function main(): Promise<void> {
