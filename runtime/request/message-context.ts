@@ -68,7 +68,8 @@ export class TemplateContext implements MessageContext {
 
   /** A turn's text, or undefined (its key left out) for a turn of only tool calls or reasoning. */
   assistantText(m: AssistantMessage): string | undefined {
-    return m.content === undefined || m.content === null || m.content === '' ? undefined : m.content;
+    // Empty, null and missing alike (content is a string, null or nothing).
+    return m.content || undefined;
   }
 
   toolCalls(m: AssistantMessage): unknown[] | undefined {
