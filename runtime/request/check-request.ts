@@ -76,11 +76,11 @@ const item =
     check(v, shape, `${at}.`);
   };
 
-/** An optional object of this shape. */
-const object = (shape: Shape): Check => {
-  const whole = item('be an object', shape);
-  return (v, at) => v === undefined || whole(v, at);
-};
+/** An optional field, checked by `each` when it is set. */
+const optional =
+  (each: Check): Check =>
+  (v, at) =>
+    v === undefined || each(v, at);
 
 /**
  * An object whose `key` picks its shape (a message by role, a part by type); `what` names it when
@@ -160,8 +160,8 @@ const REQUEST: Shape = {
     if (c === undefined || c === 'auto' || c === 'none' || c === 'required' || (isObject(c) && isString(c.name))) return;
     bad(at, 'be "auto", "none", "required" or { name }', c);
   },
-  reasoning: object({ effort: ['minimal', 'low', 'medium', 'high'], budgetTokens: 'budget', summary: 'boolean' }),
-  responseFormat: (f, at) => f === undefined || formats(f, at),
+  reasoning: optional(item('be an object', { effort: ['minimal', 'low', 'medium', 'high'], budgetTokens: 'budget', summary: 'boolean' })),
+  responseFormat: optional((f, at) => formats(f, at)),
   metadata: 'stringMap',
   providerOptions: 'object',
 };
