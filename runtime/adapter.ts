@@ -11,7 +11,7 @@ import type { Profile } from './contract/profile.js';
 import { hasContinuityRules, isTemplated, RETRYABLE_BY_DEFAULT } from './profile-facts.js';
 import { requestBuilder } from './request/build-request.js';
 import { firstStringAt } from './wire/read-path.js';
-import { missingUse, WireforgeError } from './errors.js';
+import { missingUse, useOf, WireforgeError } from './errors.js';
 import { KIT_VERSION, MIN_KIT } from './kit-version.js';
 
 /**
@@ -49,7 +49,7 @@ export function defineAdapter(profile: Profile, codec: Codec, generated?: { kit:
     foreignTurns: !rules && (uses.blocks || profile.request.carries.callSignature),
   };
   for (const name of Object.keys(needs) as Array<keyof CodecUses>) if (needs[name] && !uses[name]) missingUse(profile.id, name);
-  const retryDelay = e.retryDelay?.length ? (uses.retryDelay ?? missingUse(profile.id, 'retryDelay')) : undefined;
+  const retryDelay = e.retryDelay?.length ? useOf(codec, profile.id, 'retryDelay') : undefined;
   return {
     id: profile.id,
     name: profile.name,

@@ -10,7 +10,7 @@ import type { DefaultValue, ParamField, Profile, WirePath } from '../contract/pr
 import { paramReader } from '../contract/param-fields.js';
 import type { BuiltRequest, CallMode, ParamStep } from '../contract/request.js';
 import type { ChatRequest, FunctionToolSpec, Message } from '../contract/unified-model.js';
-import { missingUse } from '../errors.js';
+import { useOf } from '../errors.js';
 import { finalizeBody } from './finalize-body.js';
 import { TemplateContext } from './message-context.js';
 import { prepareConversation } from './prepare-conversation.js';
@@ -37,10 +37,10 @@ export function requestBuilder(profile: Profile, codec: Codec): (input: ChatRequ
   const parallel = rq.params.parallelToolCalls;
   const choiceRules =
     (codec.toolChoice.unset || (parallel !== undefined && 'carriedBy' in parallel)) &&
-    (codec.uses?.toolChoiceRules ?? missingUse(profile.id, 'toolChoiceRules'));
+    useOf(codec, profile.id, 'toolChoiceRules');
   const rules = codec.uses?.continuity ?? codec.uses?.foreignTurns;
-  const hostedTools = (rq.tools?.provider || rq.tools?.unknownProviderTool) && (codec.uses?.providerTools ?? missingUse(profile.id, 'providerTools'));
-  const merge = rq.messages.merge && (codec.uses?.merge ?? missingUse(profile.id, 'merge'));
+  const hostedTools = (rq.tools?.provider || rq.tools?.unknownProviderTool) && useOf(codec, profile.id, 'providerTools');
+  const merge = rq.messages.merge && useOf(codec, profile.id, 'merge');
   return (input, mode) => {
     const w = new Warnings(profile.id);
     // History first: continuity rules may take fields out of what this conversation can carry.
@@ -128,7 +128,7 @@ function planParams(profile: Profile, codec: Codec): Plan {
       const template = codec.params?.[field] as ParamStep | undefined;
       let step = template;
       if (rule.values || rule.silent || rule.when || rule.default !== undefined) {
-        rules = codec.uses?.paramRules ?? missingUse(profile.id, 'paramRules');
+        rules = useOf(codec, profile.id, 'paramRules');
         if (rule.values || rule.silent || rule.when) step = rules.step(field, rule, template);
         if (rule.default !== undefined) defaults.push({ to: rule.to, value: rule.default });
       }
