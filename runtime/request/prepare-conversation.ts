@@ -81,10 +81,10 @@ export function prepareConversation(
 
 /** Base64 prefixes of the image formats providers accept, for data given without a mediaType. */
 const SIGNATURES: Array<[string, string]> = [
-  ['iVBORw0KGgo', 'image/png'],
-  ['/9j/', 'image/jpeg'],
-  ['R0lGOD', 'image/gif'],
-  ['UklGR', 'image/webp'],
+  ['iVBORw0KGgo', 'png'],
+  ['/9j/', 'jpeg'],
+  ['R0lGOD', 'gif'],
+  ['UklGR', 'webp'],
 ];
 
 /**
@@ -96,7 +96,7 @@ function normaliseImage(p: ContentPart): ContentPart {
   const { data, url } = p;
   if (data !== undefined) {
     const hit = p.mediaType === undefined && SIGNATURES.find(([prefix]) => data.startsWith(prefix));
-    return hit ? { ...p, mediaType: hit[1] } : p;
+    return hit ? { ...p, mediaType: `image/${hit[1]}` } : p;
   }
   if (!url?.startsWith('data:')) return p;
   const comma = url.indexOf(',');
