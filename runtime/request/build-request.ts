@@ -121,8 +121,8 @@ function planParams(profile: Profile, codec: Codec): Plan {
     const rule = profile.request.params[field];
     const get = paramReader(field);
     if (rule === undefined || 'carriedBy' in rule) continue;
-    if ('drop' in rule) warns.push({ get, field, reason: rule.drop, reject: false });
-    else if ('reject' in rule) warns.push({ get, field, reason: rule.reject, reject: true });
+    const drop = 'drop' in rule;
+    if (drop || 'reject' in rule) warns.push({ get, field, reason: drop ? rule.drop : rule.reject, reject: !drop });
     else {
       // The codec's step: the field's template, and a `tools` condition the generator compiled in.
       const template = codec.params?.[field] as ParamStep | undefined;
