@@ -149,18 +149,19 @@ function mapMessage(m: Message, p: Profile, c: Codec, cx: MessageContext, w: War
   // no place for call signatures. With placement `field`, prepareConversation took system
   // messages out already.
   const carries = p.request.carries;
+  const wire = p.name;
   let role: keyof RoleTemplates = m.role;
-  if (m.role === 'user' && m.name !== undefined && !carries.userName) w.drop(`${cx.where()}.name`, `${p.name} has no field for a participant name`);
+  if (m.role === 'user' && m.name !== undefined && !carries.userName) w.drop(`${cx.where()}.name`, `${wire} has no field for a participant name`);
   if (m.role === 'assistant' && !carries.callSignature && m.toolCalls?.some((t) => t.signature !== undefined)) {
-    w.drop(`${cx.where()}.toolCalls`, `${p.name} has no place for tool-call signatures; they were not sent`);
+    w.drop(`${cx.where()}.toolCalls`, `${wire} has no place for tool-call signatures; they were not sent`);
   }
   if (m.role === 'tool' && m.isError) {
     if (c.roles.toolError) role = 'toolError';
-    else if (!carries.toolError) w.drop(`${cx.where()}.isError`, `${p.name} cannot mark a tool result as an error; it was sent as a plain result`);
+    else if (!carries.toolError) w.drop(`${cx.where()}.isError`, `${wire} cannot mark a tool result as an error; it was sent as a plain result`);
   }
   const template = c.roles[role] as ((m: Message, cx: MessageContext) => unknown) | undefined;
   if (template) return template(m, cx);
-  return w.drop(cx.where(), `${p.name} ${m.role === 'approval' ? 'takes no approval responses' : 'has no template for this role'}; the message was not sent`);
+  return w.drop(cx.where(), `${wire} ${m.role === 'approval' ? 'takes no approval responses' : 'has no template for this role'}; the message was not sent`);
 }
 
 /** Each response format: the codec's form for it, and what the warning says when there is none. */
