@@ -11,7 +11,7 @@ import type { Profile } from './contract/profile.js';
 import { hasContinuityRules, isTemplated, RETRYABLE_BY_DEFAULT } from './profile-facts.js';
 import { requestBuilder } from './request/build-request.js';
 import { firstStringAt } from './wire/read-path.js';
-import { missingUse, WireforgeError } from './errors.js';
+import { missingUse, useOf, WireforgeError } from './errors.js';
 import { KIT_VERSION, MIN_KIT } from './kit-version.js';
 
 /**
@@ -21,19 +21,20 @@ import { KIT_VERSION, MIN_KIT } from './kit-version.js';
 export function defineAdapter(profile: Profile, codec: Codec, generated?: { kit: number }): ProviderAdapter {
   // Modules from before the kit was recorded say nothing: kit 1. Hand-written adapters pass { kit: KIT_VERSION }.
   const kit = generated?.kit ?? 1;
+  const { id, finish } = profile;
   if (!Number.isInteger(kit) || kit > KIT_VERSION || kit < MIN_KIT) {
     const newer = kit > KIT_VERSION;
     throw new WireforgeError(
-      `adapter "${profile.id}" was generated for adapter kit ${kit}, and this runtime serves kits ${MIN_KIT}–${KIT_VERSION}: ` +
+      `adapter "${id}" was generated for adapter kit ${kit}, and this runtime serves kits ${MIN_KIT}–${KIT_VERSION}: ` +
         (newer ? 'install the runtime that matches your generator' : 'regenerate it (`wireforge gen`)'),
-      { provider: profile.id },
+      { provider: id },
     );
   }
   const e = profile.errors;
   const retryable = e.retryable ?? RETRYABLE_BY_DEFAULT;
   const uses = codec.uses ?? {};
-  const { framing } = profile.stream;
-  const ep = profile.endpoint;
+  const { stream, endpoint: ep } = profile;
+  const { framing } = stream;
   const rules = hasContinuityRules(profile);
   // The units this profile needs: when it does, the codec must supply them.
   const needs: Partial<Record<keyof CodecUses, unknown>> = {
@@ -48,16 +49,16 @@ export function defineAdapter(profile: Profile, codec: Codec, generated?: { kit:
     // Templates that can carry another provider's state (block ones, a call's signature) need turns from elsewhere cleaned.
     foreignTurns: !rules && (uses.blocks || profile.request.carries.callSignature),
   };
-  for (const name of Object.keys(needs) as Array<keyof CodecUses>) if (needs[name] && !uses[name]) missingUse(profile.id, name);
-  const retryDelay = e.retryDelay?.length ? (uses.retryDelay ?? missingUse(profile.id, 'retryDelay')) : undefined;
+  for (const name of Object.keys(needs) as Array<keyof CodecUses>) if (needs[name] && !uses[name]) missingUse(id, name);
+  const retryDelay = e.retryDelay?.length ? useOf(codec, id, 'retryDelay') : undefined;
   return {
-    id: profile.id,
+    id,
     name: profile.name,
     profile,
     codec,
-    endpoint: profile.endpoint,
-    stream: profile.stream,
-    rules: { provider: profile.id, mapFinishReason: finishMapper(profile.finish), mapUsage: usageMapper(profile.usage, uses.usageSteps), parts: profile.parts, continues: profile.finish.continues, uses: codec.uses },
+    endpoint: ep,
+    stream,
+    rules: { provider: id, mapFinishReason: finishMapper(finish), mapUsage: usageMapper(profile.usage, uses.usageSteps), parts: profile.parts, continues: finish.continues, uses: codec.uses },
     buildRequest: requestBuilder(profile, codec),
     readResponse: codec.readResponse,
     readEvent: codec.readEvent,

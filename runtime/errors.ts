@@ -31,6 +31,11 @@ export function missingUse(provider: string, name: keyof CodecUses): never {
   throw new WireforgeError(`adapter "${provider}" needs codec.uses.${name} (generated modules supply it)`, { provider });
 }
 
+/** The codec's unit `name`, for a profile that needs it; missingUse when it is not there. */
+export function useOf<K extends keyof CodecUses>(codec: { uses?: CodecUses }, provider: string, name: K): NonNullable<CodecUses[K]> {
+  return codec.uses?.[name] ?? missingUse(provider, name);
+}
+
 export interface ProviderErrorInit {
   provider: string;
   /** HTTP status; undefined for an in-stream error event sent after a 200. */

@@ -26,9 +26,7 @@ export function usageMapper(map: UsageMap, steps: UsageStepsUnit | undefined): (
   };
 }
 
-export function isPaths(c: UsageCount): c is readonly WirePath[] {
-  return Array.isArray(c);
-}
+export const isPaths = Array.isArray as (c: UsageCount) => c is readonly WirePath[];
 
 /** The sum of the numbers present at these paths; undefined when none is. */
 export function sumOf(raw: unknown, paths: readonly WirePath[]): number | undefined {

@@ -29,15 +29,16 @@ const DEFAULT_TIMEOUT_MS = 600_000;
 export function createClientFor(adapter: ProviderAdapter, options: ClientOptions = {}): Client {
   const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
   const { id, endpoint: ep } = adapter;
+  const { baseUrl } = options;
   // The client's baseUrl, else the spec's: an empty one is none, and some specs have no default.
-  if (!(options.baseUrl ?? ep.baseUrl) || (ep.baseUrlRequired && !options.baseUrl)) {
+  if (!(baseUrl ?? ep.baseUrl) || (ep.baseUrlRequired && !baseUrl)) {
     throw new RequestError(id, 'baseUrl', `${id} needs a baseUrl: ${passOption(id, 'baseUrl')}`);
   }
   const redact = makeRedactor();
   // An empty key (a blank line in an env file) is none.
   const key = keyOf(adapter, options, env);
   // defineAdapter made sure the unit is there when the spec declares options.
-  const endpoint = ep.options && adapter.codec.uses!.endpointOptions!(adapter, options.endpoint, env, options.baseUrl, ep.auth.sigv4 !== undefined && key === undefined);
+  const endpoint = ep.options && adapter.codec.uses!.endpointOptions!(adapter, options.endpoint, env, baseUrl, ep.auth.sigv4 !== undefined && key === undefined);
   // Endpoint options passed to a spec that declares none.
   const unused = endpoint ? undefined : Object.keys(options.endpoint ?? {})[0];
   if (unused !== undefined) throw new RequestError(id, `endpoint.${unused}`, `${id} takes no endpoint options`);
@@ -53,7 +54,7 @@ export function createClientFor(adapter: ProviderAdapter, options: ClientOptions
     // A model in the URL path is asked for by its urlTemplate when it is missing.
     if (merged.model === undefined && adapter.profile.request.model !== undefined) throw new RequestError(id, 'model', `no model: set it on the request or ${passOption(id, 'model')}`);
     const built = adapter.buildRequest(merged, stream ? 'stream' : 'blocking');
-    const url = buildUrl(adapter, options.baseUrl, stream, endpoint ? { ...endpoint, ...built.pathParams } : built.pathParams);
+    const url = buildUrl(adapter, baseUrl, stream, endpoint ? { ...endpoint, ...built.pathParams } : built.pathParams);
     const headers = buildHeaders(ep, apiKey, stream, [options.headers, call?.headers], options.allowAuthOverride === true);
     // Made before the call; it only holds state until the readers feed it.
     const assembler = new TurnAssembler(adapter.rules, { streaming: stream, warnings: built.warnings, redact, model: built.model });

@@ -10,7 +10,7 @@ import type { DefaultValue, ParamField, Profile, WirePath } from '../contract/pr
 import { paramReader } from '../contract/param-fields.js';
 import type { BuiltRequest, CallMode, ParamStep } from '../contract/request.js';
 import type { ChatRequest, FunctionToolSpec, Message } from '../contract/unified-model.js';
-import { missingUse } from '../errors.js';
+import { useOf } from '../errors.js';
 import { finalizeBody } from './finalize-body.js';
 import { TemplateContext } from './message-context.js';
 import { prepareConversation } from './prepare-conversation.js';
@@ -33,27 +33,33 @@ export function requestBuilder(profile: Profile, codec: Codec): (input: ChatRequ
   const plan = planParams(profile, codec);
   const rq = profile.request;
   const continuity = { ...profile.continuity, provider: profile.id };
-  const noTools = `${profile.name} takes no tools`;
+  const wireName = profile.name;
+  // Where the spec puts each part of the request, read once.
+  const { system, messages: toMessages, tools: toTools, toolChoice: toChoice, responseFormat: toFormat } = rq;
+  // The tool templates, when the spec also has a place for tools.
+  const toolForms = toTools && codec.tools;
+  const noTools = `${wireName} takes no tools`;
   const parallel = rq.params.parallelToolCalls;
   const choiceRules =
     (codec.toolChoice.unset || (parallel !== undefined && 'carriedBy' in parallel)) &&
-    (codec.uses?.toolChoiceRules ?? missingUse(profile.id, 'toolChoiceRules'));
+    useOf(codec, profile.id, 'toolChoiceRules');
   const rules = codec.uses?.continuity ?? codec.uses?.foreignTurns;
-  const hostedTools = (rq.tools?.provider || rq.tools?.unknownProviderTool) && (codec.uses?.providerTools ?? missingUse(profile.id, 'providerTools'));
-  const merge = rq.messages.merge && (codec.uses?.merge ?? missingUse(profile.id, 'merge'));
+  const hostedTools = (toTools?.provider || toTools?.unknownProviderTool) && useOf(codec, profile.id, 'providerTools');
+  const joined = toMessages.merge;
+  const merge = joined && useOf(codec, profile.id, 'merge');
   return (input, mode) => {
     const w = new Warnings(profile.id);
     // History first: continuity rules may take fields out of what this conversation can carry.
-    const conv = prepareConversation(input, rq.system.placement, rq.system.join, continuity, w, rules);
+    const conv = prepareConversation(input, system.placement, system.join, continuity, w, rules);
     const req = conv.request;
     for (const s of plan.warns) {
       if (s.get(req) === undefined) continue;
       if (s.reject) w.reject(s.field, s.reason);
       w.drop(s.field, s.reason);
     }
-    if ((!codec.tools || !rq.tools) && req.tools?.length) w.drop('tools', noTools);
-    if (!rq.toolChoice && req.toolChoice !== undefined) w.drop('toolChoice', `${profile.name} has no tool choice`);
-    if (!rq.responseFormat && req.responseFormat !== undefined) w.drop('responseFormat', `${profile.name} has no response format setting`);
+    if (!toolForms && req.tools?.length) w.drop('tools', noTools);
+    if (!toChoice && req.toolChoice !== undefined) w.drop('toolChoice', `${wireName} has no tool choice`);
+    if (!toFormat && req.responseFormat !== undefined) w.drop('responseFormat', `${wireName} has no response format setting`);
 
     const cx = new (codec.uses?.blocks ?? TemplateContext)(codec.parts, codec.blocks, w);
     const mapped: unknown[] = [];
@@ -62,38 +68,38 @@ export function requestBuilder(profile: Profile, codec: Codec): (input: ChatRequ
       cx.at(conv.origins[i]!);
       mapped.push(cx.finish(m, mapMessage(m, profile, codec, cx, w)));
     }
-    const items = spreadItems(mapped, rq.messages.spread);
-    const messages = merge ? merge(items, rq.messages.merge!.field, rq.messages.merge!.join, codec.parts.text) : items;
+    const items = spreadItems(mapped, toMessages.spread);
+    const messages = merge ? merge(items, joined!.field, joined!.join, codec.parts.text) : items;
 
     const body: Record<string, unknown> = {};
     if (rq.model && req.model !== undefined) setPath(body, rq.model, req.model);
-    if (rq.system.placement === 'field' && rq.system.to && conv.system !== undefined) {
-      setPath(body, rq.system.to, codec.system ? codec.system(conv.system) : conv.system);
+    if (system.placement === 'field' && system.to && conv.system !== undefined) {
+      setPath(body, system.to, codec.system ? codec.system(conv.system) : conv.system);
     }
-    setPath(body, rq.messages.to, messages);
-    if (codec.tools && rq.tools && req.tools?.length) {
+    setPath(body, toMessages.to, messages);
+    if (toolForms && req.tools?.length) {
       const functions: FunctionToolSpec[] = [];
       const hosted: unknown[] = [];
       req.tools.forEach((t, i) => {
         if (t.type === 'provider') {
-          const wire = hostedTools ? hostedTools(t, i, rq.tools!, profile.name, w) : w.drop(`tools[${i}]`, `${profile.name} has no provider tool "${t.name}"; it was not sent`);
+          const wire = hostedTools ? hostedTools(t, i, toTools!, wireName, w) : w.drop(`tools[${i}]`, `${wireName} has no provider tool "${t.name}"; it was not sent`);
           if (wire !== undefined) hosted.push(wire);
           return;
         }
-        if (t.strict !== undefined && !rq.carries.toolStrict) w.drop(`tools[${i}].strict`, `${profile.name} has no strict flag on tools`);
+        if (t.strict !== undefined && !rq.carries.toolStrict) w.drop(`tools[${i}].strict`, `${wireName} has no strict flag on tools`);
         functions.push(t);
       });
-      const items = functions.map(codec.tools.item);
-      const declared = items.length === 0 ? [] : codec.tools.wrap ? codec.tools.wrap(items) : items;
+      const items = functions.map(toolForms.item);
+      const declared = items.length === 0 ? [] : toolForms.wrap ? toolForms.wrap(items) : items;
       // Provider-run tools sit beside the function declarations (Gemini: beside the functionDeclarations entry).
       const all = Array.isArray(declared) ? [...declared, ...hosted] : declared;
-      if (!Array.isArray(all) || all.length) setPath(body, rq.tools.to, all);
+      if (!Array.isArray(all) || all.length) setPath(body, toTools!.to, all);
     }
-    if (rq.toolChoice) {
+    if (toChoice) {
       const choice = choiceRules ? choiceRules(req, profile, codec, w) : req.toolChoice === undefined ? undefined : toolChoiceForm(req, profile, codec, w, undefined);
-      setPath(body, rq.toolChoice.to, choice);
+      setPath(body, toChoice.to, choice);
     }
-    if (rq.responseFormat && req.responseFormat !== undefined) setPath(body, rq.responseFormat.to, responseFormat(req, profile, codec, w));
+    if (toFormat && req.responseFormat !== undefined) setPath(body, toFormat.to, responseFormat(req, profile, codec, w));
     for (const s of plan.writes) {
       let v = s.get(req);
       if (v === undefined) continue;
@@ -121,14 +127,14 @@ function planParams(profile: Profile, codec: Codec): Plan {
     const rule = profile.request.params[field];
     const get = paramReader(field);
     if (rule === undefined || 'carriedBy' in rule) continue;
-    if ('drop' in rule) warns.push({ get, field, reason: rule.drop, reject: false });
-    else if ('reject' in rule) warns.push({ get, field, reason: rule.reject, reject: true });
+    const drop = 'drop' in rule;
+    if (drop || 'reject' in rule) warns.push({ get, field, reason: drop ? rule.drop : rule.reject, reject: !drop });
     else {
       // The codec's step: the field's template, and a `tools` condition the generator compiled in.
       const template = codec.params?.[field] as ParamStep | undefined;
       let step = template;
       if (rule.values || rule.silent || rule.when || rule.default !== undefined) {
-        rules = codec.uses?.paramRules ?? missingUse(profile.id, 'paramRules');
+        rules = useOf(codec, profile.id, 'paramRules');
         if (rule.values || rule.silent || rule.when) step = rules.step(field, rule, template);
         if (rule.default !== undefined) defaults.push({ to: rule.to, value: rule.default });
       }
@@ -143,18 +149,19 @@ function mapMessage(m: Message, p: Profile, c: Codec, cx: MessageContext, w: War
   // no place for call signatures. With placement `field`, prepareConversation took system
   // messages out already.
   const carries = p.request.carries;
+  const wire = p.name;
   let role: keyof RoleTemplates = m.role;
-  if (m.role === 'user' && m.name !== undefined && !carries.userName) w.drop(`${cx.where()}.name`, `${p.name} has no field for a participant name`);
+  if (m.role === 'user' && m.name !== undefined && !carries.userName) w.drop(`${cx.where()}.name`, `${wire} has no field for a participant name`);
   if (m.role === 'assistant' && !carries.callSignature && m.toolCalls?.some((t) => t.signature !== undefined)) {
-    w.drop(`${cx.where()}.toolCalls`, `${p.name} has no place for tool-call signatures; they were not sent`);
+    w.drop(`${cx.where()}.toolCalls`, `${wire} has no place for tool-call signatures; they were not sent`);
   }
   if (m.role === 'tool' && m.isError) {
     if (c.roles.toolError) role = 'toolError';
-    else if (!carries.toolError) w.drop(`${cx.where()}.isError`, `${p.name} cannot mark a tool result as an error; it was sent as a plain result`);
+    else if (!carries.toolError) w.drop(`${cx.where()}.isError`, `${wire} cannot mark a tool result as an error; it was sent as a plain result`);
   }
   const template = c.roles[role] as ((m: Message, cx: MessageContext) => unknown) | undefined;
   if (template) return template(m, cx);
-  return w.drop(cx.where(), `${p.name} ${m.role === 'approval' ? 'takes no approval responses' : 'has no template for this role'}; the message was not sent`);
+  return w.drop(cx.where(), `${wire} ${m.role === 'approval' ? 'takes no approval responses' : 'has no template for this role'}; the message was not sent`);
 }
 
 /** Each response format: the codec's form for it, and what the warning says when there is none. */

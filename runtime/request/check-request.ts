@@ -18,26 +18,26 @@ function fail(path: string, message: string): never {
 
 /** What a value must be, and what it is (`must be a string, got an object`). */
 function bad(path: string, must: string, v: unknown): never {
-  return fail(path, `must ${must}, got ${describe(v)}`);
+  return fail(path, `must be ${must}, got ${describe(v)}`);
 }
 
 const isString = (v: unknown): v is string => typeof v === 'string';
 
 /** Each kind of field: its test, and what the message says it must be. */
 const KINDS = {
-  string: [isString, 'be a string'],
-  name: [(v) => isString(v) && v !== '', 'be a non-empty string'],
-  boolean: [(v) => typeof v === 'boolean', 'be true or false'],
-  number: [Number.isFinite, 'be a finite number'],
-  count: [(v) => Number.isInteger(v) && (v as number) > 0, 'be a positive integer'],
+  string: [isString, 'a string'],
+  name: [(v) => isString(v) && v !== '', 'a non-empty string'],
+  boolean: [(v) => typeof v === 'boolean', 'true or false'],
+  number: [Number.isFinite, 'a finite number'],
+  count: [(v) => Number.isInteger(v) && (v as number) > 0, 'a positive integer'],
   // -1: the provider decides (Gemini's dynamic thinking budget).
-  budget: [(v) => Number.isInteger(v) && (v as number) >= -1, 'be an integer of at least -1'],
-  strings: [(v) => Array.isArray(v) && v.every(isString), 'be an array of strings'],
-  stringMap: [(v) => isObject(v) && Object.values(v).every(isString), 'be an object of strings'],
-  object: [isObject, 'be an object'],
-  schema: [isObject, 'be a JSON Schema object'],
-  array: [Array.isArray, 'be an array'],
-  text: [(v) => v === null || isString(v), 'be a string or null'],
+  budget: [(v) => Number.isInteger(v) && (v as number) >= -1, 'an integer of at least -1'],
+  strings: [(v) => Array.isArray(v) && v.every(isString), 'an array of strings'],
+  stringMap: [(v) => isObject(v) && Object.values(v).every(isString), 'an object of strings'],
+  object: [isObject, 'an object'],
+  schema: [isObject, 'a JSON Schema object'],
+  array: [Array.isArray, 'an array'],
+  text: [(v) => v === null || isString(v), 'a string or null'],
 } satisfies Record<string, [(v: unknown) => boolean, string]>;
 
 /** The kinds by name, required (`!kind`) or not: no string work per field. */
@@ -76,11 +76,11 @@ const item =
     check(v, shape, `${at}.`);
   };
 
-/** An optional object of this shape. */
-const object = (shape: Shape): Check => {
-  const whole = item('be an object', shape);
-  return (v, at) => v === undefined || whole(v, at);
-};
+/** An optional field, checked by `each` when it is set. */
+const optional =
+  (each: Check): Check =>
+  (v, at) =>
+    v === undefined || each(v, at);
 
 /**
  * An object whose `key` picks its shape (a message by role, a part by type); `what` names it when
@@ -102,28 +102,28 @@ const list =
   (each: Check): Check =>
   (v, at) => {
     if (v === undefined) return;
-    if (!Array.isArray(v)) bad(at, 'be an array', v);
+    if (!Array.isArray(v)) bad(at, 'an array', v);
     v.forEach((item, i) => each(item, `${at}[${i}]`));
   };
 
-const part = variant('be a content part', 'type', { text: { text: '!string' }, image: { mediaType: 'string' } });
+const part = variant('a content part', 'type', { text: { text: '!string' }, image: { mediaType: 'string' } });
 
 const content: Check = (v, at) => {
   if (isString(v)) return;
-  if (!Array.isArray(v)) bad(at, 'be a string or an array of parts', v);
+  if (!Array.isArray(v)) bad(at, 'a string or an array of parts', v);
   v.forEach((p: Record<string, unknown>, j) => {
     const where = `${at}[${j}]`;
     if (part(p, where) === 'image' && !isString(p.url) && !isString(p.data)) fail(where, 'an image needs a url or base64 data');
   });
 };
 
-const message = variant('be a message object', 'role', {
+const message = variant('a message object', 'role', {
   system: { content: '!string' },
   user: { content, name: 'string' },
   assistant: {
     content: 'text',
-    thinking: list(item('be a thinking part', { text: '!string' })),
-    toolCalls: list(item('be { id, name, arguments }', { id: '!string', name: '!string', arguments: '!string' })),
+    thinking: list(item('a thinking part', { text: '!string' })),
+    toolCalls: list(item('{ id, name, arguments }', { id: '!string', name: '!string', arguments: '!string' })),
     parts: 'array',
   },
   tool: { toolCallId: '!string', content, toolName: 'string', isError: 'boolean' },
@@ -134,7 +134,7 @@ const eachMessage = list(message);
 
 const REQUEST: Shape = {
   messages: (v, at) => {
-    if (!Array.isArray(v)) bad(at, 'be an array of messages', v);
+    if (!Array.isArray(v)) bad(at, 'an array of messages', v);
     if (v.length === 0) fail(at, 'must hold at least one message');
     eachMessage(v, at);
   },
@@ -150,7 +150,7 @@ const REQUEST: Shape = {
   stop: 'strings',
   tools: list(
     variant(
-      'be a tool object',
+      'a tool object',
       'type',
       { function: { name: '!name', parameters: '!schema', description: 'string', strict: 'boolean' }, provider: { name: '!name', options: 'object' } },
       'function',
@@ -158,19 +158,19 @@ const REQUEST: Shape = {
   ),
   toolChoice: (c, at) => {
     if (c === undefined || c === 'auto' || c === 'none' || c === 'required' || (isObject(c) && isString(c.name))) return;
-    bad(at, 'be "auto", "none", "required" or { name }', c);
+    bad(at, '"auto", "none", "required" or { name }', c);
   },
-  reasoning: object({ effort: ['minimal', 'low', 'medium', 'high'], budgetTokens: 'budget', summary: 'boolean' }),
-  responseFormat: (f, at) => f === undefined || formats(f, at),
+  reasoning: optional(item('an object', { effort: ['minimal', 'low', 'medium', 'high'], budgetTokens: 'budget', summary: 'boolean' })),
+  responseFormat: optional((f, at) => formats(f, at)),
   metadata: 'stringMap',
   providerOptions: 'object',
 };
 
-const formats = variant('be an object', 'type', { text: {}, json: {}, json_schema: { name: '!string', schema: '!schema' } });
+const formats = variant('an object', 'type', { text: {}, json: {}, json_schema: { name: '!string', schema: '!schema' } });
 
 export function checkRequest(id: string, req: unknown): asserts req is ChatRequest {
   provider = id;
-  if (!isObject(req)) bad('request', 'be an object', req);
+  if (!isObject(req)) bad('request', 'an object', req);
   check(req, REQUEST, '');
 }
 

@@ -68,7 +68,8 @@ export class TemplateContext implements MessageContext {
 
   /** A turn's text, or undefined (its key left out) for a turn of only tool calls or reasoning. */
   assistantText(m: AssistantMessage): string | undefined {
-    return m.content === undefined || m.content === null || m.content === '' ? undefined : m.content;
+    // Empty, null and missing alike (content is a string, null or nothing).
+    return m.content || undefined;
   }
 
   toolCalls(m: AssistantMessage): unknown[] | undefined {
@@ -77,9 +78,10 @@ export class TemplateContext implements MessageContext {
   }
 
   #part(p: ContentPart, j: number): unknown {
-    if (p.type === 'text') return this.#parts.text ? this.#parts.text(p) : p.text;
+    const forms = this.#parts;
+    if (p.type === 'text') return forms.text ? forms.text(p) : p.text;
     const base64 = p.data !== undefined;
-    const template = base64 ? this.#parts.imageData : this.#parts.imageUrl;
+    const template = base64 ? forms.imageData : forms.imageUrl;
     // Base64 without a mediaType is data prepareConversation could not recognise.
     const why = base64 && p.mediaType === undefined ? 'base64 image without mediaType, and not PNG, JPEG, GIF or WebP data' : !template && `this provider takes no ${base64 ? 'base64 images' : 'image URLs'}`;
     if (!why) return template!(p);

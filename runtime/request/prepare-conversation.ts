@@ -75,15 +75,16 @@ export function prepareConversation(
   });
   // Without a unit the history goes as it is: the templates carry nothing another provider made.
   const kept = rules ? rules(messages, origins, req, continuity, w) : { messages, request: req };
-  return { system: systemTexts.length ? systemTexts.join(join) : undefined, messages: kept.messages, origins, body: kept.body, request: kept.request, carried: kept.carried };
+  // messages, request, body and carried as the rules left them.
+  return { ...kept, system: systemTexts.length ? systemTexts.join(join) : undefined, origins };
 }
 
 /** Base64 prefixes of the image formats providers accept, for data given without a mediaType. */
 const SIGNATURES: Array<[string, string]> = [
-  ['iVBORw0KGgo', 'image/png'],
-  ['/9j/', 'image/jpeg'],
-  ['R0lGOD', 'image/gif'],
-  ['UklGR', 'image/webp'],
+  ['iVBORw0KGgo', 'png'],
+  ['/9j/', 'jpeg'],
+  ['R0lGOD', 'gif'],
+  ['UklGR', 'webp'],
 ];
 
 /**
@@ -95,7 +96,7 @@ function normaliseImage(p: ContentPart): ContentPart {
   const { data, url } = p;
   if (data !== undefined) {
     const hit = p.mediaType === undefined && SIGNATURES.find(([prefix]) => data.startsWith(prefix));
-    return hit ? { ...p, mediaType: hit[1] } : p;
+    return hit ? { ...p, mediaType: `image/${hit[1]}` } : p;
   }
   if (!url?.startsWith('data:')) return p;
   const comma = url.indexOf(',');

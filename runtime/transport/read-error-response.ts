@@ -5,6 +5,7 @@ import type { Redact } from '../contract/transport.js';
 
 export async function readErrorResponse(adapter: ProviderAdapter, response: Response, redact: Redact): Promise<ProviderError> {
   const { status, headers } = response;
+  const errors = adapter.profile.errors;
   let text = '';
   try {
     text = await response.text();
@@ -20,7 +21,7 @@ export async function readErrorResponse(adapter: ProviderAdapter, response: Resp
   const fields = typeof body === 'object' && body !== null ? adapter.readError(body) : ({} as ErrorFields);
   const trimmed = text.trim();
   // A body that parsed is JSON whatever its shape: say where the message was looked for.
-  const what = body === text ? 'non-JSON error body' : `no message at ${adapter.profile.errors.message.map((p) => p.join('.')).join(' or ')}`;
+  const what = body === text ? 'non-JSON error body' : `no message at ${errors.message.map((p) => p.join('.')).join(' or ')}`;
   const fallback = trimmed === '' ? response.statusText || 'no error body' : `${what}: ${excerptOf(trimmed, 200)}`;
   const shouldRetry = headers.get('x-should-retry');
   const retryable = shouldRetry === 'true' ? true : shouldRetry === 'false' ? false : adapter.isRetryable(status, fields);
@@ -28,7 +29,7 @@ export async function readErrorResponse(adapter: ProviderAdapter, response: Resp
     provider: adapter.id,
     status,
     message: redact(fields.message ?? fallback),
-    type: fields.type ?? headerType(headers, adapter.profile.errors.typeHeader),
+    type: fields.type ?? headerType(headers, errors.typeHeader),
     code: fields.code,
     body: redact(body),
     retryable,
