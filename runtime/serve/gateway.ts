@@ -12,6 +12,7 @@ import type { ChatRequest, ClientOptions, ChatResponse, StreamEvent, Warning } f
 import { decodeRequest } from './decode-request.js';
 import { eventEncoder } from './encode-events.js';
 import { errorResponse } from './error-body.js';
+import { notServed, servesPath } from './endpoint-path.js';
 import { callerKey, sameSecret } from './caller-key.js';
 import type { ServedSpec } from '../contract/serve-codec.js';
 import { responseBody, type ServedTurn } from './served-turn.js';
@@ -64,6 +65,8 @@ export function createGateway(options: GatewayOptions): (request: Request) => Pr
   async function handle(req: Request): Promise<Response> {
     const url = new URL(req.url);
     if (req.method !== 'POST') return fail(405, `${req.method} is not served; send POST`);
+    // A wrong baseUrl in the caller is a 404 in the protocol's shape, as the provider would answer it.
+    if (!servesPath(listen.adapter, url.pathname)) return fail(404, notServed(listen.adapter, url.pathname));
     const key = callerKey(listen, (h) => req.headers.get(h));
     if (options.clientToken !== undefined && (key === undefined || !sameSecret(key, options.clientToken))) return fail(401, 'a valid gateway token is required');
     if (keyFromCaller && !key) return fail(401, 'send your upstream key in the auth header');

@@ -10,7 +10,7 @@ import type { ChatRequest, Message } from '../contract/unified-model.js';
 import { decodeRequest } from './decode-request.js';
 import { eventEncoder } from './encode-events.js';
 import { errorResponse, type ServedError } from './error-body.js';
-import { servesPath } from './endpoint-path.js';
+import { notServed, servesPath } from './endpoint-path.js';
 import { callerKey, sameSecret } from './caller-key.js';
 import type { ServedSpec } from '../contract/serve-codec.js';
 import { responseBody } from './served-turn.js';
@@ -104,7 +104,7 @@ export function createMockHandler(spec: ServedSpec, options: MockOptions = {}): 
 
   const answer = async (req: Request, url: URL, call: RecordedCall, headers: Record<string, string>, body: unknown, handOver: () => () => void): Promise<Response> => {
     if (req.method !== 'POST') return fail(405, `${req.method} is not served; send POST`);
-    if (!servesPath(adapter, url.pathname)) return fail(404, `${adapter.profile.name} is served at ${adapter.endpoint.path}, not ${url.pathname}`);
+    if (!servesPath(adapter, url.pathname)) return fail(404, notServed(adapter, url.pathname));
     if (options.apiKey !== undefined && !sameSecret(callerKey(spec, (h) => headers[h]) ?? '', options.apiKey)) return fail(401, 'invalid API key');
     let decoded;
     try {
