@@ -13,6 +13,7 @@ import { decodeRequest } from './decode-request.js';
 import { eventEncoder } from './encode-events.js';
 import { errorResponse } from './error-body.js';
 import { notServed, servesPath } from './endpoint-path.js';
+import { withCors, type CorsOption } from './cors.js';
 import { callerKey, sameSecret } from './caller-key.js';
 import type { ServedSpec } from '../contract/serve-codec.js';
 import { responseBody, type ServedTurn } from './served-turn.js';
@@ -35,6 +36,8 @@ export interface GatewayOptions {
   clientToken?: string;
   /** The upstream model: fixed, or made from the one the caller asked for. */
   model?: string | ((requested: string | undefined) => string | undefined);
+  /** Answer browsers: preflights, and CORS headers on every answer (`true`: any origin, or a list). Off by default. */
+  cors?: CorsOption;
 }
 
 /** The response header that lists what either protocol could not carry, as JSON. */
@@ -53,14 +56,18 @@ export function createGateway(options: GatewayOptions): (request: Request) => Pr
   const redact = makeRedactor(options.client?.apiKey, envKey, options.clientToken);
   const fail = (status: number, message: string, headers: Record<string, string> = {}): Response => errorResponse(listen.adapter, listen.serve, { status, message: redact(message) }, headers);
 
-  return async (req) => {
-    try {
-      return await handle(req);
-    } catch (e) {
-      // A failure of the gateway itself (a body nested too deep to copy, say): the caller still gets the protocol's error.
-      return fail(500, `the gateway failed: ${e instanceof Error ? e.message : String(e)}`);
-    }
-  };
+  return withCors(
+    async (req) => {
+      try {
+        return await handle(req);
+      } catch (e) {
+        // A failure of the gateway itself (a body nested too deep to copy, say): the caller still gets the protocol's error.
+        return fail(500, `the gateway failed: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    },
+    options.cors,
+    [WARNINGS_HEADER, listen.adapter.requestIdHeader, listen.adapter.profile.errors.typeHeader],
+  );
 
   async function handle(req: Request): Promise<Response> {
     const url = new URL(req.url);

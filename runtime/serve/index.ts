@@ -15,3 +15,4 @@ export { decodeRequest, type DecodedRequest } from './decode-request.js';
 export { MockSetupError } from '../errors.js';
 export { createMockHandler, type MockHandler, type MockOptions, type MockStep, type MockMatch, type MockFault, type RecordedCall } from './mock-handler.js';
 export { createGateway, WARNINGS_HEADER, type GatewayOptions } from './gateway.js';
+export { withCors, type CorsOption } from './cors.js';

@@ -16,6 +16,7 @@ import type { ServedSpec } from '../contract/serve-codec.js';
 import { responseBody } from './served-turn.js';
 import { StreamWriter, type WireEvent } from './stream-writer.js';
 import { servedTurn, turnEvents } from './turn-events.js';
+import { withCors, type CorsOption } from './cors.js';
 import type { MockFault, MockMatch, MockStep } from './mock-script.js';
 import { checkStep, streamedFaultOnBlocking } from './mock-check.js';
 
@@ -45,6 +46,8 @@ export interface MockOptions {
   delayMs?: number;
   /** The response's model when the request names none. */
   model?: string;
+  /** Answer browsers: preflights, and CORS headers on every answer (`true`: any origin, or a list). Off by default. */
+  cors?: CorsOption;
 }
 
 export interface MockHandler {
@@ -138,7 +141,7 @@ export function createMockHandler(spec: ServedSpec, options: MockOptions = {}): 
     if (!decoded.stream) return json(responseBody(adapter, serve, turn).body, 200);
     return streamResponse(spec, writer, events, fault, options.delayMs ?? 0, req.signal, handOver());
   };
-  return { fetch: handle, calls };
+  return { fetch: withCors(handle, options.cors, [adapter.requestIdHeader, adapter.profile.errors.typeHeader]), calls };
 }
 
 function callKey(name: string, args: string): string {
