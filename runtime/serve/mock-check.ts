@@ -2,7 +2,7 @@
  * A mock step checked before it serves: a fault that cannot apply to its reply (an error event
  * after the last event, a cut in a stream the step never streams, a retry-after without an HTTP
  * error) or an option the mock does not know would serve a clean answer and let a test pass on
- * it. Each is a MockSetupError naming the option and why. docs/serving.md#faults.
+ * it. Each is a MockSetupError naming the option and why. docs/serving.md#a-mock-that-cannot-fake-a-pass.
  */
 import { MockSetupError } from '../errors.js';
 import type { MockFault, MockStep } from './mock-script.js';
