@@ -13,7 +13,7 @@ import { errorResponse, type ServedError } from './error-body.js';
 import { notServed, servesPath } from './endpoint-path.js';
 import { callerKey, sameSecret } from './caller-key.js';
 import type { ServedSpec } from '../contract/serve-codec.js';
-import { responseBody } from './served-turn.js';
+import { responseBody, type ServedTurn } from './served-turn.js';
 import { StreamWriter, type WireEvent } from './stream-writer.js';
 import { servedTurn, turnEvents } from './turn-events.js';
 import { withCors, type CorsOption } from './cors.js';
@@ -66,15 +66,15 @@ export function createMockHandler(spec: ServedSpec, options: MockOptions = {}): 
   let n = 0;
   const fail = (status: number, message: string, extra: Partial<ServedError> = {}, headers: Record<string, string> = {}) => errorResponse(adapter, serve, { status, message, ...extra }, headers);
   const chunk = options.chunk ?? 8;
-  const streamOf = (reply: MockStep['reply'], id: string, model: string) => {
-    const turn = servedTurn(reply ?? {}, { id, model, created: CREATED });
+  /** A turn's stream events as the spec writes them (also what a fault's position is checked against). */
+  const streamOf = (turn: ServedTurn) => {
     const writer = new StreamWriter(adapter, serve, { id: turn.id, model: turn.model, created: CREATED });
     const events: WireEvent[] = [];
     for (const e of turnEvents(turn, chunk)) events.push(...writer.write(e));
     events.push(...writer.end());
-    return { turn, writer, events };
+    return { writer, events };
   };
-  const count = (step: MockStep) => streamOf(step.reply, 'mock_0', options.model ?? 'mock-model').events.length;
+  const count = (step: MockStep) => streamOf(servedTurn(step.reply ?? {}, { id: 'mock_0', model: options.model ?? 'mock-model', created: CREATED })).events.length;
   // A scripted step that cannot do what it says is refused now, not served as a clean answer later.
   if (Array.isArray(options.script)) options.script.forEach((step, i) => checkStep(adapter.id, step, `script[${i}].`, count));
 
@@ -136,9 +136,10 @@ export function createMockHandler(spec: ServedSpec, options: MockOptions = {}): 
       return fail(fault.status, fault.message ?? `mock error ${fault.status}`, { type: fault.type, code: fault.code }, extra);
     }
     const id = `mock_${++n}`;
-    const { turn, writer, events } = streamOf(step.reply, id, decoded.request.model ?? options.model ?? 'mock-model');
+    const turn = servedTurn(step.reply ?? {}, { id, model: decoded.request.model ?? options.model ?? 'mock-model', created: CREATED });
     for (const c of turn.message.toolCalls ?? []) served.set(callKey(c.name, c.arguments), c.id);
     if (!decoded.stream) return json(responseBody(adapter, serve, turn).body, 200);
+    const { writer, events } = streamOf(turn);
     return streamResponse(spec, writer, events, fault, options.delayMs ?? 0, req.signal, handOver());
   };
   return { fetch: withCors(handle, options.cors, [adapter.requestIdHeader, adapter.profile.errors.typeHeader]), calls };
