@@ -24,6 +24,8 @@ export interface ServeArgs {
   port?: number;
   script?: string;
   key?: string;
+  /** CORS for browsers: any origin, or these. */
+  cors?: true | string[];
 }
 
 export async function serveCommand(cwd: string, runtime: RuntimeLocation, args: ServeArgs, say: Say): Promise<() => Promise<void>> {
@@ -31,7 +33,7 @@ export async function serveCommand(cwd: string, runtime: RuntimeLocation, args: 
   const script = args.script === undefined ? undefined : (JSON.parse(readFileSync(join(cwd, args.script), 'utf8')) as NodeServe.MockServerOptions['script']);
   const servers: NodeServe.MockServer[] = [];
   for (const [i, id] of args.ids.entries()) {
-    const server = await createMockServer({ provider: id, ...(script ? { script } : {}), ...(args.key ? { apiKey: args.key } : {}), ...(args.port ? { port: args.port + i } : {}) });
+    const server = await createMockServer({ provider: id, ...(script ? { script } : {}), ...(args.key ? { apiKey: args.key } : {}), ...(args.port ? { port: args.port + i } : {}), ...(args.cors ? { cors: args.cors } : {}) });
     servers.push(server);
     say(`${id.padEnd(20)} ${server.url}`);
   }
@@ -49,6 +51,8 @@ export interface GatewayArgs {
   insecure?: boolean;
   /** `env` (the upstream spec's key variable, default) or `caller` (the key each caller sends). */
   keyFrom?: string;
+  /** CORS for browsers: any origin, or these. */
+  cors?: true | string[];
 }
 
 export async function gatewayCommand(cwd: string, runtime: RuntimeLocation, args: GatewayArgs, say: Say): Promise<() => Promise<void>> {
@@ -62,6 +66,7 @@ export async function gatewayCommand(cwd: string, runtime: RuntimeLocation, args
     ...(args.port !== undefined ? { port: args.port } : {}),
     ...(args.token ? { clientToken: args.token } : {}),
     ...(args.insecure ? { insecure: true } : {}),
+    ...(args.cors ? { cors: args.cors } : {}),
     client: args.upstreamUrl ? { baseUrl: args.upstreamUrl } : {},
   });
   say(`gateway ${gateway.url}: ${args.listen} in, ${args.upstream} out${args.upstreamUrl ? ` (${args.upstreamUrl})` : ''}; Ctrl-C stops it`);

@@ -26,9 +26,9 @@ const COMMANDS: Record<string, { usage: string; about: string }> = {
   check: { usage: 'wireforge check [--specs DIR] [--out DIR] [--docs DIR] [--runtime-import SPECIFIER]', about: 'exit 1 when the generated files do not match the specs (for CI)' },
   validate: { usage: 'wireforge validate <file.yaml>… [--specs DIR]', about: 'report the problems of spec files, with file, line and field' },
   new: { usage: 'wireforge new <id> [--extends <base>] [--specs DIR]', about: 'write a spec from scratch (every section, commented), or one that extends another, listing what becomes of every unified field' },
-  serve: { usage: 'wireforge serve <id>… [--port N] [--script steps.json] [--key KEY]', about: 'mock servers for built-in specs on 127.0.0.1, answering from a script (docs/serving.md)' },
+  serve: { usage: 'wireforge serve <id>… [--port N] [--script steps.json] [--key KEY] [--cors | --cors-origin ORIGIN…]', about: 'mock servers for built-in specs on 127.0.0.1, answering from a script (docs/serving.md)' },
   gateway: {
-    usage: 'wireforge gateway --listen <id> --upstream <id> [--upstream-url URL] [--port N] [--host H] [--token T] [--key-from env|caller] [--insecure]',
+    usage: 'wireforge gateway --listen <id> --upstream <id> [--upstream-url URL] [--port N] [--host H] [--token T] [--key-from env|caller] [--insecure] [--cors | --cors-origin ORIGIN…]',
     about: 'accept one protocol, call another (docs/serving.md); a key held by the gateway needs --token off loopback',
   },
 };
@@ -174,6 +174,8 @@ async function run(argv: string[], io: CliIO): Promise<void> {
         token: { type: 'string' },
         'key-from': { type: 'string' },
         insecure: { type: 'boolean', default: false },
+        cors: { type: 'boolean', default: false },
+        'cors-origin': { type: 'string', multiple: true },
       },
     });
   } catch (e) {
@@ -191,19 +193,22 @@ async function run(argv: string[], io: CliIO): Promise<void> {
   return gen(io, { check: command === 'check' || a.check === true, timings: a.timings === true, specs, out: a.out ?? d.out, docs: a.docs ?? d.docs, runtimeImport: a['runtime-import'] }, runtimeFor(cwd, outDir));
 }
 
-async function serveUntilStopped(io: CliIO, command: 'serve' | 'gateway', a: Record<string, string | boolean | undefined>, ids: string[], runtime: RuntimeLocation): Promise<void> {
+async function serveUntilStopped(io: CliIO, command: 'serve' | 'gateway', a: Record<string, string | boolean | string[] | undefined>, ids: string[], runtime: RuntimeLocation): Promise<void> {
   const { cwd, out } = io;
   const str = (k: string) => (typeof a[k] === 'string' ? (a[k] as string) : undefined);
+  // --cors: any origin; --cors-origin (repeatable): those only.
+  const origins = Array.isArray(a['cors-origin']) ? a['cors-origin'] : [];
+  const cors = origins.length ? { cors: origins } : a.cors === true ? { cors: true as const } : {};
   const port = str('port') === undefined ? undefined : Number(str('port'));
   if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) fail(`--port takes a port number, not ${JSON.stringify(str('port'))}`);
   let stop: () => Promise<void>;
   try {
     if (command === 'serve') {
       if (!ids.length) fail(`name the specs to serve\n${COMMANDS.serve!.usage}`);
-      stop = await serveCommand(cwd, runtime, { ids, ...(port !== undefined ? { port } : {}), ...(str('script') ? { script: str('script')! } : {}), ...(str('key') ? { key: str('key')! } : {}) }, out);
+      stop = await serveCommand(cwd, runtime, { ids, ...(port !== undefined ? { port } : {}), ...(str('script') ? { script: str('script')! } : {}), ...(str('key') ? { key: str('key')! } : {}), ...cors }, out);
     } else {
       if (!str('listen') || !str('upstream')) fail(`--listen and --upstream name the two protocols\n${COMMANDS.gateway!.usage}`);
-      const args: GatewayArgs = { listen: str('listen')!, upstream: str('upstream')!, insecure: a.insecure === true };
+      const args: GatewayArgs = { listen: str('listen')!, upstream: str('upstream')!, insecure: a.insecure === true, ...cors };
       for (const [k, to] of [['upstream-url', 'upstreamUrl'], ['host', 'host'], ['token', 'token'], ['key-from', 'keyFrom']] as const) if (str(k) !== undefined) args[to] = str(k)!;
       if (port !== undefined) args.port = port;
       stop = await gatewayCommand(cwd, runtime, args, out);

@@ -6,6 +6,7 @@
 import { adapters } from '../generated/index.js';
 import { createGateway, type GatewayOptions } from '../runtime/serve/gateway.js';
 import { errorResponse } from '../runtime/serve/error-body.js';
+import { withCors } from '../runtime/serve/cors.js';
 import type { ServedSpec } from '../runtime/contract/serve-codec.js';
 import { WireforgeError } from '../runtime/errors.js';
 import { listen, type Listening, type ListenOptions } from './listen.js';
@@ -29,6 +30,7 @@ export async function startGateway(options: GatewayServerOptions): Promise<Liste
   const upstream = typeof options.upstream === 'string' ? (adapters as Record<string, ServedSpec['adapter'] | undefined>)[options.upstream] : options.upstream;
   if (!upstream) throw new WireforgeError(`no built-in spec "${String(options.upstream)}" (known: ${Object.keys(adapters).join(', ')})`);
   const handler = createGateway({ ...options, listen: spec, upstream });
-  const tooLarge = () => errorResponse(spec.adapter, spec.serve, { status: 413, message: 'the request body is too large' });
+  // Outside the handler, so with its CORS headers added here.
+  const tooLarge = withCors(async () => errorResponse(spec.adapter, spec.serve, { status: 413, message: 'the request body is too large' }), options.cors, [spec.adapter.requestIdHeader]);
   return listen(handler, { ...options, host, tooLarge });
 }

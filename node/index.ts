@@ -2,3 +2,4 @@
 export { createMockServer, servedSpec, type MockServer, type MockServerOptions } from './mock-server.js';
 export { listen, type FetchHandler, type ListenOptions, type Listening } from './listen.js';
 export { startGateway, type GatewayServerOptions } from './gateway-server.js';
+export { MockSetupError } from '../runtime/errors.js';

@@ -16,8 +16,8 @@ export interface ListenOptions {
   host?: string;
   /** Largest request body accepted; larger ones get `tooLarge()` (default 413, plain). Default 4 MiB. */
   bodyLimit?: number;
-  /** The answer to a body over the limit, in the protocol's own shape. */
-  tooLarge?: () => Response;
+  /** The answer to a body over the limit, in the protocol's own shape (the request comes without its body). */
+  tooLarge?: (request: Request) => Response | Promise<Response>;
   /** Time allowed for the request's headers and body to arrive. Default 30 s. */
   requestTimeoutMs?: number;
 }
@@ -52,11 +52,12 @@ export async function listen(handler: FetchHandler, options: ListenOptions = {})
     });
     const declared = Number(req.headers['content-length'] ?? 0);
     const body = declared > limit ? undefined : await readBody(req, limit);
-    if (body === undefined) return write(res, options.tooLarge?.() ?? new Response('request body too large', { status: 413 }), controller.signal, true);
     const headers = new Headers();
     for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
     // The handler reads the path and query; the host only makes the URL whole (an IPv6 one would need brackets).
-    const request = new Request(`http://localhost${req.url ?? '/'}`, {
+    const url = `http://localhost${req.url ?? '/'}`;
+    if (body === undefined) return write(res, (await options.tooLarge?.(new Request(url, { method: req.method ?? 'POST', headers }))) ?? new Response('request body too large', { status: 413 }), controller.signal, true);
+    const request = new Request(url, {
       method: req.method ?? 'GET',
       headers,
       signal: controller.signal,

@@ -9,6 +9,8 @@ import type { ServedSpec } from '../runtime/contract/serve-codec.js';
 import { createMockHandler, type MockOptions, type RecordedCall } from '../runtime/serve/mock-handler.js';
 import { WireforgeError } from '../runtime/errors.js';
 import { listen } from './listen.js';
+import { errorResponse } from '../runtime/serve/error-body.js';
+import { withCors } from '../runtime/serve/cors.js';
 
 export interface MockServerOptions extends MockOptions {
   /** A built-in spec id, or a spec's generated module (`import * as acme from './generated/acme.js'`). */
@@ -27,7 +29,9 @@ export interface MockServer {
 export async function createMockServer(options: MockServerOptions): Promise<MockServer> {
   const spec = servedSpec(options.provider);
   const handler = createMockHandler(spec, options);
-  const server = await listen(handler.fetch, options.port === undefined ? {} : { port: options.port });
+  // A body over the limit is answered outside the handler: in the provider's shape, with CORS as the rest.
+  const tooLarge = withCors(async () => errorResponse(spec.adapter, spec.serve, { status: 413, message: 'the request body is too large' }), options.cors, [spec.adapter.requestIdHeader]);
+  const server = await listen(handler.fetch, { tooLarge, ...(options.port === undefined ? {} : { port: options.port }) });
   return { url: server.url, requests: handler.calls, close: server.close };
 }
 

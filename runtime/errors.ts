@@ -260,3 +260,16 @@ export class ToolExecutionError extends WireforgeError {
     this.callId = callId;
   }
 }
+
+/** A mock server set up to do something it cannot (a fault its reply cannot carry): refused at start, so a test cannot pass on a clean answer. */
+export class MockSetupError extends WireforgeError {
+  override name = 'MockSetupError';
+  /** Where in the options, e.g. `script[0].fault.truncateAfter`. */
+  declare readonly option: string;
+  declare readonly reason: string;
+  constructor(provider: string, option: string, reason: string) {
+    super(`${provider} mock: ${option}: ${reason}`, { provider });
+    this.option = option;
+    this.reason = reason;
+  }
+}

@@ -1,6 +1,7 @@
 /**
  * A spec's endpoint path (`/models/{model}:generateContent`) as a pattern that finds it at the
- * end of a request's path: the served path may sit under any base (`/v1beta`, a proxy's prefix).
+ * end of a request's path (the model and the kind of call read from it), and the paths a spec
+ * is served at.
  */
 import type { ProviderAdapter } from '../contract/adapter.js';
 
@@ -22,7 +23,35 @@ export function pathMatches(template: string, url: string): boolean {
   return pathPattern(template).test(url.split('?')[0] ?? '');
 }
 
-/** The spec's path or stream path. */
+/**
+ * The paths a spec is served at: its path and stream path, alone (a client given the server's
+ * URL as its baseUrl) or under the path of the spec's own base URL (`/v1`, `/v1beta`: what the
+ * provider's SDK adds to a base URL). Any other prefix is a wrong baseUrl, answered with a 404.
+ */
+export function servedPaths(adapter: ProviderAdapter): string[] {
+  const base = basePath(adapter);
+  const paths = [adapter.endpoint.path, adapter.endpoint.streamPath].filter((p): p is string => p !== undefined);
+  return [...paths, ...(base ? paths.map((p) => base + p) : [])];
+}
+
+/** The request path (without its query) is one the spec is served at. */
 export function servesPath(adapter: ProviderAdapter, path: string): boolean {
-  return [adapter.endpoint.path, adapter.endpoint.streamPath].some((p) => p !== undefined && pathMatches(p, path));
+  const base = basePath(adapter);
+  // A version segment of the base stands for any version: Gemini's SDK sends /v1 or /v1beta.
+  const prefixes = ['', ...(base ? [base.split('/').map((seg) => (VERSION.test(seg) ? VERSION.source.slice(1, -1) : pathPattern(seg).source.slice(0, -1))).join('/')] : [])];
+  const bare = path.split('?')[0] ?? '';
+  return [adapter.endpoint.path, adapter.endpoint.streamPath].some((p) => p !== undefined && prefixes.some((pre) => new RegExp(`^${pre}${pathPattern(p).source}`).test(bare)));
+}
+
+const VERSION = /^v\d+(?:alpha|beta)?\d*$/;
+
+/** The path of the spec's default base URL, without a trailing slash; undefined when it has none. */
+function basePath(adapter: ProviderAdapter): string | undefined {
+  const base = adapter.endpoint.baseUrl;
+  return base === undefined ? undefined : /^[a-z][a-z0-9+.-]*:\/\/[^/]*(\/.*)?$/i.exec(base)?.[1]?.replace(/\/+$/, '') || undefined;
+}
+
+/** The 404 message: what is served, so a wrong baseUrl shows itself. */
+export function notServed(adapter: ProviderAdapter, path: string): string {
+  return `${adapter.profile.name} is served at ${servedPaths(adapter).join(' or ')}, not ${path}: check the client's baseUrl`;
 }

@@ -12,6 +12,8 @@ import type { ChatRequest, ClientOptions, ChatResponse, StreamEvent, Warning } f
 import { decodeRequest } from './decode-request.js';
 import { eventEncoder } from './encode-events.js';
 import { errorResponse } from './error-body.js';
+import { notServed, servesPath } from './endpoint-path.js';
+import { withCors, type CorsOption } from './cors.js';
 import { callerKey, sameSecret } from './caller-key.js';
 import type { ServedSpec } from '../contract/serve-codec.js';
 import { responseBody, type ServedTurn } from './served-turn.js';
@@ -34,6 +36,8 @@ export interface GatewayOptions {
   clientToken?: string;
   /** The upstream model: fixed, or made from the one the caller asked for. */
   model?: string | ((requested: string | undefined) => string | undefined);
+  /** Answer browsers: preflights, and CORS headers on every answer (`true`: any origin, or a list). Off by default. */
+  cors?: CorsOption;
 }
 
 /** The response header that lists what either protocol could not carry, as JSON. */
@@ -52,18 +56,24 @@ export function createGateway(options: GatewayOptions): (request: Request) => Pr
   const redact = makeRedactor(options.client?.apiKey, envKey, options.clientToken);
   const fail = (status: number, message: string, headers: Record<string, string> = {}): Response => errorResponse(listen.adapter, listen.serve, { status, message: redact(message) }, headers);
 
-  return async (req) => {
-    try {
-      return await handle(req);
-    } catch (e) {
-      // A failure of the gateway itself (a body nested too deep to copy, say): the caller still gets the protocol's error.
-      return fail(500, `the gateway failed: ${e instanceof Error ? e.message : String(e)}`);
-    }
-  };
+  return withCors(
+    async (req) => {
+      try {
+        return await handle(req);
+      } catch (e) {
+        // A failure of the gateway itself (a body nested too deep to copy, say): the caller still gets the protocol's error.
+        return fail(500, `the gateway failed: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    },
+    options.cors,
+    [WARNINGS_HEADER, listen.adapter.requestIdHeader, listen.adapter.profile.errors.typeHeader],
+  );
 
   async function handle(req: Request): Promise<Response> {
     const url = new URL(req.url);
     if (req.method !== 'POST') return fail(405, `${req.method} is not served; send POST`);
+    // A wrong baseUrl in the caller is a 404 in the protocol's shape, as the provider would answer it.
+    if (!servesPath(listen.adapter, url.pathname)) return fail(404, notServed(listen.adapter, url.pathname));
     const key = callerKey(listen, (h) => req.headers.get(h));
     if (options.clientToken !== undefined && (key === undefined || !sameSecret(key, options.clientToken))) return fail(401, 'a valid gateway token is required');
     if (keyFromCaller && !key) return fail(401, 'send your upstream key in the auth header');

@@ -10,50 +10,17 @@ import type { ChatRequest, Message } from '../contract/unified-model.js';
 import { decodeRequest } from './decode-request.js';
 import { eventEncoder } from './encode-events.js';
 import { errorResponse, type ServedError } from './error-body.js';
-import { servesPath } from './endpoint-path.js';
+import { notServed, servesPath } from './endpoint-path.js';
 import { callerKey, sameSecret } from './caller-key.js';
 import type { ServedSpec } from '../contract/serve-codec.js';
-import { responseBody } from './served-turn.js';
+import { responseBody, type ServedTurn } from './served-turn.js';
 import { StreamWriter, type WireEvent } from './stream-writer.js';
-import { servedTurn, turnEvents, type MockTurn } from './turn-events.js';
+import { servedTurn, turnEvents } from './turn-events.js';
+import { withCors, type CorsOption } from './cors.js';
+import type { MockFault, MockMatch, MockStep } from './mock-script.js';
+import { checkStep, streamedFaultOnBlocking } from './mock-check.js';
 
-/** Something to go wrong, instead of or during a turn. */
-export interface MockFault {
-  /** Answer with this HTTP status and the provider's error body. */
-  status?: number;
-  message?: string;
-  /** The provider's error type (default: the spec's type for the status). */
-  type?: string;
-  code?: string;
-  /** Seconds, sent as `retry-after`. */
-  retryAfter?: number;
-  /** Streamed: after this many events, an error event in the provider's shape, then the end. */
-  errorAfter?: number;
-  /** Streamed: after this many events, half of the next one, then the connection closes. */
-  truncateAfter?: number;
-  /** Before the response starts. */
-  latencyMs?: number;
-  /** Streamed: after the first event, silence for this long. */
-  stallMs?: number;
-}
-
-/** When a script step answers: every condition given must hold. */
-export interface MockMatch {
-  /** The last user message's text contains this, or matches it. */
-  lastUserText?: string | RegExp;
-  /** The request carries a tool result for this call id. */
-  toolResultFor?: string;
-  model?: string;
-  stream?: boolean;
-}
-
-export interface MockStep {
-  when?: MockMatch;
-  reply?: MockTurn;
-  fault?: MockFault;
-  /** How many requests this step answers (default: any number). */
-  times?: number;
-}
+export type { MockFault, MockMatch, MockStep } from './mock-script.js';
 
 /** What the mock recorded of one request. */
 export interface RecordedCall {
@@ -79,6 +46,8 @@ export interface MockOptions {
   delayMs?: number;
   /** The response's model when the request names none. */
   model?: string;
+  /** Answer browsers: preflights, and CORS headers on every answer (`true`: any origin, or a list). Off by default. */
+  cors?: CorsOption;
 }
 
 export interface MockHandler {
@@ -96,6 +65,18 @@ export function createMockHandler(spec: ServedSpec, options: MockOptions = {}): 
   const served = new Map<string, string>();
   let n = 0;
   const fail = (status: number, message: string, extra: Partial<ServedError> = {}, headers: Record<string, string> = {}) => errorResponse(adapter, serve, { status, message, ...extra }, headers);
+  const chunk = options.chunk ?? 8;
+  /** A turn's stream events as the spec writes them (also what a fault's position is checked against). */
+  const streamOf = (turn: ServedTurn) => {
+    const writer = new StreamWriter(adapter, serve, { id: turn.id, model: turn.model, created: CREATED });
+    const events: WireEvent[] = [];
+    for (const e of turnEvents(turn, chunk)) events.push(...writer.write(e));
+    events.push(...writer.end());
+    return { writer, events };
+  };
+  const count = (step: MockStep) => streamOf(servedTurn(step.reply ?? {}, { id: 'mock_0', model: options.model ?? 'mock-model', created: CREATED })).events.length;
+  // A scripted step that cannot do what it says is refused now, not served as a clean answer later.
+  if (Array.isArray(options.script)) options.script.forEach((step, i) => checkStep(adapter.id, step, `script[${i}].`, count));
 
   const handle = async (req: Request): Promise<Response> => {
     const url = new URL(req.url);
@@ -110,9 +91,23 @@ export function createMockHandler(spec: ServedSpec, options: MockOptions = {}): 
     }
     const call: RecordedCall = { method: req.method, path: url.pathname + url.search, headers, body };
     calls.push(call);
-    req.signal.addEventListener('abort', () => (call.aborted = true), { once: true });
+    // Until the answer is complete; then the listener goes (one signal may serve many requests).
+    const aborted = () => (call.aborted = true);
+    req.signal.addEventListener('abort', aborted, { once: true });
+    const done = () => req.signal.removeEventListener('abort', aborted);
+    // A streamed answer takes `done` over and calls it when its body ends.
+    let handed = false;
+    const handOver = () => ((handed = true), done);
+    try {
+      return await answer(req, url, call, headers, body, handOver);
+    } finally {
+      if (!handed) done();
+    }
+  };
+
+  const answer = async (req: Request, url: URL, call: RecordedCall, headers: Record<string, string>, body: unknown, handOver: () => () => void): Promise<Response> => {
     if (req.method !== 'POST') return fail(405, `${req.method} is not served; send POST`);
-    if (!servesPath(adapter, url.pathname)) return fail(404, `${adapter.profile.name} is served at ${adapter.endpoint.path}, not ${url.pathname}`);
+    if (!servesPath(adapter, url.pathname)) return fail(404, notServed(adapter, url.pathname));
     if (options.apiKey !== undefined && !sameSecret(callerKey(spec, (h) => headers[h]) ?? '', options.apiKey)) return fail(401, 'invalid API key');
     let decoded;
     try {
@@ -124,7 +119,17 @@ export function createMockHandler(spec: ServedSpec, options: MockOptions = {}): 
     call.request = restoreIds(decoded.request, served);
     call.stream = decoded.stream;
     const step = pickStep(options.script, call, used) ?? { reply: { text: 'Hello from the mock.' } };
+    if (typeof options.script === 'function') {
+      try {
+        checkStep(adapter.id, step, 'script(call).', count);
+      } catch (e) {
+        return fail(500, e instanceof Error ? e.message : String(e));
+      }
+    }
     const fault = step.fault ?? {};
+    // A stream fault on a request that does not stream would pass as a clean answer: it is an error instead.
+    const misplaced = decoded.stream ? undefined : streamedFaultOnBlocking(step.fault);
+    if (misplaced) return fail(400, `${adapter.id} mock: ${misplaced}`);
     if (fault.latencyMs) await sleep(fault.latencyMs, req.signal);
     if (fault.status !== undefined) {
       const extra: Record<string, string> = fault.retryAfter === undefined ? {} : { 'retry-after': String(fault.retryAfter) };
@@ -134,13 +139,10 @@ export function createMockHandler(spec: ServedSpec, options: MockOptions = {}): 
     const turn = servedTurn(step.reply ?? {}, { id, model: decoded.request.model ?? options.model ?? 'mock-model', created: CREATED });
     for (const c of turn.message.toolCalls ?? []) served.set(callKey(c.name, c.arguments), c.id);
     if (!decoded.stream) return json(responseBody(adapter, serve, turn).body, 200);
-    const writer = new StreamWriter(adapter, serve, { id: turn.id, model: turn.model, created: CREATED });
-    const events: WireEvent[] = [];
-    for (const e of turnEvents(turn, options.chunk ?? 8)) events.push(...writer.write(e));
-    events.push(...writer.end());
-    return streamResponse(spec, writer, events, fault, options.delayMs ?? 0, req.signal);
+    const { writer, events } = streamOf(turn);
+    return streamResponse(spec, writer, events, fault, options.delayMs ?? 0, req.signal, handOver());
   };
-  return { fetch: handle, calls };
+  return { fetch: withCors(handle, options.cors, [adapter.requestIdHeader, adapter.profile.errors.typeHeader]), calls };
 }
 
 function callKey(name: string, args: string): string {
@@ -194,28 +196,34 @@ function holds(m: MockMatch, call: RecordedCall): boolean {
   return true;
 }
 
-function streamResponse(spec: ServedSpec, writer: StreamWriter, events: WireEvent[], fault: MockFault, delayMs: number, signal: AbortSignal): Response {
+/** `done` is called once the body has ended or been cancelled. */
+function streamResponse(spec: ServedSpec, writer: StreamWriter, events: WireEvent[], fault: MockFault, delayMs: number, signal: AbortSignal, done: () => void): Response {
   const encoder = eventEncoder(spec.adapter);
   let i = 0;
+  const end = (controller: ReadableStreamDefaultController<Uint8Array>) => {
+    done();
+    controller.close();
+  };
   const body = new ReadableStream<Uint8Array>({
+    cancel: done,
     async pull(controller) {
-      if (signal.aborted) return controller.close();
+      if (signal.aborted) return end(controller);
       if (i > 0 && delayMs) await sleep(delayMs, signal);
       if (i === 1 && fault.stallMs) await sleep(fault.stallMs, signal);
       if (fault.errorAfter !== undefined && i === fault.errorAfter) {
         const type = fault.type ?? spec.serve.errorTypes?.['500'];
         controller.enqueue(encoder.bytes(writer.errorEvent({ status: 500, message: fault.message ?? 'mock stream error', type, code: fault.code })));
-        return controller.close();
+        return end(controller);
       }
       if (fault.truncateAfter !== undefined && i === fault.truncateAfter) {
         const next = events[i] ? encoder.bytes([events[i]!]) : new Uint8Array(0);
         controller.enqueue(next.subarray(0, Math.max(1, Math.floor(next.length / 2))));
-        return controller.close();
+        return end(controller);
       }
       if (i >= events.length) {
-        const end = encoder.end();
-        if (end.length) controller.enqueue(end);
-        return controller.close();
+        const tail = encoder.end();
+        if (tail.length) controller.enqueue(tail);
+        return end(controller);
       }
       // Without a delay or a fault to place, events go out in batches (a network chunk holds many).
       const batch = delayMs || fault.errorAfter !== undefined || fault.truncateAfter !== undefined || fault.stallMs ? 1 : 64;
@@ -229,9 +237,16 @@ function json(body: unknown, status: number): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 }
 
+/** A wait that ends early on abort; its listener goes when it ends either way (a stream may wait thousands of times on one signal). */
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
   return new Promise((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+    const end = () => {
+      clearTimeout(t);
+      signal.removeEventListener('abort', end);
+      resolve();
+    };
+    const t = setTimeout(end, ms);
+    signal.addEventListener('abort', end, { once: true });
   });
 }

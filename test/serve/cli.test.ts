@@ -61,6 +61,15 @@ describe('the serve commands', () => {
     }
   }, 30_000);
 
+  it('--cors on serve and --cors-origin on gateway answer a browser preflight', async () => {
+    const ask = (url: string, origin: string) => fetch(url, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization' } });
+    const mock = (await start(['serve', 'openai-chat', '--cors'], ['openai-chat']))['openai-chat']!;
+    expect((await ask(`${mock}/chat/completions`, 'http://a.localhost')).headers.get('access-control-allow-origin')).toBe('*');
+    const gw = (await start(['gateway', '--listen', 'openai-chat', '--upstream', 'openai-chat', '--upstream-url', mock, '--key-from', 'caller', '--cors-origin', 'http://a.localhost', '--cors-origin', 'http://b.localhost'], ['gateway']))['gateway']!;
+    expect((await ask(`${gw}/chat/completions`, 'http://b.localhost')).headers.get('access-control-allow-origin')).toBe('http://b.localhost');
+    expect((await ask(`${gw}/chat/completions`, 'http://c.localhost')).headers.get('access-control-allow-origin')).toBeNull();
+  }, 30_000);
+
   it('refuses a non-loopback address with a held key and no token', async () => {
     await expect(start(['gateway', '--listen', 'openai-chat', '--upstream', 'anthropic-messages', '--host', '0.0.0.0'], ['never'])).rejects.toThrow(/exited with 1: .*client token/s);
   }, 30_000);
