@@ -95,28 +95,30 @@ export class ChatStream implements AsyncIterable<StreamEvent> {
     let batch: StreamEvent[] = [];
     let i = 0;
     let finished = false;
-    return {
-      next: async (): Promise<IteratorResult<StreamEvent>> => {
-        while (i >= batch.length) {
-          if (finished) return done();
-          let r: IteratorResult<StreamEvent[]>;
-          try {
-            r = await gen.next();
-          } catch (error) {
-            finished = true;
-            this.#reject(error);
-            throw error;
-          }
-          if (r.done) {
-            finished = true;
-            this.#resolve(this.#result());
-            return done();
-          }
-          batch = r.value;
-          i = 0;
+    const pull = async (): Promise<IteratorResult<StreamEvent>> => {
+      while (i >= batch.length) {
+        if (finished) return done();
+        let r: IteratorResult<StreamEvent[]>;
+        try {
+          r = await gen.next();
+        } catch (error) {
+          finished = true;
+          this.#reject(error);
+          throw error;
         }
-        return { done: false, value: batch[i++]! };
-      },
+        if (r.done) {
+          finished = true;
+          this.#resolve(this.#result());
+          return done();
+        }
+        batch = r.value;
+        i = 0;
+      }
+      return { done: false, value: batch[i++]! };
+    };
+    return {
+      // An event already read goes out without an async frame of its own (one per event adds up on small events).
+      next: () => (i < batch.length ? Promise.resolve({ done: false, value: batch[i++]! }) : pull()),
       // `break` out of for-await: the body is cancelled and final() says the stream was left.
       return: async (): Promise<IteratorResult<StreamEvent>> => {
         if (!finished) {
