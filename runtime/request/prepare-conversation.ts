@@ -75,8 +75,7 @@ export function prepareConversation(
   });
   // Without a unit the history goes as it is: the templates carry nothing another provider made.
   const kept = rules ? rules(messages, origins, req, continuity, w) : { messages, request: req };
-  // messages, request, body and carried as the rules left them.
-  return { ...kept, system: systemTexts.length ? systemTexts.join(join) : undefined, origins };
+  return { system: systemTexts.length ? systemTexts.join(join) : undefined, messages: kept.messages, origins, body: kept.body, request: kept.request, carried: kept.carried };
 }
 
 /** Base64 prefixes of the image formats providers accept, for data given without a mediaType. */
