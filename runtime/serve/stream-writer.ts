@@ -49,14 +49,21 @@ export class StreamWriter {
   constructor(
     private readonly adapter: ProviderAdapter,
     private readonly serve: ServeCodec,
-    private readonly turn: { id: string; model: string; created: number },
+    private readonly turn: { id: string; model: string; created: number; request?: unknown },
   ) {
     this.createdAt = new Date(turn.created * 1000).toISOString();
   }
 
   write(e: ServeEvent): WireEvent[] {
     const out: WireEvent[] = [];
-    if (!this.started && e.type !== 'start') this.start(out, {});
+    if (!this.started) {
+      // Usage known before the turn begins (the input) goes into the start event (Anthropic's message_start).
+      if (e.type === 'usage') {
+        this.usage = e.usage;
+        return out;
+      }
+      if (e.type !== 'start') this.start(out, {});
+    }
     switch (e.type) {
       case 'start':
         if (!this.started) this.start(out, e);
@@ -149,7 +156,9 @@ export class StreamWriter {
     this.started = true;
     if (e.id) this.turn.id = e.id;
     if (e.model) this.turn.model = e.model;
-    this.emit(out, 'start', this.turnSlots(null));
+    // The start may describe the response as it begins (Responses' response.created): the body so far.
+    const slots = this.turnSlots(null);
+    this.emit(out, 'start', { ...slots, response: this.serve.response?.(slots as ServeSlots) });
   }
 
   /** The open block if it is of this kind, else a new one (the open one closed first). */
