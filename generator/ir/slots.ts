@@ -54,7 +54,7 @@ export const SLOTS: Record<SlotContext, readonly string[]> = {
   // `$request` is the client's request body as it arrived (a response echoes its settings);
   // `$json.<slot>` is a slot's value as JSON text.
   'serve.response': ['id', 'model', 'created', 'createdAt', 'message', 'finish', 'usage', 'request'],
-  'serve.step': ['id', 'model', 'created', 'createdAt', 'seq', 'index', 'callIndex', 'itemId', 'delta', 'text', 'signature', 'callId', 'name', 'arguments', 'argumentsObject', 'finish', 'usage', 'response', 'message', 'type', 'code', 'status', 'wire', 'envelope', 'request'],
+  'serve.step': ['id', 'model', 'created', 'createdAt', 'seq', 'index', 'callIndex', 'first', 'itemId', 'delta', 'text', 'signature', 'callId', 'name', 'arguments', 'argumentsObject', 'finish', 'usage', 'response', 'message', 'type', 'code', 'status', 'wire', 'envelope', 'request'],
   'serve.error': ['message', 'type', 'code', 'status'],
 };
 

@@ -56,6 +56,11 @@ export interface ServeSlots {
   readonly index: number;
   /** The call's position among the turn's tool calls. */
   readonly callIndex: number;
+  /**
+   * In a block's start step (textStart, toolCallStart, toolCall): the turn's first text or
+   * tool-call block (a wire that opens its stream with that block's first chunk).
+   */
+  readonly first: boolean;
   /** An id for the block's wire item, made from the response id and the block index. */
   readonly itemId: string;
   readonly delta: string;

@@ -22,13 +22,15 @@ export interface WireEvent {
 type Block =
   | { kind: 'text'; index: number; text: string }
   | { kind: 'thinking'; index: number; text: string; signature?: string }
-  | { kind: 'call'; index: number; callIndex: number; id: string; name: string; text: string; waiting?: boolean; done?: ToolCall };
+  | { kind: 'call'; index: number; callIndex: number; id: string; name: string; text: string; waiting?: boolean; done?: ToolCall; first?: boolean };
 type CallBlock = Extract<Block, { kind: 'call' }>;
 
 export class StreamWriter {
   private seq = 0;
   private blocks = 0;
   private calls = 0;
+  /** Text and call blocks begun: the first one carries `$first` (Chat Completions' role chunk goes with it). */
+  private shown = 0;
   private open: Block | undefined;
   /** Unified call index → the call, for deltas and the complete call. */
   private readonly byIndex = new Map<number, Extract<Block, { kind: 'call' }>>();
@@ -167,7 +169,7 @@ export class StreamWriter {
     this.close(out);
     const b = { kind, index: this.blocks++, text: '' } as Extract<Block, { kind: K }>;
     this.open = b;
-    this.emit(out, kind === 'text' ? 'textStart' : 'thinkingStart', this.blockSlots(b, {}));
+    this.emit(out, kind === 'text' ? 'textStart' : 'thinkingStart', this.blockSlots(b, kind === 'text' ? { first: this.shown++ === 0 } : {}));
     return b;
   }
 
@@ -181,17 +183,17 @@ export class StreamWriter {
       this.waiting.push(b);
       return b;
     }
-    const b: CallBlock = { kind: 'call', index: this.blocks++, callIndex: this.calls++, id, name, text: '' };
+    const b: CallBlock = { kind: 'call', index: this.blocks++, callIndex: this.calls++, id, name, text: '', first: this.shown++ === 0 };
     this.byIndex.set(index, b);
     this.open = b;
-    if (!this.serve.stream.toolCall) this.emit(out, 'toolCallStart', this.blockSlots(b, {}));
+    if (!this.serve.stream.toolCall) this.emit(out, 'toolCallStart', this.blockSlots(b, { first: b.first }));
     return b;
   }
 
   private endCall(out: WireEvent[], b: Extract<Block, { kind: 'call' }>, call: ToolCall): void {
     this.toolCalls.push(call);
     const whole = this.serve.stream.toolCall !== undefined;
-    this.emit(out, whole ? 'toolCall' : 'toolCallEnd', this.blockSlots(b, { signature: call.signature }, true));
+    this.emit(out, whole ? 'toolCall' : 'toolCallEnd', this.blockSlots(b, whole ? { signature: call.signature, first: b.first } : { signature: call.signature }, true));
     if (this.open === b) this.open = undefined;
     this.startWaiting(out);
   }
@@ -202,8 +204,9 @@ export class StreamWriter {
       const b = this.waiting.shift()!;
       b.waiting = false;
       b.index = this.blocks++;
+      b.first = this.shown++ === 0;
       this.open = b;
-      this.emit(out, 'toolCallStart', this.blockSlots(b, {}));
+      this.emit(out, 'toolCallStart', this.blockSlots(b, { first: b.first }));
       if (b.text) this.emit(out, 'toolCallDelta', this.blockSlots(b, { delta: b.text }));
       if (b.done) this.endCall(out, b, b.done);
     }
