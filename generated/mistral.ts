@@ -42,6 +42,11 @@ export const profile = {
     ...base.profile.finish,
     map: { ...base.profile.finish.map, model_length: 'length', error: 'error' },
   },
+  errors: {
+    ...base.profile.errors,
+    type: [['type'], ['error', 'type']],
+    code: [['code'], ['error', 'code']],
+  },
 } as const satisfies Profile;
 
 /** The request templates this overlay changes, as data: compiled for its codec, read by its serve side. */

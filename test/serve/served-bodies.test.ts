@@ -316,3 +316,17 @@ describe('xAI', () => {
     }
   });
 });
+
+describe('Mistral errors read back', () => {
+  it('this library’s Mistral client reads the flat error body: message and type', async () => {
+    const { createClient } = await import('../../generated/index.js');
+    const mock = await createMockServer({ provider: 'mistral', script: [{ fault: { status: 429, type: 'rate_limit_error', message: 'Too many requests' } }] });
+    try {
+      const client = createClient('mistral', { apiKey: 'k-mistral-0001', baseUrl: mock.url, model: 'mistral-small-latest', maxRetries: 0 });
+      const err = await client.chat({ messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e);
+      expect(err).toMatchObject({ status: 429, providerMessage: 'Too many requests', type: 'rate_limit_error' });
+    } finally {
+      await mock.close();
+    }
+  });
+});
