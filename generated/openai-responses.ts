@@ -833,6 +833,14 @@ export const serve = {
         text: s.text,
       }),
       (s) => ({
+        type: 'response.reasoning_summary_part.done',
+        sequence_number: s.seq,
+        item_id: s.itemId,
+        output_index: s.index,
+        summary_index: 0,
+        part: { type: 'summary_text', text: s.text },
+      }),
+      (s) => ({
         type: 'response.output_item.done',
         sequence_number: s.seq,
         output_index: s.index,

@@ -31,6 +31,7 @@ describe('OpenAI Responses: the whole response object', () => {
         { when: { lastUserText: 'weather' }, reply: { text: 'Checking.', toolCalls: [{ id: 'call_w1', name: 'get_weather', arguments: { city: 'Paris' } }], usage: USAGE } },
         { when: { lastUserText: 'long' }, reply: { text: 'Cut', finishReason: 'length' } },
         { when: { lastUserText: 'broken' }, reply: { text: '', finishReason: 'error' } },
+        { when: { lastUserText: 'think' }, reply: { thinking: { text: 'Weighing it.', signature: 'enc-1' }, text: 'Done.' } },
         { reply: { text: 'Hello there.', usage: USAGE } },
       ],
     });
@@ -115,6 +116,16 @@ describe('OpenAI Responses: the whole response object', () => {
   it('a failed response carries an error object', async () => {
     const { json } = await post(url(), { model: 'gpt-test', input: 'broken' });
     expect(json).toMatchObject({ status: 'failed', error: { code: expect.any(String), message: expect.any(String) }, incomplete_details: null, completed_at: null });
+  });
+
+  it('a reasoning item: its summary part closes before the item, and the item is the body’s', async () => {
+    const { events } = await post(url(), { model: 'gpt-test', input: 'think first', stream: true });
+    const types = events.map((e) => e.type);
+    expect(types.indexOf('response.reasoning_summary_part.done')).toBeGreaterThan(types.indexOf('response.reasoning_summary_text.done'));
+    expect(types.indexOf('response.reasoning_summary_part.done')).toBeLessThan(types.indexOf('response.output_item.done'));
+    const last = events[events.length - 1]!.response;
+    expect(last.output[0]).toEqual({ id: expect.any(String), type: 'reasoning', summary: [{ type: 'summary_text', text: 'Weighing it.' }], encrypted_content: 'enc-1' });
+    for (const e of events.filter((x) => x.type === 'response.output_item.done')) expect(e.item).toEqual(last.output[e.output_index]);
   });
 
   it('the stream: sequence numbers on every event, a created response without usage, a last word equal to the blocking body', async () => {
