@@ -12,6 +12,7 @@ import {
   defineAdapter,
   firstString,
   isEmpty,
+  jsonText,
   list,
   mergeConsecutive,
   mergeUsage,
@@ -655,28 +656,22 @@ export const serve = {
     content: s.message?.content,
     stop_reason: s.finish,
     stop_sequence: null,
-    usage: s.usage,
+    usage: {
+      input_tokens: s.usage?.input_tokens ?? 0,
+      cache_creation_input_tokens: s.usage?.cache_creation_input_tokens ?? 0,
+      cache_read_input_tokens: s.usage?.cache_read_input_tokens ?? 0,
+      cache_creation: {
+        ephemeral_5m_input_tokens: s.usage?.cache_creation_input_tokens ?? 0,
+        ephemeral_1h_input_tokens: 0,
+      },
+      output_tokens: s.usage?.output_tokens ?? 0,
+      service_tier: 'standard',
+      ...s.usage,
+    },
+    container: null,
   }),
   stream: {
-    start: [
-      (s) => ({
-        type: 'message_start',
-        message: {
-          id: s.id,
-          type: 'message',
-          role: 'assistant',
-          model: s.model,
-          content: [],
-          stop_reason: null,
-          stop_sequence: null,
-          usage: {
-            ...s.usage,
-            input_tokens: s.usage?.input_tokens ?? 0,
-            output_tokens: s.usage?.output_tokens ?? 0,
-          },
-        },
-      }),
-    ],
+    start: [(s) => ({ type: 'message_start', message: { ...s.response, content: [], stop_reason: null } })],
     textStart: [
       (s) => ({ type: 'content_block_start', index: s.index, content_block: { type: 'text', text: '' } }),
     ],
@@ -707,7 +702,22 @@ export const serve = {
     ],
     thinkingEnd: [(s) => ({ type: 'content_block_stop', index: s.index })],
     part: [
-      (s) => ({ type: 'content_block_start', index: s.index, content_block: s.wire }),
+      (s) =>
+        s.wire?.input != null
+          ? { type: 'content_block_start', index: s.index, content_block: { ...s.wire, input: {} } }
+          : undefined,
+      (s) =>
+        s.wire?.input != null
+          ? {
+              type: 'content_block_delta',
+              index: s.index,
+              delta: { type: 'input_json_delta', partial_json: jsonText(s.wire?.input) },
+            }
+          : undefined,
+      (s) =>
+        s.wire?.input == null
+          ? { type: 'content_block_start', index: s.index, content_block: s.wire }
+          : undefined,
       (s) => ({ type: 'content_block_stop', index: s.index }),
     ],
     toolCallStart: [
@@ -729,7 +739,7 @@ export const serve = {
       (s) => ({
         type: 'message_delta',
         delta: { stop_reason: s.finish, stop_sequence: null },
-        usage: { ...s.usage, output_tokens: s.usage?.output_tokens ?? 0 },
+        usage: s.response?.usage,
       }),
     ],
     end: [(s) => ({ type: 'message_stop' })],

@@ -51,6 +51,11 @@ export function isEmpty(v: unknown): boolean {
   return v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
 }
 
+/** A value as JSON text (`$json.<slot>` in serve templates); nothing stays nothing. */
+export function jsonText(v: unknown): string | undefined {
+  return v === undefined ? undefined : JSON.stringify(v);
+}
+
 /** An array without the items that vanished. */
 export function present<T>(items: Array<T | undefined>): T[] {
   const out: T[] = [];

@@ -13,6 +13,8 @@ import { valueExpr } from './emit-value.js';
 export function serveSlot(name: string): string | undefined {
   const [root, ...rest] = name.split('.');
   if (root === undefined) return undefined;
+  // `$json.<slot>`: the slot's value as JSON text (a server-tool call's input as its stream's delta).
+  if (root === 'json' && rest.length) return `jsonText(${serveSlot(rest.join('.'))})`;
   if (root === 'finish' && rest.length) return `s.finishFields${rest.map(access).join('')}`;
   return `s.${root}${rest.map(access).join('')}`;
 }
@@ -39,6 +41,7 @@ export function serveMembers(ir: SpecIR): Map<string, string> {
   if (serve.errorTypes) out.set('errorTypes', valueExpr(serve.errorTypes));
   if (serve.accept) out.set('accept', valueExpr(serve.accept));
   if (serve.itemId) out.set('itemId', lit(serve.itemId));
+  if (serve.fill) out.set('fill', valueExpr(serve.fill));
   setRequest(out, requestTemplates(ir));
   // SSE wires that dispatch on a payload field send it as the event name too (as the providers do).
   if (ir.stream.eventKey && ir.profile.stream.framing === 'sse') out.set('eventName', valueExpr(ir.stream.eventKey.segments));

@@ -51,13 +51,15 @@ export const SLOTS: Record<SlotContext, readonly string[]> = {
   'param.template': ['value'],
   body: [],
   // Serve templates (the mock server and the gateway): object slots may be read further with dots.
-  'serve.response': ['id', 'model', 'created', 'createdAt', 'message', 'finish', 'usage'],
-  'serve.step': ['id', 'model', 'created', 'createdAt', 'seq', 'index', 'callIndex', 'itemId', 'delta', 'text', 'signature', 'callId', 'name', 'arguments', 'argumentsObject', 'finish', 'usage', 'response', 'message', 'type', 'code', 'status', 'wire', 'envelope'],
+  // `$request` is the client's request body as it arrived (a response echoes its settings);
+  // `$json.<slot>` is a slot's value as JSON text.
+  'serve.response': ['id', 'model', 'created', 'createdAt', 'message', 'finish', 'usage', 'request'],
+  'serve.step': ['id', 'model', 'created', 'createdAt', 'seq', 'index', 'callIndex', 'first', 'itemId', 'delta', 'text', 'signature', 'callId', 'name', 'arguments', 'argumentsObject', 'finish', 'usage', 'response', 'message', 'type', 'code', 'status', 'wire', 'envelope', 'request'],
   'serve.error': ['message', 'type', 'code', 'status'],
 };
 
 /** Serve slots that hold an object a template may read into (`$message.content`, `$finish.status`). */
-export const OBJECT_SLOTS: readonly string[] = ['message', 'usage', 'response', 'argumentsObject', 'finish', 'wire', 'envelope'];
+export const OBJECT_SLOTS: readonly string[] = ['message', 'usage', 'response', 'argumentsObject', 'finish', 'wire', 'envelope', 'request'];
 
 /** The slot a (possibly dotted) slot name reads: `message.content` reads `message`. */
 export function slotRoot(name: string, ctx: SlotContext): string {

@@ -189,7 +189,7 @@ export interface ServeDocument {
   /** One event (a template) or several (a list) per step. */
   stream?: Partial<Record<ServeStep, TemplateValue>>;
   /** Extra `$finish.<name>` slots per unified finish reason (`*`: every other reason). */
-  finish?: Record<string, Record<string, ScalarValue>>;
+  finish?: Record<string, Record<string, unknown>>;
   error?: TemplateValue;
   /** The provider's error type per HTTP status the server side answers with itself. */
   errorTypes?: Record<string, string>;
@@ -197,6 +197,8 @@ export interface ServeDocument {
   accept?: ServeAcceptDocument;
   /** The key naming each item of a spread assistant turn. */
   itemId?: string;
+  /** Fields a response writes that a request leaves out, by the `type` of the object. */
+  fill?: Record<string, Record<string, unknown>>;
 }
 
 export interface ServeAcceptDocument {

@@ -105,14 +105,14 @@ export function createGateway(options: GatewayOptions): (request: Request) => Pr
     try {
       if (!decoded.stream) {
         const r = await client.chat(request, call);
-        const { body: out, warnings } = responseBody(listen.adapter, listen.serve, turnOf(r, request.model));
+        const { body: out, warnings } = responseBody(listen.adapter, listen.serve, { ...turnOf(r, request.model), request: body });
         return json(out, 200, warningsHeader([...own, ...r.warnings, ...warnings]));
       }
       const stream = client.stream(request, call);
       const events = stream[Symbol.asyncIterator]();
       // The answer starts once upstream's first event is there: an upstream error before it is an HTTP error.
       const first = await events.next();
-      return streamed(listen, first, events, request.model, redact, stream.abort.bind(stream), upstream.id !== listen.adapter.id, own);
+      return streamed(listen, first, events, request.model, redact, stream.abort.bind(stream), upstream.id !== listen.adapter.id, own, body);
     } catch (e) {
       return upstreamFailure(e, fail);
     }
@@ -149,8 +149,10 @@ function streamed(
   abort: () => void,
   foreign: boolean,
   own: Warning[],
+  // The caller's request body: the listen protocol's response echoes its settings (`$request`).
+  request: unknown,
 ): Response {
-  const writer = new StreamWriter(listen.adapter, listen.serve, { id: 'gw_1', model: model ?? 'unknown', created: Math.floor(Date.now() / 1000) });
+  const writer = new StreamWriter(listen.adapter, listen.serve, { id: 'gw_1', model: model ?? 'unknown', created: Math.floor(Date.now() / 1000), request });
   const encoder = eventEncoder(listen.adapter);
   let pending: IteratorResult<StreamEvent> | undefined = first;
   let done = false;

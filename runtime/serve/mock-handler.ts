@@ -68,7 +68,7 @@ export function createMockHandler(spec: ServedSpec, options: MockOptions = {}): 
   const chunk = options.chunk ?? 8;
   /** A turn's stream events as the spec writes them (also what a fault's position is checked against). */
   const streamOf = (turn: ServedTurn) => {
-    const writer = new StreamWriter(adapter, serve, { id: turn.id, model: turn.model, created: CREATED });
+    const writer = new StreamWriter(adapter, serve, { id: turn.id, model: turn.model, created: CREATED, request: turn.request });
     const events: WireEvent[] = [];
     for (const e of turnEvents(turn, chunk)) events.push(...writer.write(e));
     events.push(...writer.end());
@@ -136,7 +136,7 @@ export function createMockHandler(spec: ServedSpec, options: MockOptions = {}): 
       return fail(fault.status, fault.message ?? `mock error ${fault.status}`, { type: fault.type, code: fault.code }, extra);
     }
     const id = `mock_${++n}`;
-    const turn = servedTurn(step.reply ?? {}, { id, model: decoded.request.model ?? options.model ?? 'mock-model', created: CREATED });
+    const turn: ServedTurn = { ...servedTurn(step.reply ?? {}, { id, model: decoded.request.model ?? options.model ?? 'mock-model', created: CREATED }), request: body };
     for (const c of turn.message.toolCalls ?? []) served.set(callKey(c.name, c.arguments), c.id);
     if (!decoded.stream) return json(responseBody(adapter, serve, turn).body, 200);
     const { writer, events } = streamOf(turn);
