@@ -739,13 +739,17 @@ export const serve = {
   errorTypes: {
     '400': 'invalid_request_error',
     '401': 'authentication_error',
+    '402': 'billing_error',
     '403': 'permission_error',
     '404': 'not_found_error',
     '405': 'invalid_request_error',
     '413': 'request_too_large',
     '429': 'rate_limit_error',
     '500': 'api_error',
+    '504': 'timeout_error',
     '529': 'overloaded_error',
+    '4xx': 'invalid_request_error',
+    '5xx': 'api_error',
   },
   accept: {
     auth: [{ header: 'authorization', scheme: 'Bearer' }],

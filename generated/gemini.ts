@@ -531,6 +531,9 @@ export const serve = {
     '429': 'RESOURCE_EXHAUSTED',
     '500': 'INTERNAL',
     '503': 'UNAVAILABLE',
+    '504': 'DEADLINE_EXCEEDED',
+    '4xx': 'INVALID_ARGUMENT',
+    '5xx': 'INTERNAL',
   },
   accept: {
     roles: {

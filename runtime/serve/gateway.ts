@@ -11,7 +11,7 @@ import { makeRedactor } from '../transport/redact.js';
 import type { ChatRequest, ClientOptions, ChatResponse, StreamEvent, Warning } from '../contract/unified-model.js';
 import { decodeRequest } from './decode-request.js';
 import { eventEncoder } from './encode-events.js';
-import { errorResponse } from './error-body.js';
+import { errorResponse, errorTypeFor } from './error-body.js';
 import { notServed, servesPath } from './endpoint-path.js';
 import { withCors, type CorsOption } from './cors.js';
 import { callerKey, sameSecret } from './caller-key.js';
@@ -177,7 +177,7 @@ function streamed(
         done = true;
         const status = e instanceof ProviderError && e.status !== undefined ? e.status : 502;
         const message = redact(e instanceof Error ? e.message : String(e));
-        const type = listen.serve.errorTypes?.[String(status)];
+        const type = errorTypeFor(listen.serve, status);
         controller.enqueue(encoder.bytes(writer.errorEvent({ status, message, type })));
         controller.close();
       }

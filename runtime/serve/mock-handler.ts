@@ -9,7 +9,7 @@ import { RequestError } from '../errors.js';
 import type { ChatRequest, Message } from '../contract/unified-model.js';
 import { decodeRequest } from './decode-request.js';
 import { eventEncoder } from './encode-events.js';
-import { errorResponse, type ServedError } from './error-body.js';
+import { errorResponse, errorTypeFor, type ServedError } from './error-body.js';
 import { notServed, servesPath } from './endpoint-path.js';
 import { callerKey, sameSecret } from './caller-key.js';
 import type { ServedSpec } from '../contract/serve-codec.js';
@@ -211,7 +211,7 @@ function streamResponse(spec: ServedSpec, writer: StreamWriter, events: WireEven
       if (i > 0 && delayMs) await sleep(delayMs, signal);
       if (i === 1 && fault.stallMs) await sleep(fault.stallMs, signal);
       if (fault.errorAfter !== undefined && i === fault.errorAfter) {
-        const type = fault.type ?? spec.serve.errorTypes?.['500'];
+        const type = fault.type ?? errorTypeFor(spec.serve, 500);
         controller.enqueue(encoder.bytes(writer.errorEvent({ status: 500, message: fault.message ?? 'mock stream error', type, code: fault.code })));
         return end(controller);
       }
