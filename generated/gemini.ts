@@ -544,6 +544,7 @@ export const serve = {
       },
     },
   },
+  streamWithoutQuery: 'json-array',
   request: {
     roles: {
       user: { role: 'user', parts: '$parts' },

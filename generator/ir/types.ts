@@ -107,6 +107,7 @@ export interface ServeIR {
   /** Read by the server side as data (JSON templates), not compiled. */
   accept?: Record<string, unknown>;
   itemId?: string;
+  streamWithoutQuery?: 'json-array';
 }
 
 /**

@@ -197,6 +197,8 @@ export interface ServeDocument {
   accept?: ServeAcceptDocument;
   /** The key naming each item of a spread assistant turn. */
   itemId?: string;
+  /** How a stream asked for without the endpoint's streamQuery is framed (Gemini without alt=sse: one JSON array). */
+  streamWithoutQuery?: 'json-array';
 }
 
 export interface ServeAcceptDocument {

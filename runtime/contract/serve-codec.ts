@@ -101,6 +101,8 @@ export interface ServeCodec {
   readonly itemId?: string | undefined;
   /** The request templates as the spec writes them, for reading a client's request back (decode-request.ts). */
   readonly request?: RequestTemplates | undefined;
+  /** How a stream asked for without the endpoint's streamQuery is framed: `json-array` (Gemini without alt=sse). */
+  readonly streamWithoutQuery?: 'json-array' | undefined;
   /** SSE wires that name their events: the payload field that holds the name (`type`). */
   readonly eventName?: readonly string[] | undefined;
 }

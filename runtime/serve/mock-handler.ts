@@ -8,7 +8,7 @@
 import { RequestError } from '../errors.js';
 import type { ChatRequest, Message } from '../contract/unified-model.js';
 import { decodeRequest } from './decode-request.js';
-import { eventEncoder } from './encode-events.js';
+import { eventEncoder, requestedFraming } from './encode-events.js';
 import { errorResponse, errorTypeFor, type ServedError } from './error-body.js';
 import { notServed, servesPath } from './endpoint-path.js';
 import { callerKey, sameSecret } from './caller-key.js';
@@ -140,7 +140,7 @@ export function createMockHandler(spec: ServedSpec, options: MockOptions = {}): 
     for (const c of turn.message.toolCalls ?? []) served.set(callKey(c.name, c.arguments), c.id);
     if (!decoded.stream) return json(responseBody(adapter, serve, turn).body, 200);
     const { writer, events } = streamOf(turn);
-    return streamResponse(spec, writer, events, fault, options.delayMs ?? 0, req.signal, handOver());
+    return streamResponse(spec, writer, events, fault, options.delayMs ?? 0, req.signal, handOver(), requestedFraming(spec.adapter, spec.serve, url));
   };
   return { fetch: withCors(handle, options.cors, [adapter.requestIdHeader, adapter.profile.errors.typeHeader]), calls };
 }
@@ -197,8 +197,8 @@ function holds(m: MockMatch, call: RecordedCall): boolean {
 }
 
 /** `done` is called once the body has ended or been cancelled. */
-function streamResponse(spec: ServedSpec, writer: StreamWriter, events: WireEvent[], fault: MockFault, delayMs: number, signal: AbortSignal, done: () => void): Response {
-  const encoder = eventEncoder(spec.adapter);
+function streamResponse(spec: ServedSpec, writer: StreamWriter, events: WireEvent[], fault: MockFault, delayMs: number, signal: AbortSignal, done: () => void, framing: 'json-array' | undefined): Response {
+  const encoder = eventEncoder(spec.adapter, framing);
   let i = 0;
   const end = (controller: ReadableStreamDefaultController<Uint8Array>) => {
     done();
