@@ -327,9 +327,13 @@ export const profile = {
 /** The compiled parts: templates that write the wire, readers that read it. */
 export const codec = {
   parts: {
-    text: (p) => ({ type: 'text', text: p.text }),
-    imageUrl: (p) => ({ type: 'image', source: { type: 'url', url: p.url } }),
-    imageData: (p) => ({ type: 'image', source: { type: 'base64', media_type: p.mediaType, data: p.data } }),
+    text: (p) => ({ type: 'text', text: p.text, cache_control: p.cacheControl }),
+    imageUrl: (p) => ({ type: 'image', source: { type: 'url', url: p.url }, cache_control: p.cacheControl }),
+    imageData: (p) => ({
+      type: 'image',
+      source: { type: 'base64', media_type: p.mediaType, data: p.data },
+      cache_control: p.cacheControl,
+    }),
   },
   blocks: {
     thinking: (b) => ({ type: 'thinking', thinking: b.text, signature: b.signature }),
@@ -364,7 +368,13 @@ export const codec = {
   responseFormat: { text: () => undefined, jsonSchema: (f) => ({ type: 'json_schema', schema: f.schema }) },
   tools: {
     item: (t) =>
-      compact({ name: t.name, description: t.description, input_schema: t.parameters, strict: t.strict }),
+      compact({
+        name: t.name,
+        description: t.description,
+        input_schema: t.parameters,
+        strict: t.strict,
+        cache_control: t.cacheControl,
+      }),
   },
   params: { 'reasoning.budgetTokens': (v) => ({ type: 'enabled', budget_tokens: v }) },
   uses: {
@@ -768,9 +778,13 @@ export const serve = {
       },
     },
     parts: {
-      text: { type: 'text', text: '$text' },
-      imageUrl: { type: 'image', source: { type: 'url', url: '$url' } },
-      imageData: { type: 'image', source: { type: 'base64', media_type: '$mediaType', data: '$data' } },
+      text: { type: 'text', text: '$text', cache_control: '$cacheControl' },
+      imageUrl: { type: 'image', source: { type: 'url', url: '$url' }, cache_control: '$cacheControl' },
+      imageData: {
+        type: 'image',
+        source: { type: 'base64', media_type: '$mediaType', data: '$data' },
+        cache_control: '$cacheControl',
+      },
     },
     blocks: {
       thinking: { type: 'thinking', thinking: '$text', signature: '$signature' },
@@ -779,7 +793,13 @@ export const serve = {
       toolCall: { type: 'tool_use', id: '$id', name: '$name', input: '$argumentsObject' },
     },
     tools: {
-      item: { name: '$name', description: '$description', input_schema: '$parameters', strict: '$strict' },
+      item: {
+        name: '$name',
+        description: '$description',
+        input_schema: '$parameters',
+        strict: '$strict',
+        cache_control: '$cacheControl',
+      },
     },
     toolChoice: {
       auto: { type: 'auto', disable_parallel_tool_use: '$noParallel' },

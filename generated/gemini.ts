@@ -543,6 +543,7 @@ export const serve = {
         parts: [{ functionResponse: { name: '$toolName', response: { result: '$text' } } }],
       },
     },
+    tools: { name: '$name', description: '$description', parameters: '$openApiParameters' },
   },
   streamWithoutQuery: 'json-array',
   request: {

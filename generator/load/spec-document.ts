@@ -207,4 +207,5 @@ export interface ServeAcceptDocument {
   system?: TemplateValue;
   roles?: Record<string, TemplateValue>;
   parts?: Record<string, TemplateValue>;
+  tools?: TemplateValue;
 }

@@ -129,4 +129,6 @@ export interface AcceptedForms {
   readonly system?: TemplateData;
   readonly roles?: Readonly<Record<string, TemplateData>>;
   readonly parts?: Readonly<Record<string, TemplateData>>;
+  /** Function tool forms besides `tools.item` (Gemini's `parameters`, read with `$openApiParameters`). */
+  readonly tools?: TemplateData;
 }

@@ -62,6 +62,7 @@ export function createGateway(options: GatewayOptions): (request: Request) => Pr
   // No upstream retries unless asked for: retried by the caller's SDK too, one 429 would become nine requests.
   const clientOptions: ClientOptions = { maxRetries: 0, ...options.client };
   const shared = keyFromCaller ? undefined : createClientFor(upstream, clientOptions);
+  const cacheMarks = carriesCacheMarks(upstream);
   // The keys the upstream client will use: given, or the upstream spec's environment variable.
   const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
   const envKey = upstream.endpoint.apiKeyEnv ? env?.[upstream.endpoint.apiKeyEnv] : undefined;
@@ -110,7 +111,8 @@ export function createGateway(options: GatewayOptions): (request: Request) => Pr
     }
     const request = upstreamRequest(decoded.request, listen.adapter.id, options.model);
     // Fields only the listen protocol knows (OpenAI's `n`, `logprobs`) mean nothing to another one.
-    const own: Warning[] = [];
+    const own: Warning[] = decoded.unread.map((field) => ({ type: 'dropped', field, message: `${listen.adapter.profile.name} field ${field} has no place in the unified request; it was not sent upstream` }));
+    dropCacheMarks(request, cacheMarks, upstream.profile.name, own);
     if (request.providerOptions && upstream.id !== listen.adapter.id) {
       for (const k of Object.keys(request.providerOptions)) own.push({ type: 'dropped', field: k, message: `${listen.adapter.profile.name} field ${k} has no counterpart in ${upstream.profile.name}; it was not sent` });
       delete request.providerOptions;
@@ -132,6 +134,49 @@ export function createGateway(options: GatewayOptions): (request: Request) => Pr
     } catch (e) {
       return upstreamFailure(e, fail);
     }
+  }
+}
+
+/**
+ * Where the upstream spec writes cache marks (parts, tools), asked of its own request builder
+ * once: a probe request carrying marks, and whether they are in the body it builds.
+ */
+function carriesCacheMarks(upstream: ServedSpec['adapter']): { parts: boolean; tools: boolean } {
+  const mark = (ttl: string) => ({ type: 'ephemeral' as const, ttl });
+  try {
+    const body = JSON.stringify(
+      upstream.buildRequest(
+        { model: 'probe', maxTokens: 1, messages: [{ role: 'user', content: [{ type: 'text', text: 'probe', cacheControl: mark('probe-part') }] }], tools: [{ name: 'probe', parameters: { type: 'object' }, cacheControl: mark('probe-tool') }] },
+        'blocking',
+      ).body,
+    );
+    return { parts: body.includes('probe-part'), tools: body.includes('probe-tool') };
+  } catch {
+    return { parts: false, tools: false };
+  }
+}
+
+/** Cache marks the upstream has no place for: taken off, each named in the warnings. */
+function dropCacheMarks(r: ChatRequest, carries: { parts: boolean; tools: boolean }, upstreamName: string, warnings: Warning[]): void {
+  const drop = (field: string) => warnings.push({ type: 'dropped', field, message: `${upstreamName} has no place for a cache mark here; it was not sent` });
+  if (!carries.parts) {
+    r.messages.forEach((m, i) => {
+      if ((m.role !== 'user' && m.role !== 'tool') || typeof m.content === 'string') return;
+      m.content.forEach((p, j) => {
+        if (p.cacheControl !== undefined) {
+          delete p.cacheControl;
+          drop(`messages[${i}].content[${j}].cacheControl`);
+        }
+      });
+    });
+  }
+  if (!carries.tools) {
+    r.tools?.forEach((t, i) => {
+      if (t.type !== 'provider' && t.cacheControl !== undefined) {
+        delete t.cacheControl;
+        drop(`tools[${i}].cacheControl`);
+      }
+    });
   }
 }
 
