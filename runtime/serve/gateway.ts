@@ -81,7 +81,7 @@ export function createGateway(options: GatewayOptions): (request: Request) => Pr
       }
     },
     options.cors,
-    [WARNINGS_HEADER, listen.adapter.requestIdHeader, listen.adapter.profile.errors.typeHeader],
+    [WARNINGS_HEADER, listen.adapter.requestIdHeader, listen.adapter.profile.errors.typeHeader, ...EXPOSED_LIMITS],
   );
 
   async function handle(req: Request): Promise<Response> {
@@ -288,6 +288,9 @@ export function rateLimitHeaders(e: ProviderError): Record<string, string> {
   }
   return out;
 }
+
+/** The waits and counts passed on, as a browser caller may read them (CORS names each header). */
+const EXPOSED_LIMITS = ['retry-after-ms', 'x-should-retry', ...['requests', 'tokens'].flatMap((k) => ['limit', 'remaining', 'reset'].flatMap((w) => [`x-ratelimit-${w}-${k}`, `anthropic-ratelimit-${k}-${w}`]))];
 
 const PASSED_ON = /^(retry-after(-ms)?|x-should-retry|x-ratelimit-[a-z0-9-]+|anthropic-ratelimit-[a-z0-9-]+)$/;
 

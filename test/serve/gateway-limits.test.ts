@@ -172,6 +172,17 @@ describe('what the upstream says about waiting', () => {
     expect(e.type).toBe('rate_limit_error');
   });
 
+  it('a browser caller may read them: CORS exposes the waits and counts passed on', async () => {
+    const up = await upstream(openaiError(429, 'rate_limit_error', { 'retry-after-ms': '250', 'x-ratelimit-remaining-tokens': '0' }));
+    const gw = await startGateway({ listen: 'openai-chat', upstream: 'openai-chat', cors: true, client: { apiKey: KEY, baseUrl: up.url } });
+    open.push(gw);
+    const res = await fetch(`${gw.url}/chat/completions`, { method: 'POST', headers: { origin: 'http://app.localhost', 'content-type': 'application/json' }, body: chatBody() });
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after-ms')).toBe('250');
+    const exposed = (res.headers.get('access-control-expose-headers') ?? '').split(', ');
+    expect(exposed).toEqual(expect.arrayContaining(['retry-after', 'retry-after-ms', 'x-ratelimit-remaining-tokens', 'anthropic-ratelimit-requests-reset']));
+  });
+
   it('the SDK caller retries after the wait the upstream asked for, and succeeds', async () => {
     const up = await upstream([openaiError(429, 'rate_limit_error', { 'retry-after-ms': '20' }), chatAnswer('after the wait')]);
     const gw = await startGateway({ listen: 'openai-chat', upstream: 'openai-chat', client: { apiKey: KEY, baseUrl: up.url } });
