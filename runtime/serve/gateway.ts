@@ -18,6 +18,9 @@ import { callerKey, sameSecret } from './caller-key.js';
 import type { ServedSpec } from '../contract/serve-codec.js';
 import { responseBody, type ServedTurn } from './served-turn.js';
 import { StreamWriter } from './stream-writer.js';
+import { carriesCacheMarks, dropCacheMarks } from './cache-marks.js';
+import { EXPOSED_LIMITS, rateLimitHeaders } from './upstream-waits.js';
+import { readText } from './read-body.js';
 
 export interface GatewayOptions {
   /** The protocol callers speak. */
@@ -137,49 +140,6 @@ export function createGateway(options: GatewayOptions): (request: Request) => Pr
   }
 }
 
-/**
- * Where the upstream spec writes cache marks (parts, tools), asked of its own request builder
- * once: a probe request carrying marks, and whether they are in the body it builds.
- */
-function carriesCacheMarks(upstream: ServedSpec['adapter']): { parts: boolean; tools: boolean } {
-  const mark = (ttl: string) => ({ type: 'ephemeral' as const, ttl });
-  try {
-    const body = JSON.stringify(
-      upstream.buildRequest(
-        { model: 'probe', maxTokens: 1, messages: [{ role: 'user', content: [{ type: 'text', text: 'probe', cacheControl: mark('probe-part') }] }], tools: [{ name: 'probe', parameters: { type: 'object' }, cacheControl: mark('probe-tool') }] },
-        'blocking',
-      ).body,
-    );
-    return { parts: body.includes('probe-part'), tools: body.includes('probe-tool') };
-  } catch {
-    return { parts: false, tools: false };
-  }
-}
-
-/** Cache marks the upstream has no place for: taken off, each named in the warnings. */
-function dropCacheMarks(r: ChatRequest, carries: { parts: boolean; tools: boolean }, upstreamName: string, warnings: Warning[]): void {
-  const drop = (field: string) => warnings.push({ type: 'dropped', field, message: `${upstreamName} has no place for a cache mark here; it was not sent` });
-  if (!carries.parts) {
-    r.messages.forEach((m, i) => {
-      if ((m.role !== 'user' && m.role !== 'tool') || typeof m.content === 'string') return;
-      m.content.forEach((p, j) => {
-        if (p.cacheControl !== undefined) {
-          delete p.cacheControl;
-          drop(`messages[${i}].content[${j}].cacheControl`);
-        }
-      });
-    });
-  }
-  if (!carries.tools) {
-    r.tools?.forEach((t, i) => {
-      if (t.type !== 'provider' && t.cacheControl !== undefined) {
-        delete t.cacheControl;
-        drop(`tools[${i}].cacheControl`);
-      }
-    });
-  }
-}
-
 /** The caller's request for upstream: reasoning state from the listen side is marked as its own, so another provider drops it. */
 function upstreamRequest(r: ChatRequest, listenId: string, model: GatewayOptions['model']): ChatRequest {
   const messages = r.messages.map((m) => (m.role === 'assistant' && !m.origin ? { ...m, origin: { provider: listenId } } : m));
@@ -269,58 +229,6 @@ function upstreamFailure(e: unknown, fail: (status: number, message: string, hea
   if (e instanceof RequestError) return fail(400, e.message);
   if (e instanceof WireforgeError) return fail(502, e.message);
   throw e;
-}
-
-/**
- * What the upstream said about waiting and limits, for the caller's SDK to act on: `retry-after`
- * (seconds or a date), `retry-after-ms`, `x-should-retry`, and the rate-limit counts
- * (`x-ratelimit-*`, `anthropic-ratelimit-*`) under their own names. A wait stated only in the
- * error body (Gemini's RetryInfo) becomes `retry-after` and `retry-after-ms`.
- */
-export function rateLimitHeaders(e: ProviderError): Record<string, string> {
-  const out: Record<string, string> = {};
-  e.headers?.forEach((v, k) => {
-    if (PASSED_ON.test(k)) out[k] = v;
-  });
-  if (out['retry-after'] === undefined && out['retry-after-ms'] === undefined && e.retryAfterMs !== undefined) {
-    out['retry-after'] = String(Math.ceil(e.retryAfterMs / 1000));
-    out['retry-after-ms'] = String(Math.round(e.retryAfterMs));
-  }
-  return out;
-}
-
-/** The waits and counts passed on, as a browser caller may read them (CORS names each header). */
-const EXPOSED_LIMITS = ['retry-after-ms', 'x-should-retry', ...['requests', 'tokens'].flatMap((k) => ['limit', 'remaining', 'reset'].flatMap((w) => [`x-ratelimit-${w}-${k}`, `anthropic-ratelimit-${k}-${w}`]))];
-
-const PASSED_ON = /^(retry-after(-ms)?|x-should-retry|x-ratelimit-[a-z0-9-]+|anthropic-ratelimit-[a-z0-9-]+)$/;
-
-/**
- * The body as text, read chunk by chunk and counted as it comes: undefined once it passes the
- * limit (or when its declared length does), the rest not read.
- */
-async function readText(req: Request, limit: number): Promise<string | undefined> {
-  if (Number(req.headers.get('content-length') ?? 0) > limit) return undefined;
-  if (!req.body) return '';
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.length;
-    if (size > limit) {
-      await reader.cancel().catch(() => undefined);
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    all.set(c, at);
-    at += c.length;
-  }
-  return new TextDecoder().decode(all);
 }
 
 function warningsHeader(warnings: Warning[]): Record<string, string> {
