@@ -328,9 +328,13 @@ export const profile = {
 /** The compiled parts: templates that write the wire, readers that read it. */
 export const codec = {
   parts: {
-    text: (p) => ({ type: 'text', text: p.text }),
-    imageUrl: (p) => ({ type: 'image', source: { type: 'url', url: p.url } }),
-    imageData: (p) => ({ type: 'image', source: { type: 'base64', media_type: p.mediaType, data: p.data } }),
+    text: (p) => ({ type: 'text', text: p.text, cache_control: p.cacheControl }),
+    imageUrl: (p) => ({ type: 'image', source: { type: 'url', url: p.url }, cache_control: p.cacheControl }),
+    imageData: (p) => ({
+      type: 'image',
+      source: { type: 'base64', media_type: p.mediaType, data: p.data },
+      cache_control: p.cacheControl,
+    }),
   },
   blocks: {
     thinking: (b) => ({ type: 'thinking', thinking: b.text, signature: b.signature }),
@@ -365,7 +369,13 @@ export const codec = {
   responseFormat: { text: () => undefined, jsonSchema: (f) => ({ type: 'json_schema', schema: f.schema }) },
   tools: {
     item: (t) =>
-      compact({ name: t.name, description: t.description, input_schema: t.parameters, strict: t.strict }),
+      compact({
+        name: t.name,
+        description: t.description,
+        input_schema: t.parameters,
+        strict: t.strict,
+        cache_control: t.cacheControl,
+      }),
   },
   params: { 'reasoning.budgetTokens': (v) => ({ type: 'enabled', budget_tokens: v }) },
   uses: {
@@ -749,13 +759,17 @@ export const serve = {
   errorTypes: {
     '400': 'invalid_request_error',
     '401': 'authentication_error',
+    '402': 'billing_error',
     '403': 'permission_error',
     '404': 'not_found_error',
     '405': 'invalid_request_error',
     '413': 'request_too_large',
     '429': 'rate_limit_error',
     '500': 'api_error',
+    '504': 'timeout_error',
     '529': 'overloaded_error',
+    '4xx': 'invalid_request_error',
+    '5xx': 'api_error',
   },
   accept: {
     auth: [{ header: 'authorization', scheme: 'Bearer' }],
@@ -774,9 +788,13 @@ export const serve = {
       },
     },
     parts: {
-      text: { type: 'text', text: '$text' },
-      imageUrl: { type: 'image', source: { type: 'url', url: '$url' } },
-      imageData: { type: 'image', source: { type: 'base64', media_type: '$mediaType', data: '$data' } },
+      text: { type: 'text', text: '$text', cache_control: '$cacheControl' },
+      imageUrl: { type: 'image', source: { type: 'url', url: '$url' }, cache_control: '$cacheControl' },
+      imageData: {
+        type: 'image',
+        source: { type: 'base64', media_type: '$mediaType', data: '$data' },
+        cache_control: '$cacheControl',
+      },
     },
     blocks: {
       thinking: { type: 'thinking', thinking: '$text', signature: '$signature' },
@@ -785,7 +803,13 @@ export const serve = {
       toolCall: { type: 'tool_use', id: '$id', name: '$name', input: '$argumentsObject' },
     },
     tools: {
-      item: { name: '$name', description: '$description', input_schema: '$parameters', strict: '$strict' },
+      item: {
+        name: '$name',
+        description: '$description',
+        input_schema: '$parameters',
+        strict: '$strict',
+        cache_control: '$cacheControl',
+      },
     },
     toolChoice: {
       auto: { type: 'auto', disable_parallel_tool_use: '$noParallel' },

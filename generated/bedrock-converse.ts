@@ -427,6 +427,8 @@ export const serve = {
     '429': 'ThrottlingException',
     '500': 'InternalServerException',
     '503': 'ServiceUnavailableException',
+    '4xx': 'ValidationException',
+    '5xx': 'InternalServerException',
   },
   request: {
     roles: {

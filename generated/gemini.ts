@@ -543,6 +543,9 @@ export const serve = {
     '429': 'RESOURCE_EXHAUSTED',
     '500': 'INTERNAL',
     '503': 'UNAVAILABLE',
+    '504': 'DEADLINE_EXCEEDED',
+    '4xx': 'INVALID_ARGUMENT',
+    '5xx': 'INTERNAL',
   },
   accept: {
     roles: {
@@ -552,7 +555,9 @@ export const serve = {
         parts: [{ functionResponse: { name: '$toolName', response: { result: '$text' } } }],
       },
     },
+    tools: { name: '$name', description: '$description', parameters: '$openApiParameters' },
   },
+  streamWithoutQuery: 'json-array',
   request: {
     roles: {
       user: { role: 'user', parts: '$parts' },

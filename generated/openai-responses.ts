@@ -945,6 +945,8 @@ export const serve = {
     '405': 'invalid_request_error',
     '429': 'rate_limit_error',
     '500': 'server_error',
+    '4xx': 'invalid_request_error',
+    '5xx': 'server_error',
   },
   accept: {
     messages: '$text',

@@ -48,6 +48,8 @@ export interface ProviderErrorInit {
   requestId?: string;
   /** How long the error body says to wait before a retry (Gemini RetryInfo), in ms. */
   retryAfterMs?: number;
+  /** The HTTP response's headers (retry-after, rate-limit counts); none for an in-stream error. */
+  headers?: Headers;
 }
 
 /** An HTTP error response, or an error event inside a stream. */
@@ -63,6 +65,8 @@ export class ProviderError extends WireforgeError {
   declare readonly requestId: string | undefined;
   /** The wait the error body asks for before a retry, in ms (headers are read by the transport). */
   declare readonly retryAfterMs: number | undefined;
+  /** The error response's headers (`retry-after`, `x-ratelimit-*`): what a gateway passes on to its caller. */
+  declare readonly headers: Headers | undefined;
 
   constructor(init: ProviderErrorInit) {
     const where = init.status === undefined ? 'in-stream error' : `HTTP ${init.status}`;
@@ -79,6 +83,7 @@ export class ProviderError extends WireforgeError {
       retryable: init.retryable,
       requestId: init.requestId,
       retryAfterMs: init.retryAfterMs,
+      headers: init.headers,
     });
   }
 }

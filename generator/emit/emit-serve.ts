@@ -42,6 +42,7 @@ export function serveMembers(ir: SpecIR): Map<string, string> {
   if (serve.accept) out.set('accept', valueExpr(serve.accept));
   if (serve.itemId) out.set('itemId', lit(serve.itemId));
   if (serve.fill) out.set('fill', valueExpr(serve.fill));
+  if (serve.streamWithoutQuery) out.set('streamWithoutQuery', lit(serve.streamWithoutQuery));
   setRequest(out, requestTemplates(ir));
   // SSE wires that dispatch on a payload field send it as the event name too (as the providers do).
   if (ir.stream.eventKey && ir.profile.stream.framing === 'sse') out.set('eventName', valueExpr(ir.stream.eventKey.segments));

@@ -97,6 +97,7 @@ function buildServe(d: ServeDocument): ServeIR {
     ...(d.accept === undefined ? {} : { accept: d.accept as Record<string, unknown> }),
     ...(d.itemId === undefined ? {} : { itemId: d.itemId }),
     ...(d.fill === undefined ? {} : { fill: d.fill as Record<string, Record<string, unknown>> }),
+    ...(d.streamWithoutQuery === undefined ? {} : { streamWithoutQuery: d.streamWithoutQuery }),
   };
 }
 

@@ -110,6 +110,7 @@ export interface ServeIR {
   itemId?: string;
   /** Fields a response writes that a request leaves out, by the `type` of the object (data). */
   fill?: Record<string, Record<string, unknown>>;
+  streamWithoutQuery?: 'json-array';
 }
 
 /**

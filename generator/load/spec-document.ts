@@ -199,6 +199,8 @@ export interface ServeDocument {
   itemId?: string;
   /** Fields a response writes that a request leaves out, by the `type` of the object. */
   fill?: Record<string, Record<string, unknown>>;
+  /** How a stream asked for without the endpoint's streamQuery is framed (Gemini without alt=sse: one JSON array). */
+  streamWithoutQuery?: 'json-array';
 }
 
 export interface ServeAcceptDocument {
@@ -207,4 +209,5 @@ export interface ServeAcceptDocument {
   system?: TemplateValue;
   roles?: Record<string, TemplateValue>;
   parts?: Record<string, TemplateValue>;
+  tools?: TemplateValue;
 }

@@ -116,6 +116,8 @@ export interface ServeCodec {
   readonly fill?: Readonly<Record<string, Readonly<Record<string, unknown>>>> | undefined;
   /** The request templates as the spec writes them, for reading a client's request back (decode-request.ts). */
   readonly request?: RequestTemplates | undefined;
+  /** How a stream asked for without the endpoint's streamQuery is framed: `json-array` (Gemini without alt=sse). */
+  readonly streamWithoutQuery?: 'json-array' | undefined;
   /** SSE wires that name their events: the payload field that holds the name (`type`). */
   readonly eventName?: readonly string[] | undefined;
 }
@@ -142,4 +144,6 @@ export interface AcceptedForms {
   readonly system?: TemplateData;
   readonly roles?: Readonly<Record<string, TemplateData>>;
   readonly parts?: Readonly<Record<string, TemplateData>>;
+  /** Function tool forms besides `tools.item` (Gemini's `parameters`, read with `$openApiParameters`). */
+  readonly tools?: TemplateData;
 }

@@ -6,8 +6,18 @@
 export type Role = 'system' | 'user' | 'assistant' | 'tool' | 'approval';
 
 export type ContentPart =
-  | { type: 'text'; text: string }
-  | { type: 'image'; url?: string; data?: string; mediaType?: string };
+  | { type: 'text'; text: string; cacheControl?: CacheControl }
+  | { type: 'image'; url?: string; data?: string; mediaType?: string; cacheControl?: CacheControl };
+
+/**
+ * A prompt-cache breakpoint after this part or tool (Anthropic `cache_control`): the prefix up to
+ * it may be cached for `ttl` (`5m` default, or `1h`). A spec whose templates have no place for it
+ * does not send it (the gateway lists it in its warnings header).
+ */
+export interface CacheControl {
+  type: 'ephemeral';
+  ttl?: string;
+}
 
 /**
  * One block of model reasoning. Everything but `text` is opaque continuity state the provider
@@ -126,6 +136,7 @@ export interface FunctionToolSpec {
   description?: string;
   parameters: Record<string, unknown>;
   strict?: boolean;
+  cacheControl?: CacheControl;
 }
 
 /**
