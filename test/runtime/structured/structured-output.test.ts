@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import { adapters, createClient, createClientFor, RequestError, StructuredOutputError, withStructuredOutput } from '../../../generated/index.js';
+import { adapters, createClient, createClientFor, defineTool, RequestError, runTools, StructuredOutputError, withStructuredOutput } from '../../../generated/index.js';
 import type { ChatResponse, ProviderAdapter, StreamEvent } from '../../../generated/index.js';
 import { accessFor } from '../../helpers/client-access.js';
 import { streamBodyFor } from '../../helpers/frame-stream.js';
@@ -188,6 +188,26 @@ describe('typed structured output: blocking', () => {
     expect(sent).toEqual([]);
     const res = await withStructuredOutput(bare, adapter).chat({ ...ASK, responseFormat: { type: 'json', schema: Recipe } });
     expect(res.object).toEqual(RECIPE);
+  });
+
+  it('runTools: the turns that call tools have no object; the answer has it', async () => {
+    const answer = (JSON.parse(fixture('openai-chat.json')) as { choices: Array<{ message: { content: string } }> }).choices[0]!.message.content;
+    const turns = [
+      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'pantry', arguments: '{}' } }] },
+      { role: 'assistant', content: answer },
+    ];
+    let i = 0;
+    const fetch = (async () => {
+      const message = turns[i++]!;
+      const body = { id: `r${i}`, model: 'm', choices: [{ index: 0, message, finish_reason: i === 1 ? 'tool_calls' : 'stop' }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } };
+      return new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
+    }) as unknown as typeof globalThis.fetch;
+    const client = clientFor('openai-chat', fetch);
+    const pantry = defineTool({ parameters: { type: 'object', properties: {} } as const, execute: () => 'flour, milk, eggs' });
+    const r = await runTools(client, { ...ASK, responseFormat: { type: 'json', schema: Recipe } }, { tools: { pantry } });
+    expect(r.steps).toHaveLength(2);
+    expect(r.steps[0]!.response.object).toBeUndefined();
+    expect(r.response.object).toEqual(RECIPE);
   });
 
   it('a bad schema or name is a RequestError naming the field', async () => {
