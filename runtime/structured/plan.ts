@@ -28,7 +28,8 @@ const NAME = 'response';
 
 /** A plan for a request with a response schema; undefined for every other request (nothing to do). */
 export function planStructured(adapter: ProviderAdapter, request: ChatRequest): StructuredPlan | undefined {
-  const format = (request as { responseFormat?: unknown }).responseFormat;
+  // Read before the request is checked: it may not even be an object (the client's check says so).
+  const format = (request as { responseFormat?: unknown } | null | undefined)?.responseFormat;
   if (!isObject(format) || format.type !== 'json' || format.schema === undefined) return undefined;
   const id = adapter.id;
   const { schema, name = NAME, description, ...rest } = format as { type: 'json'; schema: ResponseSchema; name?: unknown; description?: unknown };

@@ -311,6 +311,26 @@ describe('typed structured output: streams', () => {
     expect(deltas.at(-1)).toEqual(final.object);
   });
 
+  it('deepseek (instruction): the start event and the response carry the emulated warning once; deltas as on any wire', async () => {
+    const { body, contentType } = streamBodyFor(adapters.deepseek as ProviderAdapter, fixture('openai-chat.sse'));
+    const { events, final } = await streamed('deepseek', body, contentType, 3);
+    const start = events[0] as Extract<StreamEvent, { type: 'start' }>;
+    expect(start.warnings.map((w) => w.type)).toEqual(['emulated']);
+    expect(final.warnings.map((w) => w.type)).toEqual(['emulated']);
+    expect(final.object).toEqual(RECIPE);
+    expect(events.filter((e) => e.type === 'object-delta').at(-1)).toEqual({ type: 'object-delta', object: RECIPE });
+  });
+
+  it('a request that is not an object is still a RequestError from the client, not a TypeError', async () => {
+    const client = clientFor('openai-chat', answering(json(fixture('openai-chat.json')), 'application/json'));
+    for (const bad of [null, undefined, 'hi']) {
+      const error = await Promise.resolve()
+        .then(() => client.chat(bad as never))
+        .catch((e: unknown) => e);
+      expect(error, String(bad)).toBeInstanceOf(RequestError);
+    }
+  });
+
   it('a stream without a schema has no object-delta events and no object', async () => {
     const { body, contentType } = streamBodyFor(adapters['openai-chat'] as ProviderAdapter, fixture('openai-chat.sse'));
     const client = clientFor('openai-chat', answering(body, contentType, 16));
