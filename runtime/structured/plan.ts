@@ -5,7 +5,7 @@
  * how it is checked (the JSON Schema validator, or the Standard Schema library).
  */
 import type { ProviderAdapter } from '../contract/adapter.js';
-import type { ChatRequest, ChatResponse, ResponseSchema, Warning } from '../contract/unified-model.js';
+import type { ChatRequest, ChatResponse, ResponsePart, ResponseSchema, Warning } from '../contract/unified-model.js';
 import { RequestError, StructuredOutputError } from '../errors.js';
 import { checkRequest } from '../request/check-request.js';
 import { checkArguments, type ArgumentsCheck } from '../tools/check-arguments.js';
@@ -82,7 +82,8 @@ export function planStructured(adapter: ProviderAdapter, request: ChatRequest): 
       if (warning) out.warnings = [...out.warnings, warning];
       // A turn that calls the caller's tools is not the reply yet (a tool loop goes on).
       if (tool === undefined && out.toolCalls.length) return out;
-      const text = tool === undefined ? out.text : (res.toolCalls.find((c) => c.name === tool)?.arguments ?? null);
+      // A model that answered in text instead of calling the forced tool: its text is judged as the reply.
+      const text = tool === undefined ? out.text : (res.toolCalls.find((c) => c.name === tool)?.arguments ?? out.text);
       if (text === null || text.trim() === '') {
         throw new StructuredOutputError(id, text, [{ path: '', message: tool === undefined ? 'the reply has no text' : `the model did not call the forced tool "${tool}"` }], out);
       }
@@ -107,22 +108,22 @@ export function unfenced(text: string): string {
 function asText(res: ChatResponse, tool: string): ChatResponse {
   const call = res.toolCalls.find((c) => c.name === tool);
   if (!call) return res;
-  const swap = <P extends { type: string }>(parts: P[] | undefined): P[] | undefined =>
-    parts?.map((p) => (p.type === 'tool-call' && (p as unknown as { call: { id: string } }).call.id === call.id ? ({ type: 'text', text: call.arguments } as unknown as P) : p));
+  const swap = (parts: ResponsePart[]): ResponsePart[] => parts.map((p) => (p.type === 'tool-call' && p.call.id === call.id ? { type: 'text', text: call.arguments } : p));
   const toolCalls = res.toolCalls.filter((c) => c !== call);
-  const texts = res.content.filter((p) => p.type === 'text').length;
-  const { toolCalls: _calls, ...message } = res.message;
-  const otherCalls = res.message.toolCalls?.filter((c) => c.id !== call.id);
+  const { toolCalls: calls, parts, content, ...message } = res.message;
+  const others = calls?.filter((c) => c.id !== call.id);
+  // Text the model wrote before the call (rare with a forced choice) stays in front of it.
+  const text = `${res.text ?? ''}${call.arguments}`;
   return {
     ...res,
-    text: texts ? `${res.text ?? ''}${call.arguments}` : call.arguments,
+    text,
     toolCalls,
-    content: swap(res.content)!,
+    content: swap(res.content),
     message: {
       ...message,
-      content: texts ? `${typeof res.message.content === 'string' ? res.message.content : ''}${call.arguments}` : call.arguments,
-      ...(otherCalls?.length ? { toolCalls: otherCalls } : {}),
-      ...(res.message.parts ? { parts: swap(res.message.parts) } : {}),
+      content: `${typeof content === 'string' ? content : ''}${call.arguments}`,
+      ...(others?.length ? { toolCalls: others } : {}),
+      ...(parts ? { parts: swap(parts) } : {}),
     },
     finishReason: res.finishReason === 'tool_calls' && toolCalls.length === 0 ? 'stop' : res.finishReason,
   };
