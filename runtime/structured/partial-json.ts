@@ -10,10 +10,107 @@
  */
 
 /** The value so far; undefined when nothing can be said yet. */
-export function parsePartialJson(text: string): unknown {
-  const r = new Reader(text);
-  r.space();
-  return r.value()?.v;
+export function parsePartialJson(s: string): unknown {
+  let i = 0;
+  const n = s.length;
+
+  const space = (): void => {
+    while (i < n && (s[i] === ' ' || s[i] === '\n' || s[i] === '\r' || s[i] === '\t')) i++;
+  };
+  /** Nothing more to read: the end, or what is not JSON. */
+  const stop = (): undefined => {
+    i = n;
+    return undefined;
+  };
+  /** A value at i; undefined: nothing to show (the end, a scalar not yet ended, or not JSON). */
+  const value = (): Read | undefined => {
+    const c = s[i];
+    if (c === '{' || c === '[') return container(c === '{');
+    if (c === '"') return string();
+    return c === undefined ? undefined : scalar();
+  };
+  /** An object or an array, as far as it goes. */
+  const container = (isObject: boolean): Read => {
+    const o: Record<string, unknown> = {};
+    const a: unknown[] = [];
+    const v = isObject ? o : a;
+    i++;
+    for (;;) {
+      space();
+      const c = s[i];
+      if (c === (isObject ? '}' : ']')) {
+        i++;
+        return { v, done: true };
+      }
+      if (c === ',') {
+        i++;
+        continue;
+      }
+      let key: string | undefined;
+      if (isObject) {
+        if (c !== '"') return { v, done: false };
+        const k = string();
+        space();
+        if (!k.done || s[i] !== ':') return { v, done: false };
+        i++;
+        space();
+        key = k.v as string;
+      }
+      const r = value();
+      if (r !== undefined) {
+        if (key === undefined) a.push(r.v);
+        // An own property even for "__proto__", as JSON.parse makes it (never the prototype).
+        else if (key === '__proto__') Object.defineProperty(o, key, { value: r.v, enumerable: true, writable: true, configurable: true });
+        else o[key] = r.v;
+      }
+      if (!r?.done) return { v, done: false };
+    }
+  };
+  /** A string as far as it goes; an escape cut mid-way (or not JSON) ends it and the reading. */
+  const string = (): Read => {
+    let out = '';
+    let from = ++i;
+    while (i < n) {
+      const c = s[i];
+      if (c === '"') return { v: out + s.slice(from, i++), done: true };
+      if (c !== '\\') {
+        i++;
+        continue;
+      }
+      out += s.slice(from, i);
+      const e = s[i + 1];
+      const hex = s.slice(i + 2, i + 6);
+      const ch = e === 'u' ? (/^[0-9a-fA-F]{4}$/.test(hex) ? String.fromCharCode(parseInt(hex, 16)) : undefined) : e === undefined ? undefined : ESCAPES[e];
+      if (ch === undefined) {
+        stop();
+        return { v: out, done: false };
+      }
+      out += ch;
+      i += e === 'u' ? 6 : 2;
+      from = i;
+    }
+    return { v: out + s.slice(from), done: false };
+  };
+  /** A number or literal, shown once something follows it (at the end of the text it may go on: `12` → `123`). */
+  const scalar = (): Read | undefined => {
+    let v: unknown;
+    const word = LITERALS.find(([w]) => s.startsWith(w, i));
+    if (word) {
+      i += word[0].length;
+      v = word[1];
+    } else {
+      NUMBER.lastIndex = i;
+      const m = NUMBER.exec(s);
+      if (m === null) return stop();
+      i += m[0].length;
+      v = Number(m[0]);
+    }
+    // What would continue a number (`1.`, `1e`, `12` → `123`) means it is still being written.
+    return i >= n || /[\d.eE+-]/.test(s[i]!) ? stop() : { v, done: true };
+  };
+
+  space();
+  return value()?.v;
 }
 
 interface Read {
@@ -29,144 +126,3 @@ const LITERALS: Array<[string, unknown]> = [
   ['false', false],
   ['null', null],
 ];
-
-class Reader {
-  i = 0;
-  constructor(readonly s: string) {}
-
-  space(): void {
-    const s = this.s;
-    while (this.i < s.length && (s[this.i] === ' ' || s[this.i] === '\n' || s[this.i] === '\r' || s[this.i] === '\t')) this.i++;
-  }
-
-  /** A value at i; undefined: nothing to show (the end, a scalar not yet ended, or not JSON). */
-  value(): Read | undefined {
-    const c = this.s[this.i];
-    if (c === '{') return this.object();
-    if (c === '[') return this.array();
-    if (c === '"') return this.string();
-    if (c === undefined) return undefined;
-    return this.scalar();
-  }
-
-  object(): Read {
-    const s = this.s;
-    const o: Record<string, unknown> = {};
-    this.i++;
-    for (;;) {
-      this.space();
-      const c = s[this.i];
-      if (c === '}') {
-        this.i++;
-        return { v: o, done: true };
-      }
-      if (c === ',') {
-        this.i++;
-        continue;
-      }
-      if (c !== '"') return { v: o, done: false };
-      const key = this.string();
-      if (!key.done) return { v: o, done: false };
-      this.space();
-      if (s[this.i] !== ':') return { v: o, done: false };
-      this.i++;
-      this.space();
-      const r = this.value();
-      if (r !== undefined) {
-        // An own property even for "__proto__", as JSON.parse makes it (never the prototype).
-        if (key.v === '__proto__') Object.defineProperty(o, '__proto__', { value: r.v, enumerable: true, writable: true, configurable: true });
-        else o[key.v as string] = r.v;
-      }
-      if (!r?.done) return { v: o, done: false };
-    }
-  }
-
-  array(): Read {
-    const a: unknown[] = [];
-    this.i++;
-    for (;;) {
-      this.space();
-      const c = this.s[this.i];
-      if (c === ']') {
-        this.i++;
-        return { v: a, done: true };
-      }
-      if (c === ',') {
-        this.i++;
-        continue;
-      }
-      const r = this.value();
-      if (r !== undefined) a.push(r.v);
-      if (!r?.done) return { v: a, done: false };
-    }
-  }
-
-  string(): Read {
-    const s = this.s;
-    let out = '';
-    let from = ++this.i;
-    while (this.i < s.length) {
-      const c = s[this.i];
-      if (c === '"') {
-        out += s.slice(from, this.i++);
-        return { v: out, done: true };
-      }
-      if (c !== '\\') {
-        this.i++;
-        continue;
-      }
-      out += s.slice(from, this.i);
-      const e = s[this.i + 1];
-      if (e === undefined) return this.cut(out);
-      if (e === 'u') {
-        const hex = s.slice(this.i + 2, this.i + 6);
-        if (hex.length < 4) return this.cut(out);
-        if (!/^[0-9a-fA-F]{4}$/.test(hex)) return this.cut(out);
-        out += String.fromCharCode(parseInt(hex, 16));
-        this.i += 6;
-      } else {
-        const ch = ESCAPES[e];
-        if (ch === undefined) return this.cut(out);
-        out += ch;
-        this.i += 2;
-      }
-      from = this.i;
-    }
-    return this.cut(out + s.slice(from));
-  }
-
-  /** The text ended inside a string (or stopped being JSON there): the string so far, and no further reading. */
-  cut(out: string): Read {
-    this.i = this.s.length;
-    return { v: out, done: false };
-  }
-
-  scalar(): Read | undefined {
-    const s = this.s;
-    for (const [word, v] of LITERALS) {
-      if (s.startsWith(word, this.i)) {
-        this.i += word.length;
-        return this.ended(v);
-      }
-    }
-    NUMBER.lastIndex = this.i;
-    const m = NUMBER.exec(s);
-    if (m === null) return this.none();
-    this.i += m[0].length;
-    return this.ended(Number(m[0]));
-  }
-
-  /** A scalar is shown once something follows it; at the end of the text it may go on. */
-  ended(v: unknown): Read | undefined {
-    if (this.i >= this.s.length) return this.none();
-    const c = this.s[this.i]!;
-    // A number followed by what would continue it (`1.`, `1e`, `-`) is still being written.
-    if (c === '.' || c === 'e' || c === 'E' || c === '+' || c === '-' || (c >= '0' && c <= '9')) return this.none();
-    return { v, done: true };
-  }
-
-  none(): undefined {
-    this.i = this.s.length;
-    return undefined;
-  }
-}
