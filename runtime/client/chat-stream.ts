@@ -5,12 +5,12 @@
  */
 import { StreamError } from '../errors.js';
 import { abortError } from '../transport/abort.js';
-import type { ChatResponse, StreamEvent } from '../contract/unified-model.js';
+import type { ChatResponse, StreamEvent, StreamEventOf } from '../contract/unified-model.js';
 
 export type StreamSource = (emitEvents: boolean) => AsyncGenerator<StreamEvent[], void, undefined>;
 
-/** `R`: the response `final()` gives (with a typed `object` when a response schema was asked for). */
-export class ChatStream<R extends ChatResponse = ChatResponse> implements AsyncIterable<StreamEvent> {
+/** `R`: the response `final()` gives (with a typed `object`, and typed `object-delta` events, when a response schema was asked for). */
+export class ChatStream<R extends ChatResponse = ChatResponse> implements AsyncIterable<StreamEventOf<R>> {
   readonly #source: StreamSource;
   readonly #result: () => ChatResponse;
   readonly #provider: string;
@@ -34,8 +34,8 @@ export class ChatStream<R extends ChatResponse = ChatResponse> implements AsyncI
     this.#settled.catch(() => undefined);
   }
 
-  [Symbol.asyncIterator](): AsyncIterator<StreamEvent> {
-    return this.#iterate(true);
+  [Symbol.asyncIterator](): AsyncIterator<StreamEventOf<R>> {
+    return this.#iterate(true) as AsyncIterator<StreamEventOf<R>>;
   }
 
   /**

@@ -168,6 +168,12 @@ export type ObjectOf<S> = S extends StandardSchemaV1 ? InferOutput<S> : FromSche
 /** The response to a request with schema S: with `object` typed from it; none asked for (`never`): a plain ChatResponse. */
 export type StructuredResponse<S> = [S] extends [never] ? ChatResponse : ChatResponse & { object: ObjectOf<S> };
 
+/** What an `object-delta` may hold of a T: any member may be missing yet, at any depth. */
+export type PartialObject<T> = T extends readonly (infer E)[] ? Array<PartialObject<E>> : T extends object ? { [K in keyof T]?: PartialObject<T[K]> } : T;
+
+/** The events of a stream whose final response is R: `object-delta` typed from R's `object`. */
+export type StreamEventOf<R> = R extends { object: infer O } ? Exclude<StreamEvent, { type: 'object-delta' }> | { type: 'object-delta'; object: PartialObject<O> } : StreamEvent;
+
 export interface ChatRequest<S extends ResponseSchema = ResponseSchema> {
   model?: string;
   system?: string;

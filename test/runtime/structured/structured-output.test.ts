@@ -305,7 +305,13 @@ describe('typed structured output: streams', () => {
     const withDefault = Recipe.extend({ cuisine: z.string().default('French') });
     const stream = client.stream({ ...ASK, responseFormat: { type: 'json', schema: withDefault } });
     const deltas: unknown[] = [];
-    for await (const e of stream) if (e.type === 'object-delta') deltas.push(e.object);
+    for await (const e of stream) {
+      if (e.type !== 'object-delta') continue;
+      // Typed from the schema, every member possibly missing yet.
+      expectTypeOf(e.object.ingredients).toEqualTypeOf<Array<{ name?: string; grams?: number }> | undefined>();
+      expectTypeOf(e.object.cuisine).toEqualTypeOf<string | undefined>();
+      deltas.push(e.object);
+    }
     const final = await stream.final();
     expect(final.object).toEqual({ ...RECIPE, cuisine: 'French' });
     expect(deltas.at(-1)).toEqual(final.object);
