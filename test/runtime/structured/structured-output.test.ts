@@ -106,6 +106,21 @@ describe('typed structured output: blocking', () => {
     expect(error.provider).toBe('openai-chat');
   });
 
+  it('any Standard Schema: an async validate, and issue paths given as { key } segments', async () => {
+    const schema = {
+      '~standard': {
+        version: 1 as const,
+        vendor: 'handmade',
+        validate: async (v: unknown) => ((v as { ingredients: Array<{ grams: number }> }).ingredients[1]!.grams > 500 ? { issues: [{ message: 'too much milk', path: [{ key: 'ingredients' }, 1, { key: 'grams' }] }] } : { value: v as { title: string } }),
+        jsonSchema: { input: () => ({ type: 'object' }) },
+      },
+    };
+    const client = clientFor('openai-chat', answering(json(fixture('openai-chat.json')), 'application/json'));
+    const error = (await client.chat({ ...ASK, responseFormat: { type: 'json', schema } }).catch((e: unknown) => e)) as StructuredOutputError;
+    expect(error).toBeInstanceOf(StructuredOutputError);
+    expect(error.issues).toEqual([{ path: '/ingredients/1/grams', message: 'too much milk' }]);
+  });
+
   it('a JSON Schema is checked by the runtime validator: issues with paths', async () => {
     const schema = { type: 'object', properties: { servings: { type: 'integer', minimum: 1 } }, required: ['servings', 'title'] };
     const client = clientFor('openai-chat', answering(json(chatReply('{"servings":0}')), 'application/json'));
