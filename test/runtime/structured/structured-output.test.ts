@@ -352,6 +352,21 @@ describe('typed structured output: streams', () => {
     }
   });
 
+  it('abort() stops a structured stream: the iteration and final() reject with the reason', async () => {
+    const { body, contentType } = streamBodyFor(adapters['anthropic-messages'] as ProviderAdapter, fixture('anthropic-messages.sse'));
+    const client = clientFor('anthropic-messages', answering(body, contentType, 40));
+    const stream = client.stream({ ...ASK, responseFormat: { type: 'json', schema: Recipe } });
+    const reason = new Error('enough');
+    const error = await (async () => {
+      for await (const e of stream) if (e.type === 'object-delta') stream.abort(reason);
+    })().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBe(reason);
+    await expect(stream.final()).rejects.toBe(reason);
+  });
+
   it('a stream without a schema has no object-delta events and no object', async () => {
     const { body, contentType } = streamBodyFor(adapters['openai-chat'] as ProviderAdapter, fixture('openai-chat.sse'));
     const client = clientFor('openai-chat', answering(body, contentType, 16));
