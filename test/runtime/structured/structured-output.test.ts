@@ -342,6 +342,18 @@ describe('typed structured output: streams', () => {
     expect(events.filter((e) => e.type === 'object-delta').at(-1)).toEqual({ type: 'object-delta', object: RECIPE });
   });
 
+  it('deepseek: a reply streamed inside a code fence (the fence cut across chunks) gives deltas from its first member on, and the object', async () => {
+    // The Chat Completions chunk shape (docs/wire-facts.md), the fence split across chunks.
+    const pieces = ['``', '`json\n{"title":"Cr', 'êpes \\"fines\\" 🥞","servings":4,"ingredients":[],"vegetarian":true,"notes":null}', '\n``', '`'];
+    const chunk = (delta: object, finish: string | null) => `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'deepseek-chat', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    const sse = [chunk({ role: 'assistant', content: '' }, null), ...pieces.map((p) => chunk({ content: p }, null)), chunk({}, 'stop'), 'data: [DONE]\n\n'].join('');
+    const { events, final } = await streamed('deepseek', json(sse), 'text/event-stream', 9);
+    const deltas = events.filter((e) => e.type === 'object-delta').map((e) => (e as { object: unknown }).object);
+    expect(deltas[0]).toEqual({ title: 'Cr' });
+    expect(final.object).toEqual({ title: 'Crêpes "fines" 🥞', servings: 4, ingredients: [], vegetarian: true, notes: null });
+    expect(deltas.at(-1)).toEqual(final.object);
+  });
+
   it('a request that is not an object is still a RequestError from the client, not a TypeError', async () => {
     const client = clientFor('openai-chat', answering(json(fixture('openai-chat.json')), 'application/json'));
     for (const bad of [null, undefined, 'hi']) {
