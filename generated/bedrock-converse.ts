@@ -83,6 +83,7 @@ export const profile = {
     messages: { to: ['messages'], merge: { field: 'content' } },
     tools: { to: ['toolConfig', 'tools'] },
     toolChoice: { to: ['toolConfig', 'toolChoice'] },
+    schemaFallback: 'tool',
     params: {
       maxTokens: { to: ['inferenceConfig', 'maxTokens'] },
       temperature: { to: ['inferenceConfig', 'temperature'] },

@@ -12,7 +12,7 @@ export type { Profile, WirePath } from './contract/profile.js';
 export type { ServeCodec, ServeSlots } from './contract/serve-codec.js';
 export { defineAdapter } from './adapter.js';
 export { KIT_VERSION } from './kit-version.js';
-export { createRegistry, type Registry } from './client/registry.js';
+export { createRegistry, type Registry } from './registry.js';
 export { TurnAssembler } from './assemble/turn-assembler.js';
 export { openToolCall, toolCallDelta, appendToolArguments, setToolArguments, setToolArgumentsObject, setToolSignature, closeToolCall } from './assemble/tool-call-stream.js';
 export { startText, setTextSignature } from './assemble/text-part.js';

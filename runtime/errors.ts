@@ -266,6 +266,24 @@ export class ToolExecutionError extends WireforgeError {
   }
 }
 
+/**
+ * A reply asked for with a schema (`responseFormat: { type: 'json', schema }`) that is not JSON
+ * or does not match the schema. The whole response is in `partial`; the reply's text in `text`.
+ */
+export class StructuredOutputError extends WireforgeError {
+  override name = 'StructuredOutputError';
+  /** The reply as the model wrote it (the forced tool's arguments on a wire without a JSON-schema mode); null: no reply text. */
+  declare readonly text: string | null;
+  /** What is wrong, each with a JSON Pointer into the reply (`/items/0/price`; '' for the whole reply). */
+  declare readonly issues: Array<{ path: string; message: string }>;
+  constructor(provider: string, text: string | null, issues: Array<{ path: string; message: string }>, partial: ChatResponse) {
+    super(`${provider}: the reply does not match the response schema: ${issues.map((e) => `${e.path || '(root)'} ${e.message}`).join('; ')}`, { provider });
+    this.text = text;
+    this.issues = issues;
+    this.partial = partial;
+  }
+}
+
 /** A mock server set up to do something it cannot (a fault its reply cannot carry): refused at start, so a test cannot pass on a clean answer. */
 export class MockSetupError extends WireforgeError {
   override name = 'MockSetupError';

@@ -66,7 +66,9 @@ function requestTemplates(ir: SpecIR): Record<string, unknown> | undefined {
   if (rq.system?.template !== undefined) out.system = rq.system.template;
   if (rq.tools) out.tools = rq.tools.wrap === undefined ? { item: rq.tools.item } : { item: rq.tools.item, wrap: rq.tools.wrap };
   if (rq.toolChoice) out.toolChoice = Object.fromEntries(Object.entries(rq.toolChoice).filter(([k]) => k !== 'to' && k !== 'when'));
-  if (rq.responseFormat) out.responseFormat = Object.fromEntries(Object.entries(rq.responseFormat).filter(([k]) => k !== 'to'));
+  // The forms only: where they go and the schema fallback are no templates.
+  const formats = Object.entries(rq.responseFormat ?? {}).filter(([k]) => k !== 'to' && k !== 'schemaFallback');
+  if (formats.length) out.responseFormat = Object.fromEntries(formats);
   if (Object.keys(params).length) out.params = params;
   return withoutNothing(out) as Record<string, unknown>;
 }

@@ -198,6 +198,7 @@ function requestProfile(rq: Section<'request'>, t: TemplatesIR): Profile['reques
       : {}),
     ...(rq.toolChoice ? { toolChoice: { to: parsePath(rq.toolChoice.to).segments } } : {}),
     ...(rq.responseFormat?.to ? { responseFormat: { to: parsePath(rq.responseFormat.to).segments } } : {}),
+    ...(rq.responseFormat?.schemaFallback ? { schemaFallback: rq.responseFormat.schemaFallback } : {}),
     params,
     // Only what is carried is listed.
     carries: trueOnly({

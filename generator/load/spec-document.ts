@@ -52,7 +52,7 @@ export interface RequestDocument {
   messages?: MessagesDocument;
   tools?: { to: PathText; item: TemplateValue; wrap?: TemplateValue; provider?: Record<string, Record<string, unknown>>; unknownProviderTool?: 'drop' | 'reject' };
   toolChoice?: { to: PathText; when?: Record<string, unknown>; auto?: TemplateValue; none?: TemplateValue; required?: TemplateValue; named?: TemplateValue; unset?: TemplateValue };
-  responseFormat?: { to?: PathText; text?: TemplateValue; json?: TemplateValue; jsonSchema?: TemplateValue };
+  responseFormat?: { to?: PathText; text?: TemplateValue; json?: TemplateValue; jsonSchema?: TemplateValue; schemaFallback?: 'tool' | 'instruction' };
   params?: Record<string, ParamDocument>;
   streamBody?: Record<string, unknown>;
   blockingBody?: Record<string, unknown>;
