@@ -8,6 +8,7 @@
 import { RequestError } from '../errors.js';
 import type { ChatRequest } from '../contract/unified-model.js';
 import { isObject } from '../wire/read-path.js';
+import { didYouMean } from './did-you-mean.js';
 
 /** The provider of the request being checked (a check runs start to end synchronously). */
 let provider = '';
@@ -52,8 +53,18 @@ type Field = keyof typeof KINDS | `!${keyof typeof KINDS}` | readonly string[] |
 type Shape = Readonly<Record<string, Field>>;
 type Check = (v: unknown, at: string) => void;
 
-/** `o` (an object, at `prefix`) against `shape`. */
-function check(o: Record<string, unknown>, shape: Shape, prefix: string): void {
+/**
+ * A key no shape names: a typo (`temprature`) or a field of another API (`max_tokens`) would
+ * otherwise be dropped without a word. `tag` is the key that picked the shape (`role`, `type`).
+ */
+export function unknownKeys(id: string, o: object, known: object, prefix: string, tag?: string): void {
+  provider = id;
+  for (const key in o) if (!Object.hasOwn(known, key) && key !== tag) fail(prefix + key, `unknown key${didYouMean(key, [...Object.keys(known), tag!])}`);
+}
+
+/** `o` (an object, at `prefix`) against `shape`; `tag` is the key that picked the shape. */
+function check(o: Record<string, unknown>, shape: Shape, prefix: string, tag?: string): void {
+  unknownKeys(provider, o, shape, prefix, tag);
   for (const key in shape) {
     const field = shape[key]!;
     const v = o[key];
@@ -92,7 +103,7 @@ const variant =
     return (v: unknown, at: string): string => {
       if (!isObject(v)) bad(at, what, v);
       const k = v[key] === undefined && fallback ? fallback : oneOf(v[key], names, `${at}.${key}`);
-      check(v, shapes[k]!, `${at}.`);
+      check(v, shapes[k]!, `${at}.`, key);
       return k;
     };
   };
@@ -106,7 +117,7 @@ const list =
     v.forEach((item, i) => each(item, `${at}[${i}]`));
   };
 
-const part = variant('a content part', 'type', { text: { text: '!string' }, image: { mediaType: 'string' } });
+const part = variant('a content part', 'type', { text: { text: '!string' }, image: { url: 'string', data: 'string', mediaType: 'string' } });
 
 const content: Check = (v, at) => {
   if (isString(v)) return;
@@ -122,9 +133,10 @@ const message = variant('a message object', 'role', {
   user: { content, name: 'string' },
   assistant: {
     content: 'text',
-    thinking: list(item('a thinking part', { text: '!string' })),
-    toolCalls: list(item('{ id, name, arguments }', { id: '!string', name: '!string', arguments: '!string' })),
+    thinking: list(item('a thinking part', { text: '!string', signature: 'string', redacted: 'string', id: 'string', format: 'string', summary: 'boolean' })),
+    toolCalls: list(item('{ id, name, arguments }', { id: '!string', name: '!string', arguments: '!string', signature: 'string', argumentsError: 'string' })),
     parts: 'array',
+    origin: 'object',
   },
   tool: { toolCallId: '!string', content, toolName: 'string', isError: 'boolean' },
   approval: { requestId: '!string', approve: '!boolean', reason: 'string' },
@@ -157,8 +169,8 @@ const REQUEST: Shape = {
     ),
   ),
   toolChoice: (c, at) => {
-    if (c === undefined || c === 'auto' || c === 'none' || c === 'required' || (isObject(c) && isString(c.name))) return;
-    bad(at, '"auto", "none", "required" or { name }', c);
+    if (isObject(c) && isString(c.name)) check(c, { name: 'string' }, `${at}.`);
+    else if (c !== undefined && c !== 'auto' && c !== 'none' && c !== 'required') bad(at, '"auto", "none", "required" or { name }', c);
   },
   reasoning: optional(item('an object', { effort: ['minimal', 'low', 'medium', 'high'], budgetTokens: 'budget', summary: 'boolean' })),
   responseFormat: optional((f, at) => formats(f, at)),
@@ -166,12 +178,21 @@ const REQUEST: Shape = {
   providerOptions: 'object',
 };
 
-const formats = variant('an object', 'type', { text: {}, json: {}, json_schema: { name: '!string', schema: '!schema' } });
+const formats = variant('an object', 'type', { text: {}, json: {}, json_schema: { name: '!string', schema: '!schema', strict: 'boolean' } });
+
+// The client's defaults: any request field but the messages.
+const { messages: _, ...DEFAULTS } = REQUEST;
 
 export function checkRequest(id: string, req: unknown): asserts req is ChatRequest {
   provider = id;
   if (!isObject(req)) bad('request', 'an object', req);
   check(req, REQUEST, '');
+}
+
+/** createClient's `defaults`, when the client is made. */
+export function checkDefaults(id: string, defaults: object): void {
+  provider = id;
+  check(defaults as Record<string, unknown>, DEFAULTS, 'defaults.');
 }
 
 function oneOf(v: unknown, allowed: readonly string[], path: string): string {
