@@ -42,6 +42,11 @@ export interface GatewayOptions {
 
 /** The response header that lists what either protocol could not carry, as JSON. */
 export const WARNINGS_HEADER = 'x-wireforge-warnings';
+/**
+ * On every error the gateway answers: `gateway` when the gateway itself refused the request (the
+ * caller's token, the body, the path), `upstream` when it is the upstream's answer or failure.
+ */
+export const ERROR_SOURCE_HEADER = 'x-wireforge-error-source';
 
 export function createGateway(options: GatewayOptions): (request: Request) => Promise<Response> {
   const { listen, upstream } = options;
@@ -49,12 +54,16 @@ export function createGateway(options: GatewayOptions): (request: Request) => Pr
   if (options.clientToken !== undefined && options.clientToken.length < 16) throw new WireforgeError('the gateway client token must be at least 16 characters', { provider: listen.adapter.id });
   // The caller's auth header cannot hold both a gateway token and an upstream key.
   if (options.clientToken !== undefined && keyFromCaller) throw new WireforgeError('a gateway that takes the upstream key from its callers cannot also ask them for a client token in the same header', { provider: listen.adapter.id });
-  const shared = keyFromCaller ? undefined : createClientFor(upstream, options.client);
+  const shared = keyFromCaller ? undefined : gatewayClient(upstream, options.client);
   // The keys the upstream client will use: given, or the upstream spec's environment variable.
   const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
   const envKey = upstream.endpoint.apiKeyEnv ? env?.[upstream.endpoint.apiKeyEnv] : undefined;
   const redact = makeRedactor(options.client?.apiKey, envKey, options.clientToken);
-  const fail = (status: number, message: string, headers: Record<string, string> = {}): Response => errorResponse(listen.adapter, listen.serve, { status, message: redact(message) }, headers);
+  const fail = (status: number, message: string, headers: Record<string, string> = {}, source: 'gateway' | 'upstream' = 'gateway'): Response =>
+    errorResponse(listen.adapter, listen.serve, { status, message: redact(message) }, { [ERROR_SOURCE_HEADER]: source, ...headers });
+  // The header the gateway reads the caller's credential from, as its 401 names it.
+  const { header: authHeader, scheme } = listen.adapter.endpoint.auth;
+  const sendIn = `the ${authHeader} header${scheme ? ` (${scheme} <token>)` : ''}`;
 
   return withCors(
     async (req) => {
@@ -66,7 +75,7 @@ export function createGateway(options: GatewayOptions): (request: Request) => Pr
       }
     },
     options.cors,
-    [WARNINGS_HEADER, listen.adapter.requestIdHeader, listen.adapter.profile.errors.typeHeader],
+    [WARNINGS_HEADER, ERROR_SOURCE_HEADER, listen.adapter.requestIdHeader, listen.adapter.profile.errors.typeHeader],
   );
 
   async function handle(req: Request): Promise<Response> {
@@ -75,8 +84,9 @@ export function createGateway(options: GatewayOptions): (request: Request) => Pr
     // A wrong baseUrl in the caller is a 404 in the protocol's shape, as the provider would answer it.
     if (!servesPath(listen.adapter, url.pathname)) return fail(404, notServed(listen.adapter, url.pathname));
     const key = callerKey(listen, (h) => req.headers.get(h));
-    if (options.clientToken !== undefined && (key === undefined || !sameSecret(key, options.clientToken))) return fail(401, 'a valid gateway token is required');
-    if (keyFromCaller && !key) return fail(401, 'send your upstream key in the auth header');
+    if (options.clientToken !== undefined && key === undefined) return fail(401, `the gateway needs its token: send it in ${sendIn}`);
+    if (options.clientToken !== undefined && !sameSecret(key!, options.clientToken)) return fail(401, `the gateway refused the token sent in ${sendIn}`);
+    if (keyFromCaller && !key) return fail(401, `send your ${upstream.profile.name} key in ${sendIn}: this gateway passes it upstream`);
     const type = req.headers.get('content-type') ?? '';
     if (!/^application\/(.*\+)?json\b/i.test(type)) return fail(400, `the body must be JSON (content-type application/json), not ${JSON.stringify(type)}`);
     let body: unknown;
@@ -114,7 +124,7 @@ export function createGateway(options: GatewayOptions): (request: Request) => Pr
       const first = await events.next();
       return streamed(listen, first, events, request.model, redact, stream.abort.bind(stream), upstream.id !== listen.adapter.id, own);
     } catch (e) {
-      return upstreamFailure(e, fail);
+      return upstreamFailure(e, fail, keyFromCaller ? undefined : upstream.profile.name);
     }
   }
 }
@@ -200,14 +210,34 @@ function withoutWire(e: StreamEvent): StreamEvent {
   return { type: 'part', part: part as typeof e.part };
 }
 
-/** An upstream failure as the listen protocol's error: its status, or 502/504 when there was no answer. */
-function upstreamFailure(e: unknown, fail: (status: number, message: string, headers?: Record<string, string>) => Response): Response {
-  if (e instanceof ProviderError) return fail(e.status ?? 502, e.providerMessage || e.message);
-  if (e instanceof TimeoutError) return fail(504, e.message);
-  if (e instanceof ConnectionError) return fail(502, e.message);
-  if (e instanceof RequestError) return fail(400, e.message);
-  if (e instanceof WireforgeError) return fail(502, e.message);
+/**
+ * An upstream failure as the listen protocol's error: its status, or 502/504 when there was no
+ * answer. The upstream refusing the gateway's own key (`ownKey`: the upstream's name) is a 502:
+ * passed on as a 401, it would read as the caller's token refused.
+ */
+function upstreamFailure(e: unknown, fail: (status: number, message: string, headers: Record<string, string>, source: 'gateway' | 'upstream') => Response, ownKey: string | undefined): Response {
+  if (e instanceof ProviderError) {
+    const message = e.providerMessage || e.message;
+    if (ownKey !== undefined && (e.status === 401 || e.status === 403)) return fail(502, `${ownKey} refused the gateway's key (HTTP ${e.status}): ${message}`, {}, 'upstream');
+    return fail(e.status ?? 502, message, {}, 'upstream');
+  }
+  if (e instanceof TimeoutError) return fail(504, e.message, {}, 'upstream');
+  if (e instanceof ConnectionError) return fail(502, e.message, {}, 'upstream');
+  // The request as the gateway made it, refused before it was sent.
+  if (e instanceof RequestError) return fail(400, e.message, {}, 'gateway');
+  if (e instanceof WireforgeError) return fail(502, e.message, {}, 'upstream');
   throw e;
+}
+
+/** The upstream client, or what to do when the gateway has no key for it (not createClient's advice). */
+function gatewayClient(upstream: GatewayOptions['upstream'], options: ClientOptions | undefined) {
+  try {
+    return createClientFor(upstream, options);
+  } catch (e) {
+    if (!(e instanceof RequestError) || e.field !== 'apiKey') throw e;
+    const env = upstream.endpoint.apiKeyEnv;
+    throw new RequestError(upstream.id, 'apiKey', `the gateway has no key for ${upstream.profile.name}: ${env ? `set ${env} where it runs, ` : ''}give one in client.apiKey, or pass each caller's key upstream (upstreamKey: 'caller')`);
+  }
 }
 
 function warningsHeader(warnings: Warning[]): Record<string, string> {
