@@ -8,7 +8,7 @@
 import { RequestError } from '../errors.js';
 import type { ChatRequest } from '../contract/unified-model.js';
 import { isObject } from '../wire/read-path.js';
-import { didYouMean } from './did-you-mean.js';
+import { nearest } from './did-you-mean.js';
 
 /** The provider of the request being checked (a check runs start to end synchronously). */
 let provider = '';
@@ -59,7 +59,11 @@ type Check = (v: unknown, at: string) => void;
  */
 export function unknownKeys(id: string, o: object, known: object, prefix: string, tag?: string): void {
   provider = id;
-  for (const key in o) if (!Object.hasOwn(known, key) && key !== tag) fail(prefix + key, `unknown key${didYouMean(key, [...Object.keys(known), tag!])}`);
+  for (const key in o) {
+    if (Object.hasOwn(known, key) || key === tag) continue;
+    const near = nearest(key, [...Object.keys(known), tag]);
+    fail(prefix + key, `unknown key${near ? ` (did you mean "${near}"?)` : ''}`);
+  }
 }
 
 /** `o` (an object, at `prefix`) against `shape`; `tag` is the key that picked the shape. */

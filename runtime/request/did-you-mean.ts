@@ -1,7 +1,8 @@
 /**
  * The known key a mistyped one most likely meant, for the message of an unknown key: compared
  * ignoring case, `_` and `-` (`baseURL`, `max_tokens`), the nearest by edit distance when it is
- * close for its length (`temprature`, `contnet`). Runs only on the error path.
+ * close for its length (`temprature`, `contnet`). Runs only on the error path (the request
+ * check's unknown keys, the mock's script check).
  */
 const plain = (s: string) => s.toLowerCase().replace(/[-_]/g, '');
 
@@ -16,15 +17,15 @@ function distance(a: string, b: string): number {
   return row[b.length]!;
 }
 
-/** ` (did you mean "x"?)`, or nothing when no known key is near. */
-export function didYouMean(key: string, known: ReadonlyArray<string | undefined>): string {
+/** The known key nearest to `key`, if one is near enough to be what was meant. */
+export function nearest(key: string, known: ReadonlyArray<string | undefined>): string | undefined {
   const k = plain(key);
-  let best = '';
+  let best: string | undefined;
   // At most two edits, and fewer for short keys: one for three to five letters, none below.
   let most = Math.min(2, k.length / 3);
   for (const name of known) {
     const d = name ? distance(k, plain(name)) : most + 1;
-    if (d <= most) [best, most] = [name!, d - 1];
+    if (d <= most) [best, most] = [name, d - 1];
   }
-  return best && ` (did you mean "${best}"?)`;
+  return best;
 }
