@@ -2,8 +2,10 @@
  * The unified request checked at the boundary, before any wire is built: a call from plain
  * JavaScript (or with `as any`) that does not match the types gets a RequestError naming the
  * path and what is wrong (`messages[0].role: "usr" is not one of …`), never a bare TypeError or a
- * silently shorter request. The shape is data (one table per object of types.ts); one walk over
- * the request, and no allocation when it is well formed.
+ * silently shorter request. A key no table names is an error too (`temprature: unknown key (did
+ * you mean "temperature"?)`): dropped, it would be a setting the caller believes is sent. The
+ * shape is data (one table per object of types.ts); one walk over the request, and no allocation
+ * when it is well formed.
  */
 import { RequestError } from '../errors.js';
 import type { ChatRequest } from '../contract/unified-model.js';
@@ -147,6 +149,7 @@ const message = variant('a message object', 'role', {
 });
 
 const eachMessage = list(message);
+const ONE_TOOL: Shape = { name: 'string' };
 
 const REQUEST: Shape = {
   messages: (v, at) => {
@@ -173,7 +176,7 @@ const REQUEST: Shape = {
     ),
   ),
   toolChoice: (c, at) => {
-    if (isObject(c) && isString(c.name)) check(c, { name: 'string' }, `${at}.`);
+    if (isObject(c) && isString(c.name)) check(c, ONE_TOOL, `${at}.`);
     else if (c !== undefined && c !== 'auto' && c !== 'none' && c !== 'required') bad(at, '"auto", "none", "required" or { name }', c);
   },
   reasoning: optional(item('an object', { effort: ['minimal', 'low', 'medium', 'high'], budgetTokens: 'budget', summary: 'boolean' })),
