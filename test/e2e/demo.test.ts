@@ -25,8 +25,10 @@ function runDemo(...args: string[]): Promise<{ code: number | null; stdout: stri
 }
 
 describe('pnpm demo', () => {
-  it('runs offline without a Node warning, a line per spec and the three showcases', async () => {
-    const { code, stdout, stderr } = await runDemo();
+  it('runs offline without a Node warning: a line per spec, the three showcases; --verbose streams', async () => {
+    // Both runs at once: each is mostly tsx starting up.
+    const [plain, verbose] = await Promise.all([runDemo(), runDemo('--verbose')]);
+    const { code, stdout, stderr } = plain;
     expect(stderr).not.toMatch(/Warning/);
     expect(stderr).toBe('');
     expect(code).toBe(0);
@@ -39,13 +41,10 @@ describe('pnpm demo', () => {
     expect(stdout).toContain('The official OpenAI SDK → gateway (listens: openai-chat) → Anthropic Messages mock');
     expect(stdout).toContain('It is 22 °C and sunny in Lima.');
     expect(stdout).toContain(`${ids.length} specs served and talked to`);
-  }, 60_000);
 
-  it('--verbose streams each conversation', async () => {
-    const { code, stdout, stderr } = await runDemo('--verbose');
-    expect(stderr).toBe('');
-    expect(code).toBe(0);
-    expect(stdout).toMatch(/anthropic-messages \(Anthropic Messages\)\n {2}thinking: I should look up Oslo\./);
-    expect(stdout).toContain('2 model calls, usage: 104 in / 23 out, 2 requests decoded by the mock');
+    expect(verbose.stderr).toBe('');
+    expect(verbose.code).toBe(0);
+    expect(verbose.stdout).toMatch(/anthropic-messages \(Anthropic Messages\)\n {2}thinking: I should look up Oslo\./);
+    expect(verbose.stdout).toContain('2 model calls, usage: 104 in / 23 out, 2 requests decoded by the mock');
   }, 60_000);
 });
