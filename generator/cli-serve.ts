@@ -1,7 +1,8 @@
 /**
  * `wireforge serve` and `wireforge gateway`: the server side (docs/serving.md) from the command
  * line. They load the runtime package's Node entry (`wireforge/serve/node`) from the project, or
- * this repository's own when run from its source, and run until interrupted.
+ * this repository's own when run from its source, and run until interrupted. An id is a built-in
+ * spec's or one of the project's own (own-specs.ts): the same ids `createClient` takes.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -9,8 +10,12 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as NodeServe from '../node/index.js';
 import type { RuntimeLocation } from './locate-runtime.js';
+import type { ServedSpec } from '../runtime/contract/serve-codec.js';
 
 type Say = (s: string) => void;
+
+/** Finds a spec by id: the project's own, or a built-in one by its id; throws naming both lists. */
+export type SpecLookup = (id: string, role?: string) => ServedSpec | string;
 
 /** The Node entry of the server side: the installed package's, or this repository's source. */
 async function nodeEntry(cwd: string, runtime: RuntimeLocation): Promise<typeof NodeServe> {
@@ -28,12 +33,13 @@ export interface ServeArgs {
   cors?: true | string[];
 }
 
-export async function serveCommand(cwd: string, runtime: RuntimeLocation, args: ServeArgs, say: Say): Promise<() => Promise<void>> {
+export async function serveCommand(cwd: string, runtime: RuntimeLocation, args: ServeArgs, say: Say, lookup: SpecLookup): Promise<() => Promise<void>> {
+  const specs = args.ids.map((id) => lookup(id));
   const { createMockServer } = await nodeEntry(cwd, runtime);
   const script = args.script === undefined ? undefined : (JSON.parse(readFileSync(join(cwd, args.script), 'utf8')) as NodeServe.MockServerOptions['script']);
   const servers: NodeServe.MockServer[] = [];
   for (const [i, id] of args.ids.entries()) {
-    const server = await createMockServer({ provider: id, ...(script ? { script } : {}), ...(args.key ? { apiKey: args.key } : {}), ...(args.port ? { port: args.port + i } : {}), ...(args.cors ? { cors: args.cors } : {}) });
+    const server = await createMockServer({ provider: specs[i]!, ...(script ? { script } : {}), ...(args.key ? { apiKey: args.key } : {}), ...(args.port ? { port: args.port + i } : {}), ...(args.cors ? { cors: args.cors } : {}) });
     servers.push(server);
     say(`${id.padEnd(20)} ${server.url}`);
   }
@@ -55,12 +61,14 @@ export interface GatewayArgs {
   cors?: true | string[];
 }
 
-export async function gatewayCommand(cwd: string, runtime: RuntimeLocation, args: GatewayArgs, say: Say): Promise<() => Promise<void>> {
-  const { startGateway } = await nodeEntry(cwd, runtime);
+export async function gatewayCommand(cwd: string, runtime: RuntimeLocation, args: GatewayArgs, say: Say, lookup: SpecLookup): Promise<() => Promise<void>> {
   if (args.keyFrom !== undefined && args.keyFrom !== 'env' && args.keyFrom !== 'caller') throw new Error(`--key-from takes env or caller, not ${JSON.stringify(args.keyFrom)}`);
+  const listen = lookup(args.listen, '--listen');
+  const upstream = lookup(args.upstream, '--upstream');
+  const { startGateway } = await nodeEntry(cwd, runtime);
   const gateway = await startGateway({
-    listen: args.listen,
-    upstream: args.upstream,
+    listen,
+    upstream: typeof upstream === 'string' ? upstream : upstream.adapter,
     upstreamKey: args.keyFrom === 'caller' ? 'caller' : 'gateway',
     ...(args.host ? { host: args.host } : {}),
     ...(args.port !== undefined ? { port: args.port } : {}),
