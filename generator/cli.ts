@@ -409,9 +409,13 @@ async function scaffold(io: CliIO, specs: string, positionals: string[], base: s
   const result = await generate(sources.map((s) => (s.module !== undefined && s.file.endsWith(`/${base}.yaml`) ? { ...s, module: undefined } : s)), { kitNames: kitNames(runtime.kitFile) });
   const ir = result.irs.find((x) => x.id === base);
   if (!ir) {
-    const ids = result.irs.length ? result.irs.map((x) => x.id) : sources.map((s) => s.file.replace(/^.*\//, '').replace(/\.ya?ml$/, ''));
-    const hint = didYouMean(base, ids);
-    fail(`no spec "${base}" to extend in ${specs}/${hint ? `; ${hint}` : ''}${result.diagnostics.length ? ` (${result.diagnostics.length} problem(s) in the folder: run wireforge validate)` : ''}`, 1);
+    // The built-in ids and the project's (a built-in spec nothing extends is not among the IRs).
+    const stem = (s: SpecSource) => s.file.replace(/^.*\//, '').replace(/\.ya?ml$/, '');
+    const builtIn = sources.filter((s) => s.module !== undefined).map(stem).sort();
+    const yours = [...new Set([...result.irs.map((x) => x.id), ...sources.filter((s) => s.module === undefined).map(stem)])].filter((id) => !builtIn.includes(id)).sort();
+    const hint = didYouMean(base, [...yours, ...builtIn]);
+    const lists = hint ? '' : `\n  built in: ${builtIn.join(', ') || 'none'}\n  yours (${specs}/): ${yours.join(', ') || 'none'}`;
+    fail(`no spec "${base}" to extend${hint ? `; ${hint}` : ''}${result.diagnostics.length ? ` (${result.diagnostics.length} problem(s) in the folder: run wireforge validate)` : ''}${lists}`, 1);
   }
   const params = ir.profile.request.params;
   const lines = [

@@ -140,6 +140,13 @@ describe('wireforge: the project\'s own specs everywhere', () => {
     expect(gateway.stderr).toContain('--upstream: no spec "gemeni"; did you mean "gemini"');
     expect(gateway.stderr).toContain('yours (specs/): acme, kite');
 
+    // new --extends: the project's ids are bases too, and the built-in ones nothing extends yet are listed.
+    expect((await runCli(dir, 'new', 'beta', '--extends', 'kitee')).stderr).toContain('no spec "kitee" to extend; did you mean "kite"');
+    const far = await runCli(dir, 'new', 'beta', '--extends', 'zzz');
+    expect(far.status).toBe(1);
+    expect(far.stderr).toMatch(/no spec "zzz" to extend\n  built in: anthropic-messages, .*gemini.*\n  yours \(specs\/\): acme, kite/);
+    expect(existsSync(join(dir, 'specs/beta.yaml'))).toBe(false);
+
     writeFileSync(join(dir, 'specs/bad.yaml'), 'id: bad\nextends: nothing-like-it\nname: Bad\n');
     const validate = await runCli(dir, 'validate', 'specs/bad.yaml');
     expect(validate.status).toBe(1);
