@@ -10,9 +10,11 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as NodeServe from '../node/index.js';
 import type { RuntimeLocation } from './locate-runtime.js';
-import type { ServedSpec } from '../runtime/contract/serve-codec.js';
 
 type Say = (s: string) => void;
+
+/** A spec's generated exports, as the server side takes them. */
+type ServedSpec = Exclude<NodeServe.MockServerOptions['provider'], string>;
 
 /** Finds a spec by id: the project's own, or a built-in one by its id; throws naming both lists. */
 export type SpecLookup = (id: string, role?: string) => ServedSpec | string;

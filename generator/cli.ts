@@ -16,7 +16,7 @@ import { didYouMean, formatDiagnostic } from './diagnostics.js';
 import { kitNames } from './emit/kit-names.js';
 import { locateRuntime, type RuntimeLocation } from './locate-runtime.js';
 import { generate, type SpecSource } from './pipeline.js';
-import { toJavaScript } from './emit/to-javascript.js';
+import { toJavaScript } from './format/to-javascript.js';
 import { gatewayCommand, serveCommand, type GatewayArgs, type SpecLookup } from './cli-serve.js';
 import { loadOwnSpecs, scratchFolder } from './own-specs.js';
 import type { ServedSpec } from '../runtime/contract/serve-codec.js';

@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Project, ts, type SourceFile } from 'ts-morph';
-import { formatCode } from '../format/format-code.js';
+import { formatCode } from './format-code.js';
 
 const OPTIONS: ts.CompilerOptions = {
   target: ts.ScriptTarget.ES2022,
