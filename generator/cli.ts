@@ -350,7 +350,7 @@ async function gen(
   out(
     `${changed ? `wrote ${created.length + updated.length} file(s)` : 'nothing changed'}: ${files.size} files in ${options.out}/${docsDir ? ` and ${result.docs.size} in ${options.docs}/` : ''} from ${sources.filter((s) => s.module === undefined).length} specs, in ${ms} ms`,
   );
-  if (options.js && options.packageType !== 'module' && !(created.length + updated.length === 0)) {
+  if (options.js && options.packageType !== 'module' && created.length + updated.length > 0) {
     out(`${paint(io, 33, 'hint')} the .js files are ES modules: set "type": "module" in package.json, or Node reads them as such only after a failed CommonJS parse (with a warning)`);
   }
   // What a mock server or gateway reading these wires gets back differently: said once, where it

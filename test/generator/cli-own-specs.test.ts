@@ -154,6 +154,11 @@ describe('wireforge: the project\'s own specs everywhere', () => {
     expect(validate.stderr).toMatch(/known ids: anthropic-messages, .*openai-chat.* \(built in\); acme, bad, kite \(this folder\)/);
     writeFileSync(join(dir, 'specs/bad.yaml'), 'id: bad\nextends: anthropic-mesages\nname: Bad\n');
     expect((await runCli(dir, 'validate', 'specs/bad.yaml')).stderr).toContain('did you mean "anthropic-messages"');
+    // A spec of the project's that does not build stops serve with its located problems, nothing served.
+    const broken = await runCli(dir, 'serve', 'acme');
+    expect(broken.status).toBe(1);
+    expect(broken.stderr).toMatch(/^specs\/bad\.yaml:2:\d+ bad-extends /m);
+    expect(broken.stderr).toContain("problem(s) in the project's specs: nothing served");
   });
 
   it('gen notes only the project\'s own specs; --notes all adds the built-in bases\' and --notes none says nothing', { timeout: 120_000 }, async () => {
