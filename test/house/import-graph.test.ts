@@ -46,6 +46,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'generator/format': [],
   'generator/pipeline.ts': ['generator/*'],
   'generator/cli-serve.ts': ['generator/locate-runtime.ts', 'node'],
+  'generator/own-specs.ts': ['generator/*', 'runtime/contract'],
   'generator/scaffold-spec.ts': ['runtime/contract'],
   'generator/cli.ts': ['generator/*', 'runtime/contract'],
 };
