@@ -154,35 +154,19 @@ export const codec = {
 export const serve = /* @__PURE__ */ serveOver(base.serve, {
   stream: {
     thinkingDelta: [
-      (s) => ({
-        ...s.envelope,
-        choices: [
-          {
-            index: 0,
-            delta: {
-              reasoning: s.delta,
-              reasoning_details: [{ type: 'reasoning.text', text: s.delta, index: s.index }],
-            },
-            finish_reason: null,
-          },
-        ],
-      }),
+      {
+        chunk: (s) => ({
+          reasoning: s.delta,
+          reasoning_details: [{ type: 'reasoning.text', text: s.delta, index: s.index }],
+        }),
+      },
     ],
     thinkingSignature: [
-      (s) => ({
-        ...s.envelope,
-        choices: [
-          {
-            index: 0,
-            delta: {
-              reasoning_details: [
-                { type: 'reasoning.text', text: '', signature: s.signature, index: s.index },
-              ],
-            },
-            finish_reason: null,
-          },
-        ],
-      }),
+      {
+        chunk: (s) => ({
+          reasoning_details: [{ type: 'reasoning.text', text: '', signature: s.signature, index: s.index }],
+        }),
+      },
     ],
   },
   request,
