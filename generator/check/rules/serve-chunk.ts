@@ -20,7 +20,7 @@ export const serveChunk: SemanticRule = {
         if (others.length) out.push({ code: 'bad-value', pointer: node.pointer, message: `a $chunk event is only its part, but this one also writes ${others.join(', ')}`, hint: 'move those keys into the part, or into serve.chunk if every chunk carries them' });
         if (!ir.serve?.chunk) out.push({ code: 'missing-field', pointer: `${node.pointer}/$chunk`, message: '$chunk places its part in serve.chunk, and this spec (and its base) has none', hint: 'add serve.chunk: the event every chunk is, with $body where the part goes' });
       }
-      for (const at of misplaced(node, part)) out.push({ code: 'bad-value', pointer: at, message: '$chunk is a stream event\'s only key, not a key inside a template', hint: 'write the step as { $chunk: <part> }' });
+      for (const at of misplaced(node, part)) out.push({ code: 'bad-value', atKey: true, pointer: at, message: '$chunk is a stream event\'s only key, not a key inside a template', hint: 'write the step as { $chunk: <part> }' });
     }
     const chunk = ir.serve?.chunk;
     if (chunk && !slotsOfBody(chunk)) out.push({ code: 'bad-value', pointer: '/serve/chunk', message: 'serve.chunk does not place $body, so every chunk event would drop its part', hint: 'put $body where a step\'s part goes (a Chat chunk: choices: [{ delta: $body, … }])' });
