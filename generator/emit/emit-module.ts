@@ -67,7 +67,7 @@ export function emitModule(ir: SpecIR, base: SpecIR | undefined, options: EmitOp
   const codecDoc = !base
     ? 'The compiled parts: templates that write the wire, readers that read it.'
     : `The codec: its base's${request ? ', with the templates above compiled' : ''}${readers.inCodec ? ', and readers that run the rule tables above' : ''}.`;
-  const codecStatement = constant('codec', `${codecPart(codec, baseCodec, baseRef, sameReaders, request ? 'request' : undefined, readers.inCodec)} satisfies Codec`, codecDoc);
+  const codecStatement = constant('codec', `${codecPart(codec, baseCodec, baseRef, sameReaders, request ? 'request' : undefined, readers.inCodec, readers.scope)} satisfies Codec`, codecDoc);
   // A codec that runs the rule tables comes after them; otherwise the readers it names are functions, hoisted.
   if (readers.inCodec) statements.push(...readers.statements, codecStatement);
   else statements.push(codecStatement, ...readers.statements);
