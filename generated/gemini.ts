@@ -472,7 +472,10 @@ export const serve = {
     responseId: s.id,
   }),
   envelope: (s) => compact({ modelVersion: s.model, responseId: s.id }),
-  chunk: (s) => ({ candidates: [{ content: { role: 'model', parts: [s.body] }, index: 0 }], ...s.envelope }),
+  chunk: (s, body) => ({
+    candidates: [{ content: { role: 'model', parts: [body] }, index: 0 }],
+    ...s.envelope,
+  }),
   stream: {
     textDelta: [{ chunk: (s) => compact({ text: s.delta }) }],
     thinkingDelta: [{ chunk: (s) => ({ text: s.delta, thought: true }) }],

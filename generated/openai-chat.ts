@@ -331,9 +331,9 @@ export const serve = {
     service_tier: 'default',
     system_fingerprint: null,
   }),
-  chunk: (s) => ({
+  chunk: (s, body) => ({
     ...s.envelope,
-    choices: [{ index: 0, delta: s.body, logprobs: null, finish_reason: null }],
+    choices: [{ index: 0, delta: body, logprobs: null, finish_reason: null }],
   }),
   stream: {
     textStart: [

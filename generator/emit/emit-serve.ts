@@ -20,6 +20,12 @@ export function serveSlot(name: string): string | undefined {
   return `s.${root}${rest.map(access).join('')}`;
 }
 
+/** serve.chunk's slots: the steps', and `$body`, its second argument. */
+function chunkSlot(name: string): string | undefined {
+  const [root, ...rest] = name.split('.');
+  return root === 'body' ? `body${rest.map(access).join('')}` : serveSlot(name);
+}
+
 function access(segment: string): string {
   return /^[0-9]+$/.test(segment) ? `?.[${segment}]` : /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(segment) ? `?.${segment}` : `?.[${lit(segment)}]`;
 }
@@ -35,7 +41,8 @@ export function serveMembers(ir: SpecIR): Map<string, string> {
   const arrow = (body: string) => `(s) => ${body.startsWith('{') ? `(${body})` : body}`;
   if (serve.response) out.set('response', arrow(templateExpr(serve.response, serveSlot)));
   if (serve.envelope) out.set('envelope', arrow(templateExpr(serve.envelope, serveSlot)));
-  if (serve.chunk) out.set('chunk', arrow(templateExpr(serve.chunk, serveSlot)));
+  // The part comes as an argument (`$body`), not a slot: the slots keep their shape per event.
+  if (serve.chunk) out.set('chunk', arrow(templateExpr(serve.chunk, chunkSlot)).replace(/^\(s\)/, '(s, body)'));
   // One arrow per event, so each is written with its own sequence number; one member per step, so an overlay names only the steps it changes.
   for (const k of SERVE_STEPS) if (serve.stream[k]) out.set(`stream.${k}`, `[${serve.stream[k]!.map((e) => eventExpr(e, arrow)).join(', ')}]`);
   out.set('finish', valueExpr(serve.finish));

@@ -79,8 +79,6 @@ export interface ServeSlots {
   readonly response: any;
   /** What every stream event carries (serve.envelope). */
   readonly envelope: any;
-  /** In serve.chunk: what the step's chunk template wrote (the event's own part, a Chat chunk's delta). */
-  readonly body: any;
   /** A part in this provider's own wire form (the `part` step). */
   readonly wire: any;
   /**
@@ -95,6 +93,12 @@ export interface ServeSlots {
 }
 
 export type ServeTemplate = (s: ServeSlots) => unknown;
+
+/**
+ * What a chunk event's part is placed in: the step's slots and the part (`$body`), given as an
+ * argument rather than a slot so the slots keep their shape on the per-event path.
+ */
+export type ServeChunk = (s: ServeSlots, body: any) => unknown;
 
 /**
  * A stream event written as a chunk: `chunk` writes the event's own part (undefined: no event),
@@ -115,7 +119,7 @@ export interface ServeCodec {
    * What a chunk step's part is placed in (`$body`): the part every chunk event repeats around it
    * (Chat Completions' envelope and one choice), written once.
    */
-  readonly chunk?: ServeTemplate | undefined;
+  readonly chunk?: ServeChunk | undefined;
   /** Each step's events, in order; a step a spec leaves out writes nothing. */
   readonly stream: Readonly<Partial<Record<ServeStep, readonly ServeEventTemplate[]>>>;
   /** `finish.<name>` slots per unified finish reason; `*` for every reason not listed. */

@@ -281,7 +281,7 @@ export class StreamWriter {
     const events = this.serve.stream[step];
     if (!events) return;
     const name = this.serve.eventName;
-    const s = slots as { seq: number; envelope?: unknown; body?: unknown };
+    const s = slots as { seq: number; envelope?: unknown };
     const { envelope, chunk } = this.serve;
     for (const template of events) {
       s.seq = this.seq++;
@@ -291,8 +291,8 @@ export class StreamWriter {
       else {
         // A chunk step writes its own part; the codec's chunk template places it (`$body`).
         if (!chunk) throw new TypeError(`serve.stream.${step}: a chunk event needs the codec's serve.chunk template`);
-        s.body = template.chunk(s as unknown as ServeSlots);
-        written = s.body === undefined ? undefined : chunk(s as unknown as ServeSlots);
+        const body = template.chunk(s as unknown as ServeSlots);
+        written = body === undefined ? undefined : chunk(s as unknown as ServeSlots, body);
       }
       if (written === undefined) continue;
       // `$event` names the event where the payload does not (AWS event-stream's `:event-type`).

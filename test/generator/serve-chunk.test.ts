@@ -30,7 +30,7 @@ describe('$chunk in a spec', () => {
     const r = await generate([spec]);
     expect(r.diagnostics).toEqual([]);
     const code = [...r.files.entries()].find(([f]) => f.endsWith('mini.ts'))![1];
-    expect(code).toContain('chunk: (s) => compact({ seq: s.seq, piece: s.body })');
+    expect(code).toContain('chunk: (s, body) => compact({ seq: s.seq, piece: body })');
     expect(code).toContain('textDelta: [{ chunk: (s) => compact({ body: s.delta }) }]');
     expect(code).toContain('toolCall: [{ chunk: (s) => (s.first === true ? compact({ call: s.callId }) : undefined) }]');
   });
@@ -67,7 +67,7 @@ describe('chunk events in the stream writer', () => {
 
   it('places each part where serve.chunk reads $body; a part that is undefined writes no event', () => {
     const serve: ServeCodec = {
-      chunk: (s) => ({ n: s.seq, part: s.body }),
+      chunk: (s, body) => ({ n: s.seq, part: body }),
       stream: { textDelta: [{ chunk: (s) => (s.delta === '!' ? undefined : { text: s.delta }) }, (s) => ({ whole: s.delta })] },
       finish: {},
     };
