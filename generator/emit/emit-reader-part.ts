@@ -3,7 +3,7 @@
  * `readResponse` / `readEvent` (straight-line in a base, composed from the rule tables in an
  * overlay; an overlay with its base's readers re-exports the base's tables).
  */
-import { StructureKind, type StatementStructures } from 'ts-morph';
+import { StructureKind, type InterfaceDeclarationStructure, type StatementStructures } from 'ts-morph';
 import type { Rule, SpecIR } from '../ir/types.js';
 import type { Segment } from '../ir/paths.js';
 import { nodeAt, type TypeNode } from '../ir/wire-types.js';
@@ -22,7 +22,22 @@ export interface ReaderPart {
   scope?: { response: string; event: string };
 }
 
-export function readerPart(ir: SpecIR, base: SpecIR | undefined, baseRef: string | undefined, sameReaders: boolean, baseImport: string | undefined): ReaderPart {
+/** Where a reader reads the scope its table's shared rules take, as reads of `r` and `e`. */
+export type ScopeReads = { response: string; event: string };
+
+/**
+ * The scope a module's readers hand its tables' rules: the one its own shared rules read, or its
+ * base's (its tables hold the base's shared rules, which take it). An overlay's own rules share a
+ * scope only where it is its base's, or its base has none.
+ */
+export function moduleScope(ir: SpecIR, base: SpecIR | undefined, inherited: ScopeReads | undefined): ScopeReads | undefined {
+  if (!base || ir.stream.events.length || ir.stream.ignore.length) return inherited;
+  const own = sharedScope(ir, base, ownRules(ir, base), new Map());
+  if (!own || (inherited && (own.response !== inherited.response || own.event !== inherited.event))) return inherited;
+  return { response: own.response, event: own.event };
+}
+
+export function readerPart(ir: SpecIR, base: SpecIR | undefined, baseRef: string | undefined, sameReaders: boolean, baseImport: string | undefined, inherited?: ScopeReads): ReaderPart {
   const names: TypeNames = new Map();
   if (sameReaders) {
     // The base's rules are this module's too, for an overlay of it to compose its readers from.
@@ -34,7 +49,10 @@ export function readerPart(ir: SpecIR, base: SpecIR | undefined, baseRef: string
   const own = ownRules(ir, base);
   const types = ir.wire;
   // An overlay's rules both readers run, written once over the part of the payload they read.
-  const scope = base && !ir.stream.events.length && !ir.stream.ignore.length ? sharedScope(ir, base, own, names) : undefined;
+  const mine = base && !ir.stream.events.length && !ir.stream.ignore.length ? sharedScope(ir, base, own, names) : undefined;
+  // A scope other than the base's would leave the base's shared rules without theirs.
+  const scope = mine && (!inherited || (mine.response === inherited.response && mine.event === inherited.event)) ? mine : undefined;
+  if (mine && !scope) for (const [n] of [...names].filter(([, v]) => v === mine.type.name)) names.delete(n);
   if (scope) statements.push(scope.type, constant('sharedRules', scope.table, scope.doc, false));
   // Element code both readers share (`each` rules written once, e.g. with a YAML anchor): one
   // function and one element interface, when the element's shape is the same at every site.
@@ -64,8 +82,9 @@ export function readerPart(ir: SpecIR, base: SpecIR | undefined, baseRef: string
 
   statements.push(...ruleTableStatements(ir, base, own, baseRef, hoisted, scope?.rules));
   // Without named events an overlay's readers are its tables run in order, made in its codec.
-  if (base && !ir.stream.events.length && !ir.stream.ignore.length) return { names, statements, inCodec: true, ...(scope ? { scope: { response: scope.response, event: scope.event } } : {}) };
-  const composed = base ? emitReadersComposed(ir, { events: 'eventCaseRules' }) : undefined;
+  const reads = scope ? { response: scope.response, event: scope.event } : inherited;
+  if (base && !ir.stream.events.length && !ir.stream.ignore.length) return { names, statements, inCodec: true, ...(reads ? { scope: reads } : {}) };
+  const composed = base ? emitReadersComposed(ir, { events: 'eventCaseRules' }, reads) : undefined;
   statements.push({
     kind: StructureKind.Function,
     isExported: true,
@@ -169,7 +188,7 @@ function ruleTableStatements(ir: SpecIR, base: SpecIR | undefined, own: Set<Rule
  * interface of the scope they read: its fields they read, when a body's and an event's are the
  * same; printed by name in the wire types too where it is all the overlay adds there.
  */
-function sharedScope(ir: SpecIR, base: SpecIR, own: Set<Rule>, names: TypeNames): (ReaderScope & { type: StatementStructures; table: string; doc: string }) | undefined {
+function sharedScope(ir: SpecIR, base: SpecIR, own: Set<Rule>, names: TypeNames): (ReaderScope & { type: InterfaceDeclarationStructure; table: string; doc: string }) | undefined {
   const scope = readerScope(ir, own);
   // As with shared element code, three lines or more: less is shorter written twice than a scope's interface.
   if (!scope || [...scope.rules.values()].flat().length < 3) return undefined;

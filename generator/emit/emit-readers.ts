@@ -139,10 +139,13 @@ export function sameRule(base: Rule[], r: Rule, scope: 'r' | 'e'): boolean {
  * the every-event table, in the table's order (`placeRules` orders it: the base's, with the
  * overlay's own placed by name); named events keep a `switch`, each case calling its rules by name.
  */
-export function emitReadersComposed(ir: SpecIR, tables: { events: string }): { readResponse: string; readEvent: string } {
-  const calls = (rules: Rule[], table: string) => rules.map((r) => `${member(table, r.name)}(a, e);`);
-  const response = ir.response.length ? ['for (const rule of responseSteps) rule(a, r);'] : [];
-  const event = ir.stream.all.length ? ['for (const rule of eventSteps) rule(a, e);'] : [];
+export function emitReadersComposed(ir: SpecIR, tables: { events: string }, scope?: { response: string; event: string }): { readResponse: string; readEvent: string } {
+  // Rules a base shares between its readers take the scope each reader reads (emit-reader-part.ts).
+  const m = scope ? ', m' : '';
+  const calls = (rules: Rule[], table: string) => rules.map((r) => `${member(table, r.name)}(a, e${m});`);
+  const response = ir.response.length ? [...(scope ? [`const m = ${scope.response};`] : []), `for (const rule of responseSteps) rule(a, r${m});`] : [];
+  const event = ir.stream.all.length || ir.stream.events.length ? [...(scope ? [`const m = ${scope.event};`] : [])] : [];
+  if (ir.stream.all.length) event.push(`for (const rule of eventSteps) rule(a, e${m});`);
   const { stream } = ir;
   if (stream.events.length || stream.ignore.length) {
     const on = stream.eventKey ? `${access('e', stream.eventKey)} ?? event` : 'event';

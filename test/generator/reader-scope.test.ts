@@ -65,6 +65,34 @@ describe('rules both readers share, in the emitted module', () => {
   });
 });
 
+describe('an overlay of an overlay with shared rules', () => {
+  const OPENROUTER = repoSpecs().find((s) => s.file === 'specs/openrouter.yaml')!;
+  const derived = (text: string) => ({ file: 'specs/router-plus.yaml', text: `id: router-plus\nextends: openrouter\nname: Router Plus\n${text}` });
+
+  it("runs its tables with its base's scope, which the base's shared rules take", async () => {
+    const r = await generate([CHAT, OPENROUTER, derived(['response:', '  extra: { before: text, thinking: { text: choices.0.message.extra } }', 'stream:', '  on:', '    "*":', '      extra: { before: text, thinking: { text: choices.0.delta.extra } }'].join('\n'))]);
+    expect(r.diagnostics).toEqual([]);
+    const code = r.files.get('router-plus.ts')!;
+    expect(code).toContain('readResponse: runRules(responseRules, (r: WireResponse) => r?.choices?.[0]?.message)');
+    expect(code).toContain('readEvent: runRules(eventRules, (e: WireEvent) => e?.choices?.[0]?.delta)');
+  });
+
+  it("shares its own rules only over its base's scope", async () => {
+    const notes = (at: string) => `notes: { before: text, each: ${at}.notes, thinking: { text: body, signature: sig, id: id } }`;
+    // Its own rules would share `choices.0.message` of a body and `choices.0` of an event; the base's take `…message` and `…delta`.
+    const r = await generate([CHAT, OPENROUTER, derived(['response:', `  ${notes('choices.0.message')}`, 'stream:', '  on:', '    "*":', `      ${notes('choices.0')}`].join('\n'))]);
+    expect(r.diagnostics).toEqual([]);
+    const code = r.files.get('router-plus.ts')!;
+    expect(code).not.toContain('sharedRules');
+    expect(code).toContain('r?.choices?.[0]?.message?.notes');
+    expect(code).toContain('e?.choices?.[0]?.notes');
+    expect(code).toContain('readEvent: runRules(eventRules, (e: WireEvent) => e?.choices?.[0]?.delta)');
+    // Alone over Chat, the same rules do share that scope.
+    const alone = (await generate([CHAT, { file: 'specs/chat-plus.yaml', text: `id: chat-plus\nextends: openai-chat\nname: Chat Plus\nresponse:\n  ${notes('choices.0.message')}\nstream:\n  on:\n    "*":\n      ${notes('choices.0')}\n` }])).files.get('chat-plus.ts')!;
+    expect(alone).toContain('readEvent: runRules(eventRules, (e: WireEvent) => e?.choices?.[0])');
+  });
+});
+
 describe('runRules with a scope', () => {
   it('reads the scope once per payload and hands it to every rule, after the payload', () => {
     const seen: unknown[] = [];
