@@ -19,6 +19,7 @@ import {
   present,
   providerTools,
   setToolArguments,
+  setToolWire,
   startText,
   toolCallDelta,
 } from '../runtime/adapter-kit.js';
@@ -31,6 +32,7 @@ export interface WireResponse {
   output?: Array<{
     type?: string | null;
     phase?: string | null;
+    id?: string | null;
     content?: Array<{
       type?: string | null;
       text?: string | null;
@@ -38,11 +40,8 @@ export interface WireResponse {
       refusal?: string | null;
     }> | null;
     encrypted_content?: string | null;
-    id?: string | null;
     summary?: Array<{ text?: string | null }> | null;
-    call_id?: string | null;
-    name?: string | null;
-    arguments?: string | null;
+    execution?: string | null;
   }> | null;
   incomplete_details?: { reason?: string | null } | null;
   status?: string | null;
@@ -68,6 +67,7 @@ export interface WireEvent {
     id?: string | null;
     phase?: string | null;
     arguments?: string | null;
+    execution?: string | null;
   } | null;
   output_index?: unknown;
   part?: { type?: string | null } | null;
@@ -156,11 +156,133 @@ export const profile = {
   },
   parts: {
     kinds: {
+      function_call: {
+        parts: [
+          { part: 'tool-call', fields: { id: [['call_id']], name: [['name']], arguments: [['arguments']] } },
+        ],
+        echo: true,
+      },
+      shell_call: {
+        parts: [
+          {
+            part: 'tool-call',
+            fields: {
+              id: [['call_id']],
+              name: { value: 'shell' },
+              kind: { value: 'shell' },
+              arguments: [['action']],
+            },
+          },
+        ],
+        echo: true,
+      },
+      local_shell_call: {
+        parts: [
+          {
+            part: 'tool-call',
+            fields: {
+              id: [['call_id']],
+              name: { value: 'local_shell' },
+              kind: { value: 'local_shell' },
+              arguments: [['action']],
+            },
+          },
+        ],
+        echo: true,
+      },
+      apply_patch_call: {
+        parts: [
+          {
+            part: 'tool-call',
+            fields: {
+              id: [['call_id']],
+              name: { value: 'apply_patch' },
+              kind: { value: 'apply_patch' },
+              arguments: [['operation']],
+            },
+          },
+        ],
+        echo: true,
+      },
+      custom_tool_call: {
+        parts: [
+          {
+            part: 'tool-call',
+            fields: {
+              id: [['call_id']],
+              name: [['name']],
+              kind: { value: 'custom' },
+              arguments: [['input']],
+            },
+          },
+        ],
+        echo: true,
+      },
+      computer_call: {
+        parts: [
+          {
+            part: 'tool-call',
+            fields: {
+              id: [['call_id']],
+              name: { value: 'computer' },
+              kind: { value: 'computer' },
+              arguments: [['action'], ['actions']],
+            },
+          },
+        ],
+        echo: true,
+      },
+      tool_search_client: {
+        parts: [
+          {
+            part: 'tool-call',
+            fields: {
+              id: [['call_id']],
+              name: { value: 'tool_search' },
+              kind: { value: 'tool_search' },
+              arguments: [['arguments']],
+            },
+          },
+        ],
+        echo: true,
+      },
+      tool_search_call: {
+        parts: [
+          {
+            part: 'provider-tool-call',
+            fields: { id: [['call_id'], ['id']], name: { value: 'tool_search' }, input: [['arguments']] },
+          },
+        ],
+        echo: true,
+      },
+      tool_search_output: {
+        parts: [
+          {
+            part: 'provider-tool-result',
+            fields: {
+              callId: [['call_id'], ['id']],
+              name: { value: 'tool_search' },
+              result: [['tools']],
+              isError: { at: ['status'], test: { in: ['failed', 'incomplete'] } },
+            },
+          },
+        ],
+        echo: true,
+      },
       web_search_call: {
         parts: [
           {
             part: 'provider-tool-call',
             fields: { id: [['id']], name: { value: 'web_search' }, input: [['action']] },
+          },
+          {
+            part: 'provider-tool-result',
+            fields: {
+              callId: [['id']],
+              name: { value: 'web_search' },
+              result: [['action', 'sources']],
+              isError: { at: ['status'], test: { in: ['failed', 'incomplete'] } },
+            },
           },
           { part: 'source', each: ['action', 'sources'], fields: { url: [['url']] } },
         ],
@@ -193,7 +315,19 @@ export const profile = {
         echo: true,
       },
       image_generation_call: {
-        parts: [{ part: 'file', fields: { mediaType: { value: 'image/png' }, data: [['result']] } }],
+        parts: [
+          {
+            part: 'file',
+            fields: {
+              mediaType: {
+                at: ['output_format'],
+                values: { png: 'image/png', webp: 'image/webp', jpeg: 'image/jpeg' },
+                default: 'image/png',
+              },
+              data: [['result']],
+            },
+          },
+        ],
         echo: true,
       },
       mcp_call: {
@@ -254,6 +388,7 @@ export const codec = {
     }),
     text: (b) => ({
       type: 'message',
+      id: b.id,
       role: 'assistant',
       phase: b.phase,
       content: [{ type: 'output_text', text: b.text }],
@@ -263,7 +398,49 @@ export const codec = {
   roles: {
     user: (m, cx) => ({ role: 'user', content: cx.content(m.content) }),
     assistant: (m, cx) => cx.blocks(m),
-    tool: (m, cx) => ({ type: 'function_call_output', call_id: m.toolCallId, output: cx.text(m.content) }),
+    tool: (m, cx) =>
+      present([
+        cx.callKind(m) == null
+          ? { type: 'function_call_output', call_id: m.toolCallId, output: cx.text(m.content) }
+          : undefined,
+        cx.callKind(m) === 'shell'
+          ? { type: 'shell_call_output', call_id: m.toolCallId, output: cx.output(m.content) }
+          : undefined,
+        cx.callKind(m) === 'local_shell'
+          ? { type: 'local_shell_call_output', id: m.toolCallId, output: cx.text(m.content) }
+          : undefined,
+        cx.callKind(m) === 'apply_patch' && (m.isError || undefined) == null
+          ? {
+              type: 'apply_patch_call_output',
+              call_id: m.toolCallId,
+              status: 'completed',
+              output: cx.text(m.content),
+            }
+          : undefined,
+        cx.callKind(m) === 'apply_patch' && (m.isError || undefined) === true
+          ? {
+              type: 'apply_patch_call_output',
+              call_id: m.toolCallId,
+              status: 'failed',
+              output: cx.text(m.content),
+            }
+          : undefined,
+        cx.callKind(m) === 'custom'
+          ? { type: 'custom_tool_call_output', call_id: m.toolCallId, output: cx.text(m.content) }
+          : undefined,
+        cx.callKind(m) === 'computer'
+          ? { type: 'computer_call_output', call_id: m.toolCallId, output: cx.output(m.content) }
+          : undefined,
+        cx.callKind(m) === 'tool_search'
+          ? {
+              type: 'tool_search_output',
+              call_id: m.toolCallId,
+              execution: 'client',
+              status: 'completed',
+              tools: cx.output(m.content),
+            }
+          : undefined,
+      ]),
     approval: (m) => ({
       type: 'mcp_approval_response',
       approval_request_id: m.requestId,
@@ -314,7 +491,7 @@ export const responseRules = {
       switch (x?.type) {
         case 'message':
           // phase
-          startText(a, x?.phase ?? null);
+          startText(a, x?.phase ?? null, x?.id);
           // content
           for (const x2 of list(x?.content)) {
             switch (x2?.type) {
@@ -342,8 +519,11 @@ export const responseRules = {
             a.thinking.append(x2?.text);
           }
           break;
-        case 'function_call':
-          a.addToolCall(x?.call_id, x?.name, x?.arguments);
+        case 'tool_search_call':
+          // client
+          if (x?.execution === 'client') a.parts.add('tool_search_client', x);
+          // hosted
+          if (x?.execution !== 'client') a.parts.add('tool_search_call', x);
           break;
         default:
           a.parts.add(x?.type, x);
@@ -386,7 +566,7 @@ export const eventCaseRules = {
           a.thinking.setSignature(item?.encrypted_content);
           break;
         case 'message':
-          startText(a, item?.phase ?? null);
+          startText(a, item?.phase ?? null, item?.id);
           break;
       }
     },
@@ -441,12 +621,19 @@ export const eventCaseRules = {
       switch (item?.type) {
         case 'function_call':
           setToolArguments(a, e?.output_index, item?.arguments);
+          setToolWire(a, e?.output_index, item);
           closeToolCall(a, e?.output_index);
           break;
         case 'reasoning':
           a.thinking.setSignature(item?.encrypted_content);
           break;
         case 'message':
+          break;
+        case 'tool_search_call':
+          // client
+          if (item?.execution === 'client') a.parts.add('tool_search_client', item);
+          // hosted
+          if (item?.execution !== 'client') a.parts.add('tool_search_call', item);
           break;
         default:
           a.parts.add(item?.type, item);
@@ -514,7 +701,7 @@ export function readResponse(a: TurnAssembler, r: WireResponse): void {
     switch (x?.type) {
       case 'message':
         // phase
-        startText(a, x?.phase ?? null);
+        startText(a, x?.phase ?? null, x?.id);
         // content
         for (const x2 of list(x?.content)) {
           switch (x2?.type) {
@@ -542,8 +729,11 @@ export function readResponse(a: TurnAssembler, r: WireResponse): void {
           a.thinking.append(x2?.text);
         }
         break;
-      case 'function_call':
-        a.addToolCall(x?.call_id, x?.name, x?.arguments);
+      case 'tool_search_call':
+        // client
+        if (x?.execution === 'client') a.parts.add('tool_search_client', x);
+        // hosted
+        if (x?.execution !== 'client') a.parts.add('tool_search_call', x);
         break;
       default:
         a.parts.add(x?.type, x);
@@ -575,7 +765,7 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
           a.thinking.setSignature(e?.item?.encrypted_content);
           break;
         case 'message':
-          startText(a, e?.item?.phase ?? null);
+          startText(a, e?.item?.phase ?? null, e?.item?.id);
           break;
       }
       break;
@@ -622,12 +812,19 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
       switch (e?.item?.type) {
         case 'function_call':
           setToolArguments(a, e?.output_index, e?.item?.arguments);
+          setToolWire(a, e?.output_index, e?.item);
           closeToolCall(a, e?.output_index);
           break;
         case 'reasoning':
           a.thinking.setSignature(e?.item?.encrypted_content);
           break;
         case 'message':
+          break;
+        case 'tool_search_call':
+          // client
+          if (e?.item?.execution === 'client') a.parts.add('tool_search_client', e?.item);
+          // hosted
+          if (e?.item?.execution !== 'client') a.parts.add('tool_search_call', e?.item);
           break;
         default:
           a.parts.add(e?.item?.type, e?.item);
@@ -904,7 +1101,55 @@ export const serve = {
     roles: {
       user: { role: 'user', content: '$content' },
       assistant: '$blocks',
-      tool: { type: 'function_call_output', call_id: '$toolCallId', output: '$text' },
+      tool: [
+        {
+          $when: { kind: { exists: false } },
+          type: 'function_call_output',
+          call_id: '$toolCallId',
+          output: '$text',
+        },
+        { $when: { kind: 'shell' }, type: 'shell_call_output', call_id: '$toolCallId', output: '$output' },
+        {
+          $when: { kind: 'local_shell' },
+          type: 'local_shell_call_output',
+          id: '$toolCallId',
+          output: '$text',
+        },
+        {
+          $when: { kind: 'apply_patch', isError: { exists: false } },
+          type: 'apply_patch_call_output',
+          call_id: '$toolCallId',
+          status: 'completed',
+          output: '$text',
+        },
+        {
+          $when: { kind: 'apply_patch', isError: true },
+          type: 'apply_patch_call_output',
+          call_id: '$toolCallId',
+          status: 'failed',
+          output: '$text',
+        },
+        {
+          $when: { kind: 'custom' },
+          type: 'custom_tool_call_output',
+          call_id: '$toolCallId',
+          output: '$text',
+        },
+        {
+          $when: { kind: 'computer' },
+          type: 'computer_call_output',
+          call_id: '$toolCallId',
+          output: '$output',
+        },
+        {
+          $when: { kind: 'tool_search' },
+          type: 'tool_search_output',
+          call_id: '$toolCallId',
+          execution: 'client',
+          status: 'completed',
+          tools: '$output',
+        },
+      ],
       approval: {
         type: 'mcp_approval_response',
         approval_request_id: '$requestId',
@@ -926,6 +1171,7 @@ export const serve = {
       },
       text: {
         type: 'message',
+        id: '$id',
         role: 'assistant',
         phase: '$phase',
         content: [{ type: 'output_text', text: '$text' }],

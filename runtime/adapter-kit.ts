@@ -14,7 +14,7 @@ export { defineAdapter } from './adapter.js';
 export { KIT_VERSION } from './kit-version.js';
 export { createRegistry, type Registry } from './client/registry.js';
 export { TurnAssembler } from './assemble/turn-assembler.js';
-export { openToolCall, toolCallDelta, appendToolArguments, setToolArguments, setToolArgumentsObject, setToolSignature, closeToolCall } from './assemble/tool-call-stream.js';
+export { openToolCall, toolCallDelta, appendToolArguments, setToolArguments, setToolArgumentsObject, setToolSignature, setToolWire, closeToolCall } from './assemble/tool-call-stream.js';
 export { startText, setTextSignature } from './assemble/text-part.js';
 export { mergeUsage } from './assemble/merge-usage.js';
 export { usageSteps } from './assemble/usage-steps.js';

@@ -200,7 +200,8 @@ function requestProfile(rq: Section<'request'>, t: TemplatesIR): Profile['reques
     // Only what is carried is listed.
     carries: trueOnly({
       userName: slotsUsed(t.roles.user).includes('name'),
-      toolError: t.roles.toolError !== undefined || slotsUsed(t.roles.tool).includes('isError'),
+      // A flag a `$when` only tests (Responses: the status of an apply_patch output) is not carried for every result.
+      toolError: t.roles.toolError !== undefined || (t.roles.tool !== undefined && slotsOf(t.roles.tool, true).some((s) => s.name === 'isError')),
       toolStrict: slotsUsed(t.tools?.item).includes('strict'),
       callSignature: slotsUsed(t.blocks.toolCall).includes('signature'),
     }),
@@ -277,7 +278,7 @@ function usageCount(v: UsageCountDocument | undefined): UsageCount {
   return { over: parsePath(v.over).segments, sum: segs(v.sum), otherwise: segs(v.otherwise ?? v.sum) };
 }
 
-const PART_TYPES = ['provider-tool-call', 'provider-tool-result', 'source', 'file', 'approval-request', 'opaque'] as const;
+const PART_TYPES = ['tool-call', 'provider-tool-call', 'provider-tool-result', 'source', 'file', 'approval-request', 'opaque'] as const;
 
 /** The kind table, in the runtime's types; a `null` kind (an overlay removing one) is left out. */
 function buildParts(p: PartsDocument | undefined): PartsProfile {
@@ -302,7 +303,14 @@ function partRule(d: PartDocument): PartRule {
   const fields: Record<string, PartField> = {};
   for (const [name, v] of Object.entries(doc)) {
     if (name === 'each') continue;
-    if (typeof v === 'object' && v !== null && !Array.isArray(v)) fields[name] = 'test' in v ? { at: parsePath(v.at).segments, test: toTest(v.test) } : { value: v.value };
+    if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
+      fields[name] =
+        'test' in v
+          ? { at: parsePath(v.at).segments, test: toTest(v.test) }
+          : 'values' in v
+            ? { at: parsePath(v.at).segments, values: v.values, ...(v.default !== undefined ? { default: v.default } : {}) }
+            : { value: v.value };
+    }
     else fields[name] = pathList(v).map((x) => x.segments);
   }
   return { part: type, ...(typeof doc.each === 'string' ? { each: parsePath(doc.each).segments } : {}), fields };
@@ -429,7 +437,7 @@ function buildAction(key: ActionKey, r: RuleDocument): Action {
     case 'text': {
       const v = r.text;
       if (typeof v === 'string' || Array.isArray(v) || v === undefined) return { kind: 'text', paths: pathList(v), start: false };
-      return { kind: 'text', paths: pathList(v.text), start: v.start === true || v.phase !== undefined, citations: opt(v.citations), signature: opt(v.signature), phase: opt(v.phase) };
+      return { kind: 'text', paths: pathList(v.text), start: v.start === true || v.phase !== undefined || v.id !== undefined, citations: opt(v.citations), signature: opt(v.signature), phase: opt(v.phase), id: opt(v.id) };
     }
     case 'part': {
       const v = r.part;
@@ -467,6 +475,7 @@ function buildAction(key: ActionKey, r: RuleDocument): Action {
         argumentsFull: opt(v.argumentsFull),
         argumentsObject: opt(v.argumentsObject),
         signature: opt(v.signature),
+        wire: opt(v.wire),
       };
     }
     case 'finish':

@@ -155,18 +155,19 @@ export function toTest(t: unknown): Test {
   return { eq: t as string | number | boolean | null };
 }
 
-export function slotsOf(node: TemplateNode): Array<{ name: string; pointer: string }> {
+/** The slots a template reads; `values: true`: only those it writes (not those a `$when` only tests). */
+export function slotsOf(node: TemplateNode, values = false): Array<{ name: string; pointer: string }> {
   switch (node.kind) {
     case 'slot':
       return [{ name: node.name, pointer: node.pointer }];
     case 'concat':
       return node.parts.flatMap((p) => (typeof p === 'string' ? [] : [{ name: p.slot, pointer: p.pointer }]));
     case 'object': {
-      const when = node.when ? (node.when.kind === 'set' ? slotsOf(node.when.slot) : node.when.tests.map((t) => ({ name: t.slot, pointer: t.pointer }))) : [];
-      return [...when, ...node.entries.flatMap(([, v]) => slotsOf(v))];
+      const when = node.when && !values ? (node.when.kind === 'set' ? slotsOf(node.when.slot) : node.when.tests.map((t) => ({ name: t.slot, pointer: t.pointer }))) : [];
+      return [...when, ...node.entries.flatMap(([, v]) => slotsOf(v, values))];
     }
     case 'array':
-      return node.items.flatMap(slotsOf);
+      return node.items.flatMap((i) => slotsOf(i, values));
     default:
       return [];
   }

@@ -13,7 +13,7 @@ export interface Condition {
 
 export type Action =
   | { kind: 'meta'; id: WirePath[]; model: WirePath[] }
-  | { kind: 'text'; paths: WirePath[]; start: boolean; citations?: WirePath; signature?: WirePath; phase?: WirePath }
+  | { kind: 'text'; paths: WirePath[]; start: boolean; citations?: WirePath; signature?: WirePath; phase?: WirePath; id?: WirePath }
   | {
       kind: 'part';
       /** The kind: fixed, or read from the object. */
@@ -49,6 +49,8 @@ export type Action =
       argumentsFull?: WirePath;
       argumentsObject?: WirePath;
       signature?: WirePath;
+      /** The whole wire item, kept on the history copy of the call to go back verbatim. */
+      wire?: WirePath;
     }
   | { kind: 'finish'; paths: WirePath[] }
   | { kind: 'usage'; paths: WirePath[]; merge: boolean }

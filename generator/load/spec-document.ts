@@ -89,7 +89,7 @@ export interface RuleDocument {
   cases?: Record<string, RulesDocument>;
   rules?: RulesDocument;
   meta?: { id?: PathsText; model?: PathsText };
-  text?: PathsText | { start?: boolean; text?: PathsText; citations?: PathText; signature?: PathText; phase?: PathText };
+  text?: PathsText | { start?: boolean; text?: PathsText; citations?: PathText; signature?: PathText; phase?: PathText; id?: PathText };
   refusal?: PathsText;
   part?: PathText | { kind?: string; kindAt?: PathText; at?: PathText; open?: PathText; delta?: PathText };
   thinking?: {
@@ -114,6 +114,7 @@ export interface RuleDocument {
     argumentsFull?: PathText;
     argumentsObject?: PathText;
     signature?: PathText;
+    wire?: PathText;
   };
   finish?: PathsText;
   usage?: PathsText | { at: PathsText; merge?: boolean };
@@ -142,8 +143,8 @@ export type UsageCountDocument = PathsText | { over: PathText; sum: PathsText; o
 export type UsageDocument = Partial<Record<'inputTokens' | 'outputTokens' | 'totalTokens' | 'cachedInputTokens' | 'cacheWriteTokens' | 'reasoningTokens', UsageCountDocument>>;
 
 /** One part a kind becomes: fields by path (or `{ value }`), optionally once per element of `each`. */
-export type PartFieldsDocument = { each?: PathText } & Record<string, PathsText | { value: ScalarValue } | { at: PathText; test: TestValue }>;
-export type PartTypeName = 'provider-tool-call' | 'provider-tool-result' | 'source' | 'file' | 'approval-request' | 'opaque';
+export type PartFieldsDocument = { each?: PathText } & Record<string, PathsText | { value: ScalarValue } | { at: PathText; test: TestValue } | { at: PathText; values: Record<string, ScalarValue>; default?: ScalarValue }>;
+export type PartTypeName = 'tool-call' | 'provider-tool-call' | 'provider-tool-result' | 'source' | 'file' | 'approval-request' | 'opaque';
 export type PartDocument = Partial<Record<PartTypeName, PartFieldsDocument>>;
 
 export type KindDocument = PartDocument & { parts?: PartDocument[]; echo?: boolean; json?: string; snapshot?: boolean };

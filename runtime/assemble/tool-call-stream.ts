@@ -94,6 +94,12 @@ export function setToolSignature(a: TurnAssembler, key: unknown, signature: unkn
   if (call && isText(signature)) call.signature = signature;
 }
 
+/** The wire item the call came as, kept for the history copy (Responses items go back with their id). */
+export function setToolWire(a: TurnAssembler, key: unknown, wire: unknown): void {
+  const call = a.calls.byKey.get(key);
+  if (call && typeof wire === 'object' && wire !== null) call.wire = wire;
+}
+
 /** Closes the call, or the part block, open at this key. */
 export function closeToolCall(a: TurnAssembler, key: unknown): void {
   const part = partAt(a, key);

@@ -24,6 +24,10 @@ export interface OpenCall {
   initial: string | undefined;
   signature: string | undefined;
   closed: boolean;
+  /** Set only for calls of a client-run tool kind (the kind table makes them); see ToolCall.kind. */
+  kind?: string;
+  /** The wire item, for the history copy (see ToolCall.wire). */
+  wire?: unknown;
 }
 
 /**
@@ -73,9 +77,12 @@ export class ToolCalls {
 
   /** Copies of `final` (from final()) for the history message, with their signatures. */
   forMessage(final: ToolCall[]): ToolCall[] {
-    return this.calls.map((call, i) =>
-      call.signature === undefined ? { ...final[i]! } : { ...final[i]!, signature: call.signature },
-    );
+    return this.calls.map(({ signature, wire }, i) => {
+      const c: ToolCall = { ...final[i]! };
+      if (signature !== undefined) c.signature = signature;
+      if (wire !== undefined) c.wire = wire;
+      return c;
+    });
   }
 
   create(key: unknown, id: unknown, name: unknown, responseId: string | undefined): OpenCall {
@@ -127,6 +134,7 @@ function finalCall(call: OpenCall): ToolCall {
   // A call with no argument text at all has no arguments: "{}" (docs/unified-model.md#tool-call-arguments).
   const args = joined === '' ? '{}' : joined;
   const out: ToolCall = { id: call.id, name: call.name, arguments: args };
+  if (call.kind) out.kind = call.kind;
   // Text from the wire (fragments, or a final string that replaces them) may be invalid; an object never is.
   if (!call.fromObject && !(call.full === undefined && call.parts.empty)) {
     try {

@@ -4,7 +4,7 @@
  * for every wire; request/block-context.ts adds the block methods (the `blocks` unit).
  */
 import type { RequestWarnings } from './request.js';
-import type { AssistantMessage, ContentPart, ResponsePart, ThinkingPart, ToolCall } from './unified-model.js';
+import type { AssistantMessage, ContentPart, ResponsePart, ThinkingPart, ToolCall, ToolMessage } from './unified-model.js';
 
 type TextPart = Extract<ContentPart, { type: 'text' }>;
 type ImagePart = Extract<ContentPart, { type: 'image' }>;
@@ -46,6 +46,10 @@ export interface MessageContext {
   thinkingBlocks(m: AssistantMessage): unknown[] | undefined;
   thinkingText(m: AssistantMessage): string | undefined;
   argumentsObject(c: ToolCall): Record<string, unknown>;
+  /** The kind of the call a tool message answers: its own `kind`, or the kind of the call with its id earlier in the request. */
+  callKind(m: ToolMessage): string | undefined;
+  /** A tool result as the value a kind's output item holds: its JSON, or the text when it is not JSON. */
+  output(c: string | ContentPart[]): unknown;
 }
 
 /** A message context made per request (the `blocks` unit is one with the block methods). */

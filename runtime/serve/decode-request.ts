@@ -159,8 +159,9 @@ function decodeMessages(adapter: ProviderAdapter, t: RequestTemplates, accept: A
     for (const piece of pieces) {
       const role = piece === m ? whole : bestRole(id, t, accept, piece, at);
       if (role === undefined && adapter.profile.request.messages.spread) {
-        // An assistant turn spread over top-level items: each item is one block.
-        const block = bestBlock(id, t, piece, at);
+        // An assistant turn spread over top-level items: each item is one block, or a call of a
+        // client-run tool kind (the kind table's tool-call items) with its item.
+        const block = kindCall(adapter, piece) ?? bestBlock(id, t, piece, at);
         if (!assistant) out.push((assistant = { message: { role: 'assistant', content: null }, blocks: 0 }).message);
         addBlock(assistant.message, block);
         continue;
@@ -190,9 +191,9 @@ function bestRole(id: string, t: RequestTemplates, accept: AcceptedForms | undef
       const match = matchTemplate(template, m);
       if (!match) continue;
       // A form whose content is not there while the message has keys it does not account for is not this form.
-      if (match.extra > 0 && (role === 'tool' || role === 'toolError' || role === 'user') && ['content', 'parts', 'text', 'images'].every((k) => match.slots[k] === undefined)) continue;
+      if (match.extra > 0 && (role === 'tool' || role === 'toolError' || role === 'user') && ['content', 'parts', 'text', 'images', 'output'].every((k) => match.slots[k] === undefined)) continue;
       const value = tryDecode(() => roleMessage(id, t, accept, role, match.slots, at));
-      if (value) found.push({ match, value, order });
+      if (value) found.push({ match, value: whenFacts(template, value), order });
     }
   });
   return pick(found);
@@ -212,6 +213,9 @@ function roleMessage(id: string, t: RequestTemplates, accept: AcceptedForms | un
     case 'tool':
     case 'toolError': {
       // A result the wire holds as an object (Gemini's `response`) is its JSON text.
+      // So is a kind's output value (a shell call's output list, a screenshot).
+      if (s.output !== undefined && typeof s.output !== 'string') s.output = JSON.stringify(s.output);
+      if (s.content === undefined && s.text === undefined && s.output !== undefined) s.text = s.output;
       for (const k of ['content', 'text'] as const) if (isObject(s[k])) s[k] = JSON.stringify(s[k]);
       const m: Message = { role: 'tool', toolCallId: s.toolCallId === undefined ? '' : str(id, s.toolCallId, at), content: userContent(id, t, accept, s, at) };
       if (s.toolName !== undefined) m.toolName = str(id, s.toolName, at);
@@ -477,7 +481,54 @@ function scalarOf(k: string): unknown {
 // Helpers
 
 /** The spec's own form and the forms it also accepts (a list in `accept` is several forms). */
+/** What an alternative's `$when` says of the message it matched: the kind of call answered, an error. */
+function whenFacts(template: TemplateData, m: Message): Message {
+  const when = isObject(template) ? template.$when : undefined;
+  if (m.role !== 'tool' || !isObject(when)) return m;
+  if (typeof when.kind === 'string') m.kind = when.kind;
+  if (when.isError === true) m.isError = true;
+  return m;
+}
+
+/** An input item of a kind the kind table makes a tool call of: that call, with its kind and the item. */
+function kindCall(adapter: ProviderAdapter, item: unknown): Block | undefined {
+  const kinds = adapter.profile.parts?.kinds;
+  const type = isObject(item) ? item.type : undefined;
+  if (!kinds || typeof type !== 'string' || !Object.hasOwn(kinds, type)) return undefined;
+  const rule = kinds[type]!;
+  const r = rule.parts[0];
+  if (r?.part !== 'tool-call') return undefined;
+  const field = (name: string): unknown => {
+    const f = r.fields[name];
+    if (f === undefined) return undefined;
+    if ('value' in f) return f.value;
+    if (!Array.isArray(f)) return undefined;
+    for (const p of f as readonly WirePath[]) {
+      const v = readPath(item, p);
+      if (v !== undefined && v !== null) return v;
+    }
+    return undefined;
+  };
+  const kind = field('kind');
+  const args = field('arguments');
+  const name = field('name') ?? kind;
+  if (typeof name !== 'string') return undefined;
+  const call: ToolCall = {
+    id: typeof field('id') === 'string' ? (field('id') as string) : '',
+    name,
+    arguments: typeof args === 'string' && kind === undefined ? args : JSON.stringify(args ?? {}),
+  };
+  if (typeof kind === 'string') call.kind = kind;
+  if (rule.echo) call.wire = item;
+  return { kind: 'call', call };
+}
+
+/**
+ * The forms a value may take: the spec's own, then those it accepts. A role written as a list of
+ * `$when` alternatives (Responses: one output item per kind of call answered) is any one of them.
+ */
 function forms(own: TemplateData | undefined, accepted: TemplateData | undefined): TemplateData[] {
+  if (Array.isArray(own) && own.length > 1 && own.every((x) => isObject(x) && '$when' in x)) return [...own, ...forms(undefined, accepted)];
   const more = accepted === undefined ? [] : Array.isArray(accepted) ? accepted : [accepted];
   return own === undefined ? more : [own, ...more];
 }
