@@ -1103,6 +1103,44 @@ export const serve = {
     },
   },
   itemId: 'id',
+  requestRules: [
+    {
+      item: 'reasoning',
+      followedBy: { has: 'id' },
+      error: "Item '{id}' of type 'reasoning' was provided without its required following item.",
+    },
+    {
+      item: 'function_call',
+      answeredBy: 'function_call_output',
+      error: 'No tool output found for function call {call_id}.',
+    },
+    {
+      item: 'shell_call',
+      answeredBy: 'shell_call_output',
+      error: 'No tool output found for shell call {call_id}.',
+    },
+    {
+      item: 'local_shell_call',
+      answeredBy: 'local_shell_call_output',
+      answerKey: 'id',
+      error: 'No tool output found for local shell call {call_id}.',
+    },
+    {
+      item: 'apply_patch_call',
+      answeredBy: 'apply_patch_call_output',
+      error: 'No tool output found for apply patch call {call_id}.',
+    },
+    {
+      item: 'custom_tool_call',
+      answeredBy: 'custom_tool_call_output',
+      error: 'No tool output found for custom tool call {call_id}.',
+    },
+    {
+      item: 'computer_call',
+      answeredBy: 'computer_call_output',
+      error: 'No tool output found for computer call {call_id}.',
+    },
+  ],
   request: {
     roles: {
       user: { role: 'user', content: '$content' },

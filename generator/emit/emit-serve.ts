@@ -39,6 +39,7 @@ export function serveMembers(ir: SpecIR): Map<string, string> {
   if (serve.errorTypes) out.set('errorTypes', valueExpr(serve.errorTypes));
   if (serve.accept) out.set('accept', valueExpr(serve.accept));
   if (serve.itemId) out.set('itemId', lit(serve.itemId));
+  if (serve.requestRules) out.set('requestRules', valueExpr(serve.requestRules));
   setRequest(out, requestTemplates(ir));
   // SSE wires that dispatch on a payload field send it as the event name too (as the providers do).
   if (ir.stream.eventKey && ir.profile.stream.framing === 'sse') out.set('eventName', valueExpr(ir.stream.eventKey.segments));

@@ -96,6 +96,7 @@ function buildServe(d: ServeDocument): ServeIR {
     ...(d.errorTypes === undefined ? {} : { errorTypes: d.errorTypes }),
     ...(d.accept === undefined ? {} : { accept: d.accept as Record<string, unknown> }),
     ...(d.itemId === undefined ? {} : { itemId: d.itemId }),
+    ...(d.requestRules === undefined ? {} : { requestRules: d.requestRules }),
   };
 }
 

@@ -109,6 +109,8 @@ export interface ServeIR {
   /** Read by the server side as data (JSON templates), not compiled. */
   accept?: Record<string, unknown>;
   itemId?: string;
+  /** Read by the mock as data (runtime/serve/request-rules.ts). */
+  requestRules?: unknown[];
 }
 
 /**

@@ -198,6 +198,8 @@ export interface ServeDocument {
   accept?: ServeAcceptDocument;
   /** The key naming each item of a spread assistant turn. */
   itemId?: string;
+  /** What the provider checks in a request's items before it answers (the mock answers 400 when one fails). */
+  requestRules?: Array<{ item: string; key?: string; followedBy?: { has: string }; answeredBy?: string; answerKey?: string; error: string }>;
 }
 
 export interface ServeAcceptDocument {

@@ -71,7 +71,9 @@ export class BlockContext extends TemplateContext {
     }
     const out: unknown[] = this.thinkingBlocks(m) ?? [];
     if (m.content && this.blocks_.text) out.push(this.blocks_.text({ text: m.content }, this));
-    for (const c of m.toolCalls ?? []) if (this.blocks_.toolCall) out.push(this.blocks_.toolCall(c, this));
+    // A call that came as a wire item goes back as it came (a call from elsewhere has none).
+    for (const c of m.toolCalls ?? []) if (c.wire !== undefined) out.push(c.wire);
+    else if (this.blocks_.toolCall) out.push(this.blocks_.toolCall(c, this));
     return out;
   }
 

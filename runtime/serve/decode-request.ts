@@ -178,6 +178,8 @@ function decodeMessages(adapter: ProviderAdapter, t: RequestTemplates, accept: A
     }
   });
   for (const m of out) if (m.role === 'assistant' && m.content === '') m.content = null;
+  // A turn holding this wire's own items came from it: elsewhere they are left out, with a warning.
+  for (const m of out) if (m.role === 'assistant' && m.toolCalls?.some((c) => c.wire !== undefined)) m.origin = { provider: id };
   nameCalls(out);
   return out;
 }
@@ -497,7 +499,8 @@ function kindCall(adapter: ProviderAdapter, item: unknown): Block | undefined {
   if (!kinds || typeof type !== 'string' || !Object.hasOwn(kinds, type)) return undefined;
   const rule = kinds[type]!;
   const r = rule.parts[0];
-  if (r?.part !== 'tool-call') return undefined;
+  // A function call reads back through the templates; a call of a client-run kind with its item.
+  if (r?.part !== 'tool-call' || r.fields.kind === undefined) return undefined;
   const field = (name: string): unknown => {
     const f = r.fields[name];
     if (f === undefined) return undefined;
