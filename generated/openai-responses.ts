@@ -302,7 +302,12 @@ export const profile = {
           },
           {
             part: 'provider-tool-result',
-            fields: { callId: [['id']], name: { value: 'file_search' }, result: [['results']] },
+            fields: {
+              callId: [['id']],
+              name: { value: 'file_search' },
+              result: [['results']],
+              isError: { at: ['status'], test: { in: ['failed', 'incomplete'] } },
+            },
           },
         ],
         echo: true,
@@ -315,7 +320,12 @@ export const profile = {
           },
           {
             part: 'provider-tool-result',
-            fields: { callId: [['id']], name: { value: 'code_execution' }, result: [['outputs']] },
+            fields: {
+              callId: [['id']],
+              name: { value: 'code_execution' },
+              result: [['outputs']],
+              isError: { at: ['status'], test: { in: ['failed', 'incomplete'] } },
+            },
           },
         ],
         echo: true,
