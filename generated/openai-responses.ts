@@ -66,8 +66,8 @@ export interface WireEvent {
     encrypted_content?: string | null;
     id?: string | null;
     phase?: string | null;
-    arguments?: string | null;
     execution?: string | null;
+    arguments?: string | null;
   } | null;
   output_index?: unknown;
   part?: { type?: string | null } | null;
@@ -584,6 +584,27 @@ export const eventCaseRules = {
         case 'message':
           startText(a, item?.phase ?? null, item?.id);
           break;
+        case 'shell_call':
+          a.parts.openBlock(e?.output_index, item?.type, item);
+          break;
+        case 'local_shell_call':
+          a.parts.openBlock(e?.output_index, item?.type, item);
+          break;
+        case 'apply_patch_call':
+          a.parts.openBlock(e?.output_index, item?.type, item);
+          break;
+        case 'custom_tool_call':
+          a.parts.openBlock(e?.output_index, item?.type, item);
+          break;
+        case 'computer_call':
+          a.parts.openBlock(e?.output_index, item?.type, item);
+          break;
+        case 'tool_search_call':
+          // client
+          if (item?.execution === 'client') {
+            a.parts.openBlock(e?.output_index, 'tool_search_client', item);
+          }
+          break;
       }
     },
   },
@@ -782,6 +803,27 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
           break;
         case 'message':
           startText(a, e?.item?.phase ?? null, e?.item?.id);
+          break;
+        case 'shell_call':
+          a.parts.openBlock(e?.output_index, e?.item?.type, e?.item);
+          break;
+        case 'local_shell_call':
+          a.parts.openBlock(e?.output_index, e?.item?.type, e?.item);
+          break;
+        case 'apply_patch_call':
+          a.parts.openBlock(e?.output_index, e?.item?.type, e?.item);
+          break;
+        case 'custom_tool_call':
+          a.parts.openBlock(e?.output_index, e?.item?.type, e?.item);
+          break;
+        case 'computer_call':
+          a.parts.openBlock(e?.output_index, e?.item?.type, e?.item);
+          break;
+        case 'tool_search_call':
+          // client
+          if (e?.item?.execution === 'client') {
+            a.parts.openBlock(e?.output_index, 'tool_search_client', e?.item);
+          }
           break;
       }
       break;

@@ -83,6 +83,8 @@ export class ResponseParts {
     if (typeof kind !== 'string' || !isObject(start) || key === undefined || key === null) return;
     const rule = this.#rule(kind);
     if (rule === undefined && this.#table.unknown === 'ignore') return;
+    // A call for the caller opens now (`tool-call-start`); the whole item completes it (`add`).
+    if (rule?.parts[0]?.part === 'tool-call') return this.#call(rule, start, true);
     if (this.#open.has(key)) this.#clash(key, `two blocks share index ${String(key)}`);
     this.openCount++;
     this.#open.set(key, { slot: this.#place(), kind, rule, wire: { ...start }, json: undefined });
@@ -156,12 +158,19 @@ export class ResponseParts {
    * call): one of the turn's tool calls, with its kind and, when the kind echoes, its wire item.
    * `arguments` is the JSON text of the input the rule names; a function's argument text as it came.
    */
-  #call(rule: KindRule, wire: Record<string, unknown>): void {
+  #call(rule: KindRule, wire: Record<string, unknown>, open = false): void {
     const calls = this.#calls as ToolCalls | undefined;
     if (calls === undefined) return;
     const { f, str } = fieldsOf(rule.parts[0]!, wire);
     const kind = str('kind');
-    const call = calls.create(undefined, str('id'), str('name') ?? kind, undefined);
+    const id = str('id');
+    // The item's call opened when the item did (a stream): completed now, not made twice.
+    const opened = id === undefined ? undefined : calls.calls.find((c) => !c.closed && c.id === id && c.kind === kind && c.full === undefined);
+    const call = opened ?? calls.create(undefined, id, str('name') ?? kind, undefined);
+    if (open) {
+      if (kind !== undefined) call.kind = kind;
+      return;
+    }
     const args = f('arguments');
     if (typeof args === 'string' && kind === undefined) call.full = args;
     else if (args !== undefined && args !== null) {

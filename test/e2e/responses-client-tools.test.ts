@@ -173,3 +173,43 @@ describe('two turns against the Responses mock: what must go back, and the 400 w
     }
   });
 });
+
+describe('a client-run call streams as a call', () => {
+  it('tool-call-start comes when the item opens, before the item is done; tool-call when it is', async () => {
+    const { createServer } = await import('node:http');
+    const item = { id: 'sh_wfLive01', type: 'shell_call', call_id: 'call_wfLive01', action: { commands: ['uptime'] } };
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const sse = (e: Json) => `event: ${String(e.type)}\ndata: ${JSON.stringify(e)}\n\n`;
+    const server = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(sse({ type: 'response.created', sequence_number: 0, response: { id: 'resp_wfLive01', object: 'response', status: 'in_progress', model: 'gpt-5.1', output: [], usage: null } }));
+      res.write(sse({ type: 'response.output_item.added', sequence_number: 1, output_index: 0, item: { ...item, status: 'in_progress' } }));
+      // The rest only once the client has shown the call as started.
+      void held.then(() => {
+        res.write(sse({ type: 'response.output_item.done', sequence_number: 2, output_index: 0, item: { ...item, status: 'completed' } }));
+        res.end(sse({ type: 'response.completed', sequence_number: 3, response: { id: 'resp_wfLive01', object: 'response', status: 'completed', model: 'gpt-5.1', output: [{ ...item, status: 'completed' }], usage: { input_tokens: 5, output_tokens: 5, total_tokens: 10 } } }));
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const port = (server.address() as { port: number }).port;
+      const c = createClient('openai-responses', { apiKey: KEY, baseUrl: `http://127.0.0.1:${port}`, model: 'gpt-5.1', maxRetries: 0, idleTimeoutMs: 2000 });
+      const seen: string[] = [];
+      for await (const e of c.stream({ messages: [USER] })) {
+        seen.push(e.type);
+        if (e.type === 'tool-call-start') {
+          expect(e).toMatchObject({ id: 'call_wfLive01', name: 'shell' });
+          release();
+        }
+        if (e.type === 'tool-call') expect(e.call).toEqual({ id: 'call_wfLive01', name: 'shell', kind: 'shell', arguments: '{"commands":["uptime"]}' });
+      }
+      expect(seen.filter((t) => t.startsWith('tool-call'))).toEqual(['tool-call-start', 'tool-call']);
+    } finally {
+      release();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
+});
