@@ -69,9 +69,11 @@ export interface ToolKinds {
  */
 export interface KindToolDefinition<Input = unknown, Result = unknown> {
   kind: string;
-  /** The provider tool that declares it: its unified name (default: the kind) and its own fields. */
+  /**
+   * The provider tool that declares it: its unified name (default: the kind) and its own fields
+   * (a Responses custom tool's `name`, `description` and `format`; a computer's display size).
+   */
   provider?: { name?: string; options?: Record<string, unknown> };
-  description?: string;
   returns?: ReturnBehaviour;
   execute(input: Input, ctx: ToolContext): Result | Promise<Result>;
 }
@@ -80,7 +82,6 @@ export interface KindToolDefinition<Input = unknown, Result = unknown> {
 export function defineTool<const K extends keyof ToolKinds>(tool: {
   kind: K;
   provider?: { name?: string; options?: Record<string, unknown> };
-  description?: string;
   returns?: ReturnBehaviour;
   execute(input: ToolKinds[K]['input'], ctx: ToolContext): ToolKinds[K]['output'] | Promise<ToolKinds[K]['output']>;
 }): KindToolDefinition<ToolKinds[K]['input'], ToolKinds[K]['output']>;

@@ -198,12 +198,11 @@ async function* toolLoop(
 /** The tools sent to the model: the loop's definitions, over any same-named request tools. */
 function toolSpecs(provider: string, tools: ToolSet, fromRequest: ToolSpec[] | undefined): ToolSpec[] {
   // Provider-run tools (type 'provider') are the provider's to run: they pass through. A tool of a
-  // client-run kind is declared as the provider tool of that kind; a custom tool under its own name.
+  // client-run kind is declared as the provider tool of that kind, with the options it gives.
   const defined = Object.entries(tools).map(([name, t]): ToolSpec => {
     if (isKindTool(t)) {
-      const own = t.kind === 'custom' ? { name, ...(t.description !== undefined ? { description: t.description } : {}) } : {};
-      const options = { ...own, ...t.provider?.options };
-      return { type: 'provider', name: t.provider?.name ?? t.kind, ...(Object.keys(options).length ? { options } : {}) };
+      const options = t.provider?.options;
+      return { type: 'provider', name: t.provider?.name ?? t.kind, ...(options ? { options } : {}) };
     }
     return {
       name,
