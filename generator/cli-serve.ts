@@ -26,6 +26,11 @@ export interface ServeArgs {
   key?: string;
   /** CORS for browsers: any origin, or these. */
   cors?: true | string[];
+  /** Upstream retries (default 0: the caller's SDK retries) and first-byte timeout. */
+  maxRetries?: number;
+  timeoutMs?: number;
+  /** Largest request body, in bytes (default 4 MiB). */
+  bodyLimit?: number;
 }
 
 export async function serveCommand(cwd: string, runtime: RuntimeLocation, args: ServeArgs, say: Say): Promise<() => Promise<void>> {
@@ -53,6 +58,11 @@ export interface GatewayArgs {
   keyFrom?: string;
   /** CORS for browsers: any origin, or these. */
   cors?: true | string[];
+  /** Upstream retries (default 0: the caller's SDK retries) and first-byte timeout. */
+  maxRetries?: number;
+  timeoutMs?: number;
+  /** Largest request body, in bytes (default 4 MiB). */
+  bodyLimit?: number;
 }
 
 export async function gatewayCommand(cwd: string, runtime: RuntimeLocation, args: GatewayArgs, say: Say): Promise<() => Promise<void>> {
@@ -67,7 +77,12 @@ export async function gatewayCommand(cwd: string, runtime: RuntimeLocation, args
     ...(args.token ? { clientToken: args.token } : {}),
     ...(args.insecure ? { insecure: true } : {}),
     ...(args.cors ? { cors: args.cors } : {}),
-    client: args.upstreamUrl ? { baseUrl: args.upstreamUrl } : {},
+    ...(args.bodyLimit !== undefined ? { bodyLimit: args.bodyLimit } : {}),
+    client: {
+      ...(args.upstreamUrl ? { baseUrl: args.upstreamUrl } : {}),
+      ...(args.maxRetries !== undefined ? { maxRetries: args.maxRetries } : {}),
+      ...(args.timeoutMs !== undefined ? { timeoutMs: args.timeoutMs } : {}),
+    },
   });
   say(`gateway ${gateway.url}: ${args.listen} in, ${args.upstream} out${args.upstreamUrl ? ` (${args.upstreamUrl})` : ''}; Ctrl-C stops it`);
   return gateway.close;

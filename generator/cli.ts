@@ -28,7 +28,7 @@ const COMMANDS: Record<string, { usage: string; about: string }> = {
   new: { usage: 'wireforge new <id> [--extends <base>] [--specs DIR]', about: 'write a spec from scratch (every section, commented), or one that extends another, listing what becomes of every unified field' },
   serve: { usage: 'wireforge serve <id>… [--port N] [--script steps.json] [--key KEY] [--cors | --cors-origin ORIGIN…]', about: 'mock servers for built-in specs on 127.0.0.1, answering from a script (docs/serving.md)' },
   gateway: {
-    usage: 'wireforge gateway --listen <id> --upstream <id> [--upstream-url URL] [--port N] [--host H] [--token T] [--key-from env|caller] [--insecure] [--cors | --cors-origin ORIGIN…]',
+    usage: 'wireforge gateway --listen <id> --upstream <id> [--upstream-url URL] [--port N] [--host H] [--token T] [--key-from env|caller] [--max-retries N] [--timeout-ms MS] [--body-limit BYTES] [--insecure] [--cors | --cors-origin ORIGIN…]',
     about: 'accept one protocol, call another (docs/serving.md); a key held by the gateway needs --token off loopback',
   },
 };
@@ -173,6 +173,9 @@ async function run(argv: string[], io: CliIO): Promise<void> {
         host: { type: 'string' },
         token: { type: 'string' },
         'key-from': { type: 'string' },
+        'max-retries': { type: 'string' },
+        'timeout-ms': { type: 'string' },
+        'body-limit': { type: 'string' },
         insecure: { type: 'boolean', default: false },
         cors: { type: 'boolean', default: false },
         'cors-origin': { type: 'string', multiple: true },
@@ -211,6 +214,14 @@ async function serveUntilStopped(io: CliIO, command: 'serve' | 'gateway', a: Rec
       const args: GatewayArgs = { listen: str('listen')!, upstream: str('upstream')!, insecure: a.insecure === true, ...cors };
       for (const [k, to] of [['upstream-url', 'upstreamUrl'], ['host', 'host'], ['token', 'token'], ['key-from', 'keyFrom']] as const) if (str(k) !== undefined) args[to] = str(k)!;
       if (port !== undefined) args.port = port;
+      // Counts: whole numbers; a timeout or a body limit of 0 would refuse everything.
+      for (const [k, to, least] of [['max-retries', 'maxRetries', 0], ['timeout-ms', 'timeoutMs', 1], ['body-limit', 'bodyLimit', 1]] as const) {
+        const v = str(k);
+        if (v === undefined) continue;
+        const n = Number(v);
+        if (!/^\d+$/.test(v) || !Number.isSafeInteger(n) || n < least) fail(`--${k} takes a whole number${least ? ' above 0' : ''}, not ${JSON.stringify(v)}`);
+        args[to] = n;
+      }
       stop = await gatewayCommand(cwd, runtime, args, out);
     }
   } catch (e) {

@@ -12,7 +12,7 @@ export type { Profile, WirePath } from './contract/profile.js';
 export type { ServeCodec, ServeSlots } from './contract/serve-codec.js';
 export { defineAdapter } from './adapter.js';
 export { KIT_VERSION } from './kit-version.js';
-export { createRegistry, type Registry } from './client/registry.js';
+export { createRegistry, type Registry } from './registry.js';
 export { TurnAssembler } from './assemble/turn-assembler.js';
 export { openToolCall, toolCallDelta, appendToolArguments, setToolArguments, setToolArgumentsObject, setToolSignature, setToolWire, closeToolCall } from './assemble/tool-call-stream.js';
 export { startText, setTextSignature } from './assemble/text-part.js';
@@ -49,6 +49,11 @@ export function list(v: unknown): readonly any[] {
 /** Empty for a `$when` template condition: undefined, null, '' or []. */
 export function isEmpty(v: unknown): boolean {
   return v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
+}
+
+/** A value as JSON text (`$json.<slot>` in serve templates); nothing stays nothing. */
+export function jsonText(v: unknown): string | undefined {
+  return v === undefined ? undefined : JSON.stringify(v);
 }
 
 /** An array without the items that vanished. */

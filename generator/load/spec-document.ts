@@ -52,7 +52,7 @@ export interface RequestDocument {
   messages?: MessagesDocument;
   tools?: { to: PathText; item: TemplateValue; wrap?: TemplateValue; provider?: Record<string, Record<string, unknown>>; unknownProviderTool?: 'drop' | 'reject' };
   toolChoice?: { to: PathText; when?: Record<string, unknown>; auto?: TemplateValue; none?: TemplateValue; required?: TemplateValue; named?: TemplateValue; unset?: TemplateValue };
-  responseFormat?: { to?: PathText; text?: TemplateValue; json?: TemplateValue; jsonSchema?: TemplateValue };
+  responseFormat?: { to?: PathText; text?: TemplateValue; json?: TemplateValue; jsonSchema?: TemplateValue; schemaFallback?: 'tool' | 'instruction' };
   params?: Record<string, ParamDocument>;
   streamBody?: Record<string, unknown>;
   blockingBody?: Record<string, unknown>;
@@ -190,7 +190,7 @@ export interface ServeDocument {
   /** One event (a template) or several (a list) per step. */
   stream?: Partial<Record<ServeStep, TemplateValue>>;
   /** Extra `$finish.<name>` slots per unified finish reason (`*`: every other reason). */
-  finish?: Record<string, Record<string, ScalarValue>>;
+  finish?: Record<string, Record<string, unknown>>;
   error?: TemplateValue;
   /** The provider's error type per HTTP status the server side answers with itself. */
   errorTypes?: Record<string, string>;
@@ -200,6 +200,10 @@ export interface ServeDocument {
   itemId?: string;
   /** What the provider checks in a request's items before it answers (the mock answers 400 when one fails). */
   requestRules?: Array<{ item: string; key?: string; followedBy?: { has: string }; answeredBy?: string; answerKey?: string; error: string }>;
+  /** Fields a response writes that a request leaves out, by the `type` of the object. */
+  fill?: Record<string, Record<string, unknown>>;
+  /** How a stream asked for without the endpoint's streamQuery is framed (Gemini without alt=sse: one JSON array). */
+  streamWithoutQuery?: 'json-array';
 }
 
 export interface ServeAcceptDocument {
@@ -208,4 +212,5 @@ export interface ServeAcceptDocument {
   system?: TemplateValue;
   roles?: Record<string, TemplateValue>;
   parts?: Record<string, TemplateValue>;
+  tools?: TemplateValue;
 }

@@ -5,11 +5,12 @@
  */
 import { StreamError } from '../errors.js';
 import { abortError } from '../transport/abort.js';
-import type { ChatResponse, StreamEvent } from '../contract/unified-model.js';
+import type { ChatResponse, StreamEvent, StreamEventOf } from '../contract/unified-model.js';
 
 export type StreamSource = (emitEvents: boolean) => AsyncGenerator<StreamEvent[], void, undefined>;
 
-export class ChatStream implements AsyncIterable<StreamEvent> {
+/** `R`: the response `final()` gives (with a typed `object`, and typed `object-delta` events, when a response schema was asked for). */
+export class ChatStream<R extends ChatResponse = ChatResponse> implements AsyncIterable<StreamEventOf<R>> {
   readonly #source: StreamSource;
   readonly #result: () => ChatResponse;
   readonly #provider: string;
@@ -33,8 +34,8 @@ export class ChatStream implements AsyncIterable<StreamEvent> {
     this.#settled.catch(() => undefined);
   }
 
-  [Symbol.asyncIterator](): AsyncIterator<StreamEvent> {
-    return this.#iterate(true);
+  [Symbol.asyncIterator](): AsyncIterator<StreamEventOf<R>> {
+    return this.#iterate(true) as AsyncIterator<StreamEventOf<R>>;
   }
 
   /**
@@ -42,13 +43,13 @@ export class ChatStream implements AsyncIterable<StreamEvent> {
    * for that iteration; asked for first, it reads the stream to its end itself, unless an
    * iteration starts right away (in the same tick: `const done = s.final(); for await (…)`).
    */
-  async final(): Promise<ChatResponse> {
+  async final(): Promise<R> {
     if (!this.#consumed) await Promise.resolve();
     if (!this.#consumed) {
       const it = this.#iterate(false);
       while (!(await it.next()).done);
     }
-    return this.#settled;
+    return this.#settled as Promise<R>;
   }
 
   /** The text as it arrives (the `text-delta` events), for the simplest consumers. Reads the stream. */

@@ -13,15 +13,20 @@ import { authorize, keyOf, passOption } from '../transport/authorize.js';
 import { makeRedactor, messageOf } from '../transport/redact.js';
 import { followSignal } from '../transport/abort.js';
 import { sendRequest } from '../transport/send-request.js';
-import type { CallOptions, ChatRequest, ChatResponse, ClientOptions } from '../contract/unified-model.js';
+import type { CallOptions, ChatRequest, ChatResponse, ClientOptions, ResponseSchema, StructuredResponse } from '../contract/unified-model.js';
 import { buildHeaders, buildUrl } from './build-http.js';
 import { ChatStream } from './chat-stream.js';
 import { nothingRead, readBodyText, readStream } from './read-stream.js';
 
+/**
+ * `S` is the request's response schema, when it has one (`responseFormat: { type: 'json', schema }`):
+ * the response's `object` is typed from it. Clients from `createClient` read it
+ * (runtime/structured); `createClientFor` alone refuses such a request (docs/unified-model.md#structured-output).
+ */
 export interface Client {
   readonly provider: string;
-  chat(request: ChatRequest, options?: CallOptions): Promise<ChatResponse>;
-  stream(request: ChatRequest, options?: CallOptions): ChatStream;
+  chat<const S extends ResponseSchema = never>(request: ChatRequest<S>, options?: CallOptions): Promise<StructuredResponse<S>>;
+  stream<const S extends ResponseSchema = never>(request: ChatRequest<S>, options?: CallOptions): ChatStream<StructuredResponse<S>>;
 }
 
 const DEFAULT_TIMEOUT_MS = 600_000;
@@ -61,7 +66,7 @@ export function createClientFor(adapter: ProviderAdapter, options: ClientOptions
     return { built, assembler, send: { url, headers, body: JSON.stringify(built.body), fetch: doFetch, timeoutMs, maxRetries, signal: call?.signal, redact, sign } };
   };
 
-  return {
+  const client: Untyped = {
     provider: id,
 
     async chat(request, call) {
@@ -120,6 +125,15 @@ export function createClientFor(adapter: ProviderAdapter, options: ClientOptions
       return new ChatStream(id, source, () => a.result(), (reason) => own.abort(reason));
     },
   };
+  // The schema typing is the structured layer's; this client returns plain responses (and refuses a schema).
+  return client as Client;
+}
+
+/** The client as this module implements it, before the schema typing. */
+interface Untyped {
+  readonly provider: string;
+  chat(request: ChatRequest, options?: CallOptions): Promise<ChatResponse>;
+  stream(request: ChatRequest, options?: CallOptions): ChatStream;
 }
 
 /** Model-level defaults under the request: a request value that is set wins; providerOptions merge key by key. */

@@ -166,7 +166,9 @@ const REQUEST: Shape = {
   providerOptions: 'object',
 };
 
-const formats = variant('an object', 'type', { text: {}, json: {}, json_schema: { name: '!string', schema: '!schema' } });
+// A schema on `json` asks for a typed reply, which the structured layer reads (and takes off before this check): a client without it refuses one rather than ignore it.
+const unread: Check = (v, at) => v === undefined || fail(at, 'needs a createClient() client (or withStructuredOutput)');
+const formats = variant('an object', 'type', { text: {}, json: { schema: unread }, json_schema: { name: '!string', schema: '!schema' } });
 
 export function checkRequest(id: string, req: unknown): asserts req is ChatRequest {
   provider = id;
