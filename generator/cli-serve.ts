@@ -67,6 +67,17 @@ export interface GatewayArgs {
 
 export async function gatewayCommand(cwd: string, runtime: RuntimeLocation, args: GatewayArgs, say: Say): Promise<() => Promise<void>> {
   const { startGateway } = await nodeEntry(cwd, runtime);
+  try {
+    return await gateway(startGateway, args, say);
+  } catch (e) {
+    // The library's advice names its options: on the command line, the variable or the flag.
+    if (!(e instanceof Error) || (e as { field?: unknown }).field !== 'apiKey') throw e;
+    const env = /\bset (\w+)/.exec(e.message)?.[1];
+    throw new Error(`the gateway has no key for ${args.upstream}: ${env ? `set ${env} in its environment, ` : ''}or pass --key-from caller to send each caller's key upstream`);
+  }
+}
+
+async function gateway(startGateway: typeof NodeServe.startGateway, args: GatewayArgs, say: Say): Promise<() => Promise<void>> {
   if (args.keyFrom !== undefined && args.keyFrom !== 'env' && args.keyFrom !== 'caller') throw new Error(`--key-from takes env or caller, not ${JSON.stringify(args.keyFrom)}`);
   const gateway = await startGateway({
     listen: args.listen,

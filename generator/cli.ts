@@ -22,7 +22,7 @@ import { PARAM_FIELDS } from '../runtime/contract/param-fields.js';
 import type { ParamRule } from '../runtime/contract/profile.js';
 
 const COMMANDS: Record<string, { usage: string; about: string }> = {
-  gen: { usage: 'wireforge gen [--specs DIR] [--out DIR] [--docs DIR] [--runtime-import SPECIFIER] [--timings]', about: 'generate adapters (and docs) from the spec files' },
+  gen: { usage: 'wireforge gen [--specs DIR] [--out DIR] [--docs DIR] [--runtime-import SPECIFIER] [--timings] [--check]', about: 'generate adapters (and docs) from the spec files' },
   check: { usage: 'wireforge check [--specs DIR] [--out DIR] [--docs DIR] [--runtime-import SPECIFIER]', about: 'exit 1 when the generated files do not match the specs (for CI)' },
   validate: { usage: 'wireforge validate <file.yaml>… [--specs DIR]', about: 'report the problems of spec files, with file, line and field' },
   new: { usage: 'wireforge new <id> [--extends <base>] [--specs DIR]', about: 'write a spec from scratch (every section, commented), or one that extends another, listing what becomes of every unified field' },
@@ -69,8 +69,26 @@ class Exit extends Error {
   }
 }
 
+/** The folder options, their package.json field and what they are without it. */
+const FOLDERS = [
+  ['specs', '"specs": "specs"', 'specs/'],
+  ['out', '"out": "generated"', 'generated/'],
+  ['docs', '"docs": "docs"', 'no docs'],
+] as const;
+
+/** The options a command takes: those its usage names, and --help. */
+const optionsOf = (command: string): string[] => ['help', ...[...COMMANDS[command]!.usage.matchAll(/--([\w-]+)/g)].map((m) => m[1]!)];
+
 function help(command?: string): string {
-  if (command && COMMANDS[command]) return `${COMMANDS[command].usage}\n\n${COMMANDS[command].about}.\nDefaults for --specs, --out and --docs come from a "wireforge" field in package.json ({ "specs": "specs", "out": "generated", "docs": "docs" }); without it: specs/, generated/ and no docs.`;
+  if (command && COMMANDS[command]) {
+    // The folder defaults, for the folder options this command has only.
+    const own = FOLDERS.filter(([name]) => optionsOf(command).includes(name));
+    const list = (items: string[]) => (items.length > 1 ? `${items.slice(0, -1).join(', ')} and ${items.at(-1)!}` : items[0]!);
+    const defaults = own.length
+      ? `\n${own.length > 1 ? 'Defaults' : 'The default'} for ${list(own.map(([n]) => `--${n}`))} come${own.length > 1 ? '' : 's'} from a "wireforge" field in package.json ({ ${own.map(([, f]) => f).join(', ')} }); without it: ${list(own.map(([, , d]) => d))}.`
+      : '';
+    return `${COMMANDS[command].usage}\n\n${COMMANDS[command].about}.${defaults}`;
+  }
   return ['usage: wireforge <command> [options]', '', ...Object.entries(COMMANDS).map(([k, c]) => `  ${k.padEnd(9)} ${c.about}`), '', 'wireforge <command> --help for its options; wireforge --version.'].join('\n');
 }
 
@@ -156,9 +174,9 @@ async function run(argv: string[], io: CliIO): Promise<void> {
       strict: true,
       allowPositionals: command === 'validate' || command === 'new' || command === 'serve',
       options: {
-        help: { type: 'boolean', short: 'h', default: false },
-        check: { type: 'boolean', default: false },
-        timings: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h' },
+        check: { type: 'boolean' },
+        timings: { type: 'boolean' },
         specs: { type: 'string' },
         out: { type: 'string' },
         docs: { type: 'string' },
@@ -176,8 +194,8 @@ async function run(argv: string[], io: CliIO): Promise<void> {
         'max-retries': { type: 'string' },
         'timeout-ms': { type: 'string' },
         'body-limit': { type: 'string' },
-        insecure: { type: 'boolean', default: false },
-        cors: { type: 'boolean', default: false },
+        insecure: { type: 'boolean' },
+        cors: { type: 'boolean' },
         'cors-origin': { type: 'string', multiple: true },
       },
     });
@@ -185,6 +203,9 @@ async function run(argv: string[], io: CliIO): Promise<void> {
     fail(`${e instanceof Error ? e.message : String(e)}\n${COMMANDS[command]!.usage}`);
   }
   const a = parsed.values;
+  // One table parses every command: an option of another command is refused, not ignored.
+  const foreign = Object.keys(a).find((k) => !optionsOf(command).includes(k));
+  if (foreign !== undefined) fail(`wireforge ${command} takes no --${foreign}\n${COMMANDS[command]!.usage}`);
   if (a.help) return out(help(command));
   const cwd = io.cwd;
   const d = projectDefaults(cwd);
@@ -274,7 +295,7 @@ async function gen(
     if (created.length || updated.length || stale.length) {
       for (const [, shown] of [...created, ...updated]) err(`out of date: ${shown}`);
       for (const n of stale) err(`stale (no spec): ${options.out}/${n}`);
-      fail(`${options.out}/ or ${options.docs}/ does not match the specs: run \`wireforge gen\` (\`pnpm gen\` in this repository).`, 1);
+      fail(`${options.out}/${options.docs ? ` or ${options.docs}/` : ''} does not match the specs: run \`wireforge gen\` (\`pnpm gen\` in this repository).`, 1);
     }
     return out(`${options.out}/ is up to date (${result.files.size} files).`);
   }

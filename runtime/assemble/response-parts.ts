@@ -178,7 +178,7 @@ export class ResponseParts {
       call.fromObject = true;
     }
     if (kind !== undefined) call.kind = kind;
-    if (rule.echo) call.wire = wire;
+    if (rule.echo) (call.keep ??= {}).wire = wire;
     calls.closeCall(call);
   }
 

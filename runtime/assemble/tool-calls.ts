@@ -22,12 +22,11 @@ export interface OpenCall {
   fromObject: boolean;
   /** Arguments the opening event already carried whole; used only if no fragments follow. */
   initial: string | undefined;
-  signature: string | undefined;
+  /** What only the history copy carries: the signature, the wire item (ToolCall.signature, .wire). */
+  keep: Pick<ToolCall, 'signature' | 'wire'> | undefined;
   closed: boolean;
   /** Set only for calls of a client-run tool kind (the kind table makes them); see ToolCall.kind. */
   kind?: string;
-  /** The wire item, for the history copy (see ToolCall.wire). */
-  wire?: unknown;
 }
 
 /**
@@ -52,7 +51,7 @@ export class ToolCalls {
     // Rules for whole calls run on every event; an event without a call has no name and no id.
     if (typeof name !== 'string' && typeof id !== 'string') return;
     const call = this.create(key, id, name, responseId);
-    if (isText(signature)) call.signature = signature;
+    if (isText(signature)) call.keep = { signature };
     if (typeof args === 'string') this.appendArgs(call, args);
     else if (args !== undefined && args !== null) {
       call.full = JSON.stringify(args);
@@ -77,12 +76,7 @@ export class ToolCalls {
 
   /** Copies of `final` (from final()) for the history message, with their signatures. */
   forMessage(final: ToolCall[]): ToolCall[] {
-    return this.calls.map(({ signature, wire }, i) => {
-      const c: ToolCall = { ...final[i]! };
-      if (signature !== undefined) c.signature = signature;
-      if (wire !== undefined) c.wire = wire;
-      return c;
-    });
+    return this.calls.map((call, i) => ({ ...final[i]!, ...call.keep }));
   }
 
   create(key: unknown, id: unknown, name: unknown, responseId: string | undefined): OpenCall {
@@ -100,7 +94,7 @@ export class ToolCalls {
       full: undefined,
       fromObject: false,
       initial: undefined,
-      signature: undefined,
+      keep: undefined,
       closed: false,
     };
     calls.push(call);

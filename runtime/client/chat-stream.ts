@@ -20,6 +20,8 @@ export class ChatStream<R extends ChatResponse = ChatResponse> implements AsyncI
   #reject!: (e: unknown) => void;
 
   readonly #stop: (reason: unknown) => void;
+  /** Set by abort(), with its reason: no event goes out after it, buffered ones included. */
+  #aborted?: { reason: unknown };
 
   constructor(provider: string, source: StreamSource, result: () => ChatResponse, stop: (reason: unknown) => void = () => undefined) {
     this.#provider = provider;
@@ -86,6 +88,11 @@ export class ChatStream<R extends ChatResponse = ChatResponse> implements AsyncI
 
   /** Stops the request: the connection is released, iteration and final() reject with the reason. */
   abort(reason: unknown = abortError('The stream was aborted')): void {
+    if (!this.#aborted) {
+      this.#aborted = { reason };
+      // final() rejects even if nothing reads on (a stream already finished keeps its result).
+      this.#reject(reason);
+    }
     this.#stop(reason);
   }
 
@@ -97,8 +104,14 @@ export class ChatStream<R extends ChatResponse = ChatResponse> implements AsyncI
     let i = 0;
     let finished = false;
     const pull = async (): Promise<IteratorResult<StreamEvent>> => {
-      while (i >= batch.length) {
+      // After abort() the events left are dropped, the source is closed and the reason thrown.
+      while (i >= batch.length || this.#aborted) {
         if (finished) return done();
+        if (this.#aborted) {
+          finished = true;
+          await gen.return(undefined);
+          throw this.#aborted.reason;
+        }
         let r: IteratorResult<StreamEvent[]>;
         try {
           r = await gen.next();
@@ -118,8 +131,9 @@ export class ChatStream<R extends ChatResponse = ChatResponse> implements AsyncI
       return { done: false, value: batch[i++]! };
     };
     return {
-      // An event already read goes out without an async frame of its own (one per event adds up on small events).
-      next: () => (i < batch.length ? Promise.resolve({ done: false, value: batch[i++]! }) : pull()),
+      // An event already read goes out without an async frame of its own (one per event adds up on
+      // small events); after abort() every call goes to pull(), which stops.
+      next: () => (i < batch.length && !this.#aborted ? Promise.resolve({ done: false, value: batch[i++]! }) : pull()),
       // `break` out of for-await: the body is cancelled and final() says the stream was left.
       return: async (): Promise<IteratorResult<StreamEvent>> => {
         if (!finished) {

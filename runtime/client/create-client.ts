@@ -7,7 +7,7 @@ import type { ProviderAdapter } from '../contract/adapter.js';
 import { TurnAssembler } from '../assemble/turn-assembler.js';
 import { RequestError, StreamError, WireforgeError } from '../errors.js';
 import { readPath } from '../wire/read-path.js';
-import { checkRequest } from '../request/check-request.js';
+import { checkDefaults, checkRequest, unknownKeys } from '../request/check-request.js';
 import { isPlainObject, mergeInto, sanitize } from '../request/safe-merge.js';
 import { authorize, keyOf, passOption } from '../transport/authorize.js';
 import { makeRedactor, messageOf } from '../transport/redact.js';
@@ -31,9 +31,15 @@ export interface Client {
 
 const DEFAULT_TIMEOUT_MS = 600_000;
 
+/** ClientOptions' keys (a typo, or `baseURL` from another SDK, must not fall back to the spec's URL). */
+const CLIENT_OPTIONS = Object.fromEntries('apiKey model baseUrl fetch headers allowAuthOverride timeoutMs idleTimeoutMs maxRetries defaults endpoint getToken aws'.split(' ').map((k) => [k]));
+const CALL_OPTIONS = { signal: 0, headers: 0 };
+
 export function createClientFor(adapter: ProviderAdapter, options: ClientOptions = {}): Client {
   const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
   const { id, endpoint: ep } = adapter;
+  unknownKeys(id, options, CLIENT_OPTIONS, 'options.');
+  if (options.defaults) checkDefaults(id, options.defaults);
   const { baseUrl } = options;
   // The client's baseUrl, else the spec's: an empty one is none, and some specs have no default.
   if (!(baseUrl ?? ep.baseUrl) || (ep.baseUrlRequired && !baseUrl)) {
@@ -55,6 +61,7 @@ export function createClientFor(adapter: ProviderAdapter, options: ClientOptions
 
   const prepare = (request: ChatRequest, call: CallOptions | undefined, stream: boolean) => {
     checkRequest(id, request);
+    if (call) unknownKeys(id, call, CALL_OPTIONS, 'callOptions.');
     const merged = withDefaults(request, options);
     // A model in the URL path is asked for by its urlTemplate when it is missing.
     if (merged.model === undefined && adapter.profile.request.model !== undefined) throw new RequestError(id, 'model', `no model: set it on the request or ${passOption(id, 'model')}`);

@@ -51,6 +51,11 @@ export interface GatewayOptions {
 
 /** The response header that lists what either protocol could not carry, as JSON. */
 export const WARNINGS_HEADER = 'x-wireforge-warnings';
+/**
+ * On every error the gateway answers: `gateway` when the gateway itself refused the request (the
+ * caller's token, the body, the path), `upstream` when it is the upstream's answer or failure.
+ */
+export const ERROR_SOURCE_HEADER = 'x-wireforge-error-source';
 
 /** The body limit of the fetch handler and of the node listener in front of it. */
 export const DEFAULT_BODY_LIMIT = 4 * 1024 * 1024;
@@ -64,7 +69,7 @@ export function createGateway(options: GatewayOptions): (request: Request) => Pr
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   // No upstream retries unless asked for: retried by the caller's SDK too, one 429 would become nine requests.
   const clientOptions: ClientOptions = { maxRetries: 0, ...options.client };
-  const shared = keyFromCaller ? undefined : createClientFor(upstream, clientOptions);
+  const shared = keyFromCaller ? undefined : gatewayClient(upstream, clientOptions);
   const cacheMarks = carriesCacheMarks(upstream);
   // The keys the upstream client will use: given, or the upstream spec's environment variable.
   const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
@@ -72,7 +77,11 @@ export function createGateway(options: GatewayOptions): (request: Request) => Pr
   const redact = makeRedactor(options.client?.apiKey, envKey, options.clientToken);
   // The upstream's own error type goes back only to callers of the same wire; others get the listen protocol's for the status.
   const sameWire = upstream.id === listen.adapter.id;
-  const fail = (status: number, message: string, headers: Record<string, string> = {}, type?: string): Response => errorResponse(listen.adapter, listen.serve, { status, message: redact(message), type: sameWire ? type : undefined }, headers);
+  const fail = (status: number, message: string, headers: Record<string, string> = {}, source: 'gateway' | 'upstream' = 'gateway', type?: string): Response =>
+    errorResponse(listen.adapter, listen.serve, { status, message: redact(message), type: sameWire ? type : undefined }, { [ERROR_SOURCE_HEADER]: source, ...headers });
+  // The header the gateway reads the caller's credential from, as its 401 names it.
+  const { header: authHeader, scheme } = listen.adapter.endpoint.auth;
+  const sendIn = `the ${authHeader} header${scheme ? ` (${scheme} <token>)` : ''}`;
 
   return withCors(
     async (req) => {
@@ -84,7 +93,7 @@ export function createGateway(options: GatewayOptions): (request: Request) => Pr
       }
     },
     options.cors,
-    [WARNINGS_HEADER, listen.adapter.requestIdHeader, listen.adapter.profile.errors.typeHeader, ...EXPOSED_LIMITS],
+    [WARNINGS_HEADER, ERROR_SOURCE_HEADER, listen.adapter.requestIdHeader, listen.adapter.profile.errors.typeHeader, ...EXPOSED_LIMITS],
   );
 
   async function handle(req: Request): Promise<Response> {
@@ -93,8 +102,9 @@ export function createGateway(options: GatewayOptions): (request: Request) => Pr
     // A wrong baseUrl in the caller is a 404 in the protocol's shape, as the provider would answer it.
     if (!servesPath(listen.adapter, url.pathname)) return fail(404, notServed(listen.adapter, url.pathname));
     const key = callerKey(listen, (h) => req.headers.get(h));
-    if (options.clientToken !== undefined && (key === undefined || !sameSecret(key, options.clientToken))) return fail(401, 'a valid gateway token is required');
-    if (keyFromCaller && !key) return fail(401, 'send your upstream key in the auth header');
+    if (options.clientToken !== undefined && key === undefined) return fail(401, `the gateway needs its token: send it in ${sendIn}`);
+    if (options.clientToken !== undefined && !sameSecret(key!, options.clientToken)) return fail(401, `the gateway refused the token sent in ${sendIn}`);
+    if (keyFromCaller && !key) return fail(401, `send your ${upstream.profile.name} key in ${sendIn}: this gateway passes it upstream`);
     const type = req.headers.get('content-type') ?? '';
     if (!/^application\/(.*\+)?json\b/i.test(type)) return fail(400, `the body must be JSON (content-type application/json), not ${JSON.stringify(type)}`);
     const text = await readText(req, bodyLimit);
@@ -135,7 +145,7 @@ export function createGateway(options: GatewayOptions): (request: Request) => Pr
       const first = await events.next();
       return streamed(listen, eventEncoder(listen.adapter, requestedFraming(listen.adapter, listen.serve, url)), first, events, request.model, redact, stream.abort.bind(stream), upstream.id !== listen.adapter.id, own, body);
     } catch (e) {
-      return upstreamFailure(e, fail);
+      return upstreamFailure(e, fail, keyFromCaller ? undefined : upstream.profile.name);
     }
   }
 }
@@ -223,14 +233,35 @@ function withoutWire(e: StreamEvent): StreamEvent {
   return { type: 'part', part: part as typeof e.part };
 }
 
-/** An upstream failure as the listen protocol's error: its status, or 502/504 when there was no answer. */
-function upstreamFailure(e: unknown, fail: (status: number, message: string, headers?: Record<string, string>, type?: string) => Response): Response {
-  if (e instanceof ProviderError) return fail(e.status ?? 502, e.providerMessage || e.message, rateLimitHeaders(e), e.type);
-  if (e instanceof TimeoutError) return fail(504, e.message);
-  if (e instanceof ConnectionError) return fail(502, e.message);
-  if (e instanceof RequestError) return fail(400, e.message);
-  if (e instanceof WireforgeError) return fail(502, e.message);
+/**
+ * An upstream failure as the listen protocol's error: its status, or 502/504 when there was no
+ * answer. The upstream refusing the gateway's own key (`ownKey`: the upstream's name) is a 502:
+ * passed on as a 401, it would read as the caller's token refused. The upstream's waits and
+ * rate-limit headers go with it.
+ */
+function upstreamFailure(e: unknown, fail: (status: number, message: string, headers: Record<string, string>, source: 'gateway' | 'upstream', type?: string) => Response, ownKey: string | undefined): Response {
+  if (e instanceof ProviderError) {
+    const message = e.providerMessage || e.message;
+    if (ownKey !== undefined && (e.status === 401 || e.status === 403)) return fail(502, `${ownKey} refused the gateway's key (HTTP ${e.status}): ${message}`, {}, 'upstream');
+    return fail(e.status ?? 502, message, rateLimitHeaders(e), 'upstream', e.type);
+  }
+  if (e instanceof TimeoutError) return fail(504, e.message, {}, 'upstream');
+  if (e instanceof ConnectionError) return fail(502, e.message, {}, 'upstream');
+  // The request as the gateway made it, refused before it was sent.
+  if (e instanceof RequestError) return fail(400, e.message, {}, 'gateway');
+  if (e instanceof WireforgeError) return fail(502, e.message, {}, 'upstream');
   throw e;
+}
+
+/** The upstream client, or what to do when the gateway has no key for it (not createClient's advice). */
+function gatewayClient(upstream: GatewayOptions['upstream'], options: ClientOptions | undefined) {
+  try {
+    return createClientFor(upstream, options);
+  } catch (e) {
+    if (!(e instanceof RequestError) || e.field !== 'apiKey') throw e;
+    const env = upstream.endpoint.apiKeyEnv;
+    throw new RequestError(upstream.id, 'apiKey', `the gateway has no key for ${upstream.profile.name}: ${env ? `set ${env} where it runs, ` : ''}give one in client.apiKey, or pass each caller's key upstream (upstreamKey: 'caller')`);
+  }
 }
 
 function warningsHeader(warnings: Warning[]): Record<string, string> {

@@ -27,6 +27,8 @@ const byClass = (table: Record<number, string>, status: number, client: string, 
 
 let upstream: LoopbackServer;
 const gateways: Record<string, Listening> = {};
+/** The same, passing each caller's key upstream: an upstream 401 or 403 is then about the caller's key, and passed on. */
+const callerKeyed: Record<string, Listening> = {};
 beforeAll(async () => {
   // Answers with the status the request's text names, in Chat Completions' error shape.
   upstream = await startLoopbackServer((req) => {
@@ -36,16 +38,21 @@ beforeAll(async () => {
   for (const listen of ['openai-chat', 'openai-responses', 'anthropic-messages', 'gemini']) {
     // Another wire upstream: the listen protocol's own type for each status, not the upstream's.
     gateways[listen] = await startGateway({ listen, upstream: 'openai-compatible', client: { apiKey: 'up', baseUrl: upstream.url } });
+    callerKeyed[listen] = await startGateway({ listen, upstream: 'openai-compatible', upstreamKey: 'caller', client: { baseUrl: upstream.url } });
   }
 });
 afterAll(async () => {
-  await Promise.all(Object.values(gateways).map((g) => g.close()));
+  await Promise.all([...Object.values(gateways), ...Object.values(callerKeyed)].map((g) => g.close()));
   await upstream.close();
 });
+
+const ownKeyed = gateways;
 
 describe('an error type for every status, through the official SDKs', () => {
   it.each(STATUSES)('status %i', async (status) => {
     const text = `status ${status}`;
+    // A 401 or 403 to the gateway's own key is the gateway's failure (a 502, test/serve/gateway-error-source.test.ts).
+    const gateways = status === 401 || status === 403 ? callerKeyed : ownKeyed;
     const chat = (await new OpenAI({ apiKey: SDK_KEY, baseURL: gateways['openai-chat']!.url, maxRetries: 0 }).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: text }] }).catch((e: unknown) => e)) as InstanceType<typeof OpenAI.APIError>;
     expect(chat).toBeInstanceOf(OpenAI.APIError);
     expect([chat.status, chat.type]).toEqual([status, byClass(OPENAI, status, 'invalid_request_error', 'server_error')]);
