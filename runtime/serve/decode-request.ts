@@ -15,6 +15,7 @@ import type {
   FunctionToolSpec,
   Message,
   ResponseFormat,
+  ResponsePart,
   ThinkingPart,
   ToolCall,
   ToolChoice,
@@ -162,7 +163,7 @@ function decodeMessages(adapter: ProviderAdapter, t: RequestTemplates, accept: A
   const id = adapter.id;
   const merge = adapter.profile.request.messages.merge;
   const out: Message[] = [];
-  let assistant: { message: AssistantMessage; blocks: number } | undefined;
+  let assistant: { message: AssistantMessage; blocks: number; parts: ResponsePart[] } | undefined;
   wire.forEach((m, i) => {
     const at = `${where}[${i}]`;
     // A merged wire message may hold several unified ones: unless it reads as one, each element
@@ -175,9 +176,13 @@ function decodeMessages(adapter: ProviderAdapter, t: RequestTemplates, accept: A
       if (role === undefined && adapter.profile.request.messages.spread) {
         // An assistant turn spread over top-level items: each item is one block, or a call of a
         // client-run tool kind (the kind table's tool-call items) with its item.
-        const block = kindCall(adapter, piece) ?? bestBlock(id, t, piece, at);
-        if (!assistant) out.push((assistant = { message: { role: 'assistant', content: null }, blocks: 0 }).message);
+        // Another item of the kind table (a hosted-tool item) goes back as it came: the turn then
+        // lists its parts in order, so it is written from them.
+        const block = kindCall(adapter, piece) ?? kindItem(adapter, piece) ?? bestBlock(id, t, piece, at);
+        if (!assistant) out.push((assistant = { message: { role: 'assistant', content: null }, blocks: 0, parts: [] }).message);
         addBlock(assistant.message, block);
+        assistant.parts.push(partOf(block));
+        if (block.kind === 'item') assistant.message.parts = assistant.parts;
         continue;
       }
       if (role === undefined) throw new RequestError(id, at, `matches no message form of ${adapter.profile.name} (${Object.keys(t.roles).join(', ')})`);
@@ -193,7 +198,7 @@ function decodeMessages(adapter: ProviderAdapter, t: RequestTemplates, accept: A
   });
   for (const m of out) if (m.role === 'assistant' && m.content === '') m.content = null;
   // A turn holding this wire's own items came from it: elsewhere they are left out, with a warning.
-  for (const m of out) if (m.role === 'assistant' && m.toolCalls?.some((c) => c.wire !== undefined)) m.origin = { provider: id };
+  for (const m of out) if (m.role === 'assistant' && (m.parts || m.toolCalls?.some((c) => c.wire !== undefined))) m.origin = { provider: id };
   nameCalls(out);
   return out;
 }
@@ -309,7 +314,30 @@ function assistantFrom(id: string, t: RequestTemplates, s: Slots, at: string): A
   return m;
 }
 
-type Block = { kind: 'text'; text: string } | { kind: 'thinking'; part: ThinkingPart } | { kind: 'call'; call: ToolCall };
+type Block = { kind: 'text'; text: string; id?: string } | { kind: 'thinking'; part: ThinkingPart } | { kind: 'call'; call: ToolCall } | { kind: 'item'; part: ResponsePart };
+
+/** A block as a part of the turn (`parts`), in its place. */
+function partOf(b: Block): ResponsePart {
+  switch (b.kind) {
+    case 'text':
+      return b.id === undefined ? { type: 'text', text: b.text } : { type: 'text', text: b.text, id: b.id };
+    case 'thinking':
+      return { type: 'thinking', ...b.part };
+    case 'call':
+      return { type: 'tool-call', call: b.call };
+    case 'item':
+      return b.part;
+  }
+}
+
+/** An input item of a kind the kind table keeps to send back (a hosted-tool item): itself, as a part. */
+function kindItem(adapter: ProviderAdapter, item: unknown): Block | undefined {
+  const kinds = adapter.profile.parts?.kinds;
+  const type = isObject(item) ? item.type : undefined;
+  // Calls (a function call read by its template, a client-run call by kindCall) are not such items.
+  if (!kinds || typeof type !== 'string' || !Object.hasOwn(kinds, type) || !kinds[type]!.echo || kinds[type]!.parts[0]?.part === 'tool-call') return undefined;
+  return { kind: 'item', part: { type: 'opaque', kind: type, value: item, wire: item } };
+}
 
 function bestBlock(id: string, t: RequestTemplates, b: unknown, at: string): Block {
   const found: Array<Candidate<Block>> = [];
@@ -330,7 +358,8 @@ function blockFrom(kind: (typeof BLOCK_ORDER)[number], s: Slots): Block | undefi
   const opt = (k: 'signature' | 'id' | 'format'): Partial<ThinkingPart> => (typeof s[k] === 'string' ? { [k]: s[k] } : {});
   switch (kind) {
     case 'text':
-      return typeof s.text === 'string' ? { kind: 'text', text: s.text } : undefined;
+      // A message item's id (Responses msg_…) is kept for the turn's parts.
+      return typeof s.text === 'string' ? (typeof s.id === 'string' ? { kind: 'text', text: s.text, id: s.id } : { kind: 'text', text: s.text }) : undefined;
     case 'thinking':
     case 'summaryThinking':
       return typeof s.text === 'string' || typeof s.signature === 'string'
@@ -351,7 +380,7 @@ function blockFrom(kind: (typeof BLOCK_ORDER)[number], s: Slots): Block | undefi
 function addBlock(m: AssistantMessage, b: Block): void {
   if (b.kind === 'text') m.content = (m.content ?? '') + b.text;
   else if (b.kind === 'thinking') (m.thinking ??= []).push(b.part);
-  else (m.toolCalls ??= []).push(b.call);
+  else if (b.kind === 'call') (m.toolCalls ??= []).push(b.call);
 }
 
 /**

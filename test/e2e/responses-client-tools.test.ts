@@ -159,6 +159,22 @@ describe('two turns against the Responses mock: what must go back, and the 400 w
     expect(await refused(turn2(mock, [first.message, { role: 'user', content: 'Well?' }]))).toBe('No tool output found for apply patch call call_wfPatch.');
   });
 
+  it('a hosted item goes back in its place and the mock reads it back as the turn\'s part', async () => {
+    const search = { type: 'web_search_call', id: 'ws_wfBack01', status: 'completed', action: { type: 'search', query: 'ferry' } };
+    mock = await createMockServer({ provider: 'openai-responses', apiKey: KEY, script: [{ reply: { text: 'At nine.', parts: [search] } }] });
+    const first = await client(mock).chat({ messages: [USER] });
+    await turn2(mock, [first.message, { role: 'user', content: 'And back?' }]);
+    const input = inputOf(mock, 1);
+    expect(input.map((x) => x.type ?? x.role)).toEqual(['user', 'web_search_call', 'message', 'user']);
+    expect(input[1]).toEqual(search);
+    // Read back: the turn's parts in order, the item as it came, the message with its id; from this wire.
+    const back = mock.requests[1]!.request!.messages[1] as AssistantMessage;
+    expect(back.parts?.map((p) => p.type)).toEqual(['opaque', 'text']);
+    expect(back.parts?.[0]).toMatchObject({ kind: 'web_search_call', wire: search });
+    expect(back.parts?.[1]).toEqual({ type: 'text', text: 'At nine.', id: String(input[2]!.id) });
+    expect(back.origin).toEqual({ provider: 'openai-responses' });
+  });
+
   it('to another provider, the items and their ids are left out with a warning; the call goes by its fields', async () => {
     mock = await createMockServer({ provider: 'openai-responses', apiKey: KEY, script: [{ reply: { text: 'Listing.', toolCalls: [{ kind: 'shell', id: 'call_wfLs', arguments: { commands: ['ls'] } }] } }] });
     const first = await client(mock).chat({ messages: [USER] });
