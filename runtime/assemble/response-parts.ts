@@ -167,6 +167,12 @@ export class ResponseParts {
     // The item's call opened when the item did (a stream): completed now, not made twice.
     const opened = id === undefined ? undefined : calls.calls.find((c) => !c.closed && c.id === id && c.kind === kind && c.full === undefined);
     const call = opened ?? calls.create(undefined, id, str('name') ?? kind, undefined);
+    if (!opened && kind !== undefined) {
+      // The start event just queued says the kind too, so a caller knows at once what it is.
+      const sink = this.#sink;
+      const started = sink.emit ? sink.events[sink.events.length - 1] : undefined;
+      if (started?.type === 'tool-call-start') started.kind = kind;
+    }
     if (open) {
       if (kind !== undefined) call.kind = kind;
       return;

@@ -292,7 +292,8 @@ export type StreamEvent =
    * replaces it. What a gateway needs to pass reasoning on to a caller of the same provider.
    */
   | { type: 'thinking-signature'; signature: string }
-  | { type: 'tool-call-start'; index: number; id: string; name: string }
+  /** `kind`: the call is for a client-run tool of that kind (ToolCall.kind), not a function. */
+  | { type: 'tool-call-start'; index: number; id: string; name: string; kind?: string }
   | { type: 'tool-call-delta'; index: number; delta: string }
   | { type: 'tool-call'; index: number; call: ToolCall }
   /** A completed part that has no deltas of its own (everything but text, thinking and tool calls). */

@@ -216,7 +216,7 @@ describe('a client-run call streams as a call', () => {
       for await (const e of c.stream({ messages: [USER] })) {
         seen.push(e.type);
         if (e.type === 'tool-call-start') {
-          expect(e).toMatchObject({ id: 'call_wfLive01', name: 'shell' });
+          expect(e).toMatchObject({ id: 'call_wfLive01', name: 'shell', kind: 'shell' });
           release();
         }
         if (e.type === 'tool-call') expect(e.call).toEqual({ id: 'call_wfLive01', name: 'shell', kind: 'shell', arguments: '{"commands":["uptime"]}' });
