@@ -15,6 +15,19 @@ export function kindItems(adapter: ProviderAdapter, turn: ServedTurn): ServedTur
   return { ...turn, message: { ...turn.message, toolCalls } };
 }
 
+/** The wire item of a call of a client-run kind, as this spec's kind table reads one; undefined when it has no such kind. */
+export function kindItem(adapter: ProviderAdapter, call: ToolCall, itemId: string): unknown {
+  return call.kind === undefined ? undefined : withItem(adapter, call, itemId).wire;
+}
+
+/** This spec's kind table reads calls of this kind. */
+export function hasKind(adapter: ProviderAdapter, kind: string): boolean {
+  return Object.values(adapter.profile.parts?.kinds ?? {}).some((rule) => {
+    const k = rule.parts[0]?.part === 'tool-call' ? rule.parts[0].fields.kind : undefined;
+    return k !== undefined && 'value' in k && k.value === kind;
+  });
+}
+
 function withItem(adapter: ProviderAdapter, call: ToolCall, itemId: string): ToolCall {
   const kinds = adapter.profile.parts?.kinds ?? {};
   for (const [type, rule] of Object.entries(kinds)) {

@@ -229,3 +229,41 @@ describe('a client-run call streams as a call', () => {
     }
   });
 });
+
+describe('through the gateway (Responses caller, Responses upstream)', () => {
+  it.each(['blocking', 'streaming'] as const)('%s: a shell call reaches the caller as a shell call, and its answer reaches the upstream as a shell_call_output', async (mode) => {
+    const { startGateway } = await import('../../node/index.js');
+    mock = await createMockServer({
+      provider: 'openai-responses',
+      apiKey: KEY,
+      script: [
+        { when: { toolResultFor: 'call_wfGw01' }, reply: { text: 'Listed.' } },
+        { reply: { toolCalls: [{ kind: 'shell', id: 'call_wfGw01', arguments: { commands: ['ls'] } }] } },
+      ],
+    });
+    const gateway = await startGateway({ listen: 'openai-responses', upstream: 'openai-responses', client: { apiKey: KEY, baseUrl: mock.url, maxRetries: 0 } });
+    try {
+      const c = createClient('openai-responses', { apiKey: 'caller-key', baseUrl: gateway.url, model: 'gpt-5.1', maxRetries: 0 });
+      const starts: unknown[] = [];
+      const ask = async (messages: ChatRequest['messages']) => {
+        if (mode === 'blocking') return c.chat({ messages });
+        const s = c.stream({ messages });
+        for await (const e of s) if (e.type === 'tool-call-start') starts.push(e);
+        return s.final();
+      };
+      const first = await ask([USER]);
+      expect(first.toolCalls).toEqual([{ id: 'call_wfGw01', name: 'shell', kind: 'shell', arguments: '{"commands":["ls"]}' }]);
+      expect(first.finishReason).toBe('tool_calls');
+      if (mode === 'streaming') expect(starts).toEqual([expect.objectContaining({ id: 'call_wfGw01', name: 'shell', kind: 'shell' })]);
+      const output: ToolKinds['shell']['output'] = [{ stdout: 'a\n', stderr: '', outcome: { type: 'exit', exit_code: 0 } }];
+      const second = await ask([USER, first.message, { role: 'tool', toolCallId: 'call_wfGw01', content: JSON.stringify(output) }]);
+      expect(second.text).toBe('Listed.');
+      // Upstream saw the shell call and its output in their own forms (the mock's rules held).
+      const upstreamInput = inputOf(mock, 1);
+      expect(upstreamInput.map((x) => x.type ?? x.role)).toEqual(['user', 'shell_call', 'shell_call_output']);
+      expect(upstreamInput[2]).toEqual({ type: 'shell_call_output', call_id: 'call_wfGw01', output });
+    } finally {
+      await gateway.close();
+    }
+  });
+});
