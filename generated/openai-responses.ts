@@ -134,7 +134,7 @@ export const profile = {
       previousResponseId: { to: ['previous_response_id'] },
       metadata: { to: ['metadata'] },
     },
-    carries: { toolStrict: true },
+    carries: { toolError: true, toolStrict: true },
     streamBody: { stream: true },
   },
   stream: { framing: 'sse' },
@@ -417,13 +417,13 @@ export const codec = {
     tool: (m, cx) =>
       present([
         cx.callKind(m) == null
-          ? { type: 'function_call_output', call_id: m.toolCallId, output: cx.text(m.content) }
+          ? { type: 'function_call_output', call_id: m.toolCallId, output: cx.plainText(m) }
           : undefined,
         cx.callKind(m) === 'shell'
-          ? { type: 'shell_call_output', call_id: m.toolCallId, output: cx.output(m.content) }
+          ? { type: 'shell_call_output', call_id: m.toolCallId, output: cx.output(m) }
           : undefined,
         cx.callKind(m) === 'local_shell'
-          ? { type: 'local_shell_call_output', id: m.toolCallId, output: cx.text(m.content) }
+          ? { type: 'local_shell_call_output', id: m.toolCallId, output: cx.plainText(m) }
           : undefined,
         cx.callKind(m) === 'apply_patch' && (m.isError || undefined) == null
           ? {
@@ -442,10 +442,10 @@ export const codec = {
             }
           : undefined,
         cx.callKind(m) === 'custom'
-          ? { type: 'custom_tool_call_output', call_id: m.toolCallId, output: cx.text(m.content) }
+          ? { type: 'custom_tool_call_output', call_id: m.toolCallId, output: cx.plainText(m) }
           : undefined,
         cx.callKind(m) === 'computer'
-          ? { type: 'computer_call_output', call_id: m.toolCallId, output: cx.output(m.content) }
+          ? { type: 'computer_call_output', call_id: m.toolCallId, output: cx.output(m) }
           : undefined,
         cx.callKind(m) === 'tool_search'
           ? {
@@ -453,7 +453,7 @@ export const codec = {
               call_id: m.toolCallId,
               execution: 'client',
               status: 'completed',
-              tools: cx.output(m.content),
+              tools: cx.output(m),
             }
           : undefined,
       ]),
@@ -1266,14 +1266,14 @@ export const serve = {
           $when: { kind: { exists: false } },
           type: 'function_call_output',
           call_id: '$toolCallId',
-          output: '$text',
+          output: '$plainText',
         },
         { $when: { kind: 'shell' }, type: 'shell_call_output', call_id: '$toolCallId', output: '$output' },
         {
           $when: { kind: 'local_shell' },
           type: 'local_shell_call_output',
           id: '$toolCallId',
-          output: '$text',
+          output: '$plainText',
         },
         {
           $when: { kind: 'apply_patch', isError: { exists: false } },
@@ -1293,7 +1293,7 @@ export const serve = {
           $when: { kind: 'custom' },
           type: 'custom_tool_call_output',
           call_id: '$toolCallId',
-          output: '$text',
+          output: '$plainText',
         },
         {
           $when: { kind: 'computer' },

@@ -204,8 +204,8 @@ function requestProfile(rq: Section<'request'>, t: TemplatesIR): Profile['reques
     // Only what is carried is listed.
     carries: trueOnly({
       userName: slotsUsed(t.roles.user).includes('name'),
-      // A flag a `$when` only tests (Responses: the status of an apply_patch output) is not carried for every result.
-      toolError: t.roles.toolError !== undefined || (t.roles.tool !== undefined && slotsOf(t.roles.tool, true).some((s) => s.name === 'isError')),
+      // Where only some forms carry the flag (a `$when` on isError), the others report it ($plainText, $output).
+      toolError: t.roles.toolError !== undefined || slotsUsed(t.roles.tool).includes('isError'),
       toolStrict: slotsUsed(t.tools?.item).includes('strict'),
       callSignature: slotsUsed(t.blocks.toolCall).includes('signature'),
     }),

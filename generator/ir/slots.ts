@@ -33,7 +33,7 @@ export const SLOTS: Record<SlotContext, readonly string[]> = {
   'roles.system': ['text'],
   'roles.user': ['content', 'parts', 'text', 'images', 'name'],
   'roles.assistant': ['text', 'blocks', 'toolCalls', 'thinking', 'thinkingText'],
-  'roles.tool': ['toolCallId', 'toolName', 'content', 'parts', 'text', 'isError', 'kind', 'output'],
+  'roles.tool': ['toolCallId', 'toolName', 'content', 'parts', 'text', 'isError', 'kind', 'output', 'plainText'],
   'roles.approval': ['requestId', 'approve', 'reason'],
   'parts.text': ['text', 'cacheControl'],
   'parts.imageUrl': ['url', 'mediaType', 'cacheControl'],

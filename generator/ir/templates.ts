@@ -160,19 +160,18 @@ export function toTest(t: unknown): Test {
   return { eq: t as string | number | boolean | null };
 }
 
-/** The slots a template reads; `values: true`: only those it writes (not those a `$when` only tests). */
-export function slotsOf(node: TemplateNode, values = false): Array<{ name: string; pointer: string }> {
+export function slotsOf(node: TemplateNode): Array<{ name: string; pointer: string }> {
   switch (node.kind) {
     case 'slot':
       return [{ name: node.name, pointer: node.pointer }];
     case 'concat':
       return node.parts.flatMap((p) => (typeof p === 'string' ? [] : [{ name: p.slot, pointer: p.pointer }]));
     case 'object': {
-      const when = node.when && !values ? (node.when.kind === 'set' ? slotsOf(node.when.slot) : node.when.tests.map((t) => ({ name: t.slot, pointer: t.pointer }))) : [];
-      return [...when, ...node.entries.flatMap(([, v]) => slotsOf(v, values))];
+      const when = node.when ? (node.when.kind === 'set' ? slotsOf(node.when.slot) : node.when.tests.map((t) => ({ name: t.slot, pointer: t.pointer }))) : [];
+      return [...when, ...node.entries.flatMap(([, v]) => slotsOf(v))];
     }
     case 'array':
-      return node.items.flatMap((i) => slotsOf(i, values));
+      return node.items.flatMap(slotsOf);
     default:
       return [];
   }

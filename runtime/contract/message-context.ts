@@ -48,8 +48,13 @@ export interface MessageContext {
   argumentsObject(c: ToolCall): Record<string, unknown>;
   /** The kind of the call a tool message answers: its own `kind`, or the kind of the call with its id earlier in the request. */
   callKind(m: ToolMessage): string | undefined;
-  /** A tool result as the value a kind's output item holds: its JSON, or the text when it is not JSON. */
-  output(c: string | ContentPart[]): unknown;
+  /**
+   * A tool result as the value a kind's output item holds: its JSON, or the text when it is not
+   * JSON. Such a form has no error flag: an error result is reported (a warning), as for plainText.
+   */
+  output(m: ToolMessage): unknown;
+  /** A tool result as text, in a form (of several) that has no error flag: an error result is reported. */
+  plainText(m: ToolMessage): string;
 }
 
 /** A message context made per request (the `blocks` unit is one with the block methods). */

@@ -133,13 +133,22 @@ export class BlockContext extends TemplateContext {
     return m.kind ?? this.#kinds.get(m.toolCallId);
   }
 
-  override output(c: string | ContentPart[]): unknown {
-    const text = this.text(c);
+  override output(m: ToolMessage): unknown {
+    const text = this.plainText(m);
     try {
       return JSON.parse(text);
     } catch {
       return text;
     }
+  }
+
+  /**
+   * Where a wire writes a result in one of several forms and only some carry an error flag
+   * (Responses: an apply_patch output's status), the forms without one say so here.
+   */
+  override plainText(m: ToolMessage): string {
+    if (m.isError) this.w.drop(`${this.where()}.isError`, 'this result\'s form has no error flag; it was sent as a plain result');
+    return this.text(m.content);
   }
 
   /** Tool-call arguments as an object, for wires that take objects (Anthropic `input`). */

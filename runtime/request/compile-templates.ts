@@ -25,7 +25,8 @@ const tool: Slots = {
   text: (m, cx) => cx.text(m.content),
   isError: (m) => m.isError || undefined,
   kind: (m, cx) => cx.callKind(m),
-  output: (m, cx) => cx.output(m.content),
+  output: (m, cx) => cx.output(m),
+  plainText: (m, cx) => cx.plainText(m),
 };
 const thinking: Slots = { text: (b) => b.text, signature: (b) => b.signature, id: (b) => b.id, format: (b) => b.format, index: (_b, _cx, i) => i };
 const value: Slots = { value: (v) => v };

@@ -108,9 +108,10 @@ export interface TemplateContext {
   thinkingText(m: AssistantMessage): string | undefined;
   argumentsObject(c: ToolCall): Record<string, unknown>;
   callKind(m: ToolMessage): string | undefined;
-  output(c: string | ContentPart[]): unknown;
+  output(m: ToolMessage): unknown;
+  plainText(m: ToolMessage): string;
 }
-for (const name of ['imageData', 'text', 'blocks', 'thinkingBlocks', 'thinkingText', 'argumentsObject', 'callKind', 'output'] as const) {
+for (const name of ['imageData', 'text', 'blocks', 'thinkingBlocks', 'thinkingText', 'argumentsObject', 'callKind', 'output', 'plainText'] as const) {
   TemplateContext.prototype[name] = function (this: TemplateContext): never {
     return missingUse(this.w.provider, 'blocks');
   };

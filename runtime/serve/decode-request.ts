@@ -212,7 +212,7 @@ function bestRole(id: string, t: RequestTemplates, accept: AcceptedForms | undef
       const match = matchTemplate(template, m);
       if (!match) continue;
       // A form whose content is not there while the message has keys it does not account for is not this form.
-      if (match.extra > 0 && (role === 'tool' || role === 'toolError' || role === 'user') && ['content', 'parts', 'text', 'images', 'output'].every((k) => match.slots[k] === undefined)) continue;
+      if (match.extra > 0 && (role === 'tool' || role === 'toolError' || role === 'user') && ['content', 'parts', 'text', 'images', 'output', 'plainText'].every((k) => match.slots[k] === undefined)) continue;
       const mark = unread.length;
       const value = tryDecode(() => roleMessage(id, t, accept, role, match.slots, at));
       const inner = unread.splice(mark);
@@ -238,7 +238,7 @@ function roleMessage(id: string, t: RequestTemplates, accept: AcceptedForms | un
       // A result the wire holds as an object (Gemini's `response`) is its JSON text.
       // So is a kind's output value (a shell call's output list, a screenshot).
       if (s.output !== undefined && typeof s.output !== 'string') s.output = JSON.stringify(s.output);
-      if (s.content === undefined && s.text === undefined && s.output !== undefined) s.text = s.output;
+      if (s.content === undefined && s.text === undefined) s.text = s.plainText ?? s.output;
       for (const k of ['content', 'text'] as const) if (isObject(s[k])) s[k] = JSON.stringify(s[k]);
       const m: Message = { role: 'tool', toolCallId: s.toolCallId === undefined ? '' : str(id, s.toolCallId, at), content: userContent(id, t, accept, s, at) };
       if (s.toolName !== undefined) m.toolName = str(id, s.toolName, at);

@@ -86,6 +86,26 @@ describe('runTools: a shell command and a function call in one Responses turn', 
     expect(input[5]).toEqual({ type: 'shell_call_output', call_id: 'call_sh1', output: LISTING });
     expect(input[6]).toEqual({ type: 'function_call_output', call_id: 'call_fn1', output: '{"tempC":4}' });
   });
+
+  it('a failed function result has no error flag on this wire: sent plain, with a warning; a failed shell output likewise', async () => {
+    mock = await createMockServer({ provider: 'openai-responses', apiKey: KEY, script: [{ reply: { text: 'Noted.' } }] });
+    const turn: AssistantMessage = {
+      role: 'assistant',
+      content: null,
+      toolCalls: [
+        { id: 'call_wfF', name: 'f', arguments: '{}' },
+        { id: 'call_wfS', name: 'shell', kind: 'shell', arguments: '{"commands":["x"]}', wire: { type: 'shell_call', id: 'sh_wfS', status: 'completed', call_id: 'call_wfS', action: { commands: ['x'] } } },
+      ],
+    };
+    const r = await client(mock).chat({
+      messages: [USER, turn, { role: 'tool', toolCallId: 'call_wfF', content: 'boom', isError: true }, { role: 'tool', toolCallId: 'call_wfS', content: 'not found', isError: true }],
+    });
+    expect(r.warnings.map((w) => w.field)).toEqual(['messages[2].isError', 'messages[3].isError']);
+    expect(inputOf(mock, 0).slice(3)).toEqual([
+      { type: 'function_call_output', call_id: 'call_wfF', output: 'boom' },
+      { type: 'shell_call_output', call_id: 'call_wfS', output: 'not found' },
+    ]);
+  });
 });
 
 describe('two turns against the Responses mock: what must go back, and the 400 when it does not', () => {
@@ -152,8 +172,10 @@ describe('two turns against the Responses mock: what must go back, and the 400 w
     mock = await createMockServer({ provider: 'openai-responses', apiKey: KEY, script: [{ reply: { toolCalls: [{ kind: 'apply_patch', id: 'call_wfPatch', arguments: operation }] } }] });
     const first = await client(mock).chat({ messages: [USER] });
     expect(first.toolCalls[0]).toMatchObject({ name: 'apply_patch', kind: 'apply_patch', arguments: JSON.stringify(operation) });
-    await turn2(mock, [first.message, { role: 'tool', toolCallId: 'call_wfPatch', content: 'context lines did not match', isError: true }]);
+    const failed = await turn2(mock, [first.message, { role: 'tool', toolCallId: 'call_wfPatch', content: 'context lines did not match', isError: true }]);
     expect(inputOf(mock, 1)[2]).toEqual({ type: 'apply_patch_call_output', call_id: 'call_wfPatch', status: 'failed', output: 'context lines did not match' });
+    // The status carries the failure: nothing to warn about.
+    expect(failed.warnings).toEqual([]);
     await turn2(mock, [first.message, { role: 'tool', toolCallId: 'call_wfPatch', content: 'applied', kind: 'apply_patch' }]);
     expect(inputOf(mock, 2)[2]).toEqual({ type: 'apply_patch_call_output', call_id: 'call_wfPatch', status: 'completed', output: 'applied' });
     expect(await refused(turn2(mock, [first.message, { role: 'user', content: 'Well?' }]))).toBe('No tool output found for apply patch call call_wfPatch.');
