@@ -4,4 +4,5 @@
  */
 export { languageModel, type LanguageModelOptions } from './language-model.js';
 export { createWireforgeProvider, type SpecClientOptions, type WireforgeProvider, type WireforgeProviderSettings } from './provider.js';
+export { providerTool, type WireforgeProviderTool } from './provider-tool.js';
 export type { SpecModule, SpecSource } from './resolve-adapter.js';
