@@ -11,7 +11,9 @@ import { languageModel } from '../../ai-sdk/index.js';
 
 const KEY = 'sk-bridge-0123456789abcdef';
 const ANSWER = 'Paris is sunny today, 18 degrees.';
-const PROTOCOLS = ['openai-chat', 'openai-responses', 'anthropic-messages', 'gemini', 'ollama', 'mistral', 'xai', 'openrouter'] as const;
+const PROTOCOLS = ['openai-chat', 'openai-responses', 'anthropic-messages', 'gemini', 'bedrock-converse', 'ollama', 'mistral', 'xai', 'openrouter'] as const;
+/** Bedrock signs with AWS credentials (SigV4) rather than a key; the mock checks keys only. */
+const SIGNED = { aws: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' }, endpoint: { region: 'us-east-1' } };
 
 const weather = tool({
   description: 'The weather in a city',
@@ -24,7 +26,7 @@ describe.each(PROTOCOLS)('%s through the AI SDK', (protocol) => {
   beforeAll(async () => {
     mock = await createMockServer({
       provider: protocol,
-      apiKey: KEY,
+      ...(protocol === 'bedrock-converse' ? {} : { apiKey: KEY }),
       script: [
         { when: { toolResultFor: 'call_w1' }, reply: { text: ANSWER, usage: { inputTokens: 40, outputTokens: 9 } } },
         { when: { lastUserText: 'weather' }, reply: { toolCalls: [{ id: 'call_w1', name: 'weather', arguments: { city: 'Paris' } }], usage: { inputTokens: 30, outputTokens: 7 } } },
@@ -33,7 +35,7 @@ describe.each(PROTOCOLS)('%s through the AI SDK', (protocol) => {
     });
   });
   afterAll(() => mock.close());
-  const model = () => languageModel(protocol, { model: 'm-1', apiKey: KEY, baseUrl: mock.url });
+  const model = () => languageModel(protocol, { model: 'm-1', baseUrl: mock.url, ...(protocol === 'bedrock-converse' ? SIGNED : { apiKey: KEY }) });
 
   it('generateText: the text, finish, usage and response metadata', async () => {
     const r = await generateText({ model: model(), prompt: 'Say hello', maxRetries: 0 });
@@ -71,7 +73,7 @@ describe.each(PROTOCOLS)('%s through the AI SDK', (protocol) => {
     const second = mock.requests.at(-1)!.request!;
     const result = second.messages.find((m) => m.role === 'tool');
     expect(result).toMatchObject({ role: 'tool' });
-    expect(JSON.parse(String((result as { content: string }).content))).toEqual({ city: 'Paris', temperature: 18, sky: 'sunny' });
+    expect(valueOf((result as { content: unknown }).content)).toEqual({ city: 'Paris', temperature: 18, sky: 'sunny' });
   });
 
   it('tools while streaming: the same two steps through streamText', async () => {
@@ -84,3 +86,10 @@ describe.each(PROTOCOLS)('%s through the AI SDK', (protocol) => {
     expect(await r.text).toBe(ANSWER);
   });
 });
+
+/** A tool result as the mock read it back: JSON text, text parts, or (a wire that sends JSON) the object. */
+function valueOf(content: unknown): unknown {
+  if (typeof content === 'string') return JSON.parse(content);
+  if (Array.isArray(content)) return valueOf(content.map((p: { text?: string }) => p.text ?? '').join(''));
+  return content;
+}
