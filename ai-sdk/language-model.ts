@@ -103,11 +103,14 @@ export function languageModel(spec: SpecSource, options: LanguageModelOptions): 
             if (first.done) controller.close();
             else parts.event(first.value as never);
           },
+          // A pull that enqueues nothing is not called again: read until an event makes a part (usage alone makes none).
           async pull(controller) {
             try {
-              const r = await events.next();
-              if (r.done) controller.close();
-              else parts.event(r.value);
+              for (let size = controller.desiredSize; controller.desiredSize === size; ) {
+                const r = await events.next();
+                if (r.done) return controller.close();
+                parts.event(r.value);
+              }
             } catch (error) {
               controller.enqueue({ type: 'error', error: aiSdkError(error, exchange, call.abortSignal) });
               controller.close();
