@@ -30,6 +30,10 @@ export const profile = {
       metadata: { drop: 'xAI takes no request metadata' },
     },
   },
+  usage: {
+    ...base.profile.usage,
+    outputTokens: [['completion_tokens'], ['completion_tokens_details', 'reasoning_tokens']],
+  },
 } as const satisfies Profile;
 
 /** Where this overlay runs its own rules: before the rule each names. */
