@@ -193,10 +193,12 @@ export const profile = {
               url: [
                 ['web', 'uri'],
                 ['retrievedContext', 'uri'],
+                ['maps', 'uri'],
               ],
               title: [
                 ['web', 'title'],
                 ['retrievedContext', 'title'],
+                ['maps', 'title'],
               ],
             },
           },
