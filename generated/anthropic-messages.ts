@@ -78,7 +78,9 @@ export interface WireUsage {
     input_tokens?: number | null;
     cache_creation_input_tokens?: number | null;
     cache_read_input_tokens?: number | null;
+    type?: string | null;
     output_tokens?: number | null;
+    model?: string | null;
   }> | null;
   input_tokens?: number | null;
   cache_creation_input_tokens?: number | null;
@@ -161,20 +163,34 @@ export const profile = {
       over: ['iterations'],
       sum: [['input_tokens'], ['cache_creation_input_tokens'], ['cache_read_input_tokens']],
       otherwise: [['input_tokens'], ['cache_creation_input_tokens'], ['cache_read_input_tokens']],
+      only: { at: ['type'], test: { in: ['message', 'compaction'] } },
     },
-    outputTokens: { over: ['iterations'], sum: [['output_tokens']], otherwise: [['output_tokens']] },
+    outputTokens: {
+      over: ['iterations'],
+      sum: [['output_tokens']],
+      otherwise: [['output_tokens']],
+      only: { at: ['type'], test: { in: ['message', 'compaction'] } },
+    },
     totalTokens: [],
     cachedInputTokens: {
       over: ['iterations'],
       sum: [['cache_read_input_tokens']],
       otherwise: [['cache_read_input_tokens']],
+      only: { at: ['type'], test: { in: ['message', 'compaction'] } },
     },
     cacheWriteTokens: {
       over: ['iterations'],
       sum: [['cache_creation_input_tokens']],
       otherwise: [['cache_creation_input_tokens']],
+      only: { at: ['type'], test: { in: ['message', 'compaction'] } },
     },
     reasoningTokens: [['output_tokens_details', 'thinking_tokens']],
+    otherModels: {
+      over: ['iterations'],
+      only: { at: ['type'], test: { not: { in: ['message', 'compaction'] } } },
+      kind: ['type'],
+      model: ['model'],
+    },
   },
   parts: {
     kinds: {
@@ -284,6 +300,20 @@ export const profile = {
               name: { value: 'mcp' },
               result: [['content']],
               isError: [['is_error']],
+            },
+          },
+        ],
+        echo: true,
+      },
+      advisor_tool_result: {
+        parts: [
+          {
+            part: 'provider-tool-result',
+            fields: {
+              callId: [['tool_use_id']],
+              name: { value: 'advisor' },
+              result: [['content']],
+              isError: [['content', 'error_code']],
             },
           },
         ],

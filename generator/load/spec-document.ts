@@ -138,8 +138,11 @@ export interface FinishDocument {
   continues?: string[];
 }
 
-export type UsageCountDocument = PathsText | { over: PathText; sum: PathsText; otherwise?: PathsText };
-export type UsageDocument = Partial<Record<'inputTokens' | 'outputTokens' | 'totalTokens' | 'cachedInputTokens' | 'cacheWriteTokens' | 'reasoningTokens', UsageCountDocument>>;
+export type StepFilterDocument = { at: PathText; test: TestValue };
+export type UsageCountDocument = PathsText | { over: PathText; sum: PathsText; otherwise?: PathsText; only?: StepFilterDocument };
+export type UsageDocument = Partial<Record<'inputTokens' | 'outputTokens' | 'totalTokens' | 'cachedInputTokens' | 'cacheWriteTokens' | 'reasoningTokens', UsageCountDocument>> & {
+  otherModels?: { over: PathText; only: StepFilterDocument; kind: PathText; model: PathText };
+};
 
 /** One part a kind becomes: fields by path (or `{ value }`), optionally once per element of `each`. */
 export type PartFieldsDocument = { each?: PathText } & Record<string, PathsText | { value: ScalarValue } | { at: PathText; test: TestValue }>;
