@@ -8,12 +8,15 @@ import {
   TextMeta,
   ThinkingBlocks,
   applyContinuity,
+  argumentPiece,
   compact,
   defineAdapter,
+  endPieces,
   firstString,
   list,
   mergeConsecutive,
   paramRules,
+  piecedToolCall,
   providerTools,
   retryDelayMs,
   setTextSignature,
@@ -298,7 +301,20 @@ export const codec = {
 
 /** One element of `candidates.0.content.parts` (rule "parts"); `readPart` reads it for both readers. */
 export interface WirePart {
-  functionCall?: { id?: string | null; name?: string | null; args?: unknown } | null;
+  functionCall?: {
+    id?: string | null;
+    name?: string | null;
+    args?: unknown;
+    willContinue?: boolean | null;
+    partialArgs?: Array<{
+      jsonPath?: string | null;
+      willContinue?: boolean | null;
+      stringValue?: string | null;
+      numberValue?: number | null;
+      boolValue?: boolean | null;
+      nullValue?: unknown;
+    }> | null;
+  } | null;
   thoughtSignature?: string | null;
   thought?: boolean | null;
   text?: string | null;
@@ -310,13 +326,30 @@ export interface WirePart {
 function readPart(a: TurnAssembler, x: WirePart): void {
   // call
   if (x?.functionCall != null) {
-    a.addToolCall(
-      x?.functionCall?.id,
-      x?.functionCall?.name,
-      x?.functionCall?.args,
-      undefined,
-      x?.thoughtSignature,
-    );
+    if (
+      piecedToolCall(
+        a,
+        x?.functionCall?.id,
+        x?.functionCall?.name,
+        x?.functionCall?.args,
+        x?.thoughtSignature,
+        x?.functionCall?.willContinue,
+        x?.functionCall?.partialArgs,
+      )
+    ) {
+      for (const piece of list(x?.functionCall?.partialArgs)) {
+        argumentPiece(
+          a,
+          piece?.jsonPath,
+          piece?.willContinue,
+          piece?.stringValue,
+          piece?.numberValue,
+          piece?.boolValue,
+          piece?.nullValue,
+        );
+      }
+      endPieces(a, x?.functionCall?.willContinue);
+    }
   }
   // thought
   if (x?.thought === true) {

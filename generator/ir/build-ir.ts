@@ -481,6 +481,18 @@ function buildAction(key: ActionKey, r: RuleDocument): Action {
         argumentsFull: opt(v.argumentsFull),
         argumentsObject: opt(v.argumentsObject),
         signature: opt(v.signature),
+        continues: opt(v.continues),
+        pieces: v.pieces
+          ? {
+              each: parsePath(v.pieces.each),
+              path: parsePath(v.pieces.path),
+              continues: opt(v.pieces.continues),
+              string: opt(v.pieces.string),
+              number: opt(v.pieces.number),
+              boolean: opt(v.pieces.boolean),
+              null: opt(v.pieces.null),
+            }
+          : undefined,
       };
     }
     case 'finish':

@@ -106,6 +106,18 @@ export function buildWireTypes(ir: Pick<SpecIR, 'response' | 'stream' | 'profile
             use(a.argumentsFull, 'string', 'toolCall/argumentsFull');
             use(a.argumentsObject, 'unknown', 'toolCall/argumentsObject');
             use(a.signature, 'string', 'toolCall/signature');
+            use(a.continues, 'boolean', 'toolCall/continues');
+            if (a.pieces) {
+              const pc = a.pieces;
+              const piece = add(inner, [...pc.each.segments, 0], 'object', `${r.pointer}/toolCall/pieces/each`, `${pc.each.text}[]`);
+              const usePiece = (p: WirePath | undefined, leaf: Leaf, field: string) => p && add(piece, p.segments, leaf, `${r.pointer}/toolCall/pieces/${field}`, p.text);
+              usePiece(pc.path, 'string', 'path');
+              usePiece(pc.continues, 'boolean', 'continues');
+              usePiece(pc.string, 'string', 'string');
+              usePiece(pc.number, 'number', 'number');
+              usePiece(pc.boolean, 'boolean', 'boolean');
+              usePiece(pc.null, 'unknown', 'null');
+            }
             break;
           case 'finish':
             a.paths.forEach((p) => use(p, 'string', 'finish'));

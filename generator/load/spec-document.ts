@@ -114,6 +114,9 @@ export interface RuleDocument {
     argumentsFull?: PathText;
     argumentsObject?: PathText;
     signature?: PathText;
+    /** More of the call follows in later parts (arguments streamed as `pieces`). */
+    continues?: PathText;
+    pieces?: ArgumentPiecesDocument;
   };
   finish?: PathsText;
   usage?: PathsText | { at: PathsText; merge?: boolean };
@@ -138,6 +141,16 @@ export interface FinishDocument {
   continues?: string[];
 }
 
+/** Arguments as JSON-path pieces: the list, and each piece's path, "more follows" flag and value by JSON type. */
+export interface ArgumentPiecesDocument {
+  each: PathText;
+  path: PathText;
+  continues?: PathText;
+  string?: PathText;
+  number?: PathText;
+  boolean?: PathText;
+  null?: PathText;
+}
 export type StepFilterDocument = { at: PathText; test: TestValue };
 export type UsageCountDocument = PathsText | { over: PathText; sum: PathsText; otherwise?: PathsText; only?: StepFilterDocument };
 export type UsageDocument = Partial<Record<'inputTokens' | 'outputTokens' | 'totalTokens' | 'cachedInputTokens' | 'cacheWriteTokens' | 'reasoningTokens', UsageCountDocument>> & {
