@@ -570,9 +570,22 @@ export const serve = {
   accept: {
     roles: {
       user: { parts: '$parts' },
-      tool: {
-        role: 'user',
-        parts: [{ functionResponse: { name: '$toolName', response: { result: '$text' } } }],
+      tool: [
+        { role: 'user', parts: [{ functionResponse: { name: '$toolName', response: { result: '$text' } } }] },
+        { role: 'user', parts: [{ functionResponse: { name: '$toolName', response: '$content' } }] },
+        {
+          role: 'function',
+          parts: [{ functionResponse: { name: '$toolName', response: { output: '$text' } } }],
+        },
+        {
+          role: 'function',
+          parts: [{ functionResponse: { name: '$toolName', response: { result: '$text' } } }],
+        },
+        { role: 'function', parts: [{ functionResponse: { name: '$toolName', response: '$content' } }] },
+      ],
+      toolError: {
+        role: 'function',
+        parts: [{ functionResponse: { name: '$toolName', response: { error: '$text' } } }],
       },
     },
   },

@@ -11,6 +11,8 @@ export interface Match {
   extra: number;
   /** Literal values the template required and the wire had (a more specific fit). */
   literals: number;
+  /** Objects a slot took whole where another form may spell out their fields (a looser fit). */
+  loose: number;
 }
 
 const SLOT = /^\$([A-Za-z_][A-Za-z0-9_.]*)(?:\|(.*))?$/s;
@@ -19,19 +21,19 @@ export function matchTemplate(t: TemplateData, v: unknown): Match | undefined {
   if (typeof t === 'string') return matchString(t, v);
   if (Array.isArray(t)) return matchArray(t, v);
   if (t !== null && typeof t === 'object') return matchObject(t as Record<string, unknown>, v);
-  return v === t ? { slots: {}, extra: 0, literals: 1 } : undefined;
+  return v === t ? { slots: {}, extra: 0, literals: 1, loose: 0 } : undefined;
 }
 
 function matchString(t: string, v: unknown): Match | undefined {
-  if (t === '$null') return v === null ? { slots: {}, extra: 0, literals: 1 } : undefined;
-  if (t.startsWith('$$')) return v === t.slice(1) ? { slots: {}, extra: 0, literals: 1 } : undefined;
+  if (t === '$null') return v === null ? { slots: {}, extra: 0, literals: 1, loose: 0 } : undefined;
+  if (t.startsWith('$$')) return v === t.slice(1) ? { slots: {}, extra: 0, literals: 1, loose: 0 } : undefined;
   if (t.includes('${')) return matchConcat(t, v);
   const slot = SLOT.exec(t);
-  if (!slot) return v === t ? { slots: {}, extra: 0, literals: 1 } : undefined;
+  if (!slot) return v === t ? { slots: {}, extra: 0, literals: 1, loose: 0 } : undefined;
   if (v === undefined) return none();
   // The fallback is what the forward direction writes for an unset value: it reads back as unset.
   if (slot[2] !== undefined && JSON.stringify(v) === slot[2]) return none();
-  return { slots: { [slot[1]!]: v }, extra: 0, literals: 0 };
+  return { slots: { [slot[1]!]: v }, extra: 0, literals: 0, loose: v !== null && typeof v === 'object' && !Array.isArray(v) ? 1 : 0 };
 }
 
 /** `only:${name}`: literal text around slots; each slot takes the shortest text that lets the rest fit. */
@@ -59,7 +61,7 @@ function matchConcat(t: string, v: unknown): Match | undefined {
   }
   const m = new RegExp(`^${pattern}$`).exec(v);
   if (!m) return undefined;
-  return { slots: Object.fromEntries(names.map((n, i) => [n, m[i + 1]])), extra: 0, literals: 1 };
+  return { slots: Object.fromEntries(names.map((n, i) => [n, m[i + 1]])), extra: 0, literals: 1, loose: 0 };
 }
 
 function escape(s: string): string {
@@ -112,14 +114,17 @@ function hasLiteral(t: unknown): boolean {
 }
 
 function none(): Match {
-  return { slots: {}, extra: 0, literals: 0 };
+  return { slots: {}, extra: 0, literals: 0, loose: 0 };
 }
 
 function merge(a: Match, b: Match): Match {
-  return { slots: { ...a.slots, ...b.slots }, extra: a.extra + b.extra, literals: a.literals + b.literals };
+  return { slots: { ...a.slots, ...b.slots }, extra: a.extra + b.extra, literals: a.literals + b.literals, loose: a.loose + b.loose };
 }
 
-/** Fewer unaccounted keys, then more literals. */
+/**
+ * Fewer unaccounted keys, then more literals, then fewer objects taken whole (a form that spells
+ * out `{ error: $text }` fits such an object better than one that takes any object as `$content`).
+ */
 export function better(a: Match, b: Match): boolean {
-  return a.extra !== b.extra ? a.extra < b.extra : a.literals > b.literals;
+  return a.extra !== b.extra ? a.extra < b.extra : a.literals !== b.literals ? a.literals > b.literals : a.loose < b.loose;
 }
