@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adapters, createClient, type Message } from '../../generated/index.js';
 import { decodeRequest, serves } from '../../generated/serve.js';
-import { createMockServer, type MockServer } from '../../node/index.js';
+import { createMockServer, startGateway, type MockServer } from '../../node/index.js';
 
 const decode = (id: keyof typeof adapters, body: unknown, path = '') => decodeRequest(adapters[id], serves[id], body, path).request;
 const GEMINI_PATH = '/models/g:generateContent';
@@ -123,6 +123,46 @@ describe('Gemini: what the API takes', () => {
       expect(mock.requests[0]!.request!.messages.at(-1)).toMatchObject({ role: 'tool', toolName: 'get_weather', content: '{"name":"get_weather","content":{"temp":18}}' });
     } finally {
       await mock.close();
+    }
+  });
+});
+
+describe('through the gateway', () => {
+  it('Anthropic → Anthropic: history with server-tool blocks reaches upstream as it came', async () => {
+    const upstream = await createMockServer({ provider: 'anthropic-messages', script: [{ reply: { text: 'You are welcome.' } }] });
+    const gw = await startGateway({ listen: 'anthropic-messages', upstream: 'anthropic-messages', clientToken: 'gw-token-123456789', client: { apiKey: 'k-0000000001', baseUrl: upstream.url, maxRetries: 0 } });
+    try {
+      const history = [{ type: 'text', text: 'Searching.' }, SEARCH, SEARCH_RESULT, { type: 'text', text: 'At 06:12.' }];
+      const res = await fetch(`${gw.url}/messages`, {
+        method: 'POST',
+        headers: { 'x-api-key': 'gw-token-123456789', 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'claude-test', max_tokens: 50, system: [], messages: [{ role: 'user', content: 'High tide?' }, { role: 'assistant', content: history }, { role: 'user', content: 'Thanks' }] }),
+      });
+      expect(res.status).toBe(200);
+      const sent = upstream.requests[0]!.body as { messages: Array<{ content: unknown }>; system?: unknown };
+      expect(sent.messages[1]!.content).toEqual(history);
+    } finally {
+      await gw.close();
+      await upstream.close();
+    }
+  });
+
+  it('Gemini → Chat Completions: a role "function" result of any object shape goes upstream as the tool message', async () => {
+    const upstream = await createMockServer({ provider: 'openai-chat', script: [{ reply: { text: 'It is 18 °C.' } }] });
+    const gw = await startGateway({ listen: 'gemini', upstream: 'openai-chat', clientToken: 'gw-token-123456789', client: { apiKey: 'k-0000000001', baseUrl: upstream.url, maxRetries: 0 } });
+    try {
+      const call = { role: 'model', parts: [{ functionCall: { name: 'get_weather', args: { city: 'Paris' } } }] };
+      const res = await fetch(`${gw.url}/models/gpt-test:generateContent`, {
+        method: 'POST',
+        headers: { 'x-goog-api-key': 'gw-token-123456789', 'content-type': 'application/json' },
+        body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'Weather in Paris?' }] }, call, { role: 'function', parts: [{ functionResponse: { name: 'get_weather', response: { temperature: 18, unit: 'C' } } }] }] }),
+      });
+      expect(res.status).toBe(200);
+      const sent = upstream.requests[0]!.body as { messages: Array<Record<string, unknown>> };
+      expect(sent.messages.at(-1)).toMatchObject({ role: 'tool', content: '{"temperature":18,"unit":"C"}' });
+    } finally {
+      await gw.close();
+      await upstream.close();
     }
   });
 });
