@@ -57,7 +57,7 @@ export function piecedToolCall(a: TurnAssembler, id: unknown, name: unknown, arg
 }
 
 /** One piece: its JSON path, whether more of it follows, and its value by JSON type. */
-export function argumentPiece(a: TurnAssembler, path: unknown, more: unknown, string: unknown, number: unknown, boolean: unknown, nullValue: unknown): void {
+export function argumentPiece(a: TurnAssembler, path: unknown, more: unknown, asString: unknown, asNumber: unknown, asBoolean: unknown, asNull: unknown): void {
   const call = openPiecedCall(a);
   if (!call) return;
   const st = call.pieces!;
@@ -73,13 +73,14 @@ export function argumentPiece(a: TurnAssembler, path: unknown, more: unknown, st
   const key = path as string;
   const continues = st.continuing.has(key);
   let value: unknown;
-  if (string !== undefined && string !== null) value = string;
-  else if (number !== undefined && number !== null) value = number;
-  else if (boolean !== undefined && boolean !== null) value = boolean;
-  else if (nullValue !== undefined && nullValue !== null) value = null;
+  if (asString != null) value = asString;
+  else if (asNumber != null) value = asNumber;
+  else if (asBoolean != null) value = asBoolean;
+  // Google's NullValue enum ("NULL_VALUE"): its presence is the value.
+  else if (asNull != null) value = null;
   else if (continues) value = '';
   else return fail('no value');
-  if ((string != null && typeof string !== 'string') || (number != null && (typeof number !== 'number' || !Number.isFinite(number))) || (boolean != null && typeof boolean !== 'boolean')) {
+  if ((asString != null && typeof asString !== 'string') || (asNumber != null && (typeof asNumber !== 'number' || !Number.isFinite(asNumber))) || (asBoolean != null && typeof asBoolean !== 'boolean')) {
     return fail('a value of the wrong type');
   }
   const why = place(st.root, segs, value, continues);
