@@ -588,6 +588,12 @@ export const serve = {
         parts: [{ functionResponse: { name: '$toolName', response: { error: '$text' } } }],
       },
     },
+    blocks: {
+      executable_code: { executableCode: '$code' },
+      code_execution_result: { codeExecutionResult: '$result' },
+      inline_data: { inlineData: '$data' },
+      file_data: { fileData: '$data' },
+    },
   },
   request: {
     roles: {

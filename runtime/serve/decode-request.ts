@@ -211,7 +211,7 @@ function roleMessage(id: string, t: RequestTemplates, accept: AcceptedForms | un
       return m;
     }
     case 'assistant':
-      return assistantFrom(id, t, s, at, kinds);
+      return assistantFrom(id, t, s, at, kinds, accept);
     case 'tool':
     case 'toolError': {
       // A result the wire holds as an object (Gemini's `response`) is its JSON text.
@@ -273,7 +273,7 @@ function imageData(s: Slots): ContentPart | undefined {
   return image({ data: s.data }, mediaType);
 }
 
-function assistantFrom(id: string, t: RequestTemplates, s: Slots, at: string, kinds?: Kinds): AssistantMessage {
+function assistantFrom(id: string, t: RequestTemplates, s: Slots, at: string, kinds?: Kinds, accept?: AcceptedForms): AssistantMessage {
   const m: AssistantMessage = { role: 'assistant', content: null };
   if (s.text != null && typeof s.text !== 'string') throw new RequestError(id, at, 'the text must be a string');
   if (typeof s.text === 'string') m.content = s.text;
@@ -286,17 +286,20 @@ function assistantFrom(id: string, t: RequestTemplates, s: Slots, at: string, ki
     if (!Array.isArray(list)) throw new RequestError(id, at, `${name} must be a list`);
     list.forEach((b, i) => {
       const where = `${at}.${name}[${i}]`;
-      // A block of a kind this provider returns and takes back (server-tool calls and results,
-      // compaction): kept as it came, in its place, so the same provider gets it back.
-      const kind = isObject(b) && typeof b.type === 'string' && kinds && Object.hasOwn(kinds, b.type) && kinds[b.type]!.echo !== false ? b.type : undefined;
-      const block = kind === undefined ? bestBlock(id, t, b, where) : tryDecode(() => bestBlock(id, t, b, where));
-      if (block) {
-        addBlock(m, block);
-        parts.push(partOf(block));
-      } else {
+      let block: Block;
+      try {
+        block = bestBlock(id, t, b, where);
+      } catch (e) {
+        // A block this provider returns and takes back as it came (server-tool calls and results,
+        // compaction, code and its results): kept in its place, so the same provider gets it back.
+        const kind = keptKind(b, kinds, accept);
+        if (kind === undefined) throw e;
         carried = true;
-        parts.push({ type: 'opaque', kind: kind!, value: b, wire: b });
+        parts.push({ type: 'opaque', kind, value: b, wire: b });
+        return;
       }
+      addBlock(m, block);
+      parts.push(partOf(block));
     });
   }
   if (carried) m.parts = parts;
@@ -304,6 +307,23 @@ function assistantFrom(id: string, t: RequestTemplates, s: Slots, at: string, ki
 }
 
 type Kinds = NonNullable<PartsProfile['kinds']>;
+
+/**
+ * The kind of an assistant block the wire takes back as it came: its `type` names a kind of the
+ * kind table that goes back (Anthropic), or it has one of the spec's accepted block forms
+ * (`serve.accept.blocks`, Gemini's code parts), a form that reads something from it.
+ */
+function keptKind(b: unknown, kinds: Kinds | undefined, accept: AcceptedForms | undefined): string | undefined {
+  if (isObject(b) && typeof b.type === 'string' && kinds && Object.hasOwn(kinds, b.type) && kinds[b.type]!.echo !== false) return b.type;
+  for (const [name, accepted] of Object.entries(accept?.blocks ?? {})) {
+    for (const template of forms(undefined, accepted)) {
+      const m = matchTemplate(template, b);
+      // An absent key fits any slot: the form must have found what it names.
+      if (m && (m.literals > 0 || Object.values(m.slots).some((v) => v !== undefined))) return name;
+    }
+  }
+  return undefined;
+}
 type Block = { kind: 'text'; text: string } | { kind: 'thinking'; part: ThinkingPart } | { kind: 'call'; call: ToolCall };
 
 function partOf(b: Block): ResponsePart {

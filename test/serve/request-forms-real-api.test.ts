@@ -127,6 +127,32 @@ describe('Gemini: what the API takes', () => {
   });
 });
 
+describe('loopback (Gemini): a code-execution turn goes back to its own mock', () => {
+  const CODE_PART = { executableCode: { language: 'PYTHON', code: 'print(6 * 7)' } };
+  const CODE_RESULT_PART = { codeExecutionResult: { outcome: 'OUTCOME_OK', output: '42\n' } };
+
+  it('the client’s res.message with executableCode / codeExecutionResult parts is answered 200, the parts sent back in place', async () => {
+    const mock = await createMockServer({ provider: 'gemini', script: [{ times: 1, reply: { parts: [CODE_PART, CODE_RESULT_PART], text: 'It is 42.' } }, { times: 1, reply: { text: 'Glad to help.' } }] });
+    try {
+      const client = createClient('gemini', { apiKey: 'k-0000000001', baseUrl: mock.url, model: 'gemini-test', maxRetries: 0 });
+      const first = { messages: [{ role: 'user' as const, content: 'What is 6 × 7? Run code.' }] };
+      const r1 = await client.chat(first);
+      expect(r1.content.map((p) => p.type)).toEqual(['provider-tool-call', 'provider-tool-result', 'text']);
+      const r2 = await client.chat({ messages: [...first.messages, r1.message, { role: 'user', content: 'Thanks' }] });
+      expect(r2.text).toBe('Glad to help.');
+      const sent = mock.requests.at(-1)!.body as { contents: Array<{ role: string; parts: unknown[] }> };
+      expect(sent.contents[1]!.parts.slice(0, 2)).toEqual([CODE_PART, CODE_RESULT_PART]);
+      expect(mock.requests.at(-1)!.request!.messages[1]).toMatchObject({ role: 'assistant', content: 'It is 42.' });
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it('a model part of no kind Gemini sends is still refused', () => {
+    expect(() => decode('gemini', { contents: [{ role: 'user', parts: [{ text: 'x' }] }, { role: 'model', parts: [{ hologram: { x: 1 } }] }] }, GEMINI_PATH)).toThrow(/contents\[1\]/);
+  });
+});
+
 describe('through the gateway', () => {
   it('Anthropic → Anthropic: history with server-tool blocks reaches upstream as it came', async () => {
     const upstream = await createMockServer({ provider: 'anthropic-messages', script: [{ reply: { text: 'You are welcome.' } }] });
