@@ -221,4 +221,6 @@ export interface ServeAcceptDocument {
   system?: TemplateValue;
   roles?: Record<string, TemplateValue>;
   parts?: Record<string, TemplateValue>;
+  /** Assistant blocks taken back as they came, by the kind they are kept as. */
+  blocks?: Record<string, TemplateValue>;
 }
