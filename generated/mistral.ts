@@ -107,4 +107,4 @@ export const codec = {
 /** How this wire is served (docs/serving.md): the blocking body and each step of a stream, as templates. */
 export const serve = /* @__PURE__ */ serveOver(base.serve, { request }) satisfies ServeCodec;
 
-export const adapter = defineAdapter(profile, codec, { kit: 4 });
+export const adapter = defineAdapter(profile, codec, { kit: 5 });
