@@ -12,6 +12,7 @@ import {
   defineAdapter,
   firstString,
   isEmpty,
+  jsonText,
   list,
   mergeConsecutive,
   mergeUsage,
@@ -357,9 +358,13 @@ export const profile = {
 /** The compiled parts: templates that write the wire, readers that read it. */
 export const codec = {
   parts: {
-    text: (p) => ({ type: 'text', text: p.text }),
-    imageUrl: (p) => ({ type: 'image', source: { type: 'url', url: p.url } }),
-    imageData: (p) => ({ type: 'image', source: { type: 'base64', media_type: p.mediaType, data: p.data } }),
+    text: (p) => ({ type: 'text', text: p.text, cache_control: p.cacheControl }),
+    imageUrl: (p) => ({ type: 'image', source: { type: 'url', url: p.url }, cache_control: p.cacheControl }),
+    imageData: (p) => ({
+      type: 'image',
+      source: { type: 'base64', media_type: p.mediaType, data: p.data },
+      cache_control: p.cacheControl,
+    }),
   },
   blocks: {
     thinking: (b) => ({ type: 'thinking', thinking: b.text, signature: b.signature }),
@@ -394,7 +399,13 @@ export const codec = {
   responseFormat: { text: () => undefined, jsonSchema: (f) => ({ type: 'json_schema', schema: f.schema }) },
   tools: {
     item: (t) =>
-      compact({ name: t.name, description: t.description, input_schema: t.parameters, strict: t.strict }),
+      compact({
+        name: t.name,
+        description: t.description,
+        input_schema: t.parameters,
+        strict: t.strict,
+        cache_control: t.cacheControl,
+      }),
   },
   params: { 'reasoning.budgetTokens': (v) => ({ type: 'enabled', budget_tokens: v }) },
   uses: {
@@ -685,28 +696,22 @@ export const serve = {
     content: s.message?.content,
     stop_reason: s.finish,
     stop_sequence: null,
-    usage: s.usage,
+    usage: {
+      input_tokens: s.usage?.input_tokens ?? 0,
+      cache_creation_input_tokens: s.usage?.cache_creation_input_tokens ?? 0,
+      cache_read_input_tokens: s.usage?.cache_read_input_tokens ?? 0,
+      cache_creation: {
+        ephemeral_5m_input_tokens: s.usage?.cache_creation_input_tokens ?? 0,
+        ephemeral_1h_input_tokens: 0,
+      },
+      output_tokens: s.usage?.output_tokens ?? 0,
+      service_tier: 'standard',
+      ...s.usage,
+    },
+    container: null,
   }),
   stream: {
-    start: [
-      (s) => ({
-        type: 'message_start',
-        message: {
-          id: s.id,
-          type: 'message',
-          role: 'assistant',
-          model: s.model,
-          content: [],
-          stop_reason: null,
-          stop_sequence: null,
-          usage: {
-            ...s.usage,
-            input_tokens: s.usage?.input_tokens ?? 0,
-            output_tokens: s.usage?.output_tokens ?? 0,
-          },
-        },
-      }),
-    ],
+    start: [(s) => ({ type: 'message_start', message: { ...s.response, content: [], stop_reason: null } })],
     textStart: [
       (s) => ({ type: 'content_block_start', index: s.index, content_block: { type: 'text', text: '' } }),
     ],
@@ -737,7 +742,22 @@ export const serve = {
     ],
     thinkingEnd: [(s) => ({ type: 'content_block_stop', index: s.index })],
     part: [
-      (s) => ({ type: 'content_block_start', index: s.index, content_block: s.wire }),
+      (s) =>
+        s.wire?.input != null
+          ? { type: 'content_block_start', index: s.index, content_block: { ...s.wire, input: {} } }
+          : undefined,
+      (s) =>
+        s.wire?.input != null
+          ? {
+              type: 'content_block_delta',
+              index: s.index,
+              delta: { type: 'input_json_delta', partial_json: jsonText(s.wire?.input) },
+            }
+          : undefined,
+      (s) =>
+        s.wire?.input == null
+          ? { type: 'content_block_start', index: s.index, content_block: s.wire }
+          : undefined,
       (s) => ({ type: 'content_block_stop', index: s.index }),
     ],
     toolCallStart: [
@@ -759,7 +779,7 @@ export const serve = {
       (s) => ({
         type: 'message_delta',
         delta: { stop_reason: s.finish, stop_sequence: null },
-        usage: { ...s.usage, output_tokens: s.usage?.output_tokens ?? 0 },
+        usage: s.response?.usage,
       }),
     ],
     end: [(s) => ({ type: 'message_stop' })],
@@ -769,13 +789,17 @@ export const serve = {
   errorTypes: {
     '400': 'invalid_request_error',
     '401': 'authentication_error',
+    '402': 'billing_error',
     '403': 'permission_error',
     '404': 'not_found_error',
     '405': 'invalid_request_error',
     '413': 'request_too_large',
     '429': 'rate_limit_error',
     '500': 'api_error',
+    '504': 'timeout_error',
     '529': 'overloaded_error',
+    '4xx': 'invalid_request_error',
+    '5xx': 'api_error',
   },
   accept: {
     auth: [{ header: 'authorization', scheme: 'Bearer' }],
@@ -794,9 +818,13 @@ export const serve = {
       },
     },
     parts: {
-      text: { type: 'text', text: '$text' },
-      imageUrl: { type: 'image', source: { type: 'url', url: '$url' } },
-      imageData: { type: 'image', source: { type: 'base64', media_type: '$mediaType', data: '$data' } },
+      text: { type: 'text', text: '$text', cache_control: '$cacheControl' },
+      imageUrl: { type: 'image', source: { type: 'url', url: '$url' }, cache_control: '$cacheControl' },
+      imageData: {
+        type: 'image',
+        source: { type: 'base64', media_type: '$mediaType', data: '$data' },
+        cache_control: '$cacheControl',
+      },
     },
     blocks: {
       thinking: { type: 'thinking', thinking: '$text', signature: '$signature' },
@@ -805,7 +833,13 @@ export const serve = {
       toolCall: { type: 'tool_use', id: '$id', name: '$name', input: '$argumentsObject' },
     },
     tools: {
-      item: { name: '$name', description: '$description', input_schema: '$parameters', strict: '$strict' },
+      item: {
+        name: '$name',
+        description: '$description',
+        input_schema: '$parameters',
+        strict: '$strict',
+        cache_control: '$cacheControl',
+      },
     },
     toolChoice: {
       auto: { type: 'auto', disable_parallel_tool_use: '$noParallel' },

@@ -62,6 +62,7 @@ export const serve = /* @__PURE__ */ serveOver(base.serve, {
   errorTypes: {
     '400': 'ValidationException',
     '401': 'UnrecognizedClientException',
+    '402': 'billing_error',
     '403': 'AccessDeniedException',
     '404': 'ResourceNotFoundException',
     '405': 'ValidationException',
@@ -69,7 +70,10 @@ export const serve = /* @__PURE__ */ serveOver(base.serve, {
     '429': 'ThrottlingException',
     '500': 'InternalServerException',
     '503': 'ServiceUnavailableException',
+    '504': 'timeout_error',
     '529': 'overloaded_error',
+    '4xx': 'ValidationException',
+    '5xx': 'InternalServerException',
   },
   error: undefined,
   eventName: undefined,

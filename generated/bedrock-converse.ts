@@ -83,6 +83,7 @@ export const profile = {
     messages: { to: ['messages'], merge: { field: 'content' } },
     tools: { to: ['toolConfig', 'tools'] },
     toolChoice: { to: ['toolConfig', 'toolChoice'] },
+    schemaFallback: 'tool',
     params: {
       maxTokens: { to: ['inferenceConfig', 'maxTokens'] },
       temperature: { to: ['inferenceConfig', 'temperature'] },
@@ -427,6 +428,8 @@ export const serve = {
     '429': 'ThrottlingException',
     '500': 'InternalServerException',
     '503': 'ServiceUnavailableException',
+    '4xx': 'ValidationException',
+    '5xx': 'InternalServerException',
   },
   request: {
     roles: {

@@ -34,6 +34,7 @@ export const profile = {
   endpoint: { ...base.profile.endpoint, baseUrl: 'https://api.deepseek.com', apiKeyEnv: 'DEEPSEEK_API_KEY' },
   request: {
     ...base.profile.request,
+    schemaFallback: 'instruction',
     params: {
       ...base.profile.request.params,
       maxTokens: { to: ['max_tokens'] },

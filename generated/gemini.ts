@@ -496,7 +496,13 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
 export const serve = {
   response: (s) => ({
     candidates: [{ content: s.message, finishReason: s.finish, index: 0 }],
-    usageMetadata: s.usage,
+    usageMetadata: {
+      promptTokenCount: s.usage?.promptTokenCount ?? 0,
+      candidatesTokenCount: s.usage?.candidatesTokenCount ?? 0,
+      totalTokenCount: s.usage?.totalTokenCount ?? 0,
+      promptTokensDetails: [{ modality: 'TEXT', tokenCount: s.usage?.promptTokenCount ?? 0 }],
+      ...s.usage,
+    },
     modelVersion: s.model,
     responseId: s.id,
   }),
@@ -551,7 +557,13 @@ export const serve = {
       (s) => ({
         candidates: [{ content: { role: 'model', parts: [] }, finishReason: s.finish, index: 0 }],
         ...s.envelope,
-        usageMetadata: s.usage,
+        usageMetadata: {
+          promptTokenCount: s.usage?.promptTokenCount ?? 0,
+          candidatesTokenCount: s.usage?.candidatesTokenCount ?? 0,
+          totalTokenCount: s.usage?.totalTokenCount ?? 0,
+          promptTokensDetails: [{ modality: 'TEXT', tokenCount: s.usage?.promptTokenCount ?? 0 }],
+          ...s.usage,
+        },
       }),
     ],
   },
@@ -566,6 +578,9 @@ export const serve = {
     '429': 'RESOURCE_EXHAUSTED',
     '500': 'INTERNAL',
     '503': 'UNAVAILABLE',
+    '504': 'DEADLINE_EXCEEDED',
+    '4xx': 'INVALID_ARGUMENT',
+    '5xx': 'INTERNAL',
   },
   accept: {
     roles: {
@@ -594,7 +609,9 @@ export const serve = {
       inline_data: { inlineData: '$data' },
       file_data: { fileData: '$data' },
     },
+    tools: { name: '$name', description: '$description', parameters: '$openApiParameters' },
   },
+  streamWithoutQuery: 'json-array',
   request: {
     roles: {
       user: { role: 'user', parts: '$parts' },

@@ -42,6 +42,11 @@ export const profile = {
     ...base.profile.finish,
     map: { ...base.profile.finish.map, model_length: 'length', error: 'error' },
   },
+  errors: {
+    ...base.profile.errors,
+    type: [['type'], ['error', 'type']],
+    code: [['code'], ['error', 'code']],
+  },
 } as const satisfies Profile;
 
 /** The request templates this overlay changes, as data: compiled for its codec, read by its serve side. */
@@ -105,6 +110,11 @@ export const codec = {
 } satisfies Codec;
 
 /** How this wire is served (docs/serving.md): the blocking body and each step of a stream, as templates. */
-export const serve = /* @__PURE__ */ serveOver(base.serve, { request }) satisfies ServeCodec;
+export const serve = /* @__PURE__ */ serveOver(base.serve, {
+  envelope: (s) => ({ id: s.id, object: 'chat.completion.chunk', created: s.created, model: s.model }),
+  finish: { '*': { usage: true } },
+  error: (s) => ({ object: 'error', message: s.message, type: s.type, param: null, code: s.code ?? null }),
+  request,
+}) satisfies ServeCodec;
 
 export const adapter = defineAdapter(profile, codec, { kit: 5 });

@@ -303,22 +303,54 @@ export const serve = {
     choices: [
       {
         index: 0,
-        message: { ...s.message, content: s.message?.content ?? null, refusal: null },
+        message: { ...s.message, content: s.message?.content ?? null, refusal: null, annotations: [] },
         logprobs: null,
         finish_reason: s.finish,
       },
     ],
-    usage: s.usage,
+    usage: {
+      prompt_tokens: s.usage?.prompt_tokens ?? 0,
+      completion_tokens: s.usage?.completion_tokens ?? 0,
+      total_tokens: s.usage?.total_tokens ?? 0,
+      prompt_tokens_details: {
+        cached_tokens: s.usage?.prompt_tokens_details?.cached_tokens ?? 0,
+        audio_tokens: 0,
+        ...s.usage?.prompt_tokens_details,
+      },
+      completion_tokens_details: {
+        reasoning_tokens: s.usage?.completion_tokens_details?.reasoning_tokens ?? 0,
+        audio_tokens: 0,
+        accepted_prediction_tokens: 0,
+        rejected_prediction_tokens: 0,
+      },
+    },
+    service_tier: 'default',
+    system_fingerprint: null,
   }),
-  envelope: (s) => ({ id: s.id, object: 'chat.completion.chunk', created: s.created, model: s.model }),
+  envelope: (s) => ({
+    id: s.id,
+    object: 'chat.completion.chunk',
+    created: s.created,
+    model: s.model,
+    service_tier: 'default',
+    system_fingerprint: null,
+  }),
   stream: {
-    start: [
-      (s) => ({
-        ...s.envelope,
-        choices: [
-          { index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null },
-        ],
-      }),
+    textStart: [
+      (s) =>
+        s.first === true
+          ? {
+              ...s.envelope,
+              choices: [
+                {
+                  index: 0,
+                  delta: { role: 'assistant', content: '', refusal: null },
+                  logprobs: null,
+                  finish_reason: null,
+                },
+              ],
+            }
+          : undefined,
     ],
     textDelta: [
       (s) => ({
@@ -327,26 +359,55 @@ export const serve = {
       }),
     ],
     toolCallStart: [
-      (s) => ({
-        ...s.envelope,
-        choices: [
-          {
-            index: 0,
-            delta: {
-              tool_calls: [
+      (s) =>
+        s.first === true
+          ? {
+              ...s.envelope,
+              choices: [
                 {
-                  index: s.callIndex,
-                  id: s.callId,
-                  type: 'function',
-                  function: { name: s.name, arguments: '' },
+                  index: 0,
+                  delta: {
+                    role: 'assistant',
+                    content: null,
+                    tool_calls: [
+                      {
+                        index: s.callIndex,
+                        id: s.callId,
+                        type: 'function',
+                        function: { name: s.name, arguments: '' },
+                      },
+                    ],
+                    refusal: null,
+                  },
+                  logprobs: null,
+                  finish_reason: null,
                 },
               ],
-            },
-            logprobs: null,
-            finish_reason: null,
-          },
-        ],
-      }),
+            }
+          : undefined,
+      (s) =>
+        s.first === false
+          ? {
+              ...s.envelope,
+              choices: [
+                {
+                  index: 0,
+                  delta: {
+                    tool_calls: [
+                      {
+                        index: s.callIndex,
+                        id: s.callId,
+                        type: 'function',
+                        function: { name: s.name, arguments: '' },
+                      },
+                    ],
+                  },
+                  logprobs: null,
+                  finish_reason: null,
+                },
+              ],
+            }
+          : undefined,
     ],
     toolCallDelta: [
       (s) => ({
@@ -364,8 +425,34 @@ export const serve = {
       }),
     ],
     finish: [
-      (s) => ({ ...s.envelope, choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: s.finish }] }),
-      (s) => ({ ...s.envelope, choices: [], usage: s.usage }),
+      (s) => ({
+        ...s.envelope,
+        choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: s.finish }],
+        usage: s.finishFields?.usage === true ? compact({ ...s.usage }) : undefined,
+      }),
+      (s) =>
+        s.request?.stream_options?.include_usage === true
+          ? {
+              ...s.envelope,
+              choices: [],
+              usage: {
+                prompt_tokens: s.usage?.prompt_tokens ?? 0,
+                completion_tokens: s.usage?.completion_tokens ?? 0,
+                total_tokens: s.usage?.total_tokens ?? 0,
+                prompt_tokens_details: {
+                  cached_tokens: s.usage?.prompt_tokens_details?.cached_tokens ?? 0,
+                  audio_tokens: 0,
+                  ...s.usage?.prompt_tokens_details,
+                },
+                completion_tokens_details: {
+                  reasoning_tokens: s.usage?.completion_tokens_details?.reasoning_tokens ?? 0,
+                  audio_tokens: 0,
+                  accepted_prediction_tokens: 0,
+                  rejected_prediction_tokens: 0,
+                },
+              },
+            }
+          : undefined,
     ],
   },
   finish: {},
@@ -377,6 +464,8 @@ export const serve = {
     '405': 'invalid_request_error',
     '429': 'rate_limit_error',
     '500': 'server_error',
+    '4xx': 'invalid_request_error',
+    '5xx': 'server_error',
   },
   accept: {
     roles: {

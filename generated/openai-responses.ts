@@ -678,26 +678,65 @@ export const serve = {
     object: 'response',
     created_at: s.created,
     status: s.finishFields?.status,
-    incomplete_details: !isEmpty(s.finishFields?.reason)
-      ? compact({ reason: s.finishFields?.reason })
-      : undefined,
+    completed_at: null,
+    ...(s.finishFields?.status === 'completed' ? compact({ completed_at: s.created }) : undefined),
+    error: s.finishFields?.error ?? null,
+    incomplete_details: s.finishFields?.details ?? null,
+    instructions: s.request?.instructions ?? null,
     model: s.model,
     output: s.message,
-    usage: s.usage,
+    parallel_tool_calls: s.request?.parallel_tool_calls ?? true,
+    previous_response_id: s.request?.previous_response_id ?? null,
+    reasoning: {
+      effort: s.request?.reasoning?.effort ?? null,
+      summary: s.request?.reasoning?.summary ?? null,
+    },
+    store: s.request?.store ?? true,
+    temperature: s.request?.temperature ?? 1,
+    text: {
+      format: { ...s.request?.text?.format, type: s.request?.text?.format?.type ?? 'text' },
+      verbosity: s.request?.text?.verbosity ?? 'medium',
+    },
+    tool_choice: s.request?.tool_choice ?? 'auto',
+    tools: s.request?.tools ?? [],
+    top_p: s.request?.top_p ?? 1,
+    presence_penalty: s.request?.presence_penalty ?? 0,
+    frequency_penalty: s.request?.frequency_penalty ?? 0,
+    top_logprobs: s.request?.top_logprobs ?? 0,
+    truncation: s.request?.truncation ?? 'disabled',
+    max_output_tokens: s.request?.max_output_tokens ?? null,
+    max_tool_calls: s.request?.max_tool_calls ?? null,
+    background: s.request?.background ?? false,
+    service_tier: s.request?.service_tier ?? 'default',
+    safety_identifier: s.request?.safety_identifier ?? null,
+    prompt_cache_key: s.request?.prompt_cache_key ?? null,
+    user: s.request?.user ?? null,
+    metadata: s.request?.metadata ?? {},
+    usage: {
+      input_tokens: s.usage?.input_tokens ?? 0,
+      input_tokens_details: {
+        ...s.usage?.input_tokens_details,
+        cached_tokens: s.usage?.input_tokens_details?.cached_tokens ?? 0,
+      },
+      output_tokens: s.usage?.output_tokens ?? 0,
+      output_tokens_details: {
+        ...s.usage?.output_tokens_details,
+        reasoning_tokens: s.usage?.output_tokens_details?.reasoning_tokens ?? 0,
+      },
+      total_tokens: s.usage?.total_tokens ?? 0,
+    },
   }),
   stream: {
     start: [
       (s) => ({
         type: 'response.created',
         sequence_number: s.seq,
-        response: {
-          id: s.id,
-          object: 'response',
-          created_at: s.created,
-          status: 'in_progress',
-          model: s.model,
-          output: [],
-        },
+        response: { ...s.response, status: 'in_progress', completed_at: null, output: [], usage: null },
+      }),
+      (s) => ({
+        type: 'response.in_progress',
+        sequence_number: s.seq,
+        response: { ...s.response, status: 'in_progress', completed_at: null, output: [], usage: null },
       }),
     ],
     textStart: [
@@ -713,7 +752,7 @@ export const serve = {
         item_id: s.itemId,
         output_index: s.index,
         content_index: 0,
-        part: { type: 'output_text', text: '', annotations: [] },
+        part: { type: 'output_text', text: '', annotations: [], logprobs: [] },
       }),
     ],
     textDelta: [
@@ -724,6 +763,7 @@ export const serve = {
         output_index: s.index,
         content_index: 0,
         delta: s.delta,
+        logprobs: [],
       }),
     ],
     textEnd: [
@@ -734,6 +774,7 @@ export const serve = {
         output_index: s.index,
         content_index: 0,
         text: s.text,
+        logprobs: [],
       }),
       (s) => ({
         type: 'response.content_part.done',
@@ -741,7 +782,7 @@ export const serve = {
         item_id: s.itemId,
         output_index: s.index,
         content_index: 0,
-        part: { type: 'output_text', text: s.text, annotations: [] },
+        part: { type: 'output_text', text: s.text, annotations: [], logprobs: [] },
       }),
       (s) => ({
         type: 'response.output_item.done',
@@ -752,7 +793,7 @@ export const serve = {
           type: 'message',
           status: 'completed',
           role: 'assistant',
-          content: [{ type: 'output_text', text: s.text, annotations: [] }],
+          content: [{ type: 'output_text', text: s.text, annotations: [], logprobs: [] }],
         },
       }),
     ],
@@ -790,6 +831,14 @@ export const serve = {
         output_index: s.index,
         summary_index: 0,
         text: s.text,
+      }),
+      (s) => ({
+        type: 'response.reasoning_summary_part.done',
+        sequence_number: s.seq,
+        item_id: s.itemId,
+        output_index: s.index,
+        summary_index: 0,
+        part: { type: 'summary_text', text: s.text },
       }),
       (s) => ({
         type: 'response.output_item.done',
@@ -875,9 +924,17 @@ export const serve = {
     ],
   },
   finish: {
-    length: { status: 'incomplete', reason: 'max_output_tokens', event: 'response.incomplete' },
-    content_filter: { status: 'incomplete', reason: 'content_filter', event: 'response.incomplete' },
-    error: { status: 'failed', event: 'response.failed' },
+    length: { status: 'incomplete', details: { reason: 'max_output_tokens' }, event: 'response.incomplete' },
+    content_filter: {
+      status: 'incomplete',
+      details: { reason: 'content_filter' },
+      event: 'response.incomplete',
+    },
+    error: {
+      status: 'failed',
+      error: { code: 'server_error', message: 'The model stopped with an error.' },
+      event: 'response.failed',
+    },
     '*': { status: 'completed', event: 'response.completed' },
   },
   error: (s) => ({ error: { message: s.message, type: s.type, param: null, code: s.code ?? null } }),
@@ -888,6 +945,8 @@ export const serve = {
     '405': 'invalid_request_error',
     '429': 'rate_limit_error',
     '500': 'server_error',
+    '4xx': 'invalid_request_error',
+    '5xx': 'server_error',
   },
   accept: {
     messages: '$text',
@@ -900,6 +959,11 @@ export const serve = {
     },
   },
   itemId: 'id',
+  fill: {
+    message: { status: 'completed' },
+    output_text: { annotations: [], logprobs: [] },
+    function_call: { status: 'completed' },
+  },
   request: {
     roles: {
       user: { role: 'user', content: '$content' },

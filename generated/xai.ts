@@ -3,7 +3,14 @@
  * Do not edit: change the spec and run `wireforge gen`.
  */
 import * as base from './openai-chat.js';
-import { ThinkingBlocks, defineAdapter, placeRules, runRules } from '../runtime/adapter-kit.js';
+import {
+  ThinkingBlocks,
+  compact,
+  defineAdapter,
+  placeRules,
+  runRules,
+  serveOver,
+} from '../runtime/adapter-kit.js';
 import type { Codec, Profile, ServeCodec, TurnAssembler } from '../runtime/adapter-kit.js';
 
 /** A blocking xAI response body, as far as this adapter reads it. */
@@ -62,6 +69,34 @@ export const codec = {
 } satisfies Codec;
 
 /** How this wire is served (docs/serving.md): the blocking body and each step of a stream, as templates. */
-export const serve = base.serve satisfies ServeCodec;
+export const serve = /* @__PURE__ */ serveOver(base.serve, {
+  stream: {
+    toolCall: [
+      (s) => ({
+        ...s.envelope,
+        choices: [
+          {
+            index: 0,
+            delta: {
+              ...(s.first === true ? { role: 'assistant', content: null } : undefined),
+              tool_calls: [
+                {
+                  index: s.callIndex,
+                  id: s.callId,
+                  type: 'function',
+                  function: compact({ name: s.name, arguments: s.arguments }),
+                },
+              ],
+            },
+            logprobs: null,
+            finish_reason: null,
+          },
+        ],
+      }),
+    ],
+    toolCallStart: undefined,
+    toolCallDelta: undefined,
+  },
+}) satisfies ServeCodec;
 
 export const adapter = defineAdapter(profile, codec, { kit: 5 });

@@ -114,7 +114,11 @@ export async function generate(sources: SpecSource[], options: GenerateOptions =
   });
 
   const readable = parsed.filter((p) => p.doc !== undefined && typeof (p.doc as { id?: unknown }).id === 'string');
-  const { resolved, diagnostics: extendDiagnostics } = time('resolve', () => resolveAll(readable));
+  const builtInIds = all.filter((p) => modules.has(p.file)).flatMap((p) => {
+    const id = (p.doc as { id?: unknown } | undefined)?.id;
+    return typeof id === 'string' ? [id] : [];
+  });
+  const { resolved, diagnostics: extendDiagnostics } = time('resolve', () => resolveAll(readable, builtInIds));
   diagnostics.push(...extendDiagnostics);
 
   time('validate', () => {

@@ -86,6 +86,8 @@ export function scratchSpec(id: string, refs: ScratchRefs): string {
     '    to: response_format',
     '    json: { type: json_object }',
     '    jsonSchema: { type: json_schema, json_schema: { name: $name, schema: $schema } }',
+    '    # A wire without a jsonSchema form says how a typed reply travels instead: tool or instruction.',
+    '    # schemaFallback: tool',
     '  # Every unified field gets a disposition: a body path, { drop: reason } or { reject: reason }.',
     '  params:',
     ...PARAM_FIELDS.map((f) => `    ${f}: ${PARAMS[f]}`),

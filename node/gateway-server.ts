@@ -4,7 +4,7 @@
  * an address other than loopback it needs a client token, or an explicit `insecure`.
  */
 import { adapters } from '../generated/index.js';
-import { createGateway, type GatewayOptions } from '../runtime/serve/gateway.js';
+import { createGateway, DEFAULT_BODY_LIMIT, type GatewayOptions } from '../runtime/serve/gateway.js';
 import { errorResponse } from '../runtime/serve/error-body.js';
 import { withCors } from '../runtime/serve/cors.js';
 import type { ServedSpec } from '../runtime/contract/serve-codec.js';
@@ -29,8 +29,9 @@ export async function startGateway(options: GatewayServerOptions): Promise<Liste
   const spec = servedSpec(options.listen);
   const upstream = typeof options.upstream === 'string' ? (adapters as Record<string, ServedSpec['adapter'] | undefined>)[options.upstream] : options.upstream;
   if (!upstream) throw new WireforgeError(`no built-in spec "${String(options.upstream)}" (known: ${Object.keys(adapters).join(', ')})`);
-  const handler = createGateway({ ...options, listen: spec, upstream });
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const handler = createGateway({ ...options, listen: spec, upstream, bodyLimit });
   // Outside the handler, so with its CORS headers added here.
-  const tooLarge = withCors(async () => errorResponse(spec.adapter, spec.serve, { status: 413, message: 'the request body is too large' }), options.cors, [spec.adapter.requestIdHeader]);
-  return listen(handler, { ...options, host, tooLarge });
+  const tooLarge = withCors(async () => errorResponse(spec.adapter, spec.serve, { status: 413, message: `the request body is too large (the gateway takes up to ${bodyLimit} bytes)` }), options.cors, [spec.adapter.requestIdHeader]);
+  return listen(handler, { ...options, host, bodyLimit, tooLarge });
 }

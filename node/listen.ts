@@ -14,7 +14,10 @@ export interface ListenOptions {
   port?: number;
   /** Default 127.0.0.1. */
   host?: string;
-  /** Largest request body accepted; larger ones get `tooLarge()` (default 413, plain). Default 4 MiB. */
+  /**
+   * Largest request body accepted; larger ones get `tooLarge()` (default 413, plain), once the rest
+   * of the body was read and discarded (up to 4× the limit, at least 16 MiB). Default 4 MiB.
+   */
   bodyLimit?: number;
   /** The answer to a body over the limit, in the protocol's own shape (the request comes without its body). */
   tooLarge?: (request: Request) => Response | Promise<Response>;
@@ -30,6 +33,7 @@ export interface Listening {
 
 export async function listen(handler: FetchHandler, options: ListenOptions = {}): Promise<Listening> {
   const limit = options.bodyLimit ?? 4 * 1024 * 1024;
+  const bound = Math.max(limit * 4, DISCARD_AT_LEAST);
   const sockets = new Set<Socket>();
   const timeout = options.requestTimeoutMs ?? 30_000;
   // Node checks the request timeouts only this often: often enough for the timeout to mean something.
@@ -51,7 +55,9 @@ export async function listen(handler: FetchHandler, options: ListenOptions = {})
       if (!res.writableFinished) controller.abort();
     });
     const declared = Number(req.headers['content-length'] ?? 0);
-    const body = declared > limit ? undefined : await readBody(req, limit);
+    // Past the limit the body is read on and discarded up to the bound: a client still sending when
+    // the connection closed would get a reset instead of the 413. Beyond the bound it is not read.
+    const body = declared > bound ? undefined : await readBody(req, declared > limit ? 0 : limit, bound);
     const headers = new Headers();
     for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
     // The handler reads the path and query; the host only makes the URL whole (an IPv6 one would need brackets).
@@ -94,16 +100,34 @@ function drained(res: ServerResponse): Promise<void> {
   });
 }
 
-/** The body, or undefined once it passes the limit (the rest is not read). */
-async function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array<ArrayBuffer> | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) return undefined;
-    chunks.push(chunk);
-  }
-  return new Uint8Array(Buffer.concat(chunks));
+/** Bytes of an oversized body read and discarded before its 413, whatever the limit. */
+const DISCARD_AT_LEAST = 16 * 1024 * 1024;
+
+/**
+ * The body; undefined once it passes the limit, after the rest was read and discarded (up to
+ * `bound` bytes in all: then no more is read), or when the client went away before its end.
+ * Read without `for await`: leaving that loop early destroys the request, and its socket with it.
+ */
+function readBody(req: IncomingMessage, limit: number, bound: number): Promise<Uint8Array<ArrayBuffer> | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const settle = (body: Uint8Array<ArrayBuffer> | undefined) => {
+      req.off('data', data).off('end', end).off('error', reject).off('close', closed);
+      resolve(body);
+    };
+    const data = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) chunks.push(chunk);
+      else if (size > bound) {
+        req.pause();
+        settle(undefined);
+      }
+    };
+    const end = () => settle(size > limit ? undefined : new Uint8Array(Buffer.concat(chunks)));
+    const closed = () => settle(undefined);
+    req.on('data', data).on('end', end).on('error', reject).on('close', closed);
+  });
 }
 
 async function write(res: ServerResponse, response: Response, signal: AbortSignal, close: boolean): Promise<void> {

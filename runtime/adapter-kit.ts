@@ -10,9 +10,23 @@ export type { Codec, CodecUses } from './contract/codec.js';
 export type { MessageContext } from './contract/message-context.js';
 export type { Profile, WirePath } from './contract/profile.js';
 export type { ServeCodec, ServeSlots } from './contract/serve-codec.js';
+// Every contract type, so that the declarations of a project's own modules (`wireforge gen --js`)
+// can name what their exports are inferred to be through the kit they import (no other path
+// into the package is exported). Types only: nothing in a bundle.
+export type * from './contract/adapter.js';
+export type * from './contract/assembler.js';
+export type * from './contract/codec.js';
+export type * from './contract/event-sink.js';
+export type * from './contract/frame.js';
+export type * from './contract/message-context.js';
+export type * from './contract/profile.js';
+export type * from './contract/request.js';
+export type * from './contract/serve-codec.js';
+export type * from './contract/transport.js';
+export type * from './contract/unified-model.js';
 export { defineAdapter } from './adapter.js';
 export { KIT_VERSION } from './kit-version.js';
-export { createRegistry, type Registry } from './client/registry.js';
+export { createRegistry, type Registry } from './registry.js';
 export { TurnAssembler } from './assemble/turn-assembler.js';
 export { openToolCall, toolCallDelta, appendToolArguments, setToolArguments, setToolArgumentsObject, setToolSignature, closeToolCall } from './assemble/tool-call-stream.js';
 export { piecedToolCall, argumentPiece, endPieces } from './assemble/argument-pieces.js';
@@ -50,6 +64,11 @@ export function list(v: unknown): readonly any[] {
 /** Empty for a `$when` template condition: undefined, null, '' or []. */
 export function isEmpty(v: unknown): boolean {
   return v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
+}
+
+/** A value as JSON text (`$json.<slot>` in serve templates); nothing stays nothing. */
+export function jsonText(v: unknown): string | undefined {
+  return v === undefined ? undefined : JSON.stringify(v);
 }
 
 /** An array without the items that vanished. */

@@ -48,6 +48,8 @@ export interface ProviderErrorInit {
   requestId?: string;
   /** How long the error body says to wait before a retry (Gemini RetryInfo), in ms. */
   retryAfterMs?: number;
+  /** The HTTP response's headers (retry-after, rate-limit counts); none for an in-stream error. */
+  headers?: Headers;
 }
 
 /** An HTTP error response, or an error event inside a stream. */
@@ -63,6 +65,8 @@ export class ProviderError extends WireforgeError {
   declare readonly requestId: string | undefined;
   /** The wait the error body asks for before a retry, in ms (headers are read by the transport). */
   declare readonly retryAfterMs: number | undefined;
+  /** The error response's headers (`retry-after`, `x-ratelimit-*`): what a gateway passes on to its caller. */
+  declare readonly headers: Headers | undefined;
 
   constructor(init: ProviderErrorInit) {
     const where = init.status === undefined ? 'in-stream error' : `HTTP ${init.status}`;
@@ -79,6 +83,7 @@ export class ProviderError extends WireforgeError {
       retryable: init.retryable,
       requestId: init.requestId,
       retryAfterMs: init.retryAfterMs,
+      headers: init.headers,
     });
   }
 }
@@ -258,6 +263,24 @@ export class ToolExecutionError extends WireforgeError {
     super(`tool ${JSON.stringify(toolName)} (call ${callId}) failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
     this.toolName = toolName;
     this.callId = callId;
+  }
+}
+
+/**
+ * A reply asked for with a schema (`responseFormat: { type: 'json', schema }`) that is not JSON
+ * or does not match the schema. The whole response is in `partial`; the reply's text in `text`.
+ */
+export class StructuredOutputError extends WireforgeError {
+  override name = 'StructuredOutputError';
+  /** The reply as the model wrote it (the forced tool's arguments on a wire without a JSON-schema mode); null: no reply text. */
+  declare readonly text: string | null;
+  /** What is wrong, each with a JSON Pointer into the reply (`/items/0/price`; '' for the whole reply). */
+  declare readonly issues: Array<{ path: string; message: string }>;
+  constructor(provider: string, text: string | null, issues: Array<{ path: string; message: string }>, partial: ChatResponse) {
+    super(`${provider}: the reply does not match the response schema: ${issues.map((e) => `${e.path || '(root)'} ${e.message}`).join('; ')}`, { provider });
+    this.text = text;
+    this.issues = issues;
+    this.partial = partial;
   }
 }
 

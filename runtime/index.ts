@@ -3,7 +3,8 @@
  * registry of built-in adapters and `createClient`, so the runtime never imports generated code.
  */
 export { createClientFor, type Client } from './client/create-client.js';
-export { createRegistry, type Registry } from './client/registry.js';
+export { createRegistry, type Registry } from './registry.js';
+export { withStructuredOutput } from './structured/structured-client.js';
 export { defineAdapter } from './adapter.js';
 export { KIT_VERSION } from './kit-version.js';
 export { ChatStream } from './client/chat-stream.js';
@@ -31,4 +32,4 @@ export { defineTool, type ReturnBehaviour, type ToolContext, type ToolDefinition
 export type { ToolExecution } from './tools/execute-calls.js';
 export type { FromSchema } from './tools/json-schema-type.js';
 export type { InferOutput, StandardSchemaV1 } from './tools/standard-schema.js';
-export { ToolArgumentsError, ToolExecutionError, UnknownToolError } from './errors.js';
+export { StructuredOutputError, ToolArgumentsError, ToolExecutionError, UnknownToolError } from './errors.js';

@@ -88,11 +88,13 @@ function fieldDispositions(ir: SpecIR): Array<{ field: string; disposition: stri
       : 'dropped',
   });
   const merged = ir.writes.some((w) => w.merge);
+  // How a typed reply (a schema) travels when the wire has no JSON-schema form of its own.
+  const fallback = rq.schemaFallback ? `; a typed reply by ${rq.schemaFallback === 'tool' ? 'a forced tool' : 'an instruction in the system prompt (warned)'}` : '';
   out.push({
     field: 'responseFormat',
     disposition: rq.responseFormat
-      ? `mapped: \`${path(rq.responseFormat.to)}\`${merged ? ' (merged)' : ''} (${forms(t.responseFormat, ['text', 'json', 'jsonSchema']).join(', ')}; others dropped)`
-      : 'dropped',
+      ? `mapped: \`${path(rq.responseFormat.to)}\`${merged ? ' (merged)' : ''} (${forms(t.responseFormat, ['text', 'json', 'jsonSchema']).join(', ')}; others dropped${fallback})`
+      : `dropped${fallback}`,
   });
   for (const [field, p] of Object.entries(rq.params)) out.push({ field, disposition: describeParam(p!) + toolsNote(t.toolsWhen.params[field as ParamField]) });
   out.push({ field: 'providerOptions', disposition: 'merged into the body; standard fields win' });

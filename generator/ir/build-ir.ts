@@ -96,6 +96,8 @@ function buildServe(d: ServeDocument): ServeIR {
     ...(d.errorTypes === undefined ? {} : { errorTypes: d.errorTypes }),
     ...(d.accept === undefined ? {} : { accept: d.accept as Record<string, unknown> }),
     ...(d.itemId === undefined ? {} : { itemId: d.itemId }),
+    ...(d.fill === undefined ? {} : { fill: d.fill as Record<string, Record<string, unknown>> }),
+    ...(d.streamWithoutQuery === undefined ? {} : { streamWithoutQuery: d.streamWithoutQuery }),
   };
 }
 
@@ -196,6 +198,7 @@ function requestProfile(rq: Section<'request'>, t: TemplatesIR): Profile['reques
       : {}),
     ...(rq.toolChoice ? { toolChoice: { to: parsePath(rq.toolChoice.to).segments } } : {}),
     ...(rq.responseFormat?.to ? { responseFormat: { to: parsePath(rq.responseFormat.to).segments } } : {}),
+    ...(rq.responseFormat?.schemaFallback ? { schemaFallback: rq.responseFormat.schemaFallback } : {}),
     params,
     // Only what is carried is listed.
     carries: trueOnly({

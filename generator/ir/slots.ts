@@ -35,29 +35,31 @@ export const SLOTS: Record<SlotContext, readonly string[]> = {
   'roles.assistant': ['text', 'blocks', 'toolCalls', 'thinking', 'thinkingText'],
   'roles.tool': ['toolCallId', 'toolName', 'content', 'parts', 'text', 'isError'],
   'roles.approval': ['requestId', 'approve', 'reason'],
-  'parts.text': ['text'],
-  'parts.imageUrl': ['url', 'mediaType'],
-  'parts.imageData': ['data', 'mediaType', 'mediaSubtype', 'dataUrl'],
+  'parts.text': ['text', 'cacheControl'],
+  'parts.imageUrl': ['url', 'mediaType', 'cacheControl'],
+  'parts.imageData': ['data', 'mediaType', 'mediaSubtype', 'dataUrl', 'cacheControl'],
   'blocks.thinking': ['text', 'signature', 'id', 'format', 'index'],
   'blocks.summaryThinking': ['text', 'signature', 'id', 'format', 'index'],
   'blocks.redactedThinking': ['data', 'id', 'format', 'index'],
   'blocks.text': ['text', 'signature', 'phase'],
   'blocks.toolCall': ['signature', 'id', 'name', 'arguments', 'argumentsObject'],
   'system.template': ['text'],
-  'tools.item': ['name', 'description', 'parameters', 'strict'],
+  'tools.item': ['name', 'description', 'parameters', 'strict', 'cacheControl'],
   'tools.wrap': ['items'],
   toolChoice: ['name', 'noParallel'],
   responseFormat: ['name', 'schema', 'strict'],
   'param.template': ['value'],
   body: [],
   // Serve templates (the mock server and the gateway): object slots may be read further with dots.
-  'serve.response': ['id', 'model', 'created', 'createdAt', 'message', 'finish', 'usage'],
-  'serve.step': ['id', 'model', 'created', 'createdAt', 'seq', 'index', 'callIndex', 'itemId', 'delta', 'text', 'signature', 'callId', 'name', 'arguments', 'argumentsObject', 'finish', 'usage', 'response', 'message', 'type', 'code', 'status', 'wire', 'envelope'],
+  // `$request` is the client's request body as it arrived (a response echoes its settings);
+  // `$json.<slot>` is a slot's value as JSON text.
+  'serve.response': ['id', 'model', 'created', 'createdAt', 'message', 'finish', 'usage', 'request'],
+  'serve.step': ['id', 'model', 'created', 'createdAt', 'seq', 'index', 'callIndex', 'first', 'itemId', 'delta', 'text', 'signature', 'callId', 'name', 'arguments', 'argumentsObject', 'finish', 'usage', 'response', 'message', 'type', 'code', 'status', 'wire', 'envelope', 'request'],
   'serve.error': ['message', 'type', 'code', 'status'],
 };
 
 /** Serve slots that hold an object a template may read into (`$message.content`, `$finish.status`). */
-export const OBJECT_SLOTS: readonly string[] = ['message', 'usage', 'response', 'argumentsObject', 'finish', 'wire', 'envelope'];
+export const OBJECT_SLOTS: readonly string[] = ['message', 'usage', 'response', 'argumentsObject', 'finish', 'wire', 'envelope', 'request'];
 
 /** The slot a (possibly dotted) slot name reads: `message.content` reads `message`. */
 export function slotRoot(name: string, ctx: SlotContext): string {

@@ -9,7 +9,7 @@ import { escapePointer } from '../load/parse-spec.js';
 
 export type TemplateNode =
   /** `$name`, or `$name|<JSON default>` used when the value is undefined or null. */
-  | { kind: 'slot'; name: string; pointer: string; fallback?: string | number | boolean | null }
+  | { kind: 'slot'; name: string; pointer: string; fallback?: SlotDefault }
   /** `$nothing`: send nothing (resolved here, never a value at run time). */
   | { kind: 'nothing' }
   | { kind: 'literal'; value: string | number | boolean | null }
@@ -22,6 +22,9 @@ export type TemplateNode =
   | { kind: 'object'; entries: Array<[string, TemplateNode]>; when?: TemplateWhen; pointer: string }
   | { kind: 'array'; items: TemplateNode[] }
   | { kind: 'bad'; pointer: string; message: string; hint?: string };
+
+/** A slot's default: a JSON scalar, or an empty list or object (a field the wire always sends, empty). */
+export type SlotDefault = string | number | boolean | null | readonly [] | Readonly<Record<string, never>>;
 
 export type TemplateWhen = { kind: 'set'; slot: TemplateNode } | { kind: 'tests'; tests: Array<{ slot: string; test: Test; pointer: string }> };
 
@@ -64,8 +67,10 @@ function parseString(value: string, pointer: string): TemplateNode {
   } catch {
     return { kind: 'bad', pointer, message: `the default of ${JSON.stringify(value)} is not a JSON value`, hint: 'write $name|"text", $name|0, $name|true or $name|null' };
   }
-  if (typeof fallback === 'object' && fallback !== null) return { kind: 'bad', pointer, message: `the default of ${JSON.stringify(value)} must be a string, number, boolean or null` };
-  return { kind: 'slot', name, pointer, fallback: fallback as string | number | boolean | null };
+  if (typeof fallback === 'object' && fallback !== null && Object.keys(fallback).length > 0) {
+    return { kind: 'bad', pointer, message: `the default of ${JSON.stringify(value)} must be a string, number, boolean, null, [] or {}` };
+  }
+  return { kind: 'slot', name, pointer, fallback: fallback as SlotDefault };
 }
 
 function parseConcat(value: string, pointer: string): TemplateNode {

@@ -114,12 +114,16 @@ export interface ServeIR {
   response?: TemplateNode;
   envelope?: TemplateNode;
   stream: Partial<Record<ServeStep, TemplateNode[]>>;
-  finish: Record<string, Record<string, string | number | boolean | null>>;
+  /** `$finish.<name>` values per unified finish reason: JSON (an error object, incomplete details). */
+  finish: Record<string, Record<string, unknown>>;
   error?: TemplateNode;
   errorTypes?: Record<string, string>;
   /** Read by the server side as data (JSON templates), not compiled. */
   accept?: Record<string, unknown>;
   itemId?: string;
+  /** Fields a response writes that a request leaves out, by the `type` of the object (data). */
+  fill?: Record<string, Record<string, unknown>>;
+  streamWithoutQuery?: 'json-array';
 }
 
 /**

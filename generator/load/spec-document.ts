@@ -52,7 +52,7 @@ export interface RequestDocument {
   messages?: MessagesDocument;
   tools?: { to: PathText; item: TemplateValue; wrap?: TemplateValue; provider?: Record<string, Record<string, unknown>>; unknownProviderTool?: 'drop' | 'reject' };
   toolChoice?: { to: PathText; when?: Record<string, unknown>; auto?: TemplateValue; none?: TemplateValue; required?: TemplateValue; named?: TemplateValue; unset?: TemplateValue };
-  responseFormat?: { to?: PathText; text?: TemplateValue; json?: TemplateValue; jsonSchema?: TemplateValue };
+  responseFormat?: { to?: PathText; text?: TemplateValue; json?: TemplateValue; jsonSchema?: TemplateValue; schemaFallback?: 'tool' | 'instruction' };
   params?: Record<string, ParamDocument>;
   streamBody?: Record<string, unknown>;
   blockingBody?: Record<string, unknown>;
@@ -205,7 +205,7 @@ export interface ServeDocument {
   /** One event (a template) or several (a list) per step. */
   stream?: Partial<Record<ServeStep, TemplateValue>>;
   /** Extra `$finish.<name>` slots per unified finish reason (`*`: every other reason). */
-  finish?: Record<string, Record<string, ScalarValue>>;
+  finish?: Record<string, Record<string, unknown>>;
   error?: TemplateValue;
   /** The provider's error type per HTTP status the server side answers with itself. */
   errorTypes?: Record<string, string>;
@@ -213,6 +213,10 @@ export interface ServeDocument {
   accept?: ServeAcceptDocument;
   /** The key naming each item of a spread assistant turn. */
   itemId?: string;
+  /** Fields a response writes that a request leaves out, by the `type` of the object. */
+  fill?: Record<string, Record<string, unknown>>;
+  /** How a stream asked for without the endpoint's streamQuery is framed (Gemini without alt=sse: one JSON array). */
+  streamWithoutQuery?: 'json-array';
 }
 
 export interface ServeAcceptDocument {
@@ -223,4 +227,5 @@ export interface ServeAcceptDocument {
   parts?: Record<string, TemplateValue>;
   /** Assistant blocks taken back as they came, by the kind they are kept as. */
   blocks?: Record<string, TemplateValue>;
+  tools?: TemplateValue;
 }

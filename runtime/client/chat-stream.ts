@@ -5,11 +5,12 @@
  */
 import { StreamError } from '../errors.js';
 import { abortError } from '../transport/abort.js';
-import type { ChatResponse, StreamEvent } from '../contract/unified-model.js';
+import type { ChatResponse, StreamEvent, StreamEventOf } from '../contract/unified-model.js';
 
 export type StreamSource = (emitEvents: boolean) => AsyncGenerator<StreamEvent[], void, undefined>;
 
-export class ChatStream implements AsyncIterable<StreamEvent> {
+/** `R`: the response `final()` gives (with a typed `object`, and typed `object-delta` events, when a response schema was asked for). */
+export class ChatStream<R extends ChatResponse = ChatResponse> implements AsyncIterable<StreamEventOf<R>> {
   readonly #source: StreamSource;
   readonly #result: () => ChatResponse;
   readonly #provider: string;
@@ -19,6 +20,8 @@ export class ChatStream implements AsyncIterable<StreamEvent> {
   #reject!: (e: unknown) => void;
 
   readonly #stop: (reason: unknown) => void;
+  /** Set by abort(), with its reason: no event goes out after it, buffered ones included. */
+  #aborted?: { reason: unknown };
 
   constructor(provider: string, source: StreamSource, result: () => ChatResponse, stop: (reason: unknown) => void = () => undefined) {
     this.#provider = provider;
@@ -33,8 +36,8 @@ export class ChatStream implements AsyncIterable<StreamEvent> {
     this.#settled.catch(() => undefined);
   }
 
-  [Symbol.asyncIterator](): AsyncIterator<StreamEvent> {
-    return this.#iterate(true);
+  [Symbol.asyncIterator](): AsyncIterator<StreamEventOf<R>> {
+    return this.#iterate(true) as AsyncIterator<StreamEventOf<R>>;
   }
 
   /**
@@ -42,13 +45,13 @@ export class ChatStream implements AsyncIterable<StreamEvent> {
    * for that iteration; asked for first, it reads the stream to its end itself, unless an
    * iteration starts right away (in the same tick: `const done = s.final(); for await (…)`).
    */
-  async final(): Promise<ChatResponse> {
+  async final(): Promise<R> {
     if (!this.#consumed) await Promise.resolve();
     if (!this.#consumed) {
       const it = this.#iterate(false);
       while (!(await it.next()).done);
     }
-    return this.#settled;
+    return this.#settled as Promise<R>;
   }
 
   /** The text as it arrives (the `text-delta` events), for the simplest consumers. Reads the stream. */
@@ -85,6 +88,11 @@ export class ChatStream implements AsyncIterable<StreamEvent> {
 
   /** Stops the request: the connection is released, iteration and final() reject with the reason. */
   abort(reason: unknown = abortError('The stream was aborted')): void {
+    if (!this.#aborted) {
+      this.#aborted = { reason };
+      // final() rejects even if nothing reads on (a stream already finished keeps its result).
+      this.#reject(reason);
+    }
     this.#stop(reason);
   }
 
@@ -96,8 +104,14 @@ export class ChatStream implements AsyncIterable<StreamEvent> {
     let i = 0;
     let finished = false;
     const pull = async (): Promise<IteratorResult<StreamEvent>> => {
-      while (i >= batch.length) {
+      // After abort() the events left are dropped, the source is closed and the reason thrown.
+      while (i >= batch.length || this.#aborted) {
         if (finished) return done();
+        if (this.#aborted) {
+          finished = true;
+          await gen.return(undefined);
+          throw this.#aborted.reason;
+        }
         let r: IteratorResult<StreamEvent[]>;
         try {
           r = await gen.next();
@@ -117,8 +131,9 @@ export class ChatStream implements AsyncIterable<StreamEvent> {
       return { done: false, value: batch[i++]! };
     };
     return {
-      // An event already read goes out without an async frame of its own (one per event adds up on small events).
-      next: () => (i < batch.length ? Promise.resolve({ done: false, value: batch[i++]! }) : pull()),
+      // An event already read goes out without an async frame of its own (one per event adds up on
+      // small events); after abort() every call goes to pull(), which stops.
+      next: () => (i < batch.length && !this.#aborted ? Promise.resolve({ done: false, value: batch[i++]! }) : pull()),
       // `break` out of for-await: the body is cancelled and final() says the stream was left.
       return: async (): Promise<IteratorResult<StreamEvent>> => {
         if (!finished) {

@@ -7,28 +7,39 @@ import type { ProviderAdapter } from '../contract/adapter.js';
 import { TurnAssembler } from '../assemble/turn-assembler.js';
 import { RequestError, StreamError, WireforgeError } from '../errors.js';
 import { readPath } from '../wire/read-path.js';
-import { checkRequest } from '../request/check-request.js';
+import { checkDefaults, checkRequest, unknownKeys } from '../request/check-request.js';
 import { isPlainObject, mergeInto, sanitize } from '../request/safe-merge.js';
 import { authorize, keyOf, passOption } from '../transport/authorize.js';
 import { makeRedactor, messageOf } from '../transport/redact.js';
 import { followSignal } from '../transport/abort.js';
 import { sendRequest } from '../transport/send-request.js';
-import type { CallOptions, ChatRequest, ChatResponse, ClientOptions } from '../contract/unified-model.js';
+import type { CallOptions, ChatRequest, ChatResponse, ClientOptions, ResponseSchema, StructuredResponse } from '../contract/unified-model.js';
 import { buildHeaders, buildUrl } from './build-http.js';
 import { ChatStream } from './chat-stream.js';
 import { nothingRead, readBodyText, readStream } from './read-stream.js';
 
+/**
+ * `S` is the request's response schema, when it has one (`responseFormat: { type: 'json', schema }`):
+ * the response's `object` is typed from it. Clients from `createClient` read it
+ * (runtime/structured); `createClientFor` alone refuses such a request (docs/unified-model.md#structured-output).
+ */
 export interface Client {
   readonly provider: string;
-  chat(request: ChatRequest, options?: CallOptions): Promise<ChatResponse>;
-  stream(request: ChatRequest, options?: CallOptions): ChatStream;
+  chat<const S extends ResponseSchema = never>(request: ChatRequest<S>, options?: CallOptions): Promise<StructuredResponse<S>>;
+  stream<const S extends ResponseSchema = never>(request: ChatRequest<S>, options?: CallOptions): ChatStream<StructuredResponse<S>>;
 }
 
 const DEFAULT_TIMEOUT_MS = 600_000;
 
+/** ClientOptions' keys (a typo, or `baseURL` from another SDK, must not fall back to the spec's URL). */
+const CLIENT_OPTIONS = Object.fromEntries('apiKey model baseUrl fetch headers allowAuthOverride timeoutMs idleTimeoutMs maxRetries defaults endpoint getToken aws'.split(' ').map((k) => [k]));
+const CALL_OPTIONS = { signal: 0, headers: 0 };
+
 export function createClientFor(adapter: ProviderAdapter, options: ClientOptions = {}): Client {
   const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
   const { id, endpoint: ep } = adapter;
+  unknownKeys(id, options, CLIENT_OPTIONS, 'options.');
+  if (options.defaults) checkDefaults(id, options.defaults);
   const { baseUrl } = options;
   // The client's baseUrl, else the spec's: an empty one is none, and some specs have no default.
   if (!(baseUrl ?? ep.baseUrl) || (ep.baseUrlRequired && !baseUrl)) {
@@ -50,6 +61,7 @@ export function createClientFor(adapter: ProviderAdapter, options: ClientOptions
 
   const prepare = (request: ChatRequest, call: CallOptions | undefined, stream: boolean) => {
     checkRequest(id, request);
+    if (call) unknownKeys(id, call, CALL_OPTIONS, 'callOptions.');
     const merged = withDefaults(request, options);
     // A model in the URL path is asked for by its urlTemplate when it is missing.
     if (merged.model === undefined && adapter.profile.request.model !== undefined) throw new RequestError(id, 'model', `no model: set it on the request or ${passOption(id, 'model')}`);
@@ -61,7 +73,7 @@ export function createClientFor(adapter: ProviderAdapter, options: ClientOptions
     return { built, assembler, send: { url, headers, body: JSON.stringify(built.body), fetch: doFetch, timeoutMs, maxRetries, signal: call?.signal, redact, sign } };
   };
 
-  return {
+  const client: Untyped = {
     provider: id,
 
     async chat(request, call) {
@@ -120,6 +132,15 @@ export function createClientFor(adapter: ProviderAdapter, options: ClientOptions
       return new ChatStream(id, source, () => a.result(), (reason) => own.abort(reason));
     },
   };
+  // The schema typing is the structured layer's; this client returns plain responses (and refuses a schema).
+  return client as Client;
+}
+
+/** The client as this module implements it, before the schema typing. */
+interface Untyped {
+  readonly provider: string;
+  chat(request: ChatRequest, options?: CallOptions): Promise<ChatResponse>;
+  stream(request: ChatRequest, options?: CallOptions): ChatStream;
 }
 
 /** Model-level defaults under the request: a request value that is set wins; providerOptions merge key by key. */

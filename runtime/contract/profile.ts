@@ -117,6 +117,12 @@ export interface RequestProfile {
   };
   readonly toolChoice?: { readonly to: WirePath };
   readonly responseFormat?: { readonly to: WirePath };
+  /**
+   * How a response schema travels on a wire without a JSON-schema form
+   * (`request.responseFormat.schemaFallback`): a forced tool whose arguments are the reply, or an
+   * instruction in the system prompt (with a warning); absent: such a request is refused.
+   */
+  readonly schemaFallback?: 'tool' | 'instruction';
   readonly params: Readonly<Partial<Record<ParamField, ParamRule>>>;
   /** What the templates can carry, so the runtime can warn about what they cannot; absent: not carried. */
   readonly carries: {

@@ -56,6 +56,11 @@ export interface ServeSlots {
   readonly index: number;
   /** The call's position among the turn's tool calls. */
   readonly callIndex: number;
+  /**
+   * In a block's start step (textStart, toolCallStart, toolCall): the turn's first text or
+   * tool-call block (a wire that opens its stream with that block's first chunk).
+   */
+  readonly first: boolean;
   /** An id for the block's wire item, made from the response id and the block index. */
   readonly itemId: string;
   readonly delta: string;
@@ -68,7 +73,7 @@ export interface ServeSlots {
   readonly argumentsObject: any;
   /** The wire finish reason; `finish.<name>` slots read `finishFields`. */
   readonly finish: string | undefined;
-  readonly finishFields: Readonly<Record<string, string | number | boolean | null>>;
+  readonly finishFields: Readonly<Record<string, unknown>>;
   readonly usage: any;
   readonly message: any;
   readonly response: any;
@@ -76,6 +81,11 @@ export interface ServeSlots {
   readonly envelope: any;
   /** A part in this provider's own wire form (the `part` step). */
   readonly wire: any;
+  /**
+   * The client's request body as it arrived (undefined when there is none), so a response can
+   * echo the settings it was made with (Responses' `temperature`, `tools`, `metadata`).
+   */
+  readonly request: any;
   /** Error bodies: the message, the provider's error type and code, the HTTP status. */
   readonly type: string | undefined;
   readonly code: string | undefined;
@@ -91,7 +101,7 @@ export interface ServeCodec {
   /** Each step's events, in order; a step a spec leaves out writes nothing. */
   readonly stream: Readonly<Partial<Record<ServeStep, readonly ServeTemplate[]>>>;
   /** `finish.<name>` slots per unified finish reason; `*` for every reason not listed. */
-  readonly finish: Readonly<Record<string, Readonly<Record<string, string | number | boolean | null>>>>;
+  readonly finish: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   readonly error?: ServeTemplate | undefined;
   /** The provider's error type per HTTP status the server side answers with itself. */
   readonly errorTypes?: Readonly<Record<string, string>> | undefined;
@@ -99,8 +109,15 @@ export interface ServeCodec {
   readonly accept?: AcceptedForms | undefined;
   /** The key naming each item of a spread assistant turn, set to its $itemId when absent. */
   readonly itemId?: string | undefined;
+  /**
+   * Fields a response writes that the request form of a turn leaves out, by the `type` of the
+   * object in `$message` (Responses' item `status`, `annotations` on output text): added where absent.
+   */
+  readonly fill?: Readonly<Record<string, Readonly<Record<string, unknown>>>> | undefined;
   /** The request templates as the spec writes them, for reading a client's request back (decode-request.ts). */
   readonly request?: RequestTemplates | undefined;
+  /** How a stream asked for without the endpoint's streamQuery is framed: `json-array` (Gemini without alt=sse). */
+  readonly streamWithoutQuery?: 'json-array' | undefined;
   /** SSE wires that name their events: the payload field that holds the name (`type`). */
   readonly eventName?: readonly string[] | undefined;
 }
@@ -129,4 +146,6 @@ export interface AcceptedForms {
   readonly parts?: Readonly<Record<string, TemplateData>>;
   /** Assistant blocks the wire takes back as they came, by the kind they are kept as (opaque parts with their wire). */
   readonly blocks?: Readonly<Record<string, TemplateData>>;
+  /** Function tool forms besides `tools.item` (Gemini's `parameters`, read with `$openApiParameters`). */
+  readonly tools?: TemplateData;
 }

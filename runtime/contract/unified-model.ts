@@ -2,12 +2,23 @@
  * The unified model: one request shape, one response shape, one event stream for every provider.
  * Names and shapes are described in docs/unified-model.md; other code and users rely on them.
  */
+import type { FromSchema, InferOutput, StandardSchemaV1 } from './schema.js';
 
 export type Role = 'system' | 'user' | 'assistant' | 'tool' | 'approval';
 
 export type ContentPart =
-  | { type: 'text'; text: string }
-  | { type: 'image'; url?: string; data?: string; mediaType?: string };
+  | { type: 'text'; text: string; cacheControl?: CacheControl }
+  | { type: 'image'; url?: string; data?: string; mediaType?: string; cacheControl?: CacheControl };
+
+/**
+ * A prompt-cache breakpoint after this part or tool (Anthropic `cache_control`): the prefix up to
+ * it may be cached for `ttl` (`5m` default, or `1h`). A spec whose templates have no place for it
+ * does not send it (the gateway lists it in its warnings header).
+ */
+export interface CacheControl {
+  type: 'ephemeral';
+  ttl?: string;
+}
 
 /**
  * One block of model reasoning. Everything but `text` is opaque continuity state the provider
@@ -126,6 +137,7 @@ export interface FunctionToolSpec {
   description?: string;
   parameters: Record<string, unknown>;
   strict?: boolean;
+  cacheControl?: CacheControl;
 }
 
 /**
@@ -149,12 +161,31 @@ export interface ReasoningOptions {
   summary?: boolean;
 }
 
-export type ResponseFormat =
+/** The schema of a typed reply: a JSON Schema (typed when written `as const`), or a Standard Schema (zod 4, valibot, arktype). */
+export type ResponseSchema = Record<string, unknown> | StandardSchemaV1;
+
+/**
+ * `json` with a `schema` asks for a typed reply: the response's `object` is the reply parsed and
+ * checked against it (docs/unified-model.md#structured-output). `json_schema` only sends the schema.
+ */
+export type ResponseFormat<S extends ResponseSchema = ResponseSchema> =
   | { type: 'text' }
-  | { type: 'json' }
+  | { type: 'json'; schema?: S; name?: string; description?: string }
   | { type: 'json_schema'; name: string; schema: Record<string, unknown>; strict?: boolean };
 
-export interface ChatRequest {
+/** The type of the reply a schema describes. */
+export type ObjectOf<S> = S extends StandardSchemaV1 ? InferOutput<S> : FromSchema<S>;
+
+/** The response to a request with schema S: with `object` typed from it; none asked for (`never`): a plain ChatResponse. */
+export type StructuredResponse<S> = [S] extends [never] ? ChatResponse : ChatResponse & { object: ObjectOf<S> };
+
+/** What an `object-delta` may hold of a T: any member may be missing yet, at any depth. */
+export type PartialObject<T> = T extends readonly (infer E)[] ? Array<PartialObject<E>> : T extends object ? { [K in keyof T]?: PartialObject<T[K]> } : T;
+
+/** The events of a stream whose final response is R: `object-delta` typed from R's `object`. */
+export type StreamEventOf<R> = R extends { object: infer O } ? Exclude<StreamEvent, { type: 'object-delta' }> | { type: 'object-delta'; object: PartialObject<O> } : StreamEvent;
+
+export interface ChatRequest<S extends ResponseSchema = ResponseSchema> {
   model?: string;
   system?: string;
   messages: Message[];
@@ -166,7 +197,7 @@ export interface ChatRequest {
   toolChoice?: ToolChoice;
   parallelToolCalls?: boolean;
   reasoning?: ReasoningOptions;
-  responseFormat?: ResponseFormat;
+  responseFormat?: ResponseFormat<S>;
   user?: string;
   store?: boolean;
   previousResponseId?: string;
@@ -212,8 +243,11 @@ export interface UsageOfModel {
 
 /** What became of a request field this provider cannot carry as given. */
 export interface Warning {
-  /** `dropped`: not sent; `overridden`: a providerOptions key lost to a standard field. */
-  type: 'dropped' | 'overridden';
+  /**
+   * `dropped`: not sent; `overridden`: a providerOptions key lost to a standard field;
+   * `emulated`: sent another way than asked (a response schema as a prompt instruction).
+   */
+  type: 'dropped' | 'overridden' | 'emulated';
   /** The unified field, e.g. `metadata` or `messages[2].name`. */
   field: string;
   message: string;
@@ -239,6 +273,12 @@ export interface ChatResponse {
   usage: Usage | null;
   warnings: Warning[];
   raw: unknown;
+  /**
+   * The reply parsed and checked against `responseFormat.schema` (what the schema library
+   * returns, for a Standard Schema); set only when a schema was asked for and the turn ended
+   * without calls to your tools.
+   */
+  object?: unknown;
 }
 
 export type StreamEvent =
@@ -257,6 +297,8 @@ export type StreamEvent =
   /** A completed part that has no deltas of its own (everything but text, thinking and tool calls). */
   | { type: 'part'; part: ResponsePart }
   | { type: 'usage'; usage: Usage }
+  /** The reply parsed so far, when a schema was asked for: sent each time it changed (docs/unified-model.md#structured-output). */
+  | { type: 'object-delta'; object: unknown }
   | {
       type: 'finish';
       finishReason: FinishReason | null;

@@ -2,12 +2,15 @@
  * The unified request checked at the boundary, before any wire is built: a call from plain
  * JavaScript (or with `as any`) that does not match the types gets a RequestError naming the
  * path and what is wrong (`messages[0].role: "usr" is not one of …`), never a bare TypeError or a
- * silently shorter request. The shape is data (one table per object of types.ts); one walk over
- * the request, and no allocation when it is well formed.
+ * silently shorter request. A key no table names is an error too (`temprature: unknown key (did
+ * you mean "temperature"?)`): dropped, it would be a setting the caller believes is sent. The
+ * shape is data (one table per object of types.ts); one walk over the request, and no allocation
+ * when it is well formed.
  */
 import { RequestError } from '../errors.js';
 import type { ChatRequest } from '../contract/unified-model.js';
 import { isObject } from '../wire/read-path.js';
+import { nearest } from './did-you-mean.js';
 
 /** The provider of the request being checked (a check runs start to end synchronously). */
 let provider = '';
@@ -52,8 +55,22 @@ type Field = keyof typeof KINDS | `!${keyof typeof KINDS}` | readonly string[] |
 type Shape = Readonly<Record<string, Field>>;
 type Check = (v: unknown, at: string) => void;
 
-/** `o` (an object, at `prefix`) against `shape`. */
-function check(o: Record<string, unknown>, shape: Shape, prefix: string): void {
+/**
+ * A key no shape names: a typo (`temprature`) or a field of another API (`max_tokens`) would
+ * otherwise be dropped without a word. `tag` is the key that picked the shape (`role`, `type`).
+ */
+export function unknownKeys(id: string, o: object, known: object, prefix: string, tag?: string): void {
+  provider = id;
+  for (const key in o) {
+    if (Object.hasOwn(known, key) || key === tag) continue;
+    const near = nearest(key, [...Object.keys(known), tag]);
+    fail(prefix + key, `unknown key${near ? ` (did you mean "${near}"?)` : ''}`);
+  }
+}
+
+/** `o` (an object, at `prefix`) against `shape`; `tag` is the key that picked the shape. */
+function check(o: Record<string, unknown>, shape: Shape, prefix: string, tag?: string): void {
+  unknownKeys(provider, o, shape, prefix, tag);
   for (const key in shape) {
     const field = shape[key]!;
     const v = o[key];
@@ -92,7 +109,7 @@ const variant =
     return (v: unknown, at: string): string => {
       if (!isObject(v)) bad(at, what, v);
       const k = v[key] === undefined && fallback ? fallback : oneOf(v[key], names, `${at}.${key}`);
-      check(v, shapes[k]!, `${at}.`);
+      check(v, shapes[k]!, `${at}.`, key);
       return k;
     };
   };
@@ -106,7 +123,7 @@ const list =
     v.forEach((item, i) => each(item, `${at}[${i}]`));
   };
 
-const part = variant('a content part', 'type', { text: { text: '!string' }, image: { mediaType: 'string' } });
+const part = variant('a content part', 'type', { text: { text: '!string', cacheControl: 'object' }, image: { url: 'string', data: 'string', mediaType: 'string', cacheControl: 'object' } });
 
 const content: Check = (v, at) => {
   if (isString(v)) return;
@@ -122,15 +139,17 @@ const message = variant('a message object', 'role', {
   user: { content, name: 'string' },
   assistant: {
     content: 'text',
-    thinking: list(item('a thinking part', { text: '!string' })),
-    toolCalls: list(item('{ id, name, arguments }', { id: '!string', name: '!string', arguments: '!string' })),
+    thinking: list(item('a thinking part', { text: '!string', signature: 'string', redacted: 'string', id: 'string', format: 'string', summary: 'boolean' })),
+    toolCalls: list(item('{ id, name, arguments }', { id: '!string', name: '!string', arguments: '!string', signature: 'string', argumentsError: 'string' })),
     parts: 'array',
+    origin: 'object',
   },
   tool: { toolCallId: '!string', content, toolName: 'string', isError: 'boolean' },
   approval: { requestId: '!string', approve: '!boolean', reason: 'string' },
 });
 
 const eachMessage = list(message);
+const ONE_TOOL: Shape = { name: 'string' };
 
 const REQUEST: Shape = {
   messages: (v, at) => {
@@ -152,13 +171,13 @@ const REQUEST: Shape = {
     variant(
       'a tool object',
       'type',
-      { function: { name: '!name', parameters: '!schema', description: 'string', strict: 'boolean' }, provider: { name: '!name', options: 'object' } },
+      { function: { name: '!name', parameters: '!schema', description: 'string', strict: 'boolean', cacheControl: 'object' }, provider: { name: '!name', options: 'object' } },
       'function',
     ),
   ),
   toolChoice: (c, at) => {
-    if (c === undefined || c === 'auto' || c === 'none' || c === 'required' || (isObject(c) && isString(c.name))) return;
-    bad(at, '"auto", "none", "required" or { name }', c);
+    if (isObject(c) && isString(c.name)) check(c, ONE_TOOL, `${at}.`);
+    else if (c !== undefined && c !== 'auto' && c !== 'none' && c !== 'required') bad(at, '"auto", "none", "required" or { name }', c);
   },
   reasoning: optional(item('an object', { effort: ['minimal', 'low', 'medium', 'high'], budgetTokens: 'budget', summary: 'boolean' })),
   responseFormat: optional((f, at) => formats(f, at)),
@@ -166,12 +185,23 @@ const REQUEST: Shape = {
   providerOptions: 'object',
 };
 
-const formats = variant('an object', 'type', { text: {}, json: {}, json_schema: { name: '!string', schema: '!schema' } });
+// A schema on `json` asks for a typed reply, which the structured layer reads (and takes off before this check): a client without it refuses one rather than ignore it.
+const unread: Check = (v, at) => v === undefined || fail(at, 'needs a createClient() client (or withStructuredOutput)');
+const formats = variant('an object', 'type', { text: {}, json: { schema: unread }, json_schema: { name: '!string', schema: '!schema', strict: 'boolean' } });
+
+// The client's defaults: any request field but the messages.
+const { messages: _, ...DEFAULTS } = REQUEST;
 
 export function checkRequest(id: string, req: unknown): asserts req is ChatRequest {
   provider = id;
   if (!isObject(req)) bad('request', 'an object', req);
   check(req, REQUEST, '');
+}
+
+/** createClient's `defaults`, when the client is made. */
+export function checkDefaults(id: string, defaults: object): void {
+  provider = id;
+  check(defaults as Record<string, unknown>, DEFAULTS, 'defaults.');
 }
 
 function oneOf(v: unknown, allowed: readonly string[], path: string): string {

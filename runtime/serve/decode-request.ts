@@ -31,10 +31,20 @@ export interface DecodedRequest {
   request: ChatRequest;
   /** The client asked for a stream (the stream body fields, or the stream path). */
   stream: boolean;
+  /**
+   * Wire paths inside messages, parts, blocks, tools and the system field that no form reads
+   * (`messages[0].content[1].cache_control`): not in the unified request, so never sent on.
+   * (Unread top-level fields are `providerOptions`.)
+   */
+  unread: string[];
 }
 
 type Slots = Record<string, unknown>;
-type Candidate<T> = { match: Match; value: T; order: number };
+/** `inner`: what nested readers left unread while this candidate was read. */
+type Candidate<T> = { match: Match; value: T; order: number; inner?: string[] };
+
+/** What the request being read leaves unread (decoding is synchronous: one request at a time). */
+let unread: string[] = [];
 
 // Specific forms first: a tool result before the user turn it may travel in; equal fits keep this order.
 const ROLE_ORDER = ['tool', 'toolError', 'approval', 'system', 'user', 'assistant'] as const;
@@ -49,6 +59,7 @@ export function decodeRequest(adapter: ProviderAdapter, serve: ServeCodec, body:
   const rq = adapter.profile.request;
   const read = new Reader(b);
   const out: ChatRequest = { messages: [] };
+  unread = [];
 
   const model = rq.model ? read.take(rq.model) : modelFromPath(adapter.endpoint.path, adapter.endpoint.streamPath, path);
   if (model !== undefined) {
@@ -74,7 +85,7 @@ export function decodeRequest(adapter: ProviderAdapter, serve: ServeCodec, body:
   if (rq.tools && t.tools) {
     const v = read.take(rq.tools.to);
     if (v !== undefined) {
-      const tools = decodeTools(adapter, t.tools, v, dotted(rq.tools.to));
+      const tools = decodeTools(adapter, t.tools, accept?.tools, v, dotted(rq.tools.to));
       if (tools.length) out.tools = tools;
     }
   }
@@ -115,7 +126,7 @@ export function decodeRequest(adapter: ProviderAdapter, serve: ServeCodec, body:
   for (const [k] of [...forced, ...blocking]) read.take([k]);
   const rest = read.rest();
   if (rest) out.providerOptions = rest;
-  return { request: out, stream };
+  return { request: out, stream, unread };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -127,12 +138,15 @@ function systemText(id: string, own: TemplateData | undefined, accepted: Templat
   for (const template of forms(own ?? '$text', accepted)) {
     // A one-item list stands for any number of items: their texts are joined.
     if (isOneItemList(template) && Array.isArray(v)) {
-      const texts = v.map((x) => matchTemplate(template[0], x)?.slots.text);
-      if (texts.length && texts.every((x) => typeof x === 'string')) return texts.join(join);
-      continue;
+      const matches = v.map((x) => matchTemplate(template[0], x));
+      const texts = matches.map((m) => m?.slots.text);
+      if (!texts.length || !texts.every((x) => typeof x === 'string')) continue;
+      matches.forEach((m, i) => noteUnread(m!, `${at}[${i}]`));
+      return texts.join(join);
     }
-    const text = matchTemplate(template, v)?.slots.text;
-    if (typeof text === 'string') return text;
+    const m = matchTemplate(template, v);
+    const text = m?.slots.text;
+    if (typeof text === 'string') return noteUnread(m!, at), text;
   }
   throw new RequestError(id, at, 'does not have the form this provider writes');
 }
@@ -194,11 +208,13 @@ function bestRole(id: string, t: RequestTemplates, accept: AcceptedForms | undef
       if (!match) continue;
       // A form whose content is not there while the message has keys it does not account for is not this form.
       if (match.extra > 0 && (role === 'tool' || role === 'toolError' || role === 'user') && ['content', 'parts', 'text', 'images'].every((k) => match.slots[k] === undefined)) continue;
+      const mark = unread.length;
       const value = tryDecode(() => roleMessage(id, t, accept, role, match.slots, at, kinds));
-      if (value) found.push({ match, value, order });
+      const inner = unread.splice(mark);
+      if (value) found.push({ match, value, order, inner });
     }
   });
-  return pick(found);
+  return pickRead(found, at);
 }
 
 function roleMessage(id: string, t: RequestTemplates, accept: AcceptedForms | undefined, role: (typeof ROLE_ORDER)[number], s: Slots, at: string, kinds?: Kinds): Message {
@@ -236,7 +252,9 @@ function userContent(id: string, t: RequestTemplates, accept: AcceptedForms | un
   if (typeof v === 'string') return images.length ? [...(v ? [{ type: 'text' as const, text: v }] : []), ...images] : v;
   if (v === undefined) return images.length ? images : '';
   if (!Array.isArray(v)) throw new RequestError(id, at, 'content must be a string or a list of parts');
-  return [...v.map((p, i) => contentPart(id, t, accept, p, `${at}.content[${i}]`)), ...images];
+  // Named by the slot that read the list: `content` (most wires) or `parts` (Gemini), as the wire's key.
+  const key = s.content !== undefined ? 'content' : 'parts';
+  return [...v.map((p, i) => contentPart(id, t, accept, p, `${at}.${key}[${i}]`)), ...images];
 }
 
 function contentPart(id: string, t: RequestTemplates, accept: AcceptedForms | undefined, p: unknown, at: string): ContentPart {
@@ -250,10 +268,11 @@ function contentPart(id: string, t: RequestTemplates, accept: AcceptedForms | un
       if (kind === 'text') value = typeof s.text === 'string' ? { type: 'text', text: s.text } : undefined;
       else if (kind === 'imageUrl') value = typeof s.url === 'string' && !s.url.startsWith('data:') ? image({ url: s.url }, s.mediaType) : undefined;
       else value = imageData(s);
+      if (value && isCacheControl(s.cacheControl)) value.cacheControl = s.cacheControl;
       if (value) found.push({ match, value, order });
     }
   });
-  const part = pick(found);
+  const part = pickRead(found, at);
   if (!part) throw new RequestError(id, at, 'matches no content part form (text, image)');
   return part;
 }
@@ -340,7 +359,7 @@ function bestBlock(id: string, t: RequestTemplates, b: unknown, at: string): Blo
     const value = blockFrom(kind, match.slots);
     if (value) found.push({ match, value, order });
   });
-  const block = pick(found);
+  const block = pickRead(found, at);
   if (!block) throw new RequestError(id, at, `matches no assistant block form (${Object.keys(t.blocks).join(', ')})`);
   return block;
 }
@@ -414,7 +433,7 @@ function parts(c: string | ContentPart[]): ContentPart[] {
 // ---------------------------------------------------------------------------------------------
 // Tools, tool choice, response format, params
 
-function decodeTools(adapter: ProviderAdapter, t: NonNullable<RequestTemplates['tools']>, v: unknown, where: string): ToolSpec[] {
+function decodeTools(adapter: ProviderAdapter, t: NonNullable<RequestTemplates['tools']>, accepted: TemplateData | undefined, v: unknown, where: string): ToolSpec[] {
   const id = adapter.id;
   if (!Array.isArray(v)) throw new RequestError(id, where, 'expected a list of tools');
   const provider = adapter.profile.request.tools?.provider ?? {};
@@ -426,7 +445,7 @@ function decodeTools(adapter: ProviderAdapter, t: NonNullable<RequestTemplates['
     // Gemini: function declarations sit in one wrapper entry, beside provider tools.
     const wrapped = wrapEntry === undefined ? undefined : matchTemplate(wrapEntry, item);
     if (wrapped && Array.isArray(wrapped.slots.items) && wrapped.extra === 0) {
-      wrapped.slots.items.forEach((f, n) => out.push(functionTool(id, t.item, f, `${at}.items[${n}]`)));
+      wrapped.slots.items.forEach((f, n) => out.push(functionTool(id, t.item, accepted, f, `${at}.items[${n}]`)));
       return;
     }
     const hosted = Object.entries(provider).find(([, wire]) => isObject(item) && Object.entries(wire).every(([k, x]) => JSON.stringify(item[k]) === JSON.stringify(x)));
@@ -435,18 +454,51 @@ function decodeTools(adapter: ProviderAdapter, t: NonNullable<RequestTemplates['
       out.push(Object.keys(options).length ? { type: 'provider', name: hosted[0], options } : { type: 'provider', name: hosted[0] });
       return;
     }
-    out.push(functionTool(id, t.item, item, at));
+    out.push(functionTool(id, t.item, accepted, item, at));
   });
   return out;
 }
 
-function functionTool(id: string, template: TemplateData, v: unknown, at: string): FunctionToolSpec {
-  const s = fit(id, template, v, at).slots;
-  if (typeof s.name !== 'string') throw new RequestError(id, at, 'a tool needs a name');
-  const tool: FunctionToolSpec = { name: s.name, parameters: isObject(s.parameters) ? s.parameters : {} };
+/** A function tool in the spec's form or one it accepts (Gemini's OpenAPI `parameters` beside `parametersJsonSchema`), the best fit. */
+function functionTool(id: string, template: TemplateData, accepted: TemplateData | undefined, v: unknown, at: string): FunctionToolSpec {
+  const found: Array<Candidate<Slots>> = [];
+  forms(template, accepted).forEach((f, order) => {
+    const match = matchTemplate(f, v);
+    if (match && typeof match.slots.name === 'string') found.push({ match, value: match.slots, order });
+  });
+  if (!found.length) fit(id, template, v, at);
+  const s = pickRead(found, at);
+  if (!s) throw new RequestError(id, at, 'a tool needs a name');
+  const parameters = isObject(s.parameters) ? s.parameters : isObject(s.openApiParameters) ? (jsonSchemaOf(s.openApiParameters) as Record<string, unknown>) : {};
+  const tool: FunctionToolSpec = { name: s.name as string, parameters };
   if (typeof s.description === 'string') tool.description = s.description;
   if (typeof s.strict === 'boolean') tool.strict = s.strict;
+  if (isCacheControl(s.cacheControl)) tool.cacheControl = s.cacheControl;
   return tool;
+}
+
+/**
+ * An OpenAPI 3.0 schema object (Gemini's `Schema`: `type` in capitals, `nullable`) as the JSON
+ * Schema every other wire takes: types in lower case, `nullable: true` as a `null` type beside it,
+ * Gemini's `propertyOrdering` left out (it orders generation, it does not constrain it).
+ */
+function jsonSchemaOf(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(jsonSchemaOf);
+  if (!isObject(v)) return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) {
+    if (k === 'nullable' || k === 'propertyOrdering' || k === '__proto__' || k === 'constructor') continue;
+    if (k === 'type' && typeof x === 'string') out.type = x.toLowerCase();
+    else if (k === 'properties' && isObject(x)) out.properties = Object.fromEntries(Object.entries(x).filter(([p]) => p !== '__proto__').map(([p, s]) => [p, jsonSchemaOf(s)]));
+    else if (k === 'items' || k === 'anyOf') out[k] = jsonSchemaOf(x);
+    else out[k] = x;
+  }
+  if (v.nullable === true && typeof out.type === 'string') out.type = [out.type, 'null'];
+  return out;
+}
+
+function isCacheControl(v: unknown): v is NonNullable<FunctionToolSpec['cacheControl']> {
+  return isObject(v) && typeof v.type === 'string';
 }
 
 function decodeToolChoice(id: string, t: Readonly<Record<string, TemplateData>>, v: unknown, where: string, noParallel: { value: boolean }): ToolChoice | undefined {
@@ -572,6 +624,19 @@ function fit(id: string, template: TemplateData, v: unknown, at: string): Match 
 
 function pick<T>(found: Array<Candidate<T>>): T | undefined {
   return pickCandidate(found)?.value;
+}
+
+/** The best candidate's value; what it (and the readers under it) left unread is noted, under `at`. */
+function pickRead<T>(found: Array<Candidate<T>>, at: string): T | undefined {
+  const best = pickCandidate(found);
+  if (!best) return undefined;
+  noteUnread(best.match, at);
+  if (best.inner) unread.push(...best.inner);
+  return best.value;
+}
+
+function noteUnread(m: Match, at: string): void {
+  for (const p of m.unread) unread.push(at + p);
 }
 
 function pickCandidate<T>(found: Array<Candidate<T>>): Candidate<T> | undefined {

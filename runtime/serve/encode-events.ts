@@ -1,8 +1,10 @@
 /**
  * Wire events → bytes in the spec's framing: SSE (with `event:` lines where the wire names its
- * events, and the done sentinel last), NDJSON, or AWS event-stream messages.
+ * events, and the done sentinel last), NDJSON, or AWS event-stream messages; or one JSON array,
+ * for a stream asked for without the query that selects the spec's framing (Gemini without alt=sse).
  */
 import type { ProviderAdapter } from '../contract/adapter.js';
+import type { ServeCodec } from '../contract/serve-codec.js';
 import { eventStreamMessage } from './encode-event-stream.js';
 import type { WireEvent } from './stream-writer.js';
 
@@ -17,7 +19,18 @@ export interface EventEncoder {
 const utf8 = new TextEncoder();
 const NOTHING = new Uint8Array(0);
 
-export function eventEncoder(adapter: ProviderAdapter): EventEncoder {
+/**
+ * The framing a stream request asked for: the spec's own, unless the spec has a stream query
+ * (`alt=sse`) that the request's URL lacks and says how such a stream is framed instead.
+ */
+export function requestedFraming(adapter: ProviderAdapter, serve: ServeCodec, url: URL): 'json-array' | undefined {
+  const query = adapter.endpoint.streamQuery;
+  if (!query || !serve.streamWithoutQuery) return undefined;
+  return Object.entries(query).every(([k, v]) => url.searchParams.get(k) === v) ? undefined : serve.streamWithoutQuery;
+}
+
+export function eventEncoder(adapter: ProviderAdapter, framingAsked?: 'json-array'): EventEncoder {
+  if (framingAsked === 'json-array') return jsonArray();
   const { framing, doneSentinel, unwrap } = adapter.profile.stream;
   if (framing === 'event-stream') return { contentType: 'application/vnd.amazon.eventstream', bytes: (events) => concat(events.map((e) => eventStreamMessage(e, unwrap))), end: () => NOTHING };
   if (framing === 'ndjson') return { contentType: 'application/x-ndjson', bytes: (events) => utf8.encode(events.map((e) => `${JSON.stringify(e.data)}\n`).join('')), end: () => NOTHING };
@@ -26,6 +39,23 @@ export function eventEncoder(adapter: ProviderAdapter): EventEncoder {
     contentType: 'text/event-stream',
     bytes: (events) => utf8.encode(events.map((e) => `${e.event === undefined ? '' : `event: ${e.event}\n`}data: ${JSON.stringify(e.data)}\n\n`).join('')),
     end: () => done,
+  };
+}
+
+/** The events as the elements of one JSON array, written as they come (`[` before the first, `]` at the end). */
+function jsonArray(): EventEncoder {
+  let opened = false;
+  return {
+    contentType: 'application/json',
+    bytes(events) {
+      let text = '';
+      for (const e of events) {
+        text += `${opened ? '\r\n,' : '['}${JSON.stringify(e.data)}`;
+        opened = true;
+      }
+      return utf8.encode(text);
+    },
+    end: () => utf8.encode(opened ? ']' : '[]'),
   };
 }
 

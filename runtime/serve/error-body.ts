@@ -25,8 +25,14 @@ export function errorBody(adapter: ProviderAdapter, serve: ServeCodec, e: Served
 
 /** An error as the wire answers it: the body, its type by default from the spec's table for the status, the type header. */
 export function errorResponse(adapter: ProviderAdapter, serve: ServeCodec, e: ServedError, headers: Record<string, string> = {}): Response {
-  const error = { ...e, type: e.type ?? serve.errorTypes?.[String(e.status)] };
+  const error = { ...e, type: e.type ?? errorTypeFor(serve, e.status) };
   return new Response(JSON.stringify(errorBody(adapter, serve, error)), { status: e.status, headers: { 'content-type': 'application/json', ...errorHeaders(adapter, error.type), ...headers } });
+}
+
+/** The wire's error type for a status: the spec's entry for it, else for its class (`5xx`). */
+export function errorTypeFor(serve: ServeCodec, status: number): string | undefined {
+  const table = serve.errorTypes;
+  return table?.[String(status)] ?? table?.[`${Math.floor(status / 100)}xx`];
 }
 
 /** The headers an error response carries besides its body: the type, for wires that send it in one (AWS). */

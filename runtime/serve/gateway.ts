@@ -10,22 +10,31 @@ import { ConnectionError, ProviderError, RequestError, TimeoutError, WireforgeEr
 import { makeRedactor } from '../transport/redact.js';
 import type { ChatRequest, ClientOptions, ChatResponse, StreamEvent, Warning } from '../contract/unified-model.js';
 import { decodeRequest } from './decode-request.js';
-import { eventEncoder } from './encode-events.js';
-import { errorResponse } from './error-body.js';
+import { eventEncoder, requestedFraming, type EventEncoder } from './encode-events.js';
+import { errorResponse, errorTypeFor } from './error-body.js';
 import { notServed, servesPath } from './endpoint-path.js';
 import { withCors, type CorsOption } from './cors.js';
 import { callerKey, sameSecret } from './caller-key.js';
 import type { ServedSpec } from '../contract/serve-codec.js';
 import { responseBody, type ServedTurn } from './served-turn.js';
 import { StreamWriter } from './stream-writer.js';
+import { carriesCacheMarks, dropCacheMarks } from './cache-marks.js';
+import { EXPOSED_LIMITS, rateLimitHeaders } from './upstream-waits.js';
+import { readText } from './read-body.js';
 
 export interface GatewayOptions {
   /** The protocol callers speak. */
   listen: ServedSpec;
   /** The provider the gateway calls. */
   upstream: ServedSpec['adapter'];
-  /** Client options for the upstream (key, baseUrl, retries, timeouts, fetch). */
+  /**
+   * Client options for the upstream (key, baseUrl, `maxRetries`, `timeoutMs`, fetch). `maxRetries`
+   * defaults to 0 here: the caller's SDK retries, with the upstream's `retry-after` passed on to it
+   * (docs/serving.md#retries-and-timeouts).
+   */
   client?: ClientOptions;
+  /** Largest request body read, counted as it streams in; a larger one is a 413 in the listen protocol's shape, and nothing goes upstream. Default 4 MiB. */
+  bodyLimit?: number;
   /**
    * Where the upstream key comes from: `'gateway'` (the client options or the upstream spec's
    * environment variable, default), or `'caller'` (the key the caller sent in the listen
@@ -42,6 +51,14 @@ export interface GatewayOptions {
 
 /** The response header that lists what either protocol could not carry, as JSON. */
 export const WARNINGS_HEADER = 'x-wireforge-warnings';
+/**
+ * On every error the gateway answers: `gateway` when the gateway itself refused the request (the
+ * caller's token, the body, the path), `upstream` when it is the upstream's answer or failure.
+ */
+export const ERROR_SOURCE_HEADER = 'x-wireforge-error-source';
+
+/** The body limit of the fetch handler and of the node listener in front of it. */
+export const DEFAULT_BODY_LIMIT = 4 * 1024 * 1024;
 
 export function createGateway(options: GatewayOptions): (request: Request) => Promise<Response> {
   const { listen, upstream } = options;
@@ -49,12 +66,22 @@ export function createGateway(options: GatewayOptions): (request: Request) => Pr
   if (options.clientToken !== undefined && options.clientToken.length < 16) throw new WireforgeError('the gateway client token must be at least 16 characters', { provider: listen.adapter.id });
   // The caller's auth header cannot hold both a gateway token and an upstream key.
   if (options.clientToken !== undefined && keyFromCaller) throw new WireforgeError('a gateway that takes the upstream key from its callers cannot also ask them for a client token in the same header', { provider: listen.adapter.id });
-  const shared = keyFromCaller ? undefined : createClientFor(upstream, options.client);
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  // No upstream retries unless asked for: retried by the caller's SDK too, one 429 would become nine requests.
+  const clientOptions: ClientOptions = { maxRetries: 0, ...options.client };
+  const shared = keyFromCaller ? undefined : gatewayClient(upstream, clientOptions);
+  const cacheMarks = carriesCacheMarks(upstream);
   // The keys the upstream client will use: given, or the upstream spec's environment variable.
   const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
   const envKey = upstream.endpoint.apiKeyEnv ? env?.[upstream.endpoint.apiKeyEnv] : undefined;
   const redact = makeRedactor(options.client?.apiKey, envKey, options.clientToken);
-  const fail = (status: number, message: string, headers: Record<string, string> = {}): Response => errorResponse(listen.adapter, listen.serve, { status, message: redact(message) }, headers);
+  // The upstream's own error type goes back only to callers of the same wire; others get the listen protocol's for the status.
+  const sameWire = upstream.id === listen.adapter.id;
+  const fail = (status: number, message: string, headers: Record<string, string> = {}, source: 'gateway' | 'upstream' = 'gateway', type?: string): Response =>
+    errorResponse(listen.adapter, listen.serve, { status, message: redact(message), type: sameWire ? type : undefined }, { [ERROR_SOURCE_HEADER]: source, ...headers });
+  // The header the gateway reads the caller's credential from, as its 401 names it.
+  const { header: authHeader, scheme } = listen.adapter.endpoint.auth;
+  const sendIn = `the ${authHeader} header${scheme ? ` (${scheme} <token>)` : ''}`;
 
   return withCors(
     async (req) => {
@@ -66,7 +93,7 @@ export function createGateway(options: GatewayOptions): (request: Request) => Pr
       }
     },
     options.cors,
-    [WARNINGS_HEADER, listen.adapter.requestIdHeader, listen.adapter.profile.errors.typeHeader],
+    [WARNINGS_HEADER, ERROR_SOURCE_HEADER, listen.adapter.requestIdHeader, listen.adapter.profile.errors.typeHeader, ...EXPOSED_LIMITS],
   );
 
   async function handle(req: Request): Promise<Response> {
@@ -75,13 +102,16 @@ export function createGateway(options: GatewayOptions): (request: Request) => Pr
     // A wrong baseUrl in the caller is a 404 in the protocol's shape, as the provider would answer it.
     if (!servesPath(listen.adapter, url.pathname)) return fail(404, notServed(listen.adapter, url.pathname));
     const key = callerKey(listen, (h) => req.headers.get(h));
-    if (options.clientToken !== undefined && (key === undefined || !sameSecret(key, options.clientToken))) return fail(401, 'a valid gateway token is required');
-    if (keyFromCaller && !key) return fail(401, 'send your upstream key in the auth header');
+    if (options.clientToken !== undefined && key === undefined) return fail(401, `the gateway needs its token: send it in ${sendIn}`);
+    if (options.clientToken !== undefined && !sameSecret(key!, options.clientToken)) return fail(401, `the gateway refused the token sent in ${sendIn}`);
+    if (keyFromCaller && !key) return fail(401, `send your ${upstream.profile.name} key in ${sendIn}: this gateway passes it upstream`);
     const type = req.headers.get('content-type') ?? '';
     if (!/^application\/(.*\+)?json\b/i.test(type)) return fail(400, `the body must be JSON (content-type application/json), not ${JSON.stringify(type)}`);
+    const text = await readText(req, bodyLimit);
+    if (text === undefined) return fail(413, `the request body is too large (the gateway takes up to ${bodyLimit} bytes)`);
     let body: unknown;
     try {
-      body = JSON.parse(await req.text());
+      body = JSON.parse(text);
     } catch {
       return fail(400, 'the body is not valid JSON');
     }
@@ -94,27 +124,28 @@ export function createGateway(options: GatewayOptions): (request: Request) => Pr
     }
     const request = upstreamRequest(decoded.request, listen.adapter.id, options.model);
     // Fields only the listen protocol knows (OpenAI's `n`, `logprobs`) mean nothing to another one.
-    const own: Warning[] = [];
+    const own: Warning[] = decoded.unread.map((field) => ({ type: 'dropped', field, message: `${listen.adapter.profile.name} field ${field} has no place in the unified request; it was not sent upstream` }));
+    dropCacheMarks(request, cacheMarks, upstream.profile.name, own);
     if (request.providerOptions && upstream.id !== listen.adapter.id) {
       for (const k of Object.keys(request.providerOptions)) own.push({ type: 'dropped', field: k, message: `${listen.adapter.profile.name} field ${k} has no counterpart in ${upstream.profile.name}; it was not sent` });
       delete request.providerOptions;
     }
     if (keyFromCaller) redact.add?.(key, true);
-    const client = shared ?? createClientFor(upstream, { ...options.client, apiKey: key });
+    const client = shared ?? createClientFor(upstream, { ...clientOptions, apiKey: key });
     const call = { signal: req.signal };
     try {
       if (!decoded.stream) {
         const r = await client.chat(request, call);
-        const { body: out, warnings } = responseBody(listen.adapter, listen.serve, turnOf(r, request.model));
+        const { body: out, warnings } = responseBody(listen.adapter, listen.serve, { ...turnOf(r, request.model), request: body });
         return json(out, 200, warningsHeader([...own, ...r.warnings, ...warnings]));
       }
       const stream = client.stream(request, call);
       const events = stream[Symbol.asyncIterator]();
       // The answer starts once upstream's first event is there: an upstream error before it is an HTTP error.
       const first = await events.next();
-      return streamed(listen, first, events, request.model, redact, stream.abort.bind(stream), upstream.id !== listen.adapter.id, own);
+      return streamed(listen, eventEncoder(listen.adapter, requestedFraming(listen.adapter, listen.serve, url)), first, events, request.model, redact, stream.abort.bind(stream), upstream.id !== listen.adapter.id, own, body);
     } catch (e) {
-      return upstreamFailure(e, fail);
+      return upstreamFailure(e, fail, keyFromCaller ? undefined : upstream.profile.name);
     }
   }
 }
@@ -142,6 +173,7 @@ function turnOf(r: ChatResponse, model: string | undefined): ServedTurn {
 
 function streamed(
   listen: ServedSpec,
+  encoder: EventEncoder,
   first: IteratorResult<StreamEvent>,
   events: AsyncIterator<StreamEvent>,
   model: string | undefined,
@@ -149,9 +181,10 @@ function streamed(
   abort: () => void,
   foreign: boolean,
   own: Warning[],
+  // The caller's request body: the listen protocol's response echoes its settings (`$request`).
+  request: unknown,
 ): Response {
-  const writer = new StreamWriter(listen.adapter, listen.serve, { id: 'gw_1', model: model ?? 'unknown', created: Math.floor(Date.now() / 1000) });
-  const encoder = eventEncoder(listen.adapter);
+  const writer = new StreamWriter(listen.adapter, listen.serve, { id: 'gw_1', model: model ?? 'unknown', created: Math.floor(Date.now() / 1000), request });
   let pending: IteratorResult<StreamEvent> | undefined = first;
   let done = false;
   const body = new ReadableStream<Uint8Array>({
@@ -177,7 +210,7 @@ function streamed(
         done = true;
         const status = e instanceof ProviderError && e.status !== undefined ? e.status : 502;
         const message = redact(e instanceof Error ? e.message : String(e));
-        const type = listen.serve.errorTypes?.[String(status)];
+        const type = errorTypeFor(listen.serve, status);
         controller.enqueue(encoder.bytes(writer.errorEvent({ status, message, type })));
         controller.close();
       }
@@ -200,14 +233,35 @@ function withoutWire(e: StreamEvent): StreamEvent {
   return { type: 'part', part: part as typeof e.part };
 }
 
-/** An upstream failure as the listen protocol's error: its status, or 502/504 when there was no answer. */
-function upstreamFailure(e: unknown, fail: (status: number, message: string, headers?: Record<string, string>) => Response): Response {
-  if (e instanceof ProviderError) return fail(e.status ?? 502, e.providerMessage || e.message);
-  if (e instanceof TimeoutError) return fail(504, e.message);
-  if (e instanceof ConnectionError) return fail(502, e.message);
-  if (e instanceof RequestError) return fail(400, e.message);
-  if (e instanceof WireforgeError) return fail(502, e.message);
+/**
+ * An upstream failure as the listen protocol's error: its status, or 502/504 when there was no
+ * answer. The upstream refusing the gateway's own key (`ownKey`: the upstream's name) is a 502:
+ * passed on as a 401, it would read as the caller's token refused. The upstream's waits and
+ * rate-limit headers go with it.
+ */
+function upstreamFailure(e: unknown, fail: (status: number, message: string, headers: Record<string, string>, source: 'gateway' | 'upstream', type?: string) => Response, ownKey: string | undefined): Response {
+  if (e instanceof ProviderError) {
+    const message = e.providerMessage || e.message;
+    if (ownKey !== undefined && (e.status === 401 || e.status === 403)) return fail(502, `${ownKey} refused the gateway's key (HTTP ${e.status}): ${message}`, {}, 'upstream');
+    return fail(e.status ?? 502, message, rateLimitHeaders(e), 'upstream', e.type);
+  }
+  if (e instanceof TimeoutError) return fail(504, e.message, {}, 'upstream');
+  if (e instanceof ConnectionError) return fail(502, e.message, {}, 'upstream');
+  // The request as the gateway made it, refused before it was sent.
+  if (e instanceof RequestError) return fail(400, e.message, {}, 'gateway');
+  if (e instanceof WireforgeError) return fail(502, e.message, {}, 'upstream');
   throw e;
+}
+
+/** The upstream client, or what to do when the gateway has no key for it (not createClient's advice). */
+function gatewayClient(upstream: GatewayOptions['upstream'], options: ClientOptions | undefined) {
+  try {
+    return createClientFor(upstream, options);
+  } catch (e) {
+    if (!(e instanceof RequestError) || e.field !== 'apiKey') throw e;
+    const env = upstream.endpoint.apiKeyEnv;
+    throw new RequestError(upstream.id, 'apiKey', `the gateway has no key for ${upstream.profile.name}: ${env ? `set ${env} where it runs, ` : ''}give one in client.apiKey, or pass each caller's key upstream (upstreamKey: 'caller')`);
+  }
 }
 
 function warningsHeader(warnings: Warning[]): Record<string, string> {

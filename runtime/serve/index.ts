@@ -14,5 +14,5 @@ export { wireUsage } from './wire-usage.js';
 export { decodeRequest, type DecodedRequest } from './decode-request.js';
 export { MockSetupError } from '../errors.js';
 export { createMockHandler, type MockHandler, type MockOptions, type MockStep, type MockMatch, type MockFault, type RecordedCall } from './mock-handler.js';
-export { createGateway, WARNINGS_HEADER, type GatewayOptions } from './gateway.js';
+export { createGateway, WARNINGS_HEADER, DEFAULT_BODY_LIMIT, type GatewayOptions } from './gateway.js';
 export { withCors, type CorsOption } from './cors.js';

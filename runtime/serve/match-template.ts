@@ -9,6 +9,8 @@ export interface Match {
   slots: Record<string, unknown>;
   /** Wire keys no template key accounts for (a weaker fit). */
   extra: number;
+  /** Where those keys are, relative to the matched value (`cache_control`, `source.detail`): what a reader of the fit leaves unread. */
+  unread: string[];
   /** Literal values the template required and the wire had (a more specific fit). */
   literals: number;
   /** Objects a slot took whole where another form may spell out their fields (a looser fit). */
@@ -21,19 +23,19 @@ export function matchTemplate(t: TemplateData, v: unknown): Match | undefined {
   if (typeof t === 'string') return matchString(t, v);
   if (Array.isArray(t)) return matchArray(t, v);
   if (t !== null && typeof t === 'object') return matchObject(t as Record<string, unknown>, v);
-  return v === t ? { slots: {}, extra: 0, literals: 1, loose: 0 } : undefined;
+  return v === t ? { slots: {}, extra: 0, literals: 1, loose: 0, unread: [] } : undefined;
 }
 
 function matchString(t: string, v: unknown): Match | undefined {
-  if (t === '$null') return v === null ? { slots: {}, extra: 0, literals: 1, loose: 0 } : undefined;
-  if (t.startsWith('$$')) return v === t.slice(1) ? { slots: {}, extra: 0, literals: 1, loose: 0 } : undefined;
+  if (t === '$null') return v === null ? { slots: {}, extra: 0, literals: 1, loose: 0, unread: [] } : undefined;
+  if (t.startsWith('$$')) return v === t.slice(1) ? { slots: {}, extra: 0, literals: 1, loose: 0, unread: [] } : undefined;
   if (t.includes('${')) return matchConcat(t, v);
   const slot = SLOT.exec(t);
-  if (!slot) return v === t ? { slots: {}, extra: 0, literals: 1, loose: 0 } : undefined;
+  if (!slot) return v === t ? { slots: {}, extra: 0, literals: 1, loose: 0, unread: [] } : undefined;
   if (v === undefined) return none();
   // The fallback is what the forward direction writes for an unset value: it reads back as unset.
   if (slot[2] !== undefined && JSON.stringify(v) === slot[2]) return none();
-  return { slots: { [slot[1]!]: v }, extra: 0, literals: 0, loose: v !== null && typeof v === 'object' && !Array.isArray(v) ? 1 : 0 };
+  return { slots: { [slot[1]!]: v }, extra: 0, literals: 0, loose: v !== null && typeof v === 'object' && !Array.isArray(v) ? 1 : 0, unread: [] };
 }
 
 /** `only:${name}`: literal text around slots; each slot takes the shortest text that lets the rest fit. */
@@ -61,7 +63,7 @@ function matchConcat(t: string, v: unknown): Match | undefined {
   }
   const m = new RegExp(`^${pattern}$`).exec(v);
   if (!m) return undefined;
-  return { slots: Object.fromEntries(names.map((n, i) => [n, m[i + 1]])), extra: 0, literals: 1, loose: 0 };
+  return { slots: Object.fromEntries(names.map((n, i) => [n, m[i + 1]])), extra: 0, literals: 1, loose: 0, unread: [] };
 }
 
 function escape(s: string): string {
@@ -79,7 +81,7 @@ function matchArray(t: unknown[], v: unknown): Match | undefined {
     if (vi < v.length) {
       const here = matchTemplate(t[ti], v[vi]);
       const rest = here && go(ti + 1, vi + 1);
-      if (here && rest) best = merge(here, rest);
+      if (here && rest) best = merge(within(here, `[${vi}]`), rest);
     }
     if (optional[ti]) {
       const skip = go(ti + 1, vi);
@@ -99,10 +101,19 @@ function matchObject(t: Record<string, unknown>, v: unknown): Match | undefined 
     if (k === '$when' || k === '$spread') continue;
     const m = matchTemplate(t[k], o[k]);
     if (!m) return undefined;
-    out = merge(out, m);
+    out = merge(out, within(m, `.${k}`));
   }
-  for (const k in o) if (!(k in t) && o[k] !== undefined) out.extra++;
+  for (const k in o) {
+    if (k in t || o[k] === undefined) continue;
+    out.extra++;
+    // A null or an empty list or object says nothing: not worth a warning when left unread.
+    if (!isEmpty(o[k])) out.unread.push(`.${k}`);
+  }
   return out;
+}
+
+function isEmpty(v: unknown): boolean {
+  return v === null || (typeof v === 'object' && Object.keys(v as object).length === 0);
 }
 
 /** A template that writes a literal whatever its slots hold (so an absent value does not fit it). */
@@ -114,11 +125,17 @@ function hasLiteral(t: unknown): boolean {
 }
 
 function none(): Match {
-  return { slots: {}, extra: 0, literals: 0, loose: 0 };
+  return { slots: {}, extra: 0, literals: 0, loose: 0, unread: [] };
 }
 
 function merge(a: Match, b: Match): Match {
-  return { slots: { ...a.slots, ...b.slots }, extra: a.extra + b.extra, literals: a.literals + b.literals, loose: a.loose + b.loose };
+  return { slots: { ...a.slots, ...b.slots }, extra: a.extra + b.extra, literals: a.literals + b.literals, loose: a.loose + b.loose, unread: [...a.unread, ...b.unread] };
+}
+
+/** A nested match's unread keys, as paths from the value around it. */
+function within(m: Match, step: string): Match {
+  if (m.unread.length) m.unread = m.unread.map((p) => step + p);
+  return m;
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import { MockSetupError } from '../errors.js';
 import type { MockFault, MockStep } from './mock-script.js';
+import { nearest } from '../request/did-you-mean.js';
 
 const KNOWN: Record<string, readonly string[]> = {
   step: ['when', 'reply', 'fault', 'times'],
@@ -69,18 +70,7 @@ function unknownKeys(o: object, kind: string, prefix: string, refuse: (option: s
   const known = KNOWN[kind]!;
   for (const k of Object.keys(o)) {
     if (known.includes(k)) continue;
-    const near = known.find((x) => distance(x.toLowerCase(), k.toLowerCase()) <= 2);
+    const near = nearest(k, known);
     refuse(`${prefix}${k}`, `is not a ${kind} option${near ? ` (did you mean ${near}?)` : ''}; known: ${known.join(', ')}`);
   }
-}
-
-/** Edit distance, for a did-you-mean. */
-function distance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    row = next;
-  }
-  return row[b.length]!;
 }

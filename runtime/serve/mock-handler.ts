@@ -8,8 +8,8 @@
 import { RequestError } from '../errors.js';
 import type { ChatRequest, Message } from '../contract/unified-model.js';
 import { decodeRequest } from './decode-request.js';
-import { eventEncoder } from './encode-events.js';
-import { errorResponse, type ServedError } from './error-body.js';
+import { eventEncoder, requestedFraming } from './encode-events.js';
+import { errorResponse, errorTypeFor, type ServedError } from './error-body.js';
 import { notServed, servesPath } from './endpoint-path.js';
 import { callerKey, sameSecret } from './caller-key.js';
 import type { ServedSpec } from '../contract/serve-codec.js';
@@ -68,7 +68,7 @@ export function createMockHandler(spec: ServedSpec, options: MockOptions = {}): 
   const chunk = options.chunk ?? 8;
   /** A turn's stream events as the spec writes them (also what a fault's position is checked against). */
   const streamOf = (turn: ServedTurn) => {
-    const writer = new StreamWriter(adapter, serve, { id: turn.id, model: turn.model, created: CREATED });
+    const writer = new StreamWriter(adapter, serve, { id: turn.id, model: turn.model, created: CREATED, request: turn.request });
     const events: WireEvent[] = [];
     for (const e of turnEvents(turn, chunk)) events.push(...writer.write(e));
     events.push(...writer.end());
@@ -136,11 +136,11 @@ export function createMockHandler(spec: ServedSpec, options: MockOptions = {}): 
       return fail(fault.status, fault.message ?? `mock error ${fault.status}`, { type: fault.type, code: fault.code }, extra);
     }
     const id = `mock_${++n}`;
-    const turn = servedTurn(step.reply ?? {}, { id, model: decoded.request.model ?? options.model ?? 'mock-model', created: CREATED });
+    const turn: ServedTurn = { ...servedTurn(step.reply ?? {}, { id, model: decoded.request.model ?? options.model ?? 'mock-model', created: CREATED }), request: body };
     for (const c of turn.message.toolCalls ?? []) served.set(callKey(c.name, c.arguments), c.id);
     if (!decoded.stream) return json(responseBody(adapter, serve, turn).body, 200);
     const { writer, events } = streamOf(turn);
-    return streamResponse(spec, writer, events, fault, options.delayMs ?? 0, req.signal, handOver());
+    return streamResponse(spec, writer, events, fault, options.delayMs ?? 0, req.signal, handOver(), requestedFraming(spec.adapter, spec.serve, url));
   };
   return { fetch: withCors(handle, options.cors, [adapter.requestIdHeader, adapter.profile.errors.typeHeader]), calls };
 }
@@ -197,8 +197,8 @@ function holds(m: MockMatch, call: RecordedCall): boolean {
 }
 
 /** `done` is called once the body has ended or been cancelled. */
-function streamResponse(spec: ServedSpec, writer: StreamWriter, events: WireEvent[], fault: MockFault, delayMs: number, signal: AbortSignal, done: () => void): Response {
-  const encoder = eventEncoder(spec.adapter);
+function streamResponse(spec: ServedSpec, writer: StreamWriter, events: WireEvent[], fault: MockFault, delayMs: number, signal: AbortSignal, done: () => void, framing: 'json-array' | undefined): Response {
+  const encoder = eventEncoder(spec.adapter, framing);
   let i = 0;
   const end = (controller: ReadableStreamDefaultController<Uint8Array>) => {
     done();
@@ -211,7 +211,7 @@ function streamResponse(spec: ServedSpec, writer: StreamWriter, events: WireEven
       if (i > 0 && delayMs) await sleep(delayMs, signal);
       if (i === 1 && fault.stallMs) await sleep(fault.stallMs, signal);
       if (fault.errorAfter !== undefined && i === fault.errorAfter) {
-        const type = fault.type ?? spec.serve.errorTypes?.['500'];
+        const type = fault.type ?? errorTypeFor(spec.serve, 500);
         controller.enqueue(encoder.bytes(writer.errorEvent({ status: 500, message: fault.message ?? 'mock stream error', type, code: fault.code })));
         return end(controller);
       }

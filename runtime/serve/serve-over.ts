@@ -3,16 +3,18 @@
  * set to undefined is taken away). Generated code calls it as a pure call, so a bundle that never
  * serves leaves the base's serve data out too.
  */
-import type { RequestTemplates, ServeCodec } from '../contract/serve-codec.js';
+import type { RequestTemplates, ServeCodec, ServeStep, ServeTemplate } from '../contract/serve-codec.js';
 
 /** What an overlay changes: members, stream steps, request forms (undefined takes one away). */
-export type ServeOverlay = { readonly [K in Exclude<keyof ServeCodec, 'request'>]?: ServeCodec[K] | undefined } & {
+export type ServeOverlay = { readonly [K in Exclude<keyof ServeCodec, 'request' | 'stream'>]?: ServeCodec[K] | undefined } & {
+  readonly stream?: { readonly [S in ServeStep]?: readonly ServeTemplate[] | undefined };
   readonly request?: { readonly [G in keyof RequestTemplates]?: RequestTemplates[G] | undefined };
 };
 
 export function serveOver(base: ServeCodec, own: ServeOverlay): ServeCodec {
   const { request, ...members } = own;
-  const out: ServeCodec = { ...base, ...members, stream: own.stream ? { ...base.stream, ...own.stream } : base.stream };
+  // A step set to undefined is taken away (the writer skips a step with no templates).
+  const out: ServeCodec = { ...base, ...members, stream: own.stream ? ({ ...base.stream, ...own.stream } as ServeCodec['stream']) : base.stream };
   return request && base.request ? { ...out, request: mergeForms(base.request, request) } : out;
 }
 

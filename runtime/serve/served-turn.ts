@@ -10,6 +10,7 @@ import type { AssistantMessage, FinishReason, Usage, Warning } from '../contract
 import type { ServeCodec, ServeSlots } from '../contract/serve-codec.js';
 import { wireFinish } from './wire-finish.js';
 import { wireUsage } from './wire-usage.js';
+import { FORBIDDEN_KEYS } from '../request/safe-merge.js';
 
 export interface ServedTurn {
   id: string;
@@ -19,11 +20,13 @@ export interface ServedTurn {
   message: AssistantMessage;
   finishReason: FinishReason | null;
   usage: Usage | null;
+  /** The client's request body as it arrived, for the templates that echo it (`$request`). */
+  request?: unknown;
 }
 
 /** What the turn slots hold, and what the spec could not carry of the turn. */
 export interface TurnSlots {
-  slots: Pick<ServeSlots, 'id' | 'model' | 'created' | 'createdAt' | 'message' | 'finish' | 'finishFields' | 'usage'>;
+  slots: Pick<ServeSlots, 'id' | 'model' | 'created' | 'createdAt' | 'message' | 'finish' | 'finishFields' | 'usage' | 'request'>;
   warnings: Warning[];
 }
 
@@ -35,7 +38,8 @@ export function turnSlots(adapter: ProviderAdapter, serve: ServeCodec, turn: Ser
   const opening = readPath(adapter.buildRequest({ messages: [OPENING] }, 'blocking').body, to) as unknown[];
   const built = adapter.buildRequest({ messages: [OPENING, withItemIds(turn)] }, 'blocking');
   const items = (readPath(built.body, to) as unknown[]).slice(opening.length);
-  const message = adapter.profile.request.messages.spread ? named(items, serve.itemId, turn.id) : items[0];
+  const written = adapter.profile.request.messages.spread ? named(items, serve.itemId, turn.id) : items[0];
+  const message = serve.fill ? filled(written, serve.fill) : written;
   const fields = turn.finishReason ? (serve.finish[turn.finishReason] ?? serve.finish['*'] ?? {}) : {};
   return {
     slots: {
@@ -47,6 +51,7 @@ export function turnSlots(adapter: ProviderAdapter, serve: ServeCodec, turn: Ser
       finish: wireFinish(adapter.profile.finish, turn.finishReason),
       finishFields: fields,
       usage: turn.usage ? wireUsage(adapter.profile.usage, turn.usage) : undefined,
+      request: turn.request,
     },
     warnings: built.warnings,
   };
@@ -56,6 +61,21 @@ export function turnSlots(adapter: ProviderAdapter, serve: ServeCodec, turn: Ser
 function named(items: unknown[], key: string | undefined, id: string): unknown[] {
   if (key === undefined) return items;
   return items.map((item, i) => (typeof item === 'object' && item !== null && !(key in item) ? { [key]: `${id}_${i}`, ...item } : item));
+}
+
+/**
+ * The fields a response writes that the request form leaves out (`serve.fill`), added by each
+ * object's `type` where absent; a copy, so the fill's lists are the body's own.
+ */
+function filled(v: unknown, fill: NonNullable<ServeCodec['fill']>): unknown {
+  if (Array.isArray(v)) return v.map((x) => filled(x, fill));
+  if (typeof v !== 'object' || v === null) return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) if (!FORBIDDEN_KEYS.has(k)) out[k] = filled(x, fill);
+  const type = out.type;
+  const more = typeof type === 'string' && Object.hasOwn(fill, type) ? fill[type] : undefined;
+  if (more) for (const [k, x] of Object.entries(more)) if (!(k in out) && !FORBIDDEN_KEYS.has(k)) out[k] = typeof x === 'object' && x !== null ? JSON.parse(JSON.stringify(x)) : x;
+  return out;
 }
 
 /**

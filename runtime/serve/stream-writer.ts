@@ -22,13 +22,15 @@ export interface WireEvent {
 type Block =
   | { kind: 'text'; index: number; text: string }
   | { kind: 'thinking'; index: number; text: string; signature?: string }
-  | { kind: 'call'; index: number; callIndex: number; id: string; name: string; text: string; waiting?: boolean; done?: ToolCall };
+  | { kind: 'call'; index: number; callIndex: number; id: string; name: string; text: string; waiting?: boolean; done?: ToolCall; first?: boolean };
 type CallBlock = Extract<Block, { kind: 'call' }>;
 
 export class StreamWriter {
   private seq = 0;
   private blocks = 0;
   private calls = 0;
+  /** Text and call blocks begun: the first one carries `$first` (Chat Completions' role chunk goes with it). */
+  private shown = 0;
   private open: Block | undefined;
   /** Unified call index → the call, for deltas and the complete call. */
   private readonly byIndex = new Map<number, Extract<Block, { kind: 'call' }>>();
@@ -49,14 +51,21 @@ export class StreamWriter {
   constructor(
     private readonly adapter: ProviderAdapter,
     private readonly serve: ServeCodec,
-    private readonly turn: { id: string; model: string; created: number },
+    private readonly turn: { id: string; model: string; created: number; request?: unknown },
   ) {
     this.createdAt = new Date(turn.created * 1000).toISOString();
   }
 
   write(e: ServeEvent): WireEvent[] {
     const out: WireEvent[] = [];
-    if (!this.started && e.type !== 'start') this.start(out, {});
+    if (!this.started) {
+      // Usage known before the turn begins (the input) goes into the start event (Anthropic's message_start).
+      if (e.type === 'usage') {
+        this.usage = e.usage;
+        return out;
+      }
+      if (e.type !== 'start') this.start(out, {});
+    }
     switch (e.type) {
       case 'start':
         if (!this.started) this.start(out, e);
@@ -149,7 +158,9 @@ export class StreamWriter {
     this.started = true;
     if (e.id) this.turn.id = e.id;
     if (e.model) this.turn.model = e.model;
-    this.emit(out, 'start', this.turnSlots(null));
+    // The start may describe the response as it begins (Responses' response.created): the body so far.
+    const slots = this.turnSlots(null);
+    this.emit(out, 'start', { ...slots, response: this.serve.response?.(slots as ServeSlots) });
   }
 
   /** The open block if it is of this kind, else a new one (the open one closed first). */
@@ -158,7 +169,7 @@ export class StreamWriter {
     this.close(out);
     const b = { kind, index: this.blocks++, text: '' } as Extract<Block, { kind: K }>;
     this.open = b;
-    this.emit(out, kind === 'text' ? 'textStart' : 'thinkingStart', this.blockSlots(b, {}));
+    this.emit(out, kind === 'text' ? 'textStart' : 'thinkingStart', this.blockSlots(b, kind === 'text' ? { first: this.shown++ === 0 } : {}));
     return b;
   }
 
@@ -172,17 +183,17 @@ export class StreamWriter {
       this.waiting.push(b);
       return b;
     }
-    const b: CallBlock = { kind: 'call', index: this.blocks++, callIndex: this.calls++, id, name, text: '' };
+    const b: CallBlock = { kind: 'call', index: this.blocks++, callIndex: this.calls++, id, name, text: '', first: this.shown++ === 0 };
     this.byIndex.set(index, b);
     this.open = b;
-    if (!this.serve.stream.toolCall) this.emit(out, 'toolCallStart', this.blockSlots(b, {}));
+    if (!this.serve.stream.toolCall) this.emit(out, 'toolCallStart', this.blockSlots(b, { first: b.first }));
     return b;
   }
 
   private endCall(out: WireEvent[], b: Extract<Block, { kind: 'call' }>, call: ToolCall): void {
     this.toolCalls.push(call);
     const whole = this.serve.stream.toolCall !== undefined;
-    this.emit(out, whole ? 'toolCall' : 'toolCallEnd', this.blockSlots(b, { signature: call.signature }, true));
+    this.emit(out, whole ? 'toolCall' : 'toolCallEnd', this.blockSlots(b, whole ? { signature: call.signature, first: b.first } : { signature: call.signature }, true));
     if (this.open === b) this.open = undefined;
     this.startWaiting(out);
   }
@@ -193,8 +204,9 @@ export class StreamWriter {
       const b = this.waiting.shift()!;
       b.waiting = false;
       b.index = this.blocks++;
+      b.first = this.shown++ === 0;
       this.open = b;
-      this.emit(out, 'toolCallStart', this.blockSlots(b, {}));
+      this.emit(out, 'toolCallStart', this.blockSlots(b, { first: b.first }));
       if (b.text) this.emit(out, 'toolCallDelta', this.blockSlots(b, { delta: b.text }));
       if (b.done) this.endCall(out, b, b.done);
     }

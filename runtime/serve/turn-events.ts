@@ -75,7 +75,11 @@ export function pieces(text: string, size: number): string[] {
 /** The unified events of a served turn: reasoning, then text, then each call, then the finish. */
 export function turnEvents(turn: ServedTurn, size = 8): ServeEvent[] {
   const m = turn.message;
-  const out: ServeEvent[] = [{ type: 'start', id: turn.id, model: turn.model, warnings: [] }];
+  const out: ServeEvent[] = [];
+  // What a provider knows as it begins (the input), for wires whose first event says it (Anthropic).
+  const u = turn.usage;
+  if (u) out.push({ type: 'usage', usage: { inputTokens: u.inputTokens, outputTokens: 0, totalTokens: u.inputTokens, ...(u.cachedInputTokens === undefined ? {} : { cachedInputTokens: u.cachedInputTokens }), ...(u.cacheWriteTokens === undefined ? {} : { cacheWriteTokens: u.cacheWriteTokens }) } });
+  out.push({ type: 'start', id: turn.id, model: turn.model, warnings: [] });
   for (const t of m.thinking ?? []) {
     for (const d of pieces(t.text, size)) out.push({ type: 'thinking-delta', delta: d });
     if (t.signature !== undefined) out.push({ type: 'thinking-signature', signature: t.signature });

@@ -2,30 +2,12 @@
  * Tools whose arguments are described with a schema library (zod 4, valibot, arktype) through
  * the Standard Schema interface: the library validates and types the arguments, and the model
  * gets JSON Schema from the library's Standard JSON Schema side (`~standard.jsonSchema`). The
- * interface types are written here from the Standard Schema spec (it is meant to be copied).
+ * interface types are in runtime/contract/schema.ts (the response schema is typed with them too).
  */
+import type { StandardSchemaV1 } from '../contract/schema.js';
 import { parseArguments, type ArgumentsCheck } from './check-arguments.js';
 
-export interface StandardIssue {
-  readonly message: string;
-  readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined;
-}
-
-export type StandardResult<Output> = { readonly value: Output; readonly issues?: undefined } | { readonly issues: ReadonlyArray<StandardIssue> };
-
-export interface StandardSchemaV1<Input = unknown, Output = Input> {
-  readonly '~standard': {
-    readonly version: 1;
-    readonly vendor: string;
-    readonly validate: (value: unknown) => StandardResult<Output> | Promise<StandardResult<Output>>;
-    readonly types?: { readonly input: Input; readonly output: Output } | undefined;
-    /** Standard JSON Schema: the schema as JSON Schema, for the wire. */
-    readonly jsonSchema?: { readonly input: (options: { readonly target: string }) => Record<string, unknown> } | undefined;
-  };
-}
-
-/** The arguments type a Standard Schema validates to. */
-export type InferOutput<S> = S extends StandardSchemaV1<unknown, infer O> ? O : unknown;
+export type { InferOutput, StandardIssue, StandardResult, StandardSchemaV1 } from '../contract/schema.js';
 
 export function isStandardSchema(v: unknown): v is StandardSchemaV1 {
   const s = (v as { '~standard'?: { version?: unknown; validate?: unknown } } | null)?.['~standard'];

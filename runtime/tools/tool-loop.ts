@@ -115,8 +115,10 @@ async function* toolLoop(
   options: RunToolsOptions,
   streaming: boolean,
 ): AsyncGenerator<ToolLoopEvent, RunToolsResult, undefined> {
-  // Before anything else reads it: a request from plain JavaScript may not be a ChatRequest.
-  checkRequest(client.provider, request);
+  // Before anything else reads it: a request from plain JavaScript may not be a ChatRequest. A
+  // response schema is the client's to read (createClient clients do, on the turn that answers).
+  const format = (request as { responseFormat?: { type?: unknown; schema?: unknown } } | null)?.responseFormat;
+  checkRequest(client.provider, format?.type === 'json' && format.schema !== undefined ? { ...request, responseFormat: { type: 'json' } } : request);
   const policy: ExecutePolicy = {
     onArgumentsError: options.onArgumentsError ?? DEFAULT_POLICY.onArgumentsError,
     onExecutionError: options.onExecutionError ?? DEFAULT_POLICY.onExecutionError,

@@ -35,6 +35,7 @@ export async function readErrorResponse(adapter: ProviderAdapter, response: Resp
     retryable,
     requestId: adapter.requestIdHeader ? (headers.get(adapter.requestIdHeader) ?? undefined) : undefined,
     retryAfterMs: fields.retryDelayMs,
+    headers,
   });
 }
 

@@ -53,6 +53,34 @@ describe('spec diagnostics', () => {
       'bad enum value, with did-you-mean',
       { line: '  framing: ndjson', replace: '  framing: nd-json', want: (l) => [`${F}:${l}:12 bad-value "nd-json" is not allowed at /stream/framing (at /stream/framing); did you mean "ndjson"?`] },
     ],
+    [
+      'a schema fallback beside a jsonSchema form, which it could never be used for',
+      {
+        line: '  params:',
+        replace: ['  responseFormat: { to: format, jsonSchema: { schema: $schema }, schemaFallback: instruction }', '  params:'],
+        want: (l) => [
+          `${F}:${l}:82 bad-value this spec has a jsonSchema form, which a typed reply always uses: the fallback would never be used (at /request/responseFormat/schemaFallback); remove schemaFallback, or write \`jsonSchema: null\` when the wire has no JSON-schema mode`,
+        ],
+      },
+    ],
+    [
+      'a forced-tool schema fallback on a wire without a named tool choice',
+      {
+        line: '  params:',
+        replace: ['  responseFormat: { schemaFallback: tool }', '  params:'],
+        want: (l) => [
+          `${F}:${l}:37 bad-value a forced tool needs a \`request.toolChoice.named\` form: the reply is asked for as a call of one named tool (at /request/responseFormat/schemaFallback); declare the tool templates and the named tool choice, or use \`schemaFallback: instruction\``,
+        ],
+      },
+    ],
+    [
+      'a schema fallback that is neither tool nor instruction',
+      {
+        line: '  params:',
+        replace: ['  responseFormat: { schemaFallback: tools }', '  params:'],
+        want: (l) => [`${F}:${l}:37 bad-value "tools" is not allowed at /request/responseFormat/schemaFallback (at /request/responseFormat/schemaFallback); did you mean "tool"?`],
+      },
+    ],
     ['missing required field', { line: '    to: functions', replace: [], want: (l) => [`${F}:${l}:5 missing-field Missing required field "to" (at /request/tools)`] }],
     [
       'finish-reason table without a fallback',

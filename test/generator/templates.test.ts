@@ -43,8 +43,11 @@ describe('parseTemplate: strings', () => {
     expect(parseTemplate('$9lives', P)).toEqual({ kind: 'bad', pointer: P, message: '"$9lives" is not a slot', hint: slotHint });
     expect(parseTemplate('$two words', P)).toEqual({ kind: 'bad', pointer: P, message: '"$two words" is not a slot', hint: slotHint });
     expect(parseTemplate('$a|nope', P)).toEqual({ kind: 'bad', pointer: P, message: 'the default of "$a|nope" is not a JSON value', hint: 'write $name|"text", $name|0, $name|true or $name|null' });
-    expect(parseTemplate('$a|{"x":1}', P)).toEqual({ kind: 'bad', pointer: P, message: 'the default of "$a|{\\"x\\":1}" must be a string, number, boolean or null' });
-    expect(parseTemplate('$a|[1]', P)).toMatchObject({ kind: 'bad', message: 'the default of "$a|[1]" must be a string, number, boolean or null' });
+    expect(parseTemplate('$a|{"x":1}', P)).toEqual({ kind: 'bad', pointer: P, message: 'the default of "$a|{\\"x\\":1}" must be a string, number, boolean, null, [] or {}' });
+    expect(parseTemplate('$a|[1]', P)).toMatchObject({ kind: 'bad', message: 'the default of "$a|[1]" must be a string, number, boolean, null, [] or {}' });
+    // An empty list or object is a default (a field a wire always sends, empty: Responses' `tools: []`).
+    expect(parseTemplate('$a|[]', P)).toEqual({ kind: 'slot', name: 'a', pointer: P, fallback: [] });
+    expect(parseTemplate('$a|{}', P)).toEqual({ kind: 'slot', name: 'a', pointer: P, fallback: {} });
     // A $name inside a longer string is not a slot: refused, with the interpolation that was meant.
     expect(parseTemplate('only:$name', P)).toEqual({ kind: 'bad', pointer: P, message: '"only:$name" has $name inside a longer string, where it is not a slot', hint: 'interpolate it as "only:${name}", or write $$name for the literal text' });
     expect(parseTemplate('${a} and $b', P)).toMatchObject({ kind: 'bad', message: '"${a} and $b" has $b inside a longer string, where it is not a slot', hint: 'interpolate it as "${a} and ${b}", or write $$b for the literal text' });

@@ -29,6 +29,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'runtime/adapter.ts': ['runtime/contract', 'runtime/errors.ts', 'runtime/kit-version.ts', 'runtime/profile-facts.ts', 'runtime/wire', 'runtime/request', 'runtime/assemble'],
   'runtime/client': ['runtime/contract', 'runtime/errors.ts', 'runtime/wire', 'runtime/framing', 'runtime/transport', 'runtime/request', 'runtime/assemble'],
   'runtime/tools': ['runtime/contract', 'runtime/errors.ts', 'runtime/transport', 'runtime/request', 'runtime/client'],
+  'runtime/structured': ['runtime/contract', 'runtime/errors.ts', 'runtime/wire', 'runtime/request', 'runtime/client', 'runtime/tools'],
+  'runtime/registry.ts': ['runtime/contract', 'runtime/errors.ts', 'runtime/client', 'runtime/structured'],
   'runtime/serve': ['runtime/contract', 'runtime/errors.ts', 'runtime/wire', 'runtime/framing', 'runtime/transport', 'runtime/request', 'runtime/client'],
   'runtime/adapter-kit.ts': ['runtime/*'],
   'runtime/index.ts': ['runtime/*'],
@@ -44,6 +46,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'generator/format': [],
   'generator/pipeline.ts': ['generator/*'],
   'generator/cli-serve.ts': ['generator/locate-runtime.ts', 'node'],
+  'generator/own-specs.ts': ['generator/*', 'runtime/contract'],
   'generator/scaffold-spec.ts': ['runtime/contract'],
   'generator/cli.ts': ['generator/*', 'runtime/contract'],
 };

@@ -6,6 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../generated/index.js';
+import { startLoopbackServer } from '../helpers/loopback-server.js';
 import { startCli, type RunningCli } from '../helpers/run-cli.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -68,6 +69,29 @@ describe('the serve commands', () => {
     const gw = (await start(['gateway', '--listen', 'openai-chat', '--upstream', 'openai-chat', '--upstream-url', mock, '--key-from', 'caller', '--cors-origin', 'http://a.localhost', '--cors-origin', 'http://b.localhost'], ['gateway']))['gateway']!;
     expect((await ask(`${gw}/chat/completions`, 'http://b.localhost')).headers.get('access-control-allow-origin')).toBe('http://b.localhost');
     expect((await ask(`${gw}/chat/completions`, 'http://c.localhost')).headers.get('access-control-allow-origin')).toBeNull();
+  }, 30_000);
+
+  it('--max-retries, --timeout-ms and --body-limit reach the gateway; a bad count is refused', async () => {
+    // Chat Completions bodies as the API writes them: a 503 error, then an answer.
+    const error = { status: 503, headers: { 'content-type': 'application/json', 'retry-after-ms': '1' }, body: JSON.stringify({ error: { message: 'busy', type: 'server_error', param: null, code: null } }) };
+    const answer = { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 'c1', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'second try' }, finish_reason: 'stop' }] }) };
+    const up = await startLoopbackServer([error, answer, { hang: true }]);
+    try {
+      const gw = (await start(['gateway', '--listen', 'openai-chat', '--upstream', 'openai-chat', '--upstream-url', up.url, '--key-from', 'caller', '--max-retries', '1', '--timeout-ms', '300', '--body-limit', '2048'], ['gateway']))['gateway']!;
+      const post = (content: string) => fetch(`${gw}/chat/completions`, { method: 'POST', headers: { authorization: 'Bearer caller-key', 'content-type': 'application/json' }, body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content }] }) });
+      const ok = await post('hi');
+      expect(((await ok.json()) as { choices: { message: { content: string } }[] }).choices[0]!.message.content).toBe('second try');
+      expect(up.requests).toHaveLength(2);
+      // The third upstream request never answers: the timeout, with one retry, is a 504.
+      const slow = await post('hi');
+      expect(slow.status).toBe(504);
+      const big = await post('x'.repeat(3000));
+      expect(big.status).toBe(413);
+      expect(((await big.json()) as { error: { message: string } }).error.message).toContain('2048 bytes');
+    } finally {
+      await up.close();
+    }
+    await expect(start(['gateway', '--listen', 'openai-chat', '--upstream', 'openai-chat', '--max-retries', 'two'], ['never'])).rejects.toThrow(/exited with 2: .*--max-retries takes a whole number, not "two"/s);
   }, 30_000);
 
   it('refuses a non-loopback address with a held key and no token', async () => {

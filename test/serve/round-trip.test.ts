@@ -98,7 +98,9 @@ describe('a served turn reads back as the turn, blocking and streamed', () => {
         const blocking = await replayBlocking(adapter, JSON.stringify(responseBody(adapter, serve, unified).body));
         expect(seen(blocking)).toEqual(want);
 
-        const writer = new StreamWriter(adapter, serve, { id: 'resp1', model: 'm-1', created: 1767225600 });
+        // The request as the client sends it: a response may echo it (Chat's usage chunk is asked for in it).
+        const request = adapter.buildRequest({ messages: [{ role: 'user', content: 'hi' }], model: 'test-model' }, 'stream').body;
+        const writer = new StreamWriter(adapter, serve, { id: 'resp1', model: 'm-1', created: 1767225600, request });
         const encoder = eventEncoder(adapter);
         const events = [...turnEvents(unified, piece).flatMap((e) => writer.write(e)), ...writer.end()];
         const body = new Uint8Array([...encoder.bytes(events), ...encoder.end()]);

@@ -38,6 +38,9 @@ export const forbiddenKeys: SemanticRule = {
     };
     forced(ir.profile.request.streamBody, '/request/streamBody');
     forced(ir.profile.request.blockingBody, '/request/blockingBody');
+    // Served bodies take these as data: fields filled into output items, finish-table values.
+    forced(ir.serve?.fill, '/serve/fill');
+    forced(ir.serve?.finish, '/serve/finish');
     return out;
   },
 };

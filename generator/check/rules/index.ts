@@ -10,6 +10,7 @@ import { partKinds } from './part-kinds.js';
 import { patterns } from './patterns.js';
 import type { FileRule, SemanticRule } from './rule.js';
 import { ruleShape } from './rule-shape.js';
+import { schemaFallback } from './schema-fallback.js';
 import { specComplete } from './spec-complete.js';
 import { idMatchesFile, specIsMapping } from './spec-file.js';
 import { streamPaths } from './stream-paths.js';
@@ -17,7 +18,7 @@ import { templateSlots } from './template-slots.js';
 import { templateSyntax } from './template-syntax.js';
 import { toolsWhen } from './tools-when.js';
 
-export const SEMANTIC_RULES: SemanticRule[] = [specComplete, finishTable, fidelity, templateSyntax, templateSlots, ruleShape, streamPaths, bodyWriteConflicts, forbiddenKeys, patterns, partKinds, endpointPlaceholders, mergeJoin, toolsWhen];
+export const SEMANTIC_RULES: SemanticRule[] = [specComplete, finishTable, fidelity, templateSyntax, templateSlots, ruleShape, streamPaths, bodyWriteConflicts, forbiddenKeys, patterns, partKinds, endpointPlaceholders, mergeJoin, toolsWhen, schemaFallback];
 
 /** Run on each file before schema validation, in this order: a fatal finding ends the file's run. */
 export const FILE_RULES: FileRule[] = [specIsMapping, idMatchesFile, earlierEdition];

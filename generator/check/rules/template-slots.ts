@@ -36,8 +36,10 @@ export const templateSlots: SemanticRule = {
       if (!node) continue;
       const offered = SLOTS[ctx];
       for (const slot of slotsOf(node)) {
-        const root = slotRoot(slot.name, ctx);
-        if (offered.includes(root) && (root === slot.name || OBJECT_SLOTS.includes(root))) continue;
+        // `$json.<slot>` (serve templates) reads the slot after it, as JSON text.
+        const name = ctx.startsWith('serve.') && slot.name.startsWith('json.') ? slot.name.slice('json.'.length) : slot.name;
+        const root = slotRoot(name, ctx);
+        if (offered.includes(root) && (root === name || OBJECT_SLOTS.includes(root))) continue;
         out.push({
           code: 'unknown-slot',
           pointer: slot.pointer,

@@ -1,12 +1,14 @@
 /**
  * A set of adapters by id, with `createClient(id)` typed over those ids. The generator emits
  * one for the built-in specs (and one for a user's own specs beside them); the runtime never
- * imports generated code.
+ * imports generated code. Its clients read typed structured output (runtime/structured), which
+ * the core `createClientFor` leaves out of its bundle.
  */
-import type { ProviderAdapter } from '../contract/adapter.js';
-import { RequestError } from '../errors.js';
-import type { ClientOptions } from '../contract/unified-model.js';
-import { createClientFor, type Client } from './create-client.js';
+import type { ProviderAdapter } from './contract/adapter.js';
+import { RequestError } from './errors.js';
+import type { ClientOptions } from './contract/unified-model.js';
+import { createClientFor, type Client } from './client/create-client.js';
+import { withStructuredOutput } from './structured/structured-client.js';
 
 export interface Registry<Id extends string> {
   readonly adapters: Readonly<Record<Id, ProviderAdapter>>;
@@ -20,7 +22,8 @@ export function createRegistry<const A extends Record<string, ProviderAdapter>>(
       if (!Object.prototype.hasOwnProperty.call(adapters, id)) {
         throw new RequestError(String(id), 'id', `unknown provider spec ${JSON.stringify(id)}; known: ${Object.keys(adapters).join(', ')}`);
       }
-      return createClientFor(adapters[id]!, options);
+      const adapter = adapters[id]!;
+      return withStructuredOutput(createClientFor(adapter, options), adapter);
     },
   };
 }
