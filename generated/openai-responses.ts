@@ -1020,4 +1020,4 @@ export const serve = {
   eventName: ['type'],
 } satisfies ServeCodec;
 
-export const adapter = defineAdapter(profile, codec, { kit: 4 });
+export const adapter = defineAdapter(profile, codec, { kit: 5 });

@@ -49,11 +49,24 @@ export type Action =
       argumentsFull?: WirePath;
       argumentsObject?: WirePath;
       signature?: WirePath;
+      continues?: WirePath;
+      pieces?: ArgumentPiecesIR;
     }
   | { kind: 'finish'; paths: WirePath[] }
   | { kind: 'usage'; paths: WirePath[]; merge: boolean }
   | { kind: 'error'; at?: WirePath; message: WirePath[]; type: WirePath[]; code: WirePath[] }
   | { kind: 'end' };
+
+/** Arguments as JSON-path pieces (Vertex AI `partialArgs`): paths from the element of `each`. */
+export interface ArgumentPiecesIR {
+  each: WirePath;
+  path: WirePath;
+  continues?: WirePath;
+  string?: WirePath;
+  number?: WirePath;
+  boolean?: WirePath;
+  null?: WirePath;
+}
 
 export interface Rule {
   name: string;
