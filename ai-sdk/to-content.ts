@@ -39,7 +39,8 @@ export function usageOf(u: Usage | null): LanguageModelV4Usage {
   return {
     inputTokens: { total: u.inputTokens, noCache: u.inputTokens - (cached ?? 0) - (written ?? 0), cacheRead: cached, cacheWrite: written },
     outputTokens: { total: u.outputTokens, text: reasoning === undefined ? undefined : u.outputTokens - reasoning, reasoning },
-    raw: { ...u },
+    // Plain data (other models' counts, Anthropic advisor steps, included).
+    raw: { ...u } as unknown as LanguageModelV4Usage['raw'],
   };
 }
 
