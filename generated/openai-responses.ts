@@ -1362,4 +1362,4 @@ export const serve = {
   eventName: ['type'],
 } satisfies ServeCodec;
 
-export const adapter = defineAdapter(profile, codec, { kit: 4 });
+export const adapter = defineAdapter(profile, codec, { kit: 5 });

@@ -1,7 +1,8 @@
 /**
  * `wireforge serve` and `wireforge gateway`: the server side (docs/serving.md) from the command
  * line. They load the runtime package's Node entry (`wireforge/serve/node`) from the project, or
- * this repository's own when run from its source, and run until interrupted.
+ * this repository's own when run from its source, and run until interrupted. An id is a built-in
+ * spec's or one of the project's own (own-specs.ts): the same ids `createClient` takes.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -11,6 +12,12 @@ import type * as NodeServe from '../node/index.js';
 import type { RuntimeLocation } from './locate-runtime.js';
 
 type Say = (s: string) => void;
+
+/** A spec's generated exports, as the server side takes them. */
+type ServedSpec = Exclude<NodeServe.MockServerOptions['provider'], string>;
+
+/** Finds a spec by id: the project's own, or a built-in one by its id; throws naming both lists. */
+export type SpecLookup = (id: string, role?: string) => ServedSpec | string;
 
 /** The Node entry of the server side: the installed package's, or this repository's source. */
 async function nodeEntry(cwd: string, runtime: RuntimeLocation): Promise<typeof NodeServe> {
@@ -33,12 +40,13 @@ export interface ServeArgs {
   bodyLimit?: number;
 }
 
-export async function serveCommand(cwd: string, runtime: RuntimeLocation, args: ServeArgs, say: Say): Promise<() => Promise<void>> {
+export async function serveCommand(cwd: string, runtime: RuntimeLocation, args: ServeArgs, say: Say, lookup: SpecLookup): Promise<() => Promise<void>> {
+  const specs = args.ids.map((id) => lookup(id));
   const { createMockServer } = await nodeEntry(cwd, runtime);
   const script = args.script === undefined ? undefined : (JSON.parse(readFileSync(join(cwd, args.script), 'utf8')) as NodeServe.MockServerOptions['script']);
   const servers: NodeServe.MockServer[] = [];
   for (const [i, id] of args.ids.entries()) {
-    const server = await createMockServer({ provider: id, ...(script ? { script } : {}), ...(args.key ? { apiKey: args.key } : {}), ...(args.port ? { port: args.port + i } : {}), ...(args.cors ? { cors: args.cors } : {}) });
+    const server = await createMockServer({ provider: specs[i]!, ...(script ? { script } : {}), ...(args.key ? { apiKey: args.key } : {}), ...(args.port ? { port: args.port + i } : {}), ...(args.cors ? { cors: args.cors } : {}) });
     servers.push(server);
     say(`${id.padEnd(20)} ${server.url}`);
   }
@@ -65,10 +73,9 @@ export interface GatewayArgs {
   bodyLimit?: number;
 }
 
-export async function gatewayCommand(cwd: string, runtime: RuntimeLocation, args: GatewayArgs, say: Say): Promise<() => Promise<void>> {
-  const { startGateway } = await nodeEntry(cwd, runtime);
+export async function gatewayCommand(cwd: string, runtime: RuntimeLocation, args: GatewayArgs, say: Say, lookup: SpecLookup): Promise<() => Promise<void>> {
   try {
-    return await gateway(startGateway, args, say);
+    return await gateway(cwd, runtime, args, say, lookup);
   } catch (e) {
     // The library's advice names its options: on the command line, the variable or the flag.
     if (!(e instanceof Error) || (e as { field?: unknown }).field !== 'apiKey') throw e;
@@ -77,11 +84,14 @@ export async function gatewayCommand(cwd: string, runtime: RuntimeLocation, args
   }
 }
 
-async function gateway(startGateway: typeof NodeServe.startGateway, args: GatewayArgs, say: Say): Promise<() => Promise<void>> {
+async function gateway(cwd: string, runtime: RuntimeLocation, args: GatewayArgs, say: Say, lookup: SpecLookup): Promise<() => Promise<void>> {
   if (args.keyFrom !== undefined && args.keyFrom !== 'env' && args.keyFrom !== 'caller') throw new Error(`--key-from takes env or caller, not ${JSON.stringify(args.keyFrom)}`);
+  const listen = lookup(args.listen, '--listen');
+  const upstream = lookup(args.upstream, '--upstream');
+  const { startGateway } = await nodeEntry(cwd, runtime);
   const gateway = await startGateway({
-    listen: args.listen,
-    upstream: args.upstream,
+    listen,
+    upstream: typeof upstream === 'string' ? upstream : upstream.adapter,
     upstreamKey: args.keyFrom === 'caller' ? 'caller' : 'gateway',
     ...(args.host ? { host: args.host } : {}),
     ...(args.port !== undefined ? { port: args.port } : {}),

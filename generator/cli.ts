@@ -16,19 +16,22 @@ import { didYouMean, formatDiagnostic } from './diagnostics.js';
 import { kitNames } from './emit/kit-names.js';
 import { locateRuntime, type RuntimeLocation } from './locate-runtime.js';
 import { generate, type SpecSource } from './pipeline.js';
-import { gatewayCommand, serveCommand, type GatewayArgs } from './cli-serve.js';
+import { toJavaScript } from './format/to-javascript.js';
+import { gatewayCommand, serveCommand, type GatewayArgs, type SpecLookup } from './cli-serve.js';
+import { loadOwnSpecs, scratchFolder } from './own-specs.js';
+import type { ServedSpec } from '../runtime/contract/serve-codec.js';
 import { scratchSpec } from './scaffold-spec.js';
 import { PARAM_FIELDS } from '../runtime/contract/param-fields.js';
 import type { ParamRule } from '../runtime/contract/profile.js';
 
 const COMMANDS: Record<string, { usage: string; about: string }> = {
-  gen: { usage: 'wireforge gen [--specs DIR] [--out DIR] [--docs DIR] [--runtime-import SPECIFIER] [--timings] [--check]', about: 'generate adapters (and docs) from the spec files' },
-  check: { usage: 'wireforge check [--specs DIR] [--out DIR] [--docs DIR] [--runtime-import SPECIFIER]', about: 'exit 1 when the generated files do not match the specs (for CI)' },
+  gen: { usage: 'wireforge gen [--specs DIR] [--out DIR] [--docs DIR] [--js] [--notes own|all|none] [--runtime-import SPECIFIER] [--timings] [--check]', about: 'generate adapters (and docs) from the spec files; --js writes .js and .d.ts for a JavaScript project' },
+  check: { usage: 'wireforge check [--specs DIR] [--out DIR] [--docs DIR] [--js] [--runtime-import SPECIFIER]', about: 'exit 1 when the generated files do not match the specs (for CI)' },
   validate: { usage: 'wireforge validate <file.yaml>… [--specs DIR]', about: 'report the problems of spec files, with file, line and field' },
   new: { usage: 'wireforge new <id> [--extends <base>] [--specs DIR]', about: 'write a spec from scratch (every section, commented), or one that extends another, listing what becomes of every unified field' },
-  serve: { usage: 'wireforge serve <id>… [--port N] [--script steps.json] [--key KEY] [--cors | --cors-origin ORIGIN…]', about: 'mock servers for built-in specs on 127.0.0.1, answering from a script (docs/serving.md)' },
+  serve: { usage: 'wireforge serve <id>… [--specs DIR] [--port N] [--script steps.json] [--key KEY] [--cors | --cors-origin ORIGIN…]', about: "mock servers on 127.0.0.1 for built-in specs and the project's own, answering from a script (docs/serving.md)" },
   gateway: {
-    usage: 'wireforge gateway --listen <id> --upstream <id> [--upstream-url URL] [--port N] [--host H] [--token T] [--key-from env|caller] [--max-retries N] [--timeout-ms MS] [--body-limit BYTES] [--insecure] [--cors | --cors-origin ORIGIN…]',
+    usage: 'wireforge gateway --listen <id> --upstream <id> [--specs DIR] [--upstream-url URL] [--port N] [--host H] [--token T] [--key-from env|caller] [--max-retries N] [--timeout-ms MS] [--body-limit BYTES] [--insecure] [--cors | --cors-origin ORIGIN…]',
     about: 'accept one protocol, call another (docs/serving.md); a key held by the gateway needs --token off loopback',
   },
 };
@@ -101,17 +104,37 @@ function version(): string {
   }
 }
 
-/** Defaults from the project's package.json (`"wireforge": { "specs", "out", "docs" }`); docs only when asked. */
-function projectDefaults(cwd: string): { specs: string; out: string; docs: string | undefined } {
-  const base = { specs: 'specs', out: 'generated', docs: undefined };
+interface ProjectDefaults {
+  specs: string;
+  out: string;
+  docs: string | undefined;
+  /** `.js` + `.d.ts` instead of `.ts` (a JavaScript project). */
+  js: boolean;
+  /** The package's `"type"` field: Node reads `.js` as ES modules when it is "module". */
+  type: string | undefined;
+}
+
+/** Defaults from the project's package.json (`"wireforge": { "specs", "out", "docs", "js" }`); docs only when asked. */
+function projectDefaults(cwd: string): ProjectDefaults {
+  const base: ProjectDefaults = { specs: 'specs', out: 'generated', docs: undefined, js: false, type: undefined };
   const file = join(cwd, 'package.json');
   if (!existsSync(file)) return base;
+  let pkg: { type?: unknown; wireforge?: Partial<Record<keyof ProjectDefaults, unknown>> };
   try {
-    const field = (JSON.parse(readFileSync(file, 'utf8')) as { wireforge?: Partial<typeof base> }).wireforge;
-    return { specs: field?.specs ?? base.specs, out: field?.out ?? base.out, docs: field?.docs ?? base.docs };
+    pkg = JSON.parse(readFileSync(file, 'utf8')) as typeof pkg;
   } catch {
     return base;
   }
+  const field = pkg.wireforge ?? {};
+  for (const k of ['specs', 'out', 'docs'] as const) if (field[k] !== undefined && typeof field[k] !== 'string') fail(`package.json: "wireforge.${k}" takes a folder name, not ${JSON.stringify(field[k])}`);
+  if (field.js !== undefined && typeof field.js !== 'boolean') fail(`package.json: "wireforge.js" takes true or false, not ${JSON.stringify(field.js)}`);
+  return {
+    specs: (field.specs as string | undefined) ?? base.specs,
+    out: (field.out as string | undefined) ?? base.out,
+    docs: (field.docs as string | undefined) ?? base.docs,
+    js: field.js === true,
+    type: typeof pkg.type === 'string' ? pkg.type : undefined,
+  };
 }
 
 /**
@@ -177,6 +200,8 @@ async function run(argv: string[], io: CliIO): Promise<void> {
         help: { type: 'boolean', short: 'h' },
         check: { type: 'boolean' },
         timings: { type: 'boolean' },
+        js: { type: 'boolean' },
+        notes: { type: 'string' },
         specs: { type: 'string' },
         out: { type: 'string' },
         docs: { type: 'string' },
@@ -213,11 +238,48 @@ async function run(argv: string[], io: CliIO): Promise<void> {
   const outDir = resolve(cwd, a.out ?? d.out);
   if (command === 'validate') return validate(io, specs, parsed.positionals, runtimeFor(cwd, outDir));
   if (command === 'new') return scaffold(io, specs, parsed.positionals, a.extends, runtimeFor(cwd, outDir));
-  if (command === 'serve' || command === 'gateway') return serveUntilStopped(io, command, a, parsed.positionals, runtimeFor(cwd, outDir));
-  return gen(io, { check: command === 'check' || a.check === true, timings: a.timings === true, specs, out: a.out ?? d.out, docs: a.docs ?? d.docs, runtimeImport: a['runtime-import'] }, runtimeFor(cwd, outDir));
+  if (command === 'serve' || command === 'gateway') return serveUntilStopped(io, command, a, parsed.positionals, specs, runtimeFor(cwd, outDir));
+  const notes = a.notes ?? 'own';
+  if (notes !== 'own' && notes !== 'all' && notes !== 'none') fail(`--notes takes own, all or none, not ${JSON.stringify(notes)}\n${COMMANDS[command]!.usage}`);
+  return gen(
+    io,
+    { check: command === 'check' || a.check === true, timings: a.timings === true, specs, out: a.out ?? d.out, docs: a.docs ?? d.docs, runtimeImport: a['runtime-import'], js: a.js ?? d.js, notes, packageType: d.type },
+    runtimeFor(cwd, outDir),
+  );
 }
 
-async function serveUntilStopped(io: CliIO, command: 'serve' | 'gateway', a: Record<string, string | boolean | string[] | undefined>, ids: string[], runtime: RuntimeLocation): Promise<void> {
+/**
+ * The ids `serve` and `gateway` take: the project's own specs (from its spec folder, loaded as
+ * modules) and the runtime's built-in ones; an unknown id is refused naming both lists.
+ */
+async function specLookup(cwd: string, specs: string, runtime: RuntimeLocation): Promise<SpecLookup> {
+  const specDir = resolve(cwd, specs);
+  const builtIn = existsSync(runtime.specsDir) ? readdirSync(runtime.specsDir).filter((f) => /\.ya?ml$/.test(f)).map((f) => f.replace(/\.ya?ml$/, '')).sort() : [];
+  // This repository serving itself: its spec folder is the built-in one.
+  const builtInFolder = existsSync(specDir) && existsSync(runtime.specsDir) && realpathSync(specDir) === realpathSync(runtime.specsDir);
+  let own = new Map<string, ServedSpec>();
+  if (!builtInFolder && readSpecs(cwd, specDir).length) {
+    const folder = scratchFolder(cwd, runtime.version === 'source');
+    try {
+      const here = locateRuntime(cwd, folder)!;
+      own = await loadOwnSpecs(loadSources(cwd, specDir, here), here, folder);
+    } catch (e) {
+      if (e instanceof Exit) throw e;
+      fail(e instanceof Error ? e.message : String(e), 1);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }
+  return (id, role) => {
+    const mine = own.get(id);
+    if (mine) return mine;
+    if (builtIn.includes(id)) return id;
+    const hint = didYouMean(id, [...own.keys(), ...builtIn]);
+    return fail(`${role ? `${role}: ` : ''}no spec "${id}"${hint ? `; ${hint}` : ''}\n  built in: ${builtIn.join(', ')}\n  yours (${specs}/): ${[...own.keys()].sort().join(', ') || 'none'}`, 1);
+  };
+}
+
+async function serveUntilStopped(io: CliIO, command: 'serve' | 'gateway', a: Record<string, string | boolean | string[] | undefined>, ids: string[], specs: string, runtime: RuntimeLocation): Promise<void> {
   const { cwd, out } = io;
   const str = (k: string) => (typeof a[k] === 'string' ? (a[k] as string) : undefined);
   // --cors: any origin; --cors-origin (repeatable): those only.
@@ -229,7 +291,8 @@ async function serveUntilStopped(io: CliIO, command: 'serve' | 'gateway', a: Rec
   try {
     if (command === 'serve') {
       if (!ids.length) fail(`name the specs to serve\n${COMMANDS.serve!.usage}`);
-      stop = await serveCommand(cwd, runtime, { ids, ...(port !== undefined ? { port } : {}), ...(str('script') ? { script: str('script')! } : {}), ...(str('key') ? { key: str('key')! } : {}), ...cors }, out);
+      const lookup = await specLookup(cwd, specs, runtime);
+      stop = await serveCommand(cwd, runtime, { ids, ...(port !== undefined ? { port } : {}), ...(str('script') ? { script: str('script')! } : {}), ...(str('key') ? { key: str('key')! } : {}), ...cors }, out, lookup);
     } else {
       if (!str('listen') || !str('upstream')) fail(`--listen and --upstream name the two protocols\n${COMMANDS.gateway!.usage}`);
       const args: GatewayArgs = { listen: str('listen')!, upstream: str('upstream')!, insecure: a.insecure === true, ...cors };
@@ -243,7 +306,7 @@ async function serveUntilStopped(io: CliIO, command: 'serve' | 'gateway', a: Rec
         if (!/^\d+$/.test(v) || !Number.isSafeInteger(n) || n < least) fail(`--${k} takes a whole number${least ? ' above 0' : ''}, not ${JSON.stringify(v)}`);
         args[to] = n;
       }
-      stop = await gatewayCommand(cwd, runtime, args, out);
+      stop = await gatewayCommand(cwd, runtime, args, out, await specLookup(cwd, specs, runtime));
     }
   } catch (e) {
     if (e instanceof Exit) throw e;
@@ -255,7 +318,7 @@ async function serveUntilStopped(io: CliIO, command: 'serve' | 'gateway', a: Rec
 
 async function gen(
   io: CliIO,
-  options: { check: boolean; timings: boolean; specs: string; out: string; docs: string | undefined; runtimeImport: string | undefined },
+  options: { check: boolean; timings: boolean; specs: string; out: string; docs: string | undefined; runtimeImport: string | undefined; js: boolean; notes: 'own' | 'all' | 'none'; packageType: string | undefined },
   runtime: RuntimeLocation,
 ): Promise<void> {
   const { cwd, out, err } = io;
@@ -281,12 +344,20 @@ async function gen(
     for (const dg of result.diagnostics) err(formatDiagnostic(dg));
     fail(`\n${paint(io, 31, `${result.diagnostics.length} problem(s)`)}; nothing written.`, 1);
   }
-  // Only files this generator wrote (its banner) can be stale: anything else in the folder is the user's.
-  const existing = existsSync(outDir) ? readdirSync(outDir).filter((f) => f.endsWith('.ts') && readFileSync(join(outDir, f), 'utf8').slice(0, 200).includes('Generated by wireforge')) : [];
-  const stale = existing.filter((f) => !result.files.has(f));
+  // A JavaScript project gets the same modules compiled: .js for Node, .d.ts for editors and checkers.
+  let files = result.files;
+  if (options.js) {
+    const compiled = await toJavaScript(result.files, outDir);
+    if (compiled.problems.length) fail(`the generated code did not compile to JavaScript (a generator bug; report it with the specs):\n${compiled.problems.join('\n')}`, 1);
+    files = compiled.files;
+  }
+  // Only files this generator wrote (its banner) can be stale: anything else in the folder is the
+  // user's. Switching between --js and TypeScript removes the other form's files.
+  const existing = existsSync(outDir) ? readdirSync(outDir).filter((f) => /\.(ts|js)$/.test(f) && readFileSync(join(outDir, f), 'utf8').slice(0, 200).includes('Generated by wireforge')) : [];
+  const stale = existing.filter((f) => !files.has(f));
   const docsDir = options.docs ? resolve(cwd, options.docs) : undefined;
   const outputs: Array<[string, string, string]> = [
-    ...[...result.files].map(([n, t]): [string, string, string] => [join(outDir, n), `${options.out}/${n}`, t]),
+    ...[...files].map(([n, t]): [string, string, string] => [join(outDir, n), `${options.out}/${n}`, t]),
     ...(docsDir ? [...result.docs].map(([n, t]): [string, string, string] => [join(docsDir, n), `${options.docs}/${n}`, t]) : []),
   ];
   const created = outputs.filter(([path]) => !existsSync(path));
@@ -295,9 +366,9 @@ async function gen(
     if (created.length || updated.length || stale.length) {
       for (const [, shown] of [...created, ...updated]) err(`out of date: ${shown}`);
       for (const n of stale) err(`stale (no spec): ${options.out}/${n}`);
-      fail(`${options.out}/${options.docs ? ` or ${options.docs}/` : ''} does not match the specs: run \`wireforge gen\` (\`pnpm gen\` in this repository).`, 1);
+      fail(`${options.out}/${options.docs ? ` or ${options.docs}/` : ''} does not match the specs: run \`wireforge gen${options.js ? ' --js' : ''}\` (\`pnpm gen\` in this repository).`, 1);
     }
-    return out(`${options.out}/ is up to date (${result.files.size} files).`);
+    return out(`${options.out}/ is up to date (${files.size} files).`);
   }
   mkdirSync(outDir, { recursive: true });
   if (docsDir) mkdirSync(docsDir, { recursive: true });
@@ -309,11 +380,19 @@ async function gen(
   for (const n of stale) out(`${paint(io, 31, 'removed')} ${options.out}/${n} (no spec)`);
   const changed = created.length + updated.length + stale.length;
   out(
-    `${changed ? `wrote ${created.length + updated.length} file(s)` : 'nothing changed'}: ${result.files.size} files in ${options.out}/${docsDir ? ` and ${result.docs.size} in ${options.docs}/` : ''} from ${sources.filter((s) => s.module === undefined).length} specs, in ${ms} ms`,
+    `${changed ? `wrote ${created.length + updated.length} file(s)` : 'nothing changed'}: ${files.size} files in ${options.out}/${docsDir ? ` and ${result.docs.size} in ${options.docs}/` : ''} from ${sources.filter((s) => s.module === undefined).length} specs, in ${ms} ms`,
   );
-  // What a mock server or gateway reading these wires gets back differently: said once, where it comes from.
-  if (result.notes.length) out(`${result.notes.length} note(s) on reading requests back (the server side; docs/serving.md):`);
-  for (const n of result.notes) out(`  ${paint(io, 36, 'note')} ${formatDiagnostic(n)}`);
+  if (options.js && options.packageType !== 'module' && created.length + updated.length > 0) {
+    out(`${paint(io, 33, 'hint')} the .js files are ES modules: set "type": "module" in package.json, or Node reads them as such only after a failed CommonJS parse (with a warning)`);
+  }
+  // What a mock server or gateway reading these wires gets back differently: said once, where it
+  // comes from. The project's own specs by default; a base of the runtime's is not the user's to fix.
+  const own = new Set(sources.filter((s) => s.module === undefined).map((s) => s.file));
+  const shown = options.notes === 'all' ? result.notes : options.notes === 'none' ? [] : result.notes.filter((n) => own.has(n.file));
+  const hidden = result.notes.length - shown.length;
+  if (shown.length) out(`${shown.length} note(s) on reading requests back (the server side; docs/serving.md):`);
+  for (const n of shown) out(`  ${paint(io, 36, 'note')} ${formatDiagnostic(n)}`);
+  if (hidden && options.notes === 'own') out(`${hidden} more note(s) on the built-in specs yours extend: --notes all shows them`);
   if (options.timings) for (const [stage, t] of Object.entries(result.timings)) out(`  ${stage.padEnd(9)} ${t.toFixed(1)} ms`);
 }
 
@@ -362,9 +441,13 @@ async function scaffold(io: CliIO, specs: string, positionals: string[], base: s
   const result = await generate(sources.map((s) => (s.module !== undefined && s.file.endsWith(`/${base}.yaml`) ? { ...s, module: undefined } : s)), { kitNames: kitNames(runtime.kitFile) });
   const ir = result.irs.find((x) => x.id === base);
   if (!ir) {
-    const ids = result.irs.length ? result.irs.map((x) => x.id) : sources.map((s) => s.file.replace(/^.*\//, '').replace(/\.ya?ml$/, ''));
-    const hint = didYouMean(base, ids);
-    fail(`no spec "${base}" to extend in ${specs}/${hint ? `; ${hint}` : ''}${result.diagnostics.length ? ` (${result.diagnostics.length} problem(s) in the folder: run wireforge validate)` : ''}`, 1);
+    // The built-in ids and the project's (a built-in spec nothing extends is not among the IRs).
+    const stem = (s: SpecSource) => s.file.replace(/^.*\//, '').replace(/\.ya?ml$/, '');
+    const builtIn = sources.filter((s) => s.module !== undefined).map(stem).sort();
+    const yours = [...new Set([...result.irs.map((x) => x.id), ...sources.filter((s) => s.module === undefined).map(stem)])].filter((id) => !builtIn.includes(id)).sort();
+    const hint = didYouMean(base, [...yours, ...builtIn]);
+    const lists = hint ? '' : `\n  built in: ${builtIn.join(', ') || 'none'}\n  yours (${specs}/): ${yours.join(', ') || 'none'}`;
+    fail(`no spec "${base}" to extend${hint ? `; ${hint}` : ''}${result.diagnostics.length ? ` (${result.diagnostics.length} problem(s) in the folder: run wireforge validate)` : ''}${lists}`, 1);
   }
   const params = ir.profile.request.params;
   const lines = [

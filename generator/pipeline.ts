@@ -4,7 +4,7 @@
  */
 import { sortDiagnostics, type Diagnostic } from './diagnostics.js';
 import { emitDocs } from './emit/emit-docs.js';
-import { emitIndex, emitServeIndex } from './emit/emit-index.js';
+import { emitIndex, emitLoaders, emitServeIndex } from './emit/emit-index.js';
 import { emitModule } from './emit/emit-module.js';
 import { kitNames } from './emit/kit-names.js';
 import { typeCheck } from './check/type-check.js';
@@ -114,7 +114,11 @@ export async function generate(sources: SpecSource[], options: GenerateOptions =
   });
 
   const readable = parsed.filter((p) => p.doc !== undefined && typeof (p.doc as { id?: unknown }).id === 'string');
-  const { resolved, diagnostics: extendDiagnostics } = time('resolve', () => resolveAll(readable));
+  const builtInIds = all.filter((p) => modules.has(p.file)).flatMap((p) => {
+    const id = (p.doc as { id?: unknown } | undefined)?.id;
+    return typeof id === 'string' ? [id] : [];
+  });
+  const { resolved, diagnostics: extendDiagnostics } = time('resolve', () => resolveAll(readable, builtInIds));
   diagnostics.push(...extendDiagnostics);
 
   time('validate', () => {
@@ -176,6 +180,7 @@ export async function generate(sources: SpecSource[], options: GenerateOptions =
     const folder = own[0]?.files[0]?.replace(/[^/]*$/, '') ?? 'specs/';
     out.set('index.ts', emitIndex(own, { runtimeEntry, kitImport: runtimeImport, specs: `${folder}*.yaml`, builtIn: modules.size ? (options.builtInEntry ?? runtimeEntry) : undefined }));
     const serveEntry = options.serveEntry ?? runtimeImport.replace(/adapter-kit\.js$/, 'serve/index.js');
+    if (!modules.size) out.set('loaders.ts', emitLoaders(own, `${folder}*.yaml`));
     out.set('serve.ts', emitServeIndex(own, { serveEntry, specs: `${folder}*.yaml`, builtIn: modules.size ? (options.builtInServes ?? serveEntry) : undefined }));
     return out;
   });

@@ -10,11 +10,26 @@ export type { Codec, CodecUses } from './contract/codec.js';
 export type { MessageContext } from './contract/message-context.js';
 export type { Profile, WirePath } from './contract/profile.js';
 export type { ServeCodec, ServeSlots } from './contract/serve-codec.js';
+// Every contract type, so that the declarations of a project's own modules (`wireforge gen --js`)
+// can name what their exports are inferred to be through the kit they import (no other path
+// into the package is exported). Types only: nothing in a bundle.
+export type * from './contract/adapter.js';
+export type * from './contract/assembler.js';
+export type * from './contract/codec.js';
+export type * from './contract/event-sink.js';
+export type * from './contract/frame.js';
+export type * from './contract/message-context.js';
+export type * from './contract/profile.js';
+export type * from './contract/request.js';
+export type * from './contract/serve-codec.js';
+export type * from './contract/transport.js';
+export type * from './contract/unified-model.js';
 export { defineAdapter } from './adapter.js';
 export { KIT_VERSION } from './kit-version.js';
 export { createRegistry, type Registry } from './registry.js';
 export { TurnAssembler } from './assemble/turn-assembler.js';
 export { openToolCall, toolCallDelta, appendToolArguments, setToolArguments, setToolArgumentsObject, setToolSignature, setToolWire, closeToolCall } from './assemble/tool-call-stream.js';
+export { piecedToolCall, argumentPiece, endPieces } from './assemble/argument-pieces.js';
 export { startText, setTextSignature } from './assemble/text-part.js';
 export { mergeUsage } from './assemble/merge-usage.js';
 export { usageSteps } from './assemble/usage-steps.js';

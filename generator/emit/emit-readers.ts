@@ -323,6 +323,26 @@ function actionCode(a: Action, s: string): string[] {
     }
     case 'toolCall': {
       const k = p(a.index);
+      if (a.complete && (a.pieces || a.continues)) {
+        // A call that may arrive whole, or over several parts with its arguments in JSON-path pieces.
+        const args = a.argumentsObject ?? a.argumentsFull ?? a.arguments;
+        const more = p(a.continues);
+        const pc = a.pieces;
+        const q = (path: Parameters<typeof access>[1] | undefined) => (path ? access('piece', path) : 'undefined');
+        const open = `piecedToolCall(a, ${p(a.id)}, ${p(a.name)}, ${p(args)}, ${p(a.signature)}, ${more}, ${pc ? access(s, pc.each) : 'undefined'})`;
+        return [
+          `if (${open}) {`,
+          ...(pc
+            ? [
+                `  for (const piece of list(${access(s, pc.each)})) {`,
+                `    argumentPiece(a, ${q(pc.path)}, ${q(pc.continues)}, ${q(pc.string)}, ${q(pc.number)}, ${q(pc.boolean)}, ${q(pc.null)});`,
+                '  }',
+              ]
+            : []),
+          `  endPieces(a, ${more});`,
+          '}',
+        ];
+      }
       if (a.complete) {
         const args = a.argumentsObject ?? a.argumentsFull ?? a.arguments;
         const extra = a.signature ? `, ${k}, ${p(a.signature)}` : a.index ? `, ${k}` : '';

@@ -12,7 +12,7 @@ export const ACTION_ARGS: Record<ActionKey, readonly string[]> = {
   refusal: [],
   part: ['kind', 'kindAt', 'at', 'open', 'delta'],
   thinking: ['start', 'break', 'index', 'text', 'summary', 'signature', 'redacted', 'id', 'format'],
-  toolCall: ['start', 'complete', 'end', 'index', 'id', 'name', 'arguments', 'argumentsFull', 'argumentsObject', 'signature', 'wire'],
+  toolCall: ['start', 'complete', 'end', 'index', 'id', 'name', 'arguments', 'argumentsFull', 'argumentsObject', 'signature', 'continues', 'pieces', 'wire'],
   finish: [],
   usage: ['at', 'merge'],
   error: ['at', 'message', 'type', 'code'],

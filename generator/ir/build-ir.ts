@@ -9,8 +9,8 @@ import type { ResolvedSpec } from '../resolve/resolve-extends.js';
 import { parsePath, pathList } from './paths.js';
 import { PARAM_FIELDS } from '../../runtime/contract/param-fields.js';
 import { RETRYABLE_BY_DEFAULT } from '../../runtime/profile-facts.js';
-import type { DefaultValue, EndpointAuth, EndpointOption, KindRule, ParamField, ParamRule, PartField, PartRule, PartsProfile, Profile, Scalar, UsageCount } from '../../runtime/contract/profile.js';
-import type { KindDocument, PartDocument, PartFieldsDocument, PartsDocument, UsageCountDocument } from '../load/spec-document.js';
+import type { DefaultValue, EndpointAuth, EndpointOption, KindRule, ParamField, ParamRule, PartField, PartRule, PartsProfile, Profile, Scalar, StepFilter, UsageCount } from '../../runtime/contract/profile.js';
+import type { KindDocument, PartDocument, PartFieldsDocument, PartsDocument, StepFilterDocument, UsageCountDocument } from '../load/spec-document.js';
 import type { FinishReason } from '../../runtime/contract/unified-model.js';
 import { ACTIONS, type ActionKey } from './actions.js';
 import { SLOT_FIELDS } from './slots.js';
@@ -236,7 +236,21 @@ function usageProfile(us: Section<'usage'>): Profile['usage'] {
     cachedInputTokens: usageCount(us.cachedInputTokens),
     cacheWriteTokens: usageCount(us.cacheWriteTokens),
     reasoningTokens: usageCount(us.reasoningTokens),
+    ...(us.otherModels
+      ? {
+          otherModels: {
+            over: parsePath(us.otherModels.over).segments,
+            only: stepFilter(us.otherModels.only),
+            kind: parsePath(us.otherModels.kind).segments,
+            model: parsePath(us.otherModels.model).segments,
+          },
+        }
+      : {}),
   };
+}
+
+function stepFilter(f: StepFilterDocument): StepFilter {
+  return { at: parsePath(f.at).segments, test: toTest(f.test) };
 }
 
 function errorsProfile(er: Section<'errors'>): Profile['errors'] {
@@ -279,7 +293,7 @@ function usageCount(v: UsageCountDocument | undefined): UsageCount {
   const segs = (x: unknown) => pathList(x).map((p) => p.segments);
   if (v === undefined || typeof v === 'string' || Array.isArray(v)) return segs(v);
   // Without the list, the same fields read at the top level (a step's fields are the turn's).
-  return { over: parsePath(v.over).segments, sum: segs(v.sum), otherwise: segs(v.otherwise ?? v.sum) };
+  return { over: parsePath(v.over).segments, sum: segs(v.sum), otherwise: segs(v.otherwise ?? v.sum), ...(v.only ? { only: stepFilter(v.only) } : {}) };
 }
 
 const PART_TYPES = ['tool-call', 'provider-tool-call', 'provider-tool-result', 'source', 'file', 'approval-request', 'opaque'] as const;
@@ -480,6 +494,18 @@ function buildAction(key: ActionKey, r: RuleDocument): Action {
         argumentsObject: opt(v.argumentsObject),
         signature: opt(v.signature),
         wire: opt(v.wire),
+        continues: opt(v.continues),
+        pieces: v.pieces
+          ? {
+              each: parsePath(v.pieces.each),
+              path: parsePath(v.pieces.path),
+              continues: opt(v.pieces.continues),
+              string: opt(v.pieces.string),
+              number: opt(v.pieces.number),
+              boolean: opt(v.pieces.boolean),
+              null: opt(v.pieces.null),
+            }
+          : undefined,
       };
     }
     case 'finish':

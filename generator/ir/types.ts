@@ -51,11 +51,24 @@ export type Action =
       signature?: WirePath;
       /** The whole wire item, kept on the history copy of the call to go back verbatim. */
       wire?: WirePath;
+      continues?: WirePath;
+      pieces?: ArgumentPiecesIR;
     }
   | { kind: 'finish'; paths: WirePath[] }
   | { kind: 'usage'; paths: WirePath[]; merge: boolean }
   | { kind: 'error'; at?: WirePath; message: WirePath[]; type: WirePath[]; code: WirePath[] }
   | { kind: 'end' };
+
+/** Arguments as JSON-path pieces (Vertex AI `partialArgs`): paths from the element of `each`. */
+export interface ArgumentPiecesIR {
+  each: WirePath;
+  path: WirePath;
+  continues?: WirePath;
+  string?: WirePath;
+  number?: WirePath;
+  boolean?: WirePath;
+  null?: WirePath;
+}
 
 export interface Rule {
   name: string;

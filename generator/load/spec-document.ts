@@ -115,6 +115,9 @@ export interface RuleDocument {
     argumentsObject?: PathText;
     signature?: PathText;
     wire?: PathText;
+    /** More of the call follows in later parts (arguments streamed as `pieces`). */
+    continues?: PathText;
+    pieces?: ArgumentPiecesDocument;
   };
   finish?: PathsText;
   usage?: PathsText | { at: PathsText; merge?: boolean };
@@ -139,8 +142,21 @@ export interface FinishDocument {
   continues?: string[];
 }
 
-export type UsageCountDocument = PathsText | { over: PathText; sum: PathsText; otherwise?: PathsText };
-export type UsageDocument = Partial<Record<'inputTokens' | 'outputTokens' | 'totalTokens' | 'cachedInputTokens' | 'cacheWriteTokens' | 'reasoningTokens', UsageCountDocument>>;
+/** Arguments as JSON-path pieces: the list, and each piece's path, "more follows" flag and value by JSON type. */
+export interface ArgumentPiecesDocument {
+  each: PathText;
+  path: PathText;
+  continues?: PathText;
+  string?: PathText;
+  number?: PathText;
+  boolean?: PathText;
+  null?: PathText;
+}
+export type StepFilterDocument = { at: PathText; test: TestValue };
+export type UsageCountDocument = PathsText | { over: PathText; sum: PathsText; otherwise?: PathsText; only?: StepFilterDocument };
+export type UsageDocument = Partial<Record<'inputTokens' | 'outputTokens' | 'totalTokens' | 'cachedInputTokens' | 'cacheWriteTokens' | 'reasoningTokens', UsageCountDocument>> & {
+  otherModels?: { over: PathText; only: StepFilterDocument; kind: PathText; model: PathText };
+};
 
 /** One part a kind becomes: fields by path (or `{ value }`), optionally once per element of `each`. */
 export type PartFieldsDocument = { each?: PathText } & Record<string, PathsText | { value: ScalarValue } | { at: PathText; test: TestValue } | { at: PathText; values: Record<string, ScalarValue>; default?: ScalarValue }>;
@@ -212,5 +228,7 @@ export interface ServeAcceptDocument {
   system?: TemplateValue;
   roles?: Record<string, TemplateValue>;
   parts?: Record<string, TemplateValue>;
+  /** Assistant blocks taken back as they came, by the kind they are kept as. */
+  blocks?: Record<string, TemplateValue>;
   tools?: TemplateValue;
 }

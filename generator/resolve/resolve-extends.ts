@@ -6,6 +6,14 @@ import type { Diagnostic } from '../diagnostics.js';
 import { didYouMean } from '../diagnostics.js';
 import { positionOf, type ParsedSpec, type Position } from '../load/parse-spec.js';
 
+/** The ids a spec may extend: the runtime's and the project's, said apart when both are there. */
+function knownIds(loaded: string[], builtIn: readonly string[]): string {
+  const sorted = (ids: Iterable<string>) => [...new Set(ids)].sort().join(', ');
+  if (!builtIn.length) return `known ids: ${sorted(loaded)}`;
+  const extra = new Set(builtIn);
+  return `known ids: ${sorted(builtIn)} (built in); ${sorted(loaded.filter((id) => !extra.has(id))) || 'none'} (this folder)`;
+}
+
 export interface ResolvedSpec {
   id: string;
   /** The spec file itself, then its bases, nearest first. */
@@ -13,7 +21,11 @@ export interface ResolvedSpec {
   doc: Record<string, unknown>;
 }
 
-export function resolveAll(specs: ParsedSpec[]): { resolved: ResolvedSpec[]; diagnostics: Diagnostic[] } {
+/**
+ * `builtIn`: ids of the runtime's specs that are not among `specs` (left out as bases nothing
+ * extends); a bad `extends` lists them beside the project's own.
+ */
+export function resolveAll(specs: ParsedSpec[], builtIn: readonly string[] = []): { resolved: ResolvedSpec[]; diagnostics: Diagnostic[] } {
   const byId = new Map<string, ParsedSpec>();
   for (const s of specs) {
     const id = (s.doc as { id?: unknown }).id;
@@ -34,7 +46,7 @@ export function resolveAll(specs: ParsedSpec[]): { resolved: ResolvedSpec[]; dia
           ...where,
           code: 'bad-extends',
           message: `extends "${parent}", but no spec has that id`,
-          hint: didYouMean(parent, [...byId.keys()]) ?? `known ids: ${[...byId.keys()].sort().join(', ')}`,
+          hint: didYouMean(parent, [...byId.keys(), ...builtIn]) ?? knownIds([...byId.keys()], builtIn),
         });
         ok = false;
         break;

@@ -27,6 +27,24 @@ export interface OpenCall {
   closed: boolean;
   /** Set only for calls of a client-run tool kind (the kind table makes them); see ToolCall.kind. */
   kind?: string;
+  /** Why the arguments cannot be trusted, when their reader knows (argument-pieces.ts). */
+  error?: string | undefined;
+  /** A call whose arguments arrive as JSON-path pieces (argument-pieces.ts). */
+  pieces?: ArgumentPieces;
+}
+
+/** What a call assembled from pieces keeps while it is open. */
+export interface ArgumentPieces {
+  /** The arguments so far (objects without a prototype: a key is only ever data). */
+  readonly root: Record<string, unknown>;
+  /** Paths whose string value is to continue in a later piece. */
+  readonly continuing: Set<string>;
+  /** The path of the last piece and whether its string was left open (the text ends inside it). */
+  last: string | undefined;
+  lastOpen: boolean;
+  /** The argument text streamed so far: a prefix of the final text while pieces come in order. */
+  emitted: string;
+  inOrder: boolean;
 }
 
 /**
@@ -138,5 +156,6 @@ function finalCall(call: OpenCall): ToolCall {
       out.argumentsError = `not valid JSON: ${(e as SyntaxError).message.slice(0, 120)}`;
     }
   }
+  if (call.error) out.argumentsError = call.error;
   return out;
 }

@@ -154,7 +154,26 @@ export interface FinishTable {
  * `usage.iterations`), the sum over every element of that list, with the plain fields used when
  * the list is absent.
  */
-export type UsageCount = readonly WirePath[] | { readonly over: WirePath; readonly sum: readonly WirePath[]; readonly otherwise: readonly WirePath[] };
+export type UsageCount =
+  | readonly WirePath[]
+  | { readonly over: WirePath; readonly sum: readonly WirePath[]; readonly otherwise: readonly WirePath[]; readonly only?: StepFilter };
+
+/** The steps a count is made of (`only`): those whose value at `at` passes the test. */
+export interface StepFilter {
+  readonly at: WirePath;
+  readonly test: Test;
+}
+
+/**
+ * Steps of other models within the turn (Anthropic's advisor iterations): each reported apart in
+ * `usage.otherModels`, with its kind and model, counted by the same table; never in the counts.
+ */
+export interface UsageApart {
+  readonly over: WirePath;
+  readonly only: StepFilter;
+  readonly kind: WirePath;
+  readonly model: WirePath;
+}
 
 /** Which wire fields (summed when several) make up each unified count. */
 export interface UsageMap {
@@ -164,6 +183,7 @@ export interface UsageMap {
   readonly cachedInputTokens: UsageCount;
   readonly cacheWriteTokens: UsageCount;
   readonly reasoningTokens: UsageCount;
+  readonly otherModels?: UsageApart;
 }
 
 /**

@@ -146,6 +146,8 @@ export interface AcceptedForms {
   readonly system?: TemplateData;
   readonly roles?: Readonly<Record<string, TemplateData>>;
   readonly parts?: Readonly<Record<string, TemplateData>>;
+  /** Assistant blocks the wire takes back as they came, by the kind they are kept as (opaque parts with their wire). */
+  readonly blocks?: Readonly<Record<string, TemplateData>>;
   /** Function tool forms besides `tools.item` (Gemini's `parameters`, read with `$openApiParameters`). */
   readonly tools?: TemplateData;
 }

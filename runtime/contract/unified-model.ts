@@ -240,6 +240,23 @@ export interface Usage {
   cachedInputTokens?: number;
   cacheWriteTokens?: number;
   reasoningTokens?: number;
+  /**
+   * Work other models did within the turn (Anthropic's advisor sub-inferences), one entry per
+   * step, billed at their own rates: never included in the counts above.
+   */
+  otherModels?: UsageOfModel[];
+}
+
+/** One step of another model within a turn, counted as the turn's usage is. */
+export interface UsageOfModel {
+  /** The wire's name for the step (`advisor_message`). */
+  kind: string;
+  model?: string;
+  inputTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+  cachedInputTokens?: number;
+  cacheWriteTokens?: number;
 }
 
 /** What became of a request field this provider cannot carry as given. */

@@ -6,7 +6,7 @@
  */
 import type { ProviderAdapter } from '../contract/adapter.js';
 import { RequestError } from '../errors.js';
-import type { ParamRule, WirePath } from '../contract/profile.js';
+import type { ParamRule, PartsProfile, WirePath } from '../contract/profile.js';
 import { PARAM_FIELDS, writeParam } from '../contract/param-fields.js';
 import type {
   AssistantMessage,
@@ -71,7 +71,8 @@ export function decodeRequest(adapter: ProviderAdapter, serve: ServeCodec, body:
   const system: string[] = [];
   if (rq.system.placement === 'field' && rq.system.to) {
     const v = read.take(rq.system.to);
-    if (v !== undefined) system.push(systemText(id, t.system, accept?.system, v, dotted(rq.system.to), rq.system.join));
+    // An empty list of system blocks says nothing (a plain empty string is kept as sent).
+    if (v !== undefined && !(Array.isArray(v) && v.length === 0)) system.push(systemText(id, t.system, accept?.system, v, dotted(rq.system.to), rq.system.join));
   }
 
   const wire = read.take(rq.messages.to);
@@ -162,17 +163,18 @@ function oneMessage(id: string, accept: AcceptedForms | undefined, v: unknown, a
 function decodeMessages(adapter: ProviderAdapter, t: RequestTemplates, accept: AcceptedForms | undefined, wire: unknown[], where: string): Message[] {
   const id = adapter.id;
   const merge = adapter.profile.request.messages.merge;
+  const kinds = adapter.profile.parts?.kinds;
   const out: Message[] = [];
   let assistant: { message: AssistantMessage; blocks: number; parts: ResponsePart[] } | undefined;
   wire.forEach((m, i) => {
     const at = `${where}[${i}]`;
     // A merged wire message may hold several unified ones: unless it reads as one, each element
     // of the merged field is read on its own, and pieces of one turn are joined again.
-    const whole = bestRole(id, t, accept, m, at);
+    const whole = bestRole(id, t, accept, m, at, kinds);
     const split = !whole && merge && isObject(m) && Array.isArray(m[merge.field]) && (m[merge.field] as unknown[]).length > 1;
     const pieces = split ? (m[merge.field] as unknown[]).map((e) => ({ ...m, [merge.field]: [e] })) : [m];
     for (const piece of pieces) {
-      const role = piece === m ? whole : bestRole(id, t, accept, piece, at);
+      const role = piece === m ? whole : bestRole(id, t, accept, piece, at, kinds);
       if (role === undefined && adapter.profile.request.messages.spread) {
         // An assistant turn spread over top-level items: each item is one block, or a call of a
         // client-run tool kind (the kind table's tool-call items) with its item.
@@ -203,7 +205,7 @@ function decodeMessages(adapter: ProviderAdapter, t: RequestTemplates, accept: A
   return out;
 }
 
-function bestRole(id: string, t: RequestTemplates, accept: AcceptedForms | undefined, m: unknown, at: string): Message | undefined {
+function bestRole(id: string, t: RequestTemplates, accept: AcceptedForms | undefined, m: unknown, at: string, kinds?: Kinds): Message | undefined {
   const found: Array<Candidate<Message>> = [];
   ROLE_ORDER.forEach((role, order) => {
     for (const template of forms(t.roles[role], accept?.roles?.[role])) {
@@ -214,7 +216,7 @@ function bestRole(id: string, t: RequestTemplates, accept: AcceptedForms | undef
       // A form whose content is not there while the message has keys it does not account for is not this form.
       if (match.extra > 0 && (role === 'tool' || role === 'toolError' || role === 'user') && ['content', 'parts', 'text', 'images', 'output', 'plainText'].every((k) => match.slots[k] === undefined)) continue;
       const mark = unread.length;
-      const value = tryDecode(() => roleMessage(id, t, accept, role, match.slots, at));
+      const value = tryDecode(() => roleMessage(id, t, accept, role, match.slots, at, kinds));
       const inner = unread.splice(mark);
       if (value) found.push({ match, value: whenFacts(template, value), order, inner });
     }
@@ -222,7 +224,7 @@ function bestRole(id: string, t: RequestTemplates, accept: AcceptedForms | undef
   return pickRead(found, at);
 }
 
-function roleMessage(id: string, t: RequestTemplates, accept: AcceptedForms | undefined, role: (typeof ROLE_ORDER)[number], s: Slots, at: string): Message {
+function roleMessage(id: string, t: RequestTemplates, accept: AcceptedForms | undefined, role: (typeof ROLE_ORDER)[number], s: Slots, at: string, kinds?: Kinds): Message {
   switch (role) {
     case 'system':
       return { role: 'system', content: str(id, s.text ?? '', at) };
@@ -232,7 +234,7 @@ function roleMessage(id: string, t: RequestTemplates, accept: AcceptedForms | un
       return m;
     }
     case 'assistant':
-      return assistantFrom(id, t, s, at);
+      return assistantFrom(id, t, s, at, kinds, accept);
     case 'tool':
     case 'toolError': {
       // A result the wire holds as an object (Gemini's `response`) is its JSON text.
@@ -300,20 +302,57 @@ function imageData(s: Slots): ContentPart | undefined {
   return image({ data: s.data }, mediaType);
 }
 
-function assistantFrom(id: string, t: RequestTemplates, s: Slots, at: string): AssistantMessage {
+function assistantFrom(id: string, t: RequestTemplates, s: Slots, at: string, kinds?: Kinds, accept?: AcceptedForms): AssistantMessage {
   const m: AssistantMessage = { role: 'assistant', content: null };
   if (s.text != null && typeof s.text !== 'string') throw new RequestError(id, at, 'the text must be a string');
   if (typeof s.text === 'string') m.content = s.text;
   if (typeof s.thinkingText === 'string' && s.thinkingText) m.thinking = [{ text: s.thinkingText }];
+  const parts: ResponsePart[] = [];
+  let carried = false;
   for (const name of ['thinking', 'blocks', 'toolCalls'] as const) {
     const list = s[name];
     if (list === undefined) continue;
     if (!Array.isArray(list)) throw new RequestError(id, at, `${name} must be a list`);
-    list.forEach((b, i) => addBlock(m, bestBlock(id, t, b, `${at}.${name}[${i}]`)));
+    list.forEach((b, i) => {
+      const where = `${at}.${name}[${i}]`;
+      let block: Block;
+      try {
+        block = bestBlock(id, t, b, where);
+      } catch (e) {
+        // A block this provider returns and takes back as it came (server-tool calls and results,
+        // compaction, code and its results): kept in its place, so the same provider gets it back.
+        const kind = keptKind(b, kinds, accept);
+        if (kind === undefined) throw e;
+        carried = true;
+        parts.push({ type: 'opaque', kind, value: b, wire: b });
+        return;
+      }
+      addBlock(m, block);
+      parts.push(partOf(block));
+    });
   }
+  if (carried) m.parts = parts;
   return m;
 }
 
+type Kinds = NonNullable<PartsProfile['kinds']>;
+
+/**
+ * The kind of an assistant block the wire takes back as it came: its `type` names a kind of the
+ * kind table that goes back (Anthropic), or it has one of the spec's accepted block forms
+ * (`serve.accept.blocks`, Gemini's code parts), a form that reads something from it.
+ */
+function keptKind(b: unknown, kinds: Kinds | undefined, accept: AcceptedForms | undefined): string | undefined {
+  if (isObject(b) && typeof b.type === 'string' && kinds && Object.hasOwn(kinds, b.type) && kinds[b.type]!.echo !== false) return b.type;
+  for (const [name, accepted] of Object.entries(accept?.blocks ?? {})) {
+    for (const template of forms(undefined, accepted)) {
+      const m = matchTemplate(template, b);
+      // An absent key fits any slot: the form must have found what it names.
+      if (m && (m.literals > 0 || Object.values(m.slots).some((v) => v !== undefined))) return name;
+    }
+  }
+  return undefined;
+}
 type Block = { kind: 'text'; text: string; id?: string } | { kind: 'thinking'; part: ThinkingPart } | { kind: 'call'; call: ToolCall } | { kind: 'item'; part: ResponsePart };
 
 /** A block as a part of the turn (`parts`), in its place. */
@@ -338,6 +377,7 @@ function kindItem(adapter: ProviderAdapter, item: unknown): Block | undefined {
   if (!kinds || typeof type !== 'string' || !Object.hasOwn(kinds, type) || !kinds[type]!.echo || kinds[type]!.parts[0]?.part === 'tool-call') return undefined;
   return { kind: 'item', part: { type: 'opaque', kind: type, value: item, wire: item } };
 }
+
 
 function bestBlock(id: string, t: RequestTemplates, b: unknown, at: string): Block {
   const found: Array<Candidate<Block>> = [];

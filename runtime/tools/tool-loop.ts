@@ -223,6 +223,8 @@ function addUsage(total: Usage | undefined, u: Usage | null): Usage | undefined 
   for (const k of ['cachedInputTokens', 'cacheWriteTokens', 'reasoningTokens'] as const) {
     if (total[k] !== undefined || u[k] !== undefined) out[k] = (total[k] ?? 0) + (u[k] ?? 0);
   }
+  // Other models' steps stay apart, listed in turn order.
+  if (total.otherModels || u.otherModels) out.otherModels = [...(total.otherModels ?? []), ...(u.otherModels ?? [])];
   return out;
 }
 

@@ -49,13 +49,14 @@ describe('help', () => {
     }
   });
 
-  it('serve and gateway: their own options, no folder defaults', async () => {
+  it('serve and gateway: their own options, and only the folder default they use (--specs, for your own ids)', async () => {
     const serve = await helpOf('serve');
-    expect(serve).toMatch(/--port N.*--script.*--key KEY/);
-    expect(serve).not.toMatch(/--specs|--out|--docs|--listen|package\.json/);
+    expect(serve).toMatch(/--specs DIR.*--port N.*--script.*--key KEY/);
+    expect(serve).toMatch(/default for --specs comes from a "wireforge" field in package\.json/);
+    expect(serve).not.toMatch(/--out|--docs|--listen/);
     const gateway = await helpOf('gateway');
-    expect(gateway).toMatch(/--listen <id> --upstream <id>.*--token T.*--key-from env\|caller/);
-    expect(gateway).not.toMatch(/--specs|--out|--docs|--script|package\.json/);
+    expect(gateway).toMatch(/--listen <id> --upstream <id>.*--specs DIR.*--token T.*--key-from env\|caller/);
+    expect(gateway).not.toMatch(/--out|--docs|--script/);
   });
 
   it("an option of another command is refused, with the command's usage", async () => {
