@@ -104,6 +104,19 @@ describe('requests per minute, in memory', () => {
     expect(refused).toBeInstanceOf(OpenAI.RateLimitError);
     expect((refused as InstanceType<typeof OpenAI.RateLimitError>).headers?.get('retry-after')).toBe('6');
   });
+
+  it("in the listen protocol's shape: a Gemini caller gets Gemini's 429 (code, RESOURCE_EXHAUSTED)", async () => {
+    const up = await upstream(answer(5));
+    const h = createGateway({ listen: { adapter: adapters.gemini, serve: served.gemini }, upstream: adapters['openai-chat'], client: { apiKey: KEY, baseUrl: up.url }, clients: [{ name: 'team', token: TEAM, limits: { requestsPerMinute: 1 } }] });
+    const call = () => h(new Request('http://gw.test/v1beta/models/gemini-test:generateContent', { method: 'POST', headers: { 'content-type': 'application/json', 'x-goog-api-key': TEAM }, body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }) }));
+    expect((await call()).status).toBe(200);
+    const res = await call();
+    expect(res.status).toBe(429);
+    // One per minute: the next one in 60 s.
+    expect(res.headers.get('retry-after')).toBe('60');
+    // Gemini's error body (docs/wire-facts.md#gemini-errors-and-retries): the HTTP code and the status name for it.
+    expect(((await res.json()) as { error: unknown }).error).toMatchObject({ code: 429, status: 'RESOURCE_EXHAUSTED' });
+  });
 });
 
 describe('tokens per minute, from the usage each answer reports', () => {
