@@ -121,6 +121,24 @@ describe('two gateway processes on one Redis', () => {
   }, 60_000);
 });
 
+describe('tokens per minute on Redis', () => {
+  it('counts the usage each answer reports in Redis: 5 + 5 of 10 per minute, then a 6 s wait for 1 token', async () => {
+    const gw = await startGateway({ listen: 'openai-chat', upstream: 'openai-chat', client: { apiKey: KEY, baseUrl: up.url }, redis: redis.url, clients: [{ name: 'tpm-team', token: TEAM, limits: { tokensPerMinute: 10 } }] });
+    try {
+      expect((await ask(gw.url)).status).toBe(200);
+      expect((await ask(gw.url)).status).toBe(200);
+      // The count goes to Redis as the answer does, on the connection the next check will use: it is there first.
+      const res = await ask(gw.url);
+      expect(res.status).toBe(429);
+      // 0 left; 1 token comes back every 60/10 = 6 s.
+      expect(res.headers.get('retry-after')).toBe('6');
+      expect(((await res.json()) as { error: { message: string } }).error.message).toContain('tokens per minute');
+    } finally {
+      await gw.close();
+    }
+  }, 20_000);
+});
+
 describe('a gateway that loses Redis mid-run', () => {
   it('answers by its policy (open: in, uncounted; closed: 503 with retry-after), and counts again once Redis is back', async () => {
     const options = (name: string, policy: 'open' | 'closed') => ({ listen: 'openai-chat', upstream: 'openai-chat', client: { apiKey: KEY, baseUrl: up.url }, redis: redis.url, limitsOnRedisDown: policy, clients: [{ name, token: TEAM, limits: { requestsPerMinute: 2 } }] });
