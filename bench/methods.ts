@@ -13,9 +13,9 @@ import { adapters, createClientFor } from '../generated/index.js';
 import type { ChatResponse, ProviderAdapter } from '../generated/index.js';
 import { TOOL_NAMES, toolSchema, type Body, type Digest, type Protocol } from './bodies.js';
 
-export type Method = 'floor' | 'floor-args' | 'esp' | 'wf-stream' | 'wf-iter' | 'wf-decode' | 'sdk' | 'sdk-raw' | 'ai-doStream' | 'ai-streamText';
+export type Method = 'floor' | 'floor-args' | 'esp' | 'wf-stream' | 'wf-iter' | 'wf-decode' | 'sdk' | 'sdk-raw' | 'ai-doStream' | 'ai-streamText' | 'bridge-doStream' | 'bridge-streamText';
 
-export const METHODS: Method[] = ['floor', 'esp', 'wf-decode', 'wf-stream', 'wf-iter', 'sdk', 'sdk-raw', 'ai-doStream', 'ai-streamText'];
+export const METHODS: Method[] = ['floor', 'esp', 'wf-decode', 'wf-stream', 'wf-iter', 'sdk', 'sdk-raw', 'ai-doStream', 'ai-streamText', 'bridge-doStream', 'bridge-streamText'];
 
 export const METHOD_LABEL: Record<Method, string> = {
   floor: 'floor: split + JSON.parse',
@@ -28,16 +28,18 @@ export const METHOD_LABEL: Record<Method, string> = {
   'sdk-raw': 'official SDK raw stream (create stream:true), iterated',
   'ai-doStream': 'AI SDK provider doStream, consumed',
   'ai-streamText': 'AI SDK streamText, fullStream consumed',
+  'bridge-doStream': 'wireforge/ai-sdk languageModel doStream, consumed (the bridge without the AI SDK above it)',
+  'bridge-streamText': 'AI SDK streamText over wireforge/ai-sdk languageModel, fullStream consumed',
 };
 
 /** Which methods exist for a protocol (no official SDK or AI SDK provider for Ollama here). */
 export function methodsFor(p: Protocol): Method[] {
   switch (p) {
     case 'ollama':
-      return ['floor', 'wf-decode', 'wf-stream', 'wf-iter'];
+      return ['floor', 'wf-decode', 'wf-stream', 'wf-iter', 'bridge-doStream', 'bridge-streamText'];
     case 'gemini':
       // @google/genai has one stream path (generateContentStream), listed as its "sdk".
-      return ['floor', 'esp', 'wf-decode', 'wf-stream', 'wf-iter', 'sdk', 'ai-doStream', 'ai-streamText'];
+      return ['floor', 'esp', 'wf-decode', 'wf-stream', 'wf-iter', 'sdk', 'ai-doStream', 'ai-streamText', 'bridge-doStream', 'bridge-streamText'];
     default:
       return METHODS;
   }
@@ -121,7 +123,10 @@ export async function prepare(method: Method, body: Body, chunks: Uint8Array[]):
       return prepareSdk(p, method === 'sdk-raw', body, chunks);
     case 'ai-doStream':
     case 'ai-streamText':
-      return prepareAi(p, method === 'ai-streamText', body, chunks);
+      return prepareAi(p, method === 'ai-streamText', body, chunks, false);
+    case 'bridge-doStream':
+    case 'bridge-streamText':
+      return prepareAi(p, method === 'bridge-streamText', body, chunks, true);
   }
 }
 
@@ -383,12 +388,12 @@ async function prepareSdk(p: Protocol, raw: boolean, body: Body, chunks: Uint8Ar
 }
 
 // ---------------------------------------------------------------------------------------------
-// Vercel AI SDK: the provider's doStream, and streamText over it
+// Vercel AI SDK: the provider's doStream, and streamText over it; the same over wireforge's bridge
 
-async function prepareAi(p: Protocol, streamText: boolean, body: Body, chunks: Uint8Array[]): Promise<Run> {
+async function prepareAi(p: Protocol, streamText: boolean, body: Body, chunks: Uint8Array[], bridge: boolean): Promise<Run> {
   (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
   const fetch = fetchOver(chunks, p);
-  const model = await aiModel(p, fetch);
+  const model = bridge ? await bridgeModel(p, fetch) : await aiModel(p, fetch);
   if (!streamText) {
     const options: Parameters<typeof model.doStream>[0] = {
       prompt: [{ role: 'user', content: [{ type: 'text', text: 'Go.' }] }],
@@ -449,6 +454,11 @@ async function prepareAi(p: Protocol, streamText: boolean, body: Body, chunks: U
     }
     return d;
   };
+}
+
+async function bridgeModel(p: Protocol, fetch: typeof globalThis.fetch) {
+  const { languageModel } = await import('../ai-sdk/index.js');
+  return languageModel(p, { model: MODEL[p], apiKey: API_KEY, fetch, baseUrl: 'http://127.0.0.1:9/v1' });
 }
 
 async function aiModel(p: Protocol, fetch: typeof globalThis.fetch) {

@@ -22,6 +22,7 @@ import type { MicroJob, MicroRow } from './micro.js';
 import type { ValidateJob, ValidateRow } from './validate-arguments.js';
 import type { CloudJob, CloudRow } from './cloud.js';
 import type { GatewayJob, GatewayRow } from './gateway.js';
+import type { LimitsJob, LimitsRow } from './limits.js';
 import type { Job, TimeJob, TimeResult } from './worker.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -278,9 +279,13 @@ function microMixed(worker: string): MicroRow[] | { error: string } {
 
 async function bundleSizes(): Promise<BundleRow[]> {
   const oneAdapter = `export * from './runtime/index.js'; export { adapter } from './generated/openai-chat.js';`;
-  const build = async (label: string, entry: string, external: string[]): Promise<BundleRow> => {
+  // The bridge's row: generated/loaders.ts stands outside (a bundler that splits loads each spec's module on its first
+  // use), and so does @ai-sdk/provider (the app's `ai` already brings it).
+  const lazyLoaders: import('esbuild').Plugin = { name: 'lazy-loaders', setup: (b) => b.onResolve({ filter: /\/loaders\.js$/ }, (a) => ({ path: a.path, external: true })) };
+  const build = async (label: string, entry: string, external: string[], plugins: import('esbuild').Plugin[] = []): Promise<BundleRow> => {
     try {
       const r = await esbuild.build({
+        plugins,
         stdin: { contents: entry, resolveDir: root, loader: 'ts', sourcefile: 'entry.ts' },
         bundle: true,
         minify: true,
@@ -305,13 +310,17 @@ async function bundleSizes(): Promise<BundleRow[]> {
       return { label, raw: NaN, gzip: NaN, top: '', error: e instanceof Error ? e.message.split('\n')[0] : String(e) };
     }
   };
-  return [
+  const rows: BundleRow[] = [
     { ...(await build('runtime + openai-chat adapter, no tool loop (createClientFor and one adapter)', `export { createClientFor } from './runtime/index.js'; export { adapter } from './generated/openai-chat.js';`, [])), budget: 40 * 1024 },
     // The validator is loaded with import() on the first tool call that has a schema: a bundler that splits chunks makes it its own.
     { ...(await build('runtime + openai-chat adapter with the tool loop (runtime/index.ts and one adapter), the schema validator its own chunk', oneAdapter, ['@cfworker/json-schema'])), budget: 60 * 1024 },
     await build('same, with the schema validator inlined', oneAdapter, []),
     await build('runtime + all adapters (the package entry, generated/index.ts)', `export * from './generated/index.js';`, []),
   ];
+  // wireforge/ai-sdk's languageModel and one adapter: at most 8 KB more than the adapter alone (the first row).
+  const core = rows[0]!;
+  rows.push({ ...(await build('languageModel (wireforge/ai-sdk) + openai-chat adapter; built-in specs loaded on use, @ai-sdk/provider from the app\'s `ai`', `export { languageModel } from './ai-sdk/index.js'; export { adapter } from './generated/openai-chat.js';`, ['@ai-sdk/provider'], [lazyLoaders])), budget: core.raw + 8 * 1024 });
+  return rows;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -360,6 +369,8 @@ interface Results {
   cloud?: CloudRow | { ok: false; error: string };
   /** The gateway over loopback, per listen → upstream pair (absent in results from before it was measured). */
   gateway?: GatewayCell[];
+  /** A limit check per request, in memory and on Redis (absent in results from before it was measured). */
+  limits?: LimitsRow | { ok: false; error: string };
   gen: ReturnType<typeof genTiming>;
   bundles: BundleRow[];
 }
@@ -488,6 +499,34 @@ function report(res: Results): string {
   L.push('');
   L.push('Speed-up = the other method\'s median time / wireforge stream()\'s (above 1: wireforge is faster). The speed-up targets (≥ 3.5× doStream, ≥ 10× streamText) apply to the OpenAI Chat and Anthropic bodies; the others are shown for information.');
   L.push('');
+
+  // The AI SDK bridge (issue 25).
+  if (rows.some((r) => r.cells['bridge-streamText'])) {
+    L.push('## Inside the AI SDK: wireforge/ai-sdk');
+    L.push('');
+    L.push("The same bodies through `streamText` over the official provider and over the bridge's `languageModel` (fullStream consumed), and the bridge's own `doStream` against wireforge's `stream()` iterated (every event made): what the bridge adds to a wireforge stream, and what an AI SDK app gains by using it. Times relative to the floor, as above.");
+    L.push('');
+    L.push('| body | AI streamText, official provider | AI streamText, bridge | bridge speed-up | wf iterated | bridge doStream | bridge overhead over wf iterated |');
+    L.push('|---|---:|---:|---:|---:|---:|---:|');
+    for (const r of rows) {
+      const c = r.cells;
+      if (!c['bridge-streamText']) continue;
+      const rel = (m: Method) => {
+        const x = c[m];
+        return x ? `${ratio(x.ms, c.floor?.ms ?? NaN)}${x.ok ? '' : ' ✗'}` : '—';
+      };
+      const by = (a: Method, b: Method) => {
+        const x = c[a];
+        const y = c[b];
+        return x && y && x.ok && y.ok ? `${(x.ms / y.ms).toFixed(2)}×` : '—';
+      };
+      L.push(`| ${r.protocol} ${r.kind} | ${rel('ai-streamText')} | ${rel('bridge-streamText')} | ${by('ai-streamText', 'bridge-streamText')} | ${rel('wf-iter')} | ${rel('bridge-doStream')} | ${by('bridge-doStream', 'wf-iter')} |`);
+      for (const m of ['bridge-streamText', 'bridge-doStream'] as const) if (c[m] && !c[m]!.ok) misses.push(`${r.protocol} ${r.kind}: ${METHOD_LABEL[m]} failed: ${c[m]!.error ?? 'wrong result'}`);
+    }
+    L.push('');
+    L.push('Speed-up = official streamText time / the bridge\'s (above 1: the bridge is faster). Overhead = bridge doStream time / wf iterated (the V4 parts, their block ids and the ReadableStream the AI SDK reads).');
+    L.push('');
+  }
 
   // The sections a --stream run does not measure.
   if (!res.streamOnly) {
@@ -631,6 +670,25 @@ function report(res: Results): string {
       L.push('');
     }
 
+    // Limit checks
+    if (res.limits) {
+      const l = res.limits;
+      L.push('## Gateway limit check per request: in memory and on Redis');
+      L.push('');
+      if (!('redis' in l)) L.push(`✗ ${l.error}`);
+      else {
+        L.push(
+          `The gateway's \`acquire()\` for a client with a requests-per-minute limit (high enough that every check is let in), from \`createMemoryLimiter\` and from the Redis limiter (\`redis\` in the config: one Lua script per check, EVALSHA) on a redis-server on 127.0.0.1 started for the run. ${l.checks.toLocaleString('en')} checks per block, ${l.rounds} rounds alternating the two, median. Sequential: each check waits for the one before (its latency, a request's added wait); 32 in flight: the cost per request of a busy gateway. µs per check.`,
+        );
+        L.push('');
+        L.push('| | in memory | on Redis | **Redis / memory** |');
+        L.push('|---|---:|---:|---:|');
+        L.push(`| sequential | ${l.memory.toFixed(2)} | ${l.redis.toFixed(1)} | **${ratio(l.redis, l.memory)}** |`);
+        L.push(`| 32 in flight | ${l.memoryConcurrent.toFixed(2)} | ${l.redisConcurrent.toFixed(1)} | **${ratio(l.redisConcurrent, l.memoryConcurrent)}** |`);
+      }
+      L.push('');
+    }
+
     // Gen + bundle
     L.push('## `pnpm gen` and bundle size');
     L.push('');
@@ -688,13 +746,16 @@ async function otherSections(worker: string) {
   const cloud = runJob<CloudRow>(worker, { mode: 'cloud', events: settings.events, rounds: settings.microRounds, calls: Math.max(200, settings.microCalls >> 3) } satisfies CloudJob);
   log('gateway over loopback (one process per pair)');
   const gateway = gatewayAll(worker);
+  log('gateway limit check: in memory, on Redis');
+  const limits = runJob<LimitsRow>(worker, { mode: 'limits', checks: quick ? 500 : 2000, rounds: quick ? 3 : 5 } satisfies LimitsJob);
+  log(`  ${'redis' in limits ? `in memory ${limits.memory.toFixed(2)} µs, on Redis ${limits.redis.toFixed(1)} µs per check (32 in flight: ${limits.memoryConcurrent.toFixed(2)} / ${limits.redisConcurrent.toFixed(1)} µs)` : `✗ ${limits.error}`}`);
   log('tool-argument validation');
   const validation = runJob<ValidateRow>(worker, { mode: 'validate', rounds: settings.microRounds, calls: settings.microCalls } satisfies ValidateJob);
   log('pnpm gen');
   const gen = genTiming();
   log('bundle sizes');
   const bundles = await bundleSizes();
-  return { mem, micro, microMixed: microMixedRes, cloud, gateway, validation, gen, bundles };
+  return { mem, micro, microMixed: microMixedRes, cloud, gateway, limits, validation, gen, bundles };
 }
 
 async function main(): Promise<void> {

@@ -79,7 +79,9 @@ export interface WireUsage {
     input_tokens?: number | null;
     cache_creation_input_tokens?: number | null;
     cache_read_input_tokens?: number | null;
+    type?: string | null;
     output_tokens?: number | null;
+    model?: string | null;
   }> | null;
   input_tokens?: number | null;
   cache_creation_input_tokens?: number | null;
@@ -162,20 +164,34 @@ export const profile = {
       over: ['iterations'],
       sum: [['input_tokens'], ['cache_creation_input_tokens'], ['cache_read_input_tokens']],
       otherwise: [['input_tokens'], ['cache_creation_input_tokens'], ['cache_read_input_tokens']],
+      only: { at: ['type'], test: { in: ['message', 'compaction'] } },
     },
-    outputTokens: { over: ['iterations'], sum: [['output_tokens']], otherwise: [['output_tokens']] },
+    outputTokens: {
+      over: ['iterations'],
+      sum: [['output_tokens']],
+      otherwise: [['output_tokens']],
+      only: { at: ['type'], test: { in: ['message', 'compaction'] } },
+    },
     totalTokens: [],
     cachedInputTokens: {
       over: ['iterations'],
       sum: [['cache_read_input_tokens']],
       otherwise: [['cache_read_input_tokens']],
+      only: { at: ['type'], test: { in: ['message', 'compaction'] } },
     },
     cacheWriteTokens: {
       over: ['iterations'],
       sum: [['cache_creation_input_tokens']],
       otherwise: [['cache_creation_input_tokens']],
+      only: { at: ['type'], test: { in: ['message', 'compaction'] } },
     },
     reasoningTokens: [['output_tokens_details', 'thinking_tokens']],
+    otherModels: {
+      over: ['iterations'],
+      only: { at: ['type'], test: { not: { in: ['message', 'compaction'] } } },
+      kind: ['type'],
+      model: ['model'],
+    },
   },
   parts: {
     kinds: {
@@ -285,6 +301,20 @@ export const profile = {
               name: { value: 'mcp' },
               result: [['content']],
               isError: [['is_error']],
+            },
+          },
+        ],
+        echo: true,
+      },
+      advisor_tool_result: {
+        parts: [
+          {
+            part: 'provider-tool-result',
+            fields: {
+              callId: [['tool_use_id']],
+              name: { value: 'advisor' },
+              result: [['content']],
+              isError: [['content', 'error_code']],
             },
           },
         ],
@@ -824,4 +854,4 @@ export const serve = {
   eventName: ['type'],
 } satisfies ServeCodec;
 
-export const adapter = defineAdapter(profile, codec, { kit: 4 });
+export const adapter = defineAdapter(profile, codec, { kit: 5 });

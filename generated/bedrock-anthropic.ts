@@ -79,4 +79,4 @@ export const serve = /* @__PURE__ */ serveOver(base.serve, {
   eventName: undefined,
 }) satisfies ServeCodec;
 
-export const adapter = defineAdapter(profile, codec, { kit: 4 });
+export const adapter = defineAdapter(profile, codec, { kit: 5 });

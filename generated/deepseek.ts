@@ -101,4 +101,4 @@ export const serve = /* @__PURE__ */ serveOver(base.serve, {
   request,
 }) satisfies ServeCodec;
 
-export const adapter = defineAdapter(profile, codec, { kit: 4 });
+export const adapter = defineAdapter(profile, codec, { kit: 5 });

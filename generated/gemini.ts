@@ -8,12 +8,15 @@ import {
   TextMeta,
   ThinkingBlocks,
   applyContinuity,
+  argumentPiece,
   compact,
   defineAdapter,
+  endPieces,
   firstString,
   list,
   mergeConsecutive,
   paramRules,
+  piecedToolCall,
   providerTools,
   retryDelayMs,
   setTextSignature,
@@ -193,10 +196,12 @@ export const profile = {
               url: [
                 ['web', 'uri'],
                 ['retrievedContext', 'uri'],
+                ['maps', 'uri'],
               ],
               title: [
                 ['web', 'title'],
                 ['retrievedContext', 'title'],
+                ['maps', 'title'],
               ],
             },
           },
@@ -296,7 +301,20 @@ export const codec = {
 
 /** One element of `candidates.0.content.parts` (rule "parts"); `readPart` reads it for both readers. */
 export interface WirePart {
-  functionCall?: { id?: string | null; name?: string | null; args?: unknown } | null;
+  functionCall?: {
+    id?: string | null;
+    name?: string | null;
+    args?: unknown;
+    willContinue?: boolean | null;
+    partialArgs?: Array<{
+      jsonPath?: string | null;
+      willContinue?: boolean | null;
+      stringValue?: string | null;
+      numberValue?: number | null;
+      boolValue?: boolean | null;
+      nullValue?: unknown;
+    }> | null;
+  } | null;
   thoughtSignature?: string | null;
   thought?: boolean | null;
   text?: string | null;
@@ -308,13 +326,30 @@ export interface WirePart {
 function readPart(a: TurnAssembler, x: WirePart): void {
   // call
   if (x?.functionCall != null) {
-    a.addToolCall(
-      x?.functionCall?.id,
-      x?.functionCall?.name,
-      x?.functionCall?.args,
-      undefined,
-      x?.thoughtSignature,
-    );
+    if (
+      piecedToolCall(
+        a,
+        x?.functionCall?.id,
+        x?.functionCall?.name,
+        x?.functionCall?.args,
+        x?.thoughtSignature,
+        x?.functionCall?.willContinue,
+        x?.functionCall?.partialArgs,
+      )
+    ) {
+      for (const piece of list(x?.functionCall?.partialArgs)) {
+        argumentPiece(
+          a,
+          piece?.jsonPath,
+          piece?.willContinue,
+          piece?.stringValue,
+          piece?.numberValue,
+          piece?.boolValue,
+          piece?.nullValue,
+        );
+      }
+      endPieces(a, x?.functionCall?.willContinue);
+    }
   }
   // thought
   if (x?.thought === true) {
@@ -521,10 +556,29 @@ export const serve = {
   accept: {
     roles: {
       user: { parts: '$parts' },
-      tool: {
-        role: 'user',
-        parts: [{ functionResponse: { name: '$toolName', response: { result: '$text' } } }],
+      tool: [
+        { role: 'user', parts: [{ functionResponse: { name: '$toolName', response: { result: '$text' } } }] },
+        { role: 'user', parts: [{ functionResponse: { name: '$toolName', response: '$content' } }] },
+        {
+          role: 'function',
+          parts: [{ functionResponse: { name: '$toolName', response: { output: '$text' } } }],
+        },
+        {
+          role: 'function',
+          parts: [{ functionResponse: { name: '$toolName', response: { result: '$text' } } }],
+        },
+        { role: 'function', parts: [{ functionResponse: { name: '$toolName', response: '$content' } }] },
+      ],
+      toolError: {
+        role: 'function',
+        parts: [{ functionResponse: { name: '$toolName', response: { error: '$text' } } }],
       },
+    },
+    blocks: {
+      executable_code: { executableCode: '$code' },
+      code_execution_result: { codeExecutionResult: '$result' },
+      inline_data: { inlineData: '$data' },
+      file_data: { fileData: '$data' },
     },
     tools: { name: '$name', description: '$description', parameters: '$openApiParameters' },
   },
@@ -573,4 +627,4 @@ export const serve = {
   },
 } satisfies ServeCodec;
 
-export const adapter = defineAdapter(profile, codec, { kit: 4 });
+export const adapter = defineAdapter(profile, codec, { kit: 5 });

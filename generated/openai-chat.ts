@@ -102,7 +102,11 @@ export const profile = {
       content_filter: 'content_filter',
     },
     other: 'other',
-    upgrades: [{ from: 'stop', when: 'refusal', to: 'refusal' }],
+    upgrades: [
+      { from: 'stop', when: 'refusal', to: 'refusal' },
+      { from: 'stop', when: 'toolCalls', to: 'tool_calls' },
+      { from: 'other', when: 'toolCalls', to: 'tool_calls' },
+    ],
   },
   usage: {
     inputTokens: [['prompt_tokens']],
@@ -479,4 +483,4 @@ export const serve = {
   },
 } satisfies ServeCodec;
 
-export const adapter = defineAdapter(profile, codec, { kit: 4 });
+export const adapter = defineAdapter(profile, codec, { kit: 5 });

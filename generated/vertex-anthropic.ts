@@ -64,4 +64,4 @@ export { eventCaseRules, eventRules, responseRules } from './anthropic-messages.
 /** How this wire is served (docs/serving.md): the blocking body and each step of a stream, as templates. */
 export const serve = base.serve satisfies ServeCodec;
 
-export const adapter = defineAdapter(profile, codec, { kit: 4 });
+export const adapter = defineAdapter(profile, codec, { kit: 5 });

@@ -52,4 +52,4 @@ export { eventRules, responseRules } from './gemini.js';
 /** How this wire is served (docs/serving.md): the blocking body and each step of a stream, as templates. */
 export const serve = base.serve satisfies ServeCodec;
 
-export const adapter = defineAdapter(profile, codec, { kit: 4 });
+export const adapter = defineAdapter(profile, codec, { kit: 5 });

@@ -37,6 +37,10 @@ export const profile = {
       metadata: { drop: 'xAI takes no request metadata' },
     },
   },
+  usage: {
+    ...base.profile.usage,
+    outputTokens: [['completion_tokens'], ['completion_tokens_details', 'reasoning_tokens']],
+  },
 } as const satisfies Profile;
 
 /** Where this overlay runs its own rules: before the rule each names. */
@@ -87,4 +91,4 @@ export const serve = /* @__PURE__ */ serveOver(base.serve, {
   },
 }) satisfies ServeCodec;
 
-export const adapter = defineAdapter(profile, codec, { kit: 4 });
+export const adapter = defineAdapter(profile, codec, { kit: 5 });

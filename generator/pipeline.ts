@@ -4,7 +4,7 @@
  */
 import { sortDiagnostics, type Diagnostic } from './diagnostics.js';
 import { emitDocs } from './emit/emit-docs.js';
-import { emitIndex, emitServeIndex } from './emit/emit-index.js';
+import { emitIndex, emitLoaders, emitServeIndex } from './emit/emit-index.js';
 import { emitModule } from './emit/emit-module.js';
 import { moduleScope, type ScopeReads } from './emit/emit-reader-part.js';
 import { kitNames } from './emit/kit-names.js';
@@ -191,6 +191,7 @@ export async function generate(sources: SpecSource[], options: GenerateOptions =
     const folder = own[0]?.files[0]?.replace(/[^/]*$/, '') ?? 'specs/';
     out.set('index.ts', emitIndex(own, { runtimeEntry, kitImport: runtimeImport, specs: `${folder}*.yaml`, builtIn: modules.size ? (options.builtInEntry ?? runtimeEntry) : undefined }));
     const serveEntry = options.serveEntry ?? runtimeImport.replace(/adapter-kit\.js$/, 'serve/index.js');
+    if (!modules.size) out.set('loaders.ts', emitLoaders(own, `${folder}*.yaml`));
     out.set('serve.ts', emitServeIndex(own, { serveEntry, specs: `${folder}*.yaml`, builtIn: modules.size ? (options.builtInServes ?? serveEntry) : undefined }));
     return out;
   });

@@ -44,6 +44,25 @@ export function emitIndex(irs: SpecIR[], options: IndexOptions): string {
   ].join('\n');
 }
 
+/**
+ * generated/loaders.ts (the package only): each built-in spec's module behind its own import(),
+ * so an entry that takes a spec id (`wireforge/ai-sdk`) loads only the specs it is asked for and
+ * a bundler makes each one its own chunk.
+ */
+export function emitLoaders(irs: SpecIR[], specs: string): string {
+  const sorted = [...irs].sort((a, b) => a.id.localeCompare(b.id));
+  return [
+    banner([specs]),
+    '/** Every built-in spec\'s generated module by id, loaded on first use. */',
+    'export const loaders = {',
+    ...sorted.map((ir) => `  ${lit(ir.id)}: () => import(${lit(`./${ir.id}.js`)}),`),
+    '} as const;',
+    '',
+    'export type LoadableId = keyof typeof loaders;',
+    '',
+  ].join('\n');
+}
+
 export interface ServeIndexOptions {
   /** The server side's public entry, re-exported. */
   serveEntry: string;

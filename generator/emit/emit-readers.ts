@@ -20,7 +20,7 @@ export function actionKinds(ir: SpecIR): Set<Action['kind'] | 'textMeta'> {
         const a = r.body.action;
         out.add(a.kind);
         // Text rules that read a signature or a phase need the TextMeta unit.
-        if (a.kind === 'text' && (a.signature || a.phase)) out.add('textMeta');
+        if (a.kind === 'text' && (a.signature || a.phase || a.id)) out.add('textMeta');
       }
       else if (r.body.kind === 'group') walk(r.body.rules);
       else for (const c of r.body.cases) walk(c.rules);
@@ -359,7 +359,8 @@ function actionCode(a: Action, s: string): string[] {
     case 'text': {
       const out: string[] = [];
       // A phase starts a new item: null (no phase on the wire) clears the one before.
-      if (a.start) out.push(a.phase ? `startText(a, ${p(a.phase)} ?? null);` : 'startText(a);');
+      // An item id (Responses `msg_…`) goes with the item's first text part.
+      if (a.start) out.push(a.phase || a.id ? `startText(a, ${a.phase ? `${p(a.phase)} ?? null` : 'undefined'}${a.id ? `, ${p(a.id)}` : ''});` : 'startText(a);');
       // The signature first: a signed wire part is a text part of its own.
       if (a.signature) out.push(`setTextSignature(a, ${p(a.signature)});`);
       if (a.paths.length) out.push(`a.appendText(${firstOf(s, a.paths)});`);
@@ -390,6 +391,26 @@ function actionCode(a: Action, s: string): string[] {
     }
     case 'toolCall': {
       const k = p(a.index);
+      if (a.complete && (a.pieces || a.continues)) {
+        // A call that may arrive whole, or over several parts with its arguments in JSON-path pieces.
+        const args = a.argumentsObject ?? a.argumentsFull ?? a.arguments;
+        const more = p(a.continues);
+        const pc = a.pieces;
+        const q = (path: Parameters<typeof access>[1] | undefined) => (path ? access('piece', path) : 'undefined');
+        const open = `piecedToolCall(a, ${p(a.id)}, ${p(a.name)}, ${p(args)}, ${p(a.signature)}, ${more}, ${pc ? access(s, pc.each) : 'undefined'})`;
+        return [
+          `if (${open}) {`,
+          ...(pc
+            ? [
+                `  for (const piece of list(${access(s, pc.each)})) {`,
+                `    argumentPiece(a, ${q(pc.path)}, ${q(pc.continues)}, ${q(pc.string)}, ${q(pc.number)}, ${q(pc.boolean)}, ${q(pc.null)});`,
+                '  }',
+              ]
+            : []),
+          `  endPieces(a, ${more});`,
+          '}',
+        ];
+      }
       if (a.complete) {
         const args = a.argumentsObject ?? a.argumentsFull ?? a.arguments;
         const extra = a.signature ? `, ${k}, ${p(a.signature)}` : a.index ? `, ${k}` : '';
@@ -406,6 +427,7 @@ function actionCode(a: Action, s: string): string[] {
       if (a.argumentsFull) out.push(`setToolArguments(a, ${k}, ${p(a.argumentsFull)});`);
       if (a.argumentsObject && !a.start) out.push(`setToolArgumentsObject(a, ${k}, ${p(a.argumentsObject)});`);
       if (a.signature) out.push(`setToolSignature(a, ${k}, ${p(a.signature)});`);
+      if (a.wire) out.push(`setToolWire(a, ${k}, ${p(a.wire)});`);
       if (a.end) out.push(`closeToolCall(a, ${k});`);
       return out;
     }

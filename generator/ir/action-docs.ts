@@ -24,7 +24,7 @@ export const ACTION_DOCS: Record<ActionKey, { does: string; example: string }> =
   },
   toolCall: {
     does:
-      'Client tool calls. `complete: true`: the call arrives whole (`arguments` text or `argumentsObject`), opened and completed at once. Otherwise by `index`: `start: true` opens a call (`tool-call-start`), `arguments` appends fragments (`tool-call-delta`; the first fragment for a new index opens the call), `argumentsFull` replaces them, `end: true` completes it (`tool-call`). `signature` attaches opaque state to the call.',
+      'Client tool calls. `complete: true`: the call arrives whole (`arguments` text or `argumentsObject`), opened and completed at once. Otherwise by `index`: `start: true` opens a call (`tool-call-start`), `arguments` appends fragments (`tool-call-delta`; the first fragment for a new index opens the call), `argumentsFull` replaces them, `end: true` completes it (`tool-call`). `signature` attaches opaque state to the call. With `complete: true`, `continues` (true: more of the call follows in later parts) and `pieces` (`{ each, path, continues, string, number, boolean, null }`: arguments as JSON-path pieces with one typed value each, Vertex AI `partialArgs`) read a call that may instead arrive over several parts: the pieces are assembled into the arguments and streamed as `tool-call-delta`s, a part without `continues` closes the call, and a call left unfinished or whose pieces do not fit gets `argumentsError`.',
     example: 'toolCall: { index: index, id: id, name: function.name, arguments: function.arguments }',
   },
   finish: { does: 'Sets the raw finish reason; the finish table maps it at the end of the turn.', example: 'finish: choices.0.finish_reason' },

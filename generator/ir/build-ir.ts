@@ -9,8 +9,8 @@ import type { ResolvedSpec } from '../resolve/resolve-extends.js';
 import { parsePath, pathList } from './paths.js';
 import { PARAM_FIELDS } from '../../runtime/contract/param-fields.js';
 import { RETRYABLE_BY_DEFAULT } from '../../runtime/profile-facts.js';
-import type { DefaultValue, EndpointAuth, EndpointOption, KindRule, ParamField, ParamRule, PartField, PartRule, PartsProfile, Profile, Scalar, UsageCount } from '../../runtime/contract/profile.js';
-import type { KindDocument, PartDocument, PartFieldsDocument, PartsDocument, UsageCountDocument } from '../load/spec-document.js';
+import type { DefaultValue, EndpointAuth, EndpointOption, KindRule, ParamField, ParamRule, PartField, PartRule, PartsProfile, Profile, Scalar, StepFilter, UsageCount } from '../../runtime/contract/profile.js';
+import type { KindDocument, PartDocument, PartFieldsDocument, PartsDocument, StepFilterDocument, UsageCountDocument } from '../load/spec-document.js';
 import type { FinishReason } from '../../runtime/contract/unified-model.js';
 import { ACTIONS, type ActionKey } from './actions.js';
 import { SLOT_FIELDS } from './slots.js';
@@ -97,6 +97,7 @@ function buildServe(d: ServeDocument): ServeIR {
     ...(d.errorTypes === undefined ? {} : { errorTypes: d.errorTypes }),
     ...(d.accept === undefined ? {} : { accept: d.accept as Record<string, unknown> }),
     ...(d.itemId === undefined ? {} : { itemId: d.itemId }),
+    ...(d.requestRules === undefined ? {} : { requestRules: d.requestRules }),
     ...(d.fill === undefined ? {} : { fill: d.fill as Record<string, Record<string, unknown>> }),
     ...(d.streamWithoutQuery === undefined ? {} : { streamWithoutQuery: d.streamWithoutQuery }),
   };
@@ -204,6 +205,7 @@ function requestProfile(rq: Section<'request'>, t: TemplatesIR): Profile['reques
     // Only what is carried is listed.
     carries: trueOnly({
       userName: slotsUsed(t.roles.user).includes('name'),
+      // Where only some forms carry the flag (a `$when` on isError), the others report it ($plainText, $output).
       toolError: t.roles.toolError !== undefined || slotsUsed(t.roles.tool).includes('isError'),
       toolStrict: slotsUsed(t.tools?.item).includes('strict'),
       callSignature: slotsUsed(t.blocks.toolCall).includes('signature'),
@@ -235,7 +237,21 @@ function usageProfile(us: Section<'usage'>): Profile['usage'] {
     cachedInputTokens: usageCount(us.cachedInputTokens),
     cacheWriteTokens: usageCount(us.cacheWriteTokens),
     reasoningTokens: usageCount(us.reasoningTokens),
+    ...(us.otherModels
+      ? {
+          otherModels: {
+            over: parsePath(us.otherModels.over).segments,
+            only: stepFilter(us.otherModels.only),
+            kind: parsePath(us.otherModels.kind).segments,
+            model: parsePath(us.otherModels.model).segments,
+          },
+        }
+      : {}),
   };
+}
+
+function stepFilter(f: StepFilterDocument): StepFilter {
+  return { at: parsePath(f.at).segments, test: toTest(f.test) };
 }
 
 function errorsProfile(er: Section<'errors'>): Profile['errors'] {
@@ -278,10 +294,10 @@ function usageCount(v: UsageCountDocument | undefined): UsageCount {
   const segs = (x: unknown) => pathList(x).map((p) => p.segments);
   if (v === undefined || typeof v === 'string' || Array.isArray(v)) return segs(v);
   // Without the list, the same fields read at the top level (a step's fields are the turn's).
-  return { over: parsePath(v.over).segments, sum: segs(v.sum), otherwise: segs(v.otherwise ?? v.sum) };
+  return { over: parsePath(v.over).segments, sum: segs(v.sum), otherwise: segs(v.otherwise ?? v.sum), ...(v.only ? { only: stepFilter(v.only) } : {}) };
 }
 
-const PART_TYPES = ['provider-tool-call', 'provider-tool-result', 'source', 'file', 'approval-request', 'opaque'] as const;
+const PART_TYPES = ['tool-call', 'provider-tool-call', 'provider-tool-result', 'source', 'file', 'approval-request', 'opaque'] as const;
 
 /** The kind table, in the runtime's types; a `null` kind (an overlay removing one) is left out. */
 function buildParts(p: PartsDocument | undefined): PartsProfile {
@@ -306,7 +322,14 @@ function partRule(d: PartDocument): PartRule {
   const fields: Record<string, PartField> = {};
   for (const [name, v] of Object.entries(doc)) {
     if (name === 'each') continue;
-    if (typeof v === 'object' && v !== null && !Array.isArray(v)) fields[name] = 'test' in v ? { at: parsePath(v.at).segments, test: toTest(v.test) } : { value: v.value };
+    if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
+      fields[name] =
+        'test' in v
+          ? { at: parsePath(v.at).segments, test: toTest(v.test) }
+          : 'values' in v
+            ? { at: parsePath(v.at).segments, values: v.values, ...(v.default !== undefined ? { default: v.default } : {}) }
+            : { value: v.value };
+    }
     else fields[name] = pathList(v).map((x) => x.segments);
   }
   return { part: type, ...(typeof doc.each === 'string' ? { each: parsePath(doc.each).segments } : {}), fields };
@@ -433,7 +456,7 @@ function buildAction(key: ActionKey, r: RuleDocument): Action {
     case 'text': {
       const v = r.text;
       if (typeof v === 'string' || Array.isArray(v) || v === undefined) return { kind: 'text', paths: pathList(v), start: false };
-      return { kind: 'text', paths: pathList(v.text), start: v.start === true || v.phase !== undefined, citations: opt(v.citations), signature: opt(v.signature), phase: opt(v.phase) };
+      return { kind: 'text', paths: pathList(v.text), start: v.start === true || v.phase !== undefined || v.id !== undefined, citations: opt(v.citations), signature: opt(v.signature), phase: opt(v.phase), id: opt(v.id) };
     }
     case 'part': {
       const v = r.part;
@@ -471,6 +494,19 @@ function buildAction(key: ActionKey, r: RuleDocument): Action {
         argumentsFull: opt(v.argumentsFull),
         argumentsObject: opt(v.argumentsObject),
         signature: opt(v.signature),
+        wire: opt(v.wire),
+        continues: opt(v.continues),
+        pieces: v.pieces
+          ? {
+              each: parsePath(v.pieces.each),
+              path: parsePath(v.pieces.path),
+              continues: opt(v.pieces.continues),
+              string: opt(v.pieces.string),
+              number: opt(v.pieces.number),
+              boolean: opt(v.pieces.boolean),
+              null: opt(v.pieces.null),
+            }
+          : undefined,
       };
     }
     case 'finish':

@@ -79,6 +79,7 @@ export function buildWireTypes(ir: Pick<SpecIR, 'response' | 'stream' | 'profile
             use(a.citations, 'unknown', 'text/citations');
             use(a.signature, 'string', 'text/signature');
             use(a.phase, 'string', 'text/phase');
+            use(a.id, 'string', 'text/id');
             break;
           case 'refusal':
             a.paths.forEach((p) => use(p, 'string', a.kind));
@@ -106,6 +107,19 @@ export function buildWireTypes(ir: Pick<SpecIR, 'response' | 'stream' | 'profile
             use(a.argumentsFull, 'string', 'toolCall/argumentsFull');
             use(a.argumentsObject, 'unknown', 'toolCall/argumentsObject');
             use(a.signature, 'string', 'toolCall/signature');
+            use(a.wire, 'unknown', 'toolCall/wire');
+            use(a.continues, 'boolean', 'toolCall/continues');
+            if (a.pieces) {
+              const pc = a.pieces;
+              const piece = add(inner, [...pc.each.segments, 0], 'object', `${r.pointer}/toolCall/pieces/each`, `${pc.each.text}[]`);
+              const usePiece = (p: WirePath | undefined, leaf: Leaf, field: string) => p && add(piece, p.segments, leaf, `${r.pointer}/toolCall/pieces/${field}`, p.text);
+              usePiece(pc.path, 'string', 'path');
+              usePiece(pc.continues, 'boolean', 'continues');
+              usePiece(pc.string, 'string', 'string');
+              usePiece(pc.number, 'number', 'number');
+              usePiece(pc.boolean, 'boolean', 'boolean');
+              usePiece(pc.null, 'unknown', 'null');
+            }
             break;
           case 'finish':
             a.paths.forEach((p) => use(p, 'string', 'finish'));
@@ -129,14 +143,21 @@ export function buildWireTypes(ir: Pick<SpecIR, 'response' | 'stream' | 'profile
   walk(ir.stream.all, event);
   for (const e of ir.stream.events) walk(e.rules, event);
   if (ir.stream.eventKey) add(event, ir.stream.eventKey.segments, 'string', '/stream/eventKey', ir.stream.eventKey.text);
-  for (const [field, count] of Object.entries(ir.profile.usage)) {
+  const { otherModels, ...counts } = ir.profile.usage;
+  for (const [field, count] of Object.entries(counts)) {
     const c = count as UsageCount;
     if (!('over' in c)) for (const p of c as Segment[][]) add(usage, p, 'number', `/usage/${field}`, p.join('.'));
     else {
       const step = add(usage, [...(c.over as Segment[]), 0], 'object', `/usage/${field}/over`, `${c.over.join('.')}[]`);
       for (const p of c.sum as Segment[][]) add(step, p, 'number', `/usage/${field}/sum`, p.join('.'));
       for (const p of c.otherwise as Segment[][]) add(usage, p, 'number', `/usage/${field}/otherwise`, p.join('.'));
+      if (c.only) add(step, c.only.at as Segment[], 'unknown', `/usage/${field}/only/at`, c.only.at.join('.'));
     }
+  }
+  if (otherModels) {
+    const step = add(usage, [...(otherModels.over as Segment[]), 0], 'object', '/usage/otherModels/over', `${otherModels.over.join('.')}[]`);
+    add(step, otherModels.kind as Segment[], 'string', '/usage/otherModels/kind', otherModels.kind.join('.'));
+    add(step, otherModels.model as Segment[], 'string', '/usage/otherModels/model', otherModels.model.join('.'));
   }
   return { response, event, usage, conflicts };
 }

@@ -22,6 +22,8 @@ export function usageMapper(map: UsageMap, steps: UsageStepsUnit | undefined): (
       const n = sum(raw, map[k]);
       if (n !== undefined) usage[k] = n;
     }
+    const others = map.otherModels && steps!.apart!(raw, map);
+    if (others) usage.otherModels = others;
     return usage;
   };
 }

@@ -22,8 +22,29 @@ export interface OpenCall {
   fromObject: boolean;
   /** Arguments the opening event already carried whole; used only if no fragments follow. */
   initial: string | undefined;
-  signature: string | undefined;
+  /** What only the history copy carries: the signature, the wire item (ToolCall.signature, .wire). */
+  keep: Pick<ToolCall, 'signature' | 'wire'> | undefined;
   closed: boolean;
+  /** Set only for calls of a client-run tool kind (the kind table makes them); see ToolCall.kind. */
+  kind?: string;
+  /** Why the arguments cannot be trusted, when their reader knows (argument-pieces.ts). */
+  error?: string | undefined;
+  /** A call whose arguments arrive as JSON-path pieces (argument-pieces.ts). */
+  pieces?: ArgumentPieces;
+}
+
+/** What a call assembled from pieces keeps while it is open. */
+export interface ArgumentPieces {
+  /** The arguments so far (objects without a prototype: a key is only ever data). */
+  readonly root: Record<string, unknown>;
+  /** Paths whose string value is to continue in a later piece. */
+  readonly continuing: Set<string>;
+  /** The path of the last piece and whether its string was left open (the text ends inside it). */
+  last: string | undefined;
+  lastOpen: boolean;
+  /** The argument text streamed so far: a prefix of the final text while pieces come in order. */
+  emitted: string;
+  inOrder: boolean;
 }
 
 /**
@@ -48,7 +69,7 @@ export class ToolCalls {
     // Rules for whole calls run on every event; an event without a call has no name and no id.
     if (typeof name !== 'string' && typeof id !== 'string') return;
     const call = this.create(key, id, name, responseId);
-    if (isText(signature)) call.signature = signature;
+    if (isText(signature)) call.keep = { signature };
     if (typeof args === 'string') this.appendArgs(call, args);
     else if (args !== undefined && args !== null) {
       call.full = JSON.stringify(args);
@@ -73,9 +94,7 @@ export class ToolCalls {
 
   /** Copies of `final` (from final()) for the history message, with their signatures. */
   forMessage(final: ToolCall[]): ToolCall[] {
-    return this.calls.map((call, i) =>
-      call.signature === undefined ? { ...final[i]! } : { ...final[i]!, signature: call.signature },
-    );
+    return this.calls.map((call, i) => ({ ...final[i]!, ...call.keep }));
   }
 
   create(key: unknown, id: unknown, name: unknown, responseId: string | undefined): OpenCall {
@@ -93,7 +112,7 @@ export class ToolCalls {
       full: undefined,
       fromObject: false,
       initial: undefined,
-      signature: undefined,
+      keep: undefined,
       closed: false,
     };
     calls.push(call);
@@ -127,6 +146,7 @@ function finalCall(call: OpenCall): ToolCall {
   // A call with no argument text at all has no arguments: "{}" (docs/unified-model.md#tool-call-arguments).
   const args = joined === '' ? '{}' : joined;
   const out: ToolCall = { id: call.id, name: call.name, arguments: args };
+  if (call.kind) out.kind = call.kind;
   // Text from the wire (fragments, or a final string that replaces them) may be invalid; an object never is.
   if (!call.fromObject && !(call.full === undefined && call.parts.empty)) {
     try {
@@ -136,5 +156,6 @@ function finalCall(call: OpenCall): ToolCall {
       out.argumentsError = `not valid JSON: ${(e as SyntaxError).message.slice(0, 120)}`;
     }
   }
+  if (call.error) out.argumentsError = call.error;
   return out;
 }

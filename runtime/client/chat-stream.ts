@@ -54,6 +54,14 @@ export class ChatStream<R extends ChatResponse = ChatResponse> implements AsyncI
     return this.#settled as Promise<R>;
   }
 
+  /**
+   * The response as assembled from what has been read so far: what final() gives once the stream
+   * has ended (a bridge reads it at block boundaries for the fields no event carries).
+   */
+  snapshot(): ChatResponse {
+    return this.#result();
+  }
+
   /** The text as it arrives (the `text-delta` events), for the simplest consumers. Reads the stream. */
   get textStream(): AsyncIterable<string> {
     const events = this;

@@ -9,7 +9,7 @@ import type { Assembler, AssemblerUses } from './assembler.js';
 import type { BinaryFrameDecoder, EventStreamOptions, ExceptionSink, FrameDecoder, FrameSink } from './frame.js';
 import type { BlockTemplates, MessageContext, MessageContextUnit, PartTemplates } from './message-context.js';
 import type { ParamField } from './param-fields.js';
-import type { Condition, Continuity, DefaultValue, EndpointInfo, Profile, RequestProfile, UsageCount, WirePath } from './profile.js';
+import type { Condition, Continuity, DefaultValue, EndpointInfo, Profile, RequestProfile, UsageCount, UsageMap, WirePath } from './profile.js';
 import type { ContinuityResult, ParamStep, RequestWarnings } from './request.js';
 import type { Auth, EndpointView, Redact, StreamView } from './transport.js';
 import type {
@@ -24,6 +24,7 @@ import type {
   ResponseFormat,
   SystemMessage,
   ToolMessage,
+  UsageOfModel,
   UserMessage,
 } from './unified-model.js';
 
@@ -124,6 +125,8 @@ export interface EventStreamUnit {
 /** assemble/usage-steps.ts */
 export interface UsageStepsUnit {
   (raw: unknown, count: Exclude<UsageCount, readonly unknown[]>): number | undefined;
+  /** Steps of other models (`usage.otherModels` in the table), reported apart; undefined when none. */
+  apart?(raw: unknown, map: UsageMap): UsageOfModel[] | undefined;
 }
 
 /** wire/retry-delay.ts */

@@ -154,7 +154,26 @@ export interface FinishTable {
  * `usage.iterations`), the sum over every element of that list, with the plain fields used when
  * the list is absent.
  */
-export type UsageCount = readonly WirePath[] | { readonly over: WirePath; readonly sum: readonly WirePath[]; readonly otherwise: readonly WirePath[] };
+export type UsageCount =
+  | readonly WirePath[]
+  | { readonly over: WirePath; readonly sum: readonly WirePath[]; readonly otherwise: readonly WirePath[]; readonly only?: StepFilter };
+
+/** The steps a count is made of (`only`): those whose value at `at` passes the test. */
+export interface StepFilter {
+  readonly at: WirePath;
+  readonly test: Test;
+}
+
+/**
+ * Steps of other models within the turn (Anthropic's advisor iterations): each reported apart in
+ * `usage.otherModels`, with its kind and model, counted by the same table; never in the counts.
+ */
+export interface UsageApart {
+  readonly over: WirePath;
+  readonly only: StepFilter;
+  readonly kind: WirePath;
+  readonly model: WirePath;
+}
 
 /** Which wire fields (summed when several) make up each unified count. */
 export interface UsageMap {
@@ -164,13 +183,25 @@ export interface UsageMap {
   readonly cachedInputTokens: UsageCount;
   readonly cacheWriteTokens: UsageCount;
   readonly reasoningTokens: UsageCount;
+  readonly otherModels?: UsageApart;
 }
 
 /**
  * A part field: the first present of several wire paths, a fixed value, or whether the value at
  * a path passes a test (`isError` from an outcome that is not OUTCOME_OK).
  */
-export type PartField = readonly WirePath[] | { readonly value: Scalar } | { readonly at: WirePath; readonly test: Test };
+export type PartField =
+  | readonly WirePath[]
+  | { readonly value: Scalar }
+  | { readonly at: WirePath; readonly test: Test }
+  | ValueTableField;
+
+/** A wire value looked up in a table, `default` when it is not there (Responses `output_format` → a media type). */
+export interface ValueTableField {
+  readonly at: WirePath;
+  readonly values: Readonly<Record<string, Scalar>>;
+  readonly default?: Scalar;
+}
 
 /** One unified part made from a wire object (or one per element of a list in it). */
 export interface PartRule {

@@ -13,6 +13,8 @@ export interface Match {
   unread: string[];
   /** Literal values the template required and the wire had (a more specific fit). */
   literals: number;
+  /** Objects a slot took whole where another form may spell out their fields (a looser fit). */
+  loose: number;
 }
 
 const SLOT = /^\$([A-Za-z_][A-Za-z0-9_.]*)(?:\|(.*))?$/s;
@@ -21,19 +23,19 @@ export function matchTemplate(t: TemplateData, v: unknown): Match | undefined {
   if (typeof t === 'string') return matchString(t, v);
   if (Array.isArray(t)) return matchArray(t, v);
   if (t !== null && typeof t === 'object') return matchObject(t as Record<string, unknown>, v);
-  return v === t ? { slots: {}, extra: 0, literals: 1, unread: [] } : undefined;
+  return v === t ? { slots: {}, extra: 0, literals: 1, loose: 0, unread: [] } : undefined;
 }
 
 function matchString(t: string, v: unknown): Match | undefined {
-  if (t === '$null') return v === null ? { slots: {}, extra: 0, literals: 1, unread: [] } : undefined;
-  if (t.startsWith('$$')) return v === t.slice(1) ? { slots: {}, extra: 0, literals: 1, unread: [] } : undefined;
+  if (t === '$null') return v === null ? { slots: {}, extra: 0, literals: 1, loose: 0, unread: [] } : undefined;
+  if (t.startsWith('$$')) return v === t.slice(1) ? { slots: {}, extra: 0, literals: 1, loose: 0, unread: [] } : undefined;
   if (t.includes('${')) return matchConcat(t, v);
   const slot = SLOT.exec(t);
-  if (!slot) return v === t ? { slots: {}, extra: 0, literals: 1, unread: [] } : undefined;
+  if (!slot) return v === t ? { slots: {}, extra: 0, literals: 1, loose: 0, unread: [] } : undefined;
   if (v === undefined) return none();
   // The fallback is what the forward direction writes for an unset value: it reads back as unset.
   if (slot[2] !== undefined && JSON.stringify(v) === slot[2]) return none();
-  return { slots: { [slot[1]!]: v }, extra: 0, literals: 0, unread: [] };
+  return { slots: { [slot[1]!]: v }, extra: 0, literals: 0, loose: v !== null && typeof v === 'object' && !Array.isArray(v) ? 1 : 0, unread: [] };
 }
 
 /** `only:${name}`: literal text around slots; each slot takes the shortest text that lets the rest fit. */
@@ -61,7 +63,7 @@ function matchConcat(t: string, v: unknown): Match | undefined {
   }
   const m = new RegExp(`^${pattern}$`).exec(v);
   if (!m) return undefined;
-  return { slots: Object.fromEntries(names.map((n, i) => [n, m[i + 1]])), extra: 0, literals: 1, unread: [] };
+  return { slots: Object.fromEntries(names.map((n, i) => [n, m[i + 1]])), extra: 0, literals: 1, loose: 0, unread: [] };
 }
 
 function escape(s: string): string {
@@ -123,11 +125,11 @@ function hasLiteral(t: unknown): boolean {
 }
 
 function none(): Match {
-  return { slots: {}, extra: 0, literals: 0, unread: [] };
+  return { slots: {}, extra: 0, literals: 0, loose: 0, unread: [] };
 }
 
 function merge(a: Match, b: Match): Match {
-  return { slots: { ...a.slots, ...b.slots }, extra: a.extra + b.extra, literals: a.literals + b.literals, unread: [...a.unread, ...b.unread] };
+  return { slots: { ...a.slots, ...b.slots }, extra: a.extra + b.extra, literals: a.literals + b.literals, loose: a.loose + b.loose, unread: [...a.unread, ...b.unread] };
 }
 
 /** A nested match's unread keys, as paths from the value around it. */
@@ -136,7 +138,10 @@ function within(m: Match, step: string): Match {
   return m;
 }
 
-/** Fewer unaccounted keys, then more literals. */
+/**
+ * Fewer unaccounted keys, then more literals, then fewer objects taken whole (a form that spells
+ * out `{ error: $text }` fits such an object better than one that takes any object as `$content`).
+ */
 export function better(a: Match, b: Match): boolean {
-  return a.extra !== b.extra ? a.extra < b.extra : a.literals > b.literals;
+  return a.extra !== b.extra ? a.extra < b.extra : a.literals !== b.literals ? a.literals > b.literals : a.loose < b.loose;
 }

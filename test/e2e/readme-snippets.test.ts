@@ -53,7 +53,7 @@ describe('README snippets', () => {
       noEmit: true,
       types: ['node'],
       // As the package's exports map them (package.json), to the source.
-      paths: { wireforge: [join(root, 'generated/index.ts')], 'wireforge/serve/node': [join(root, 'node/index.ts')], 'wireforge/*': [join(root, 'generated/*.ts')] },
+      paths: { wireforge: [join(root, 'generated/index.ts')], 'wireforge/serve/node': [join(root, 'node/index.ts')], 'wireforge/ai-sdk': [join(root, 'ai-sdk/index.ts')], 'wireforge/*': [join(root, 'generated/*.ts')] },
     });
     // What the user compiles: the snippets and the modules generated into their project (the
     // runtime reaches them as declarations; here it is source, compiled by its own settings).

@@ -28,7 +28,7 @@ for (const id of FIXTURE_FOLDERS) if (!(id in adapters)) throw new Error(`test/f
 export const FIXTURE_GROUPS: Record<string, string[]> = {
   anthropic: ['anthropic-messages'],
   responses: ['deepseek', 'gemini', 'ollama', 'openai-responses'],
-  chat: ['groq', 'mistral', 'openai-chat', 'openrouter', 'vllm'],
+  chat: ['groq', 'mistral', 'openai-chat', 'openrouter', 'vllm', 'xai'],
 };
 
 // Every spec is replayed: with its own fixtures, or (an overlay without any) with those of the

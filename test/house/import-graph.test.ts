@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { circlePath, circles, floorOf, importGraph } from '../helpers/import-graph.js';
 
 const root = resolve(import.meta.dirname, '../..');
-const TREES = ['runtime', 'generator', 'node'];
+const TREES = ['runtime', 'generator', 'node', 'ai-sdk'];
 /** Trees whose files at the top are floors of their own (the others are one floor). */
 const FLOORED = ['runtime', 'generator'];
 const graph = importGraph(root, TREES);
@@ -35,6 +35,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'runtime/adapter-kit.ts': ['runtime/*'],
   'runtime/index.ts': ['runtime/*'],
   node: ['runtime/contract', 'runtime/errors.ts', 'runtime/serve', 'generated'],
+  'ai-sdk': ['runtime/contract', 'runtime/errors.ts', 'runtime/client', 'generated'],
   'generator/diagnostics.ts': [],
   'generator/locate-runtime.ts': [],
   'generator/load': ['generator/diagnostics.ts', 'generator/ir', 'runtime/contract'],

@@ -115,9 +115,8 @@ describe('Gemini tool schemas', () => {
 });
 
 describe('Gemini tool round with any result object', () => {
-  // Waits for the request reader change of the `wireread` branch (a functionResponse.response of
-  // any shape is the tool's output); until it lands the gateway answers 400. Remove `.fails` then.
-  it.fails('a result object of its own shape reaches upstream whole', async () => {
+  // A functionResponse.response of any shape is the tool's output (the request reader's accept forms).
+  it('a result object of its own shape reaches upstream whole', async () => {
     const mock = await createMockServer({ provider: 'openai-chat', apiKey: 'up', script: (call) => (call.request?.messages.some((m) => m.role === 'tool') ? { reply: { text: 'It is 18 degrees.' } } : { reply: { toolCalls: [{ id: 'call_w', name: 'get_weather', arguments: { city: 'Paris' } }] } }) });
     open.push(mock);
     const gw = await startGateway({ listen: 'gemini', upstream: 'openai-chat', client: { apiKey: 'up', baseUrl: mock.url } });

@@ -1,0 +1,28 @@
+/**
+ * A spec for the bridge: a built-in id (its generated module loaded on first use, so a bundle
+ * holds only the specs it asks for) or a generated module of the user's own.
+ */
+import type { ProviderAdapter } from '../runtime/contract/adapter.js';
+import { loaders } from '../generated/loaders.js';
+
+/** A generated module (`import * as acme from './generated/acme.js'`): what the bridge reads of it. */
+export interface SpecModule {
+  adapter: ProviderAdapter;
+}
+
+export type SpecSource = string | SpecModule;
+
+export function isBuiltIn(id: string): boolean {
+  return Object.prototype.hasOwnProperty.call(loaders, id);
+}
+
+export function idOf(spec: SpecSource): string {
+  return typeof spec === 'string' ? spec : spec.adapter.id;
+}
+
+export async function adapterOf(spec: SpecSource): Promise<ProviderAdapter> {
+  if (typeof spec !== 'string') return spec.adapter;
+  const load = isBuiltIn(spec) ? loaders[spec as keyof typeof loaders] : undefined;
+  if (!load) throw new Error(`no built-in spec "${spec}"; pass a generated module for a spec of your own`);
+  return (await load()).adapter;
+}
