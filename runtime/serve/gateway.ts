@@ -9,7 +9,8 @@ import { createClientFor } from '../client/create-client.js';
 import { ConnectionError, ProviderError, RequestError, TimeoutError, WireforgeError } from '../errors.js';
 import { makeRedactor } from '../transport/redact.js';
 import type { ChatRequest, ClientOptions, ChatResponse, StreamEvent, Warning } from '../contract/unified-model.js';
-import { decodeRequest } from './decode-request.js';
+import type { Client } from '../client/create-client.js';
+import { decodeRequest, type DecodedRequest } from './decode-request.js';
 import { eventEncoder, requestedFraming, type EventEncoder } from './encode-events.js';
 import { errorResponse, errorTypeFor } from './error-body.js';
 import { notServed, servesPath } from './endpoint-path.js';
@@ -18,7 +19,7 @@ import { callerKey, sameSecret } from './caller-key.js';
 import type { ServedSpec } from '../contract/serve-codec.js';
 import { responseBody, type ServedTurn } from './served-turn.js';
 import { StreamWriter } from './stream-writer.js';
-import { carriesCacheMarks, dropCacheMarks } from './cache-marks.js';
+import { carriesCacheMarks, dropCacheMarks, type CacheMarkPlaces } from './cache-marks.js';
 import { EXPOSED_LIMITS, rateLimitHeaders } from './upstream-waits.js';
 import { readText } from './read-body.js';
 
@@ -77,7 +78,7 @@ export function createGateway(options: GatewayOptions): (request: Request) => Pr
   const redact = makeRedactor(options.client?.apiKey, envKey, options.clientToken);
   // The upstream's own error type goes back only to callers of the same wire; others get the listen protocol's for the status.
   const sameWire = upstream.id === listen.adapter.id;
-  const fail = (status: number, message: string, headers: Record<string, string> = {}, source: 'gateway' | 'upstream' = 'gateway', type?: string): Response =>
+  const fail: FailWith = (status, message, headers = {}, source = 'gateway', type) =>
     errorResponse(listen.adapter, listen.serve, { status, message: redact(message), type: sameWire ? type : undefined }, { [ERROR_SOURCE_HEADER]: source, ...headers });
   // The header the gateway reads the caller's credential from, as its 401 names it.
   const { header: authHeader, scheme } = listen.adapter.endpoint.auth;
@@ -97,57 +98,98 @@ export function createGateway(options: GatewayOptions): (request: Request) => Pr
   );
 
   async function handle(req: Request): Promise<Response> {
-    const url = new URL(req.url);
     if (req.method !== 'POST') return fail(405, `${req.method} is not served; send POST`);
-    // A wrong baseUrl in the caller is a 404 in the protocol's shape, as the provider would answer it.
-    if (!servesPath(listen.adapter, url.pathname)) return fail(404, notServed(listen.adapter, url.pathname));
+    const path = new URL(req.url).pathname;
+    if (!servesPath(listen.adapter, path)) return fail(404, notServed(listen.adapter, path));
     const key = callerKey(listen, (h) => req.headers.get(h));
     if (options.clientToken !== undefined && key === undefined) return fail(401, `the gateway needs its token: send it in ${sendIn}`);
     if (options.clientToken !== undefined && !sameSecret(key!, options.clientToken)) return fail(401, `the gateway refused the token sent in ${sendIn}`);
     if (keyFromCaller && !key) return fail(401, `send your ${upstream.profile.name} key in ${sendIn}: this gateway passes it upstream`);
-    const type = req.headers.get('content-type') ?? '';
-    if (!/^application\/(.*\+)?json\b/i.test(type)) return fail(400, `the body must be JSON (content-type application/json), not ${JSON.stringify(type)}`);
-    const text = await readText(req, bodyLimit);
-    if (text === undefined) return fail(413, `the request body is too large (the gateway takes up to ${bodyLimit} bytes)`);
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      return fail(400, 'the body is not valid JSON');
-    }
-    let decoded;
-    try {
-      decoded = decodeRequest(listen.adapter, listen.serve, body, url.pathname);
-    } catch (e) {
-      if (e instanceof RequestError) return fail(400, e.message);
-      throw e;
-    }
-    const request = upstreamRequest(decoded.request, listen.adapter.id, options.model);
-    // Fields only the listen protocol knows (OpenAI's `n`, `logprobs`) mean nothing to another one.
-    const own: Warning[] = decoded.unread.map((field) => ({ type: 'dropped', field, message: `${listen.adapter.profile.name} field ${field} has no place in the unified request; it was not sent upstream` }));
-    dropCacheMarks(request, cacheMarks, upstream.profile.name, own);
-    if (request.providerOptions && upstream.id !== listen.adapter.id) {
-      for (const k of Object.keys(request.providerOptions)) own.push({ type: 'dropped', field: k, message: `${listen.adapter.profile.name} field ${k} has no counterpart in ${upstream.profile.name}; it was not sent` });
-      delete request.providerOptions;
-    }
+    const admitted = await admitRequest(listen, req, path, bodyLimit, fail);
+    if (admitted instanceof Response) return admitted;
     if (keyFromCaller) redact.add?.(key, true);
     const client = shared ?? createClientFor(upstream, { ...clientOptions, apiKey: key });
-    const call = { signal: req.signal };
     try {
-      if (!decoded.stream) {
-        const r = await client.chat(request, call);
-        const { body: out, warnings } = responseBody(listen.adapter, listen.serve, { ...turnOf(r, request.model), request: body });
-        return json(out, 200, warningsHeader([...own, ...r.warnings, ...warnings]));
-      }
-      const stream = client.stream(request, call);
-      const events = stream[Symbol.asyncIterator]();
-      // The answer starts once upstream's first event is there: an upstream error before it is an HTTP error.
-      const first = await events.next();
-      return streamed(listen, eventEncoder(listen.adapter, requestedFraming(listen.adapter, listen.serve, url)), first, events, request.model, redact, stream.abort.bind(stream), upstream.id !== listen.adapter.id, own, body);
+      return await forwardRequest(listen, { upstream, client, model: options.model, cacheMarks }, admitted, redact);
     } catch (e) {
       return upstreamFailure(e, fail, keyFromCaller ? undefined : upstream.profile.name);
     }
   }
+}
+
+/** A request the gateway took: the caller's body, as the listen protocol reads it. */
+export interface AdmittedRequest {
+  body: unknown;
+  decoded: DecodedRequest;
+  url: URL;
+  signal: AbortSignal;
+}
+
+/** How the gateway answers a refusal of its own or an upstream failure, in the listen protocol's shape. */
+export type FailWith = (status: number, message: string, headers?: Record<string, string>, source?: 'gateway' | 'upstream', type?: string) => Response;
+
+/**
+ * The caller's request read and decoded with the listen spec (`path`: the endpoint path, a route
+ * prefix taken off), or the listen protocol's refusal: wrong path, not JSON, too large, unreadable.
+ */
+export async function admitRequest(listen: ServedSpec, req: Request, path: string, bodyLimit: number, fail: FailWith): Promise<AdmittedRequest | Response> {
+  const url = new URL(req.url);
+  // A wrong baseUrl in the caller is a 404 in the protocol's shape, as the provider would answer it.
+  if (!servesPath(listen.adapter, path)) return fail(404, notServed(listen.adapter, path));
+  const type = req.headers.get('content-type') ?? '';
+  if (!/^application\/(.*\+)?json\b/i.test(type)) return fail(400, `the body must be JSON (content-type application/json), not ${JSON.stringify(type)}`);
+  const text = await readText(req, bodyLimit);
+  if (text === undefined) return fail(413, `the request body is too large (the gateway takes up to ${bodyLimit} bytes)`);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return fail(400, 'the body is not valid JSON');
+  }
+  try {
+    return { body, decoded: decodeRequest(listen.adapter, listen.serve, body, path), url, signal: req.signal };
+  } catch (e) {
+    if (e instanceof RequestError) return fail(400, e.message);
+    throw e;
+  }
+}
+
+/** One upstream a request can go to: its adapter, a client for it (with a key), and the model to ask for. */
+export interface UpstreamTarget {
+  upstream: ServedSpec['adapter'];
+  client: Client;
+  model: GatewayOptions['model'];
+  /** Where the upstream reads cache marks (carriesCacheMarks). */
+  cacheMarks: CacheMarkPlaces;
+}
+
+/**
+ * The admitted request sent to one upstream and answered in the listen protocol. An upstream
+ * failure before the answer starts (the first streamed event included) is thrown, for the caller
+ * to answer or to try another target with; after that, it is an error event in the stream.
+ */
+export async function forwardRequest(listen: ServedSpec, target: UpstreamTarget, admitted: AdmittedRequest, redact: (v: string) => string): Promise<Response> {
+  const { upstream, client } = target;
+  const { decoded, body, url } = admitted;
+  const request = upstreamRequest(decoded.request, listen.adapter.id, target.model);
+  // Fields only the listen protocol knows (OpenAI's `n`, `logprobs`) mean nothing to another one.
+  const own: Warning[] = decoded.unread.map((field) => ({ type: 'dropped', field, message: `${listen.adapter.profile.name} field ${field} has no place in the unified request; it was not sent upstream` }));
+  dropCacheMarks(request, target.cacheMarks, upstream.profile.name, own);
+  if (request.providerOptions && upstream.id !== listen.adapter.id) {
+    for (const k of Object.keys(request.providerOptions)) own.push({ type: 'dropped', field: k, message: `${listen.adapter.profile.name} field ${k} has no counterpart in ${upstream.profile.name}; it was not sent` });
+    delete request.providerOptions;
+  }
+  const call = { signal: admitted.signal };
+  if (!decoded.stream) {
+    const r = await client.chat(request, call);
+    const { body: out, warnings } = responseBody(listen.adapter, listen.serve, { ...turnOf(r, request.model), request: body });
+    return json(out, 200, warningsHeader([...own, ...r.warnings, ...warnings]));
+  }
+  const stream = client.stream(request, call);
+  const events = stream[Symbol.asyncIterator]();
+  // The answer starts once upstream's first event is there: an upstream error before it is an HTTP error.
+  const first = await events.next();
+  return streamed(listen, eventEncoder(listen.adapter, requestedFraming(listen.adapter, listen.serve, url)), first, events, request.model, redact, stream.abort.bind(stream), upstream.id !== listen.adapter.id, own, body);
 }
 
 /** The caller's request for upstream: reasoning state from the listen side is marked as its own, so another provider drops it. */
@@ -239,7 +281,7 @@ function withoutWire(e: StreamEvent): StreamEvent {
  * passed on as a 401, it would read as the caller's token refused. The upstream's waits and
  * rate-limit headers go with it.
  */
-function upstreamFailure(e: unknown, fail: (status: number, message: string, headers: Record<string, string>, source: 'gateway' | 'upstream', type?: string) => Response, ownKey: string | undefined): Response {
+export function upstreamFailure(e: unknown, fail: FailWith, ownKey: string | undefined): Response {
   if (e instanceof ProviderError) {
     const message = e.providerMessage || e.message;
     if (ownKey !== undefined && (e.status === 401 || e.status === 403)) return fail(502, `${ownKey} refused the gateway's key (HTTP ${e.status}): ${message}`, {}, 'upstream');
@@ -264,7 +306,7 @@ function gatewayClient(upstream: GatewayOptions['upstream'], options: ClientOpti
   }
 }
 
-function warningsHeader(warnings: Warning[]): Record<string, string> {
+export function warningsHeader(warnings: Warning[]): Record<string, string> {
   if (!warnings.length) return {};
   // Header values are ASCII: JSON with every other character escaped.
   const text = JSON.stringify(warnings.map((w) => ({ field: w.field, message: w.message }))).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
