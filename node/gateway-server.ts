@@ -4,6 +4,8 @@
  * an address other than loopback it needs a client token, or an explicit `insecure`.
  */
 import { adapters } from '../generated/index.js';
+import { serves } from '../generated/serve.js';
+import type { GatewayConfig } from '../runtime/serve/gateway-config.js';
 import { createGateway, DEFAULT_BODY_LIMIT, type GatewayOptions } from '../runtime/serve/gateway.js';
 import { errorResponse } from '../runtime/serve/error-body.js';
 import { withCors } from '../runtime/serve/cors.js';
@@ -21,7 +23,26 @@ export interface GatewayServerOptions extends Omit<GatewayOptions, 'listen' | 'u
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
 
-export async function startGateway(options: GatewayServerOptions): Promise<Listening> {
+/** A gateway config (docs/serving.md#gateway-for-teams) on node:http. */
+export interface GatewayConfigServerOptions extends GatewayConfig, Omit<ListenOptions, 'tooLarge' | 'bodyLimit'> {
+  /** Specs besides the built-in ones, by id (a project's own generated modules). */
+  specs?: Record<string, ServedSpec | ServedSpec['adapter']>;
+  /** Serve on a non-loopback address with no client tokens (anyone who reaches it spends your keys). */
+  insecure?: boolean;
+}
+
+/** The built-in specs by id: with their serve section when they have one (any can be a target; those can listen too). */
+export function builtInSpecs(): Record<string, ServedSpec | ServedSpec['adapter']> {
+  const out: Record<string, ServedSpec | ServedSpec['adapter']> = {};
+  for (const [id, adapter] of Object.entries(adapters as Record<string, ServedSpec['adapter']>)) {
+    const serve = (serves as Record<string, ServedSpec['serve'] | undefined>)[id];
+    out[id] = serve ? { adapter, serve } : adapter;
+  }
+  return out;
+}
+
+export async function startGateway(options: GatewayServerOptions | GatewayConfigServerOptions): Promise<Listening> {
+  if ('routes' in options) return startRouted(options);
   const host = options.host ?? '127.0.0.1';
   if (!LOOPBACK.test(host) && !options.clientToken && options.upstreamKey !== 'caller' && !options.insecure) {
     throw new WireforgeError(`the gateway would serve ${host} with your upstream key and no client token: set clientToken (--token), or insecure (--insecure) if that is what you want`);
@@ -34,4 +55,19 @@ export async function startGateway(options: GatewayServerOptions): Promise<Liste
   // Outside the handler, so with its CORS headers added here.
   const tooLarge = withCors(async () => errorResponse(spec.adapter, spec.serve, { status: 413, message: `the request body is too large (the gateway takes up to ${bodyLimit} bytes)` }), options.cors, [spec.adapter.requestIdHeader]);
   return listen(handler, { ...options, host, bodyLimit, tooLarge });
+}
+
+async function startRouted(options: GatewayConfigServerOptions): Promise<Listening> {
+  const { specs, insecure, host = '127.0.0.1', port, requestTimeoutMs, ...config } = options;
+  const handler = createGateway(config, { specs: { ...builtInSpecs(), ...specs } });
+  // Checked after the config: a config with problems says so first.
+  if (!LOOPBACK.test(host) && !config.clients?.length && !insecure) {
+    throw new WireforgeError(`the gateway would serve ${host} with your upstream keys and no client tokens: add clients to the config, or insecure (--insecure) if that is what you want`);
+  }
+  const bodyLimit = config.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const first = typeof config.listen === 'string' ? config.listen : config.listen[0]!;
+  const firstSpec = typeof first === 'string' ? first : first.spec;
+  const spec = servedSpec(typeof firstSpec === 'string' ? ((specs?.[firstSpec] as ServedSpec | undefined) ?? firstSpec) : firstSpec);
+  const tooLarge = withCors(async () => errorResponse(spec.adapter, spec.serve, { status: 413, message: `the request body is too large (the gateway takes up to ${bodyLimit} bytes)` }), config.cors, [spec.adapter.requestIdHeader]);
+  return listen(handler, { host, bodyLimit, tooLarge, ...(port !== undefined ? { port } : {}), ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}) });
 }

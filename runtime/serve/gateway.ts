@@ -22,6 +22,8 @@ import { StreamWriter } from './stream-writer.js';
 import { carriesCacheMarks, dropCacheMarks, type CacheMarkPlaces } from './cache-marks.js';
 import { EXPOSED_LIMITS, rateLimitHeaders } from './upstream-waits.js';
 import { readText } from './read-body.js';
+import { createRouter } from './router.js';
+import type { ConfigContext, GatewayConfig } from './gateway-config.js';
 
 export interface GatewayOptions {
   /** The protocol callers speak. */
@@ -61,7 +63,21 @@ export const ERROR_SOURCE_HEADER = 'x-wireforge-error-source';
 /** The body limit of the fetch handler and of the node listener in front of it. */
 export const DEFAULT_BODY_LIMIT = 4 * 1024 * 1024;
 
-export function createGateway(options: GatewayOptions): (request: Request) => Promise<Response> {
+/**
+ * The gateway: one listen protocol in front of one upstream (`GatewayOptions`), or a config of
+ * routes, targets and clients (`GatewayConfig`, docs/serving.md#gateway-for-teams), whose spec ids
+ * are looked up in `specs` (node's startGateway gives the built-in ones).
+ */
+export function createGateway(options: GatewayOptions | GatewayConfig, context?: Partial<ConfigContext>): (request: Request) => Promise<Response> {
+  if ('routes' in options) return createRouter(options, { specs: context?.specs ?? {}, env: context?.env ?? processEnv() ?? {} });
+  return singleRoute(options);
+}
+
+function processEnv(): Record<string, string | undefined> | undefined {
+  return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+}
+
+function singleRoute(options: GatewayOptions): (request: Request) => Promise<Response> {
   const { listen, upstream } = options;
   const keyFromCaller = options.upstreamKey === 'caller';
   if (options.clientToken !== undefined && options.clientToken.length < 16) throw new WireforgeError('the gateway client token must be at least 16 characters', { provider: listen.adapter.id });
@@ -73,7 +89,7 @@ export function createGateway(options: GatewayOptions): (request: Request) => Pr
   const shared = keyFromCaller ? undefined : gatewayClient(upstream, clientOptions);
   const cacheMarks = carriesCacheMarks(upstream);
   // The keys the upstream client will use: given, or the upstream spec's environment variable.
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+  const env = processEnv();
   const envKey = upstream.endpoint.apiKeyEnv ? env?.[upstream.endpoint.apiKeyEnv] : undefined;
   const redact = makeRedactor(options.client?.apiKey, envKey, options.clientToken);
   // The upstream's own error type goes back only to callers of the same wire; others get the listen protocol's for the status.
