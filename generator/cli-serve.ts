@@ -5,9 +5,6 @@
  * spec's or one of the project's own (own-specs.ts): the same ids `createClient` takes.
  */
 import { readFileSync } from 'node:fs';
-import { relative, resolve } from 'node:path';
-import { parseSpec, positionOf } from './load/parse-spec.js';
-import { formatDiagnostic, type Diagnostic } from './diagnostics.js';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -113,36 +110,34 @@ async function gateway(cwd: string, runtime: RuntimeLocation, args: GatewayArgs,
 }
 
 export interface GatewayConfigArgs {
-  /** The YAML (or JSON) config, relative to cwd. */
+  /** The config file as the user named it (for the diagnostics). */
   file: string;
+  /** The config, read (cli.ts reads the YAML with the spec loader). */
+  doc: unknown;
+  /** The line and column of a JSON pointer in the file (of its key, for an unknown key). */
+  locate(pointer: string, key: boolean): { line: number; col: number };
   host?: string;
   port?: number;
   insecure?: boolean;
 }
 
 /**
- * `wireforge gateway --config FILE`: the config read with the spec loader (positions for every
- * value), checked whole by the runtime, each problem printed as file:line:col like a spec's.
+ * `wireforge gateway --config FILE`: the config checked whole by the runtime, each problem
+ * printed as `file:line:col code message (at /pointer); hint`, the layout of a spec's diagnostics.
  */
 export async function gatewayConfigCommand(cwd: string, runtime: RuntimeLocation, args: GatewayConfigArgs, say: Say, lookup: SpecLookup & { own: Map<string, ServedSpec> }): Promise<() => Promise<void>> {
-  const path = resolve(cwd, args.file);
-  const file = relative(cwd, path) || args.file;
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    throw new Error(`cannot read the gateway config ${file}`);
-  }
-  const parsed = parseSpec(file, text);
-  if (parsed.diagnostics.length) throw new Error(parsed.diagnostics.map(formatDiagnostic).join('\n'));
+  const { file } = args;
   const node = await nodeEntry(cwd, runtime);
   const specs = { ...node.builtInSpecs(), ...Object.fromEntries(lookup.own) };
-  const problems = node.checkGatewayConfig(parsed.doc, { specs, env: process.env });
+  const problems = node.checkGatewayConfig(args.doc, { specs, env: process.env });
   if (problems.length) {
-    const lines = problems.map((p) => formatDiagnostic({ ...p, code: p.code as Diagnostic['code'], file, ...positionOf(parsed, p.pointer, p.code === 'unknown-key') }));
+    const lines = problems.map((p) => {
+      const at = args.locate(p.pointer, p.code === 'unknown-key');
+      return `${file}:${at.line}:${at.col} ${p.code} ${p.message} (at ${p.pointer || '/'})${p.hint ? `; ${p.hint}` : ''}`;
+    });
     throw new Error(`${file}: ${problems.length} problem${problems.length === 1 ? '' : 's'}\n${lines.join('\n')}`);
   }
-  const config = parsed.doc as NodeServe.GatewayConfigServerOptions;
+  const config = args.doc as NodeServe.GatewayConfigServerOptions;
   const gateway = await node.startGateway({ ...config, specs, ...(args.host ? { host: args.host } : {}), ...(args.port !== undefined ? { port: args.port } : {}), ...(args.insecure ? { insecure: true } : {}) });
   const listen = typeof config.listen === 'string' ? [config.listen] : config.listen;
   for (const l of listen) {

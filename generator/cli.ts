@@ -17,7 +17,8 @@ import { kitNames } from './emit/kit-names.js';
 import { locateRuntime, type RuntimeLocation } from './locate-runtime.js';
 import { generate, type SpecSource } from './pipeline.js';
 import { toJavaScript } from './format/to-javascript.js';
-import { gatewayCommand, gatewayConfigCommand, serveCommand, type GatewayArgs, type SpecLookup } from './cli-serve.js';
+import { gatewayCommand, gatewayConfigCommand, serveCommand, type GatewayArgs, type GatewayConfigArgs, type SpecLookup } from './cli-serve.js';
+import { parseSpec, positionOf } from './load/parse-spec.js';
 import { loadOwnSpecs, scratchFolder } from './own-specs.js';
 import type { ServedSpec } from '../runtime/contract/serve-codec.js';
 import { scratchSpec } from './scaffold-spec.js';
@@ -282,6 +283,21 @@ async function specLookup(cwd: string, specs: string, runtime: RuntimeLocation):
   return Object.assign(lookup, { own });
 }
 
+/** The gateway config read like a spec (YAML or JSON, positions for every value); a syntax error stops here, located. */
+function readGatewayConfig(cwd: string, name: string): Pick<GatewayConfigArgs, 'file' | 'doc' | 'locate'> {
+  const path = resolve(cwd, name);
+  const file = relative(cwd, path) || name;
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return fail(`cannot read the gateway config ${file}`, 1);
+  }
+  const parsed = parseSpec(file, text);
+  if (parsed.diagnostics.length) fail(parsed.diagnostics.map(formatDiagnostic).join('\n'), 1);
+  return { file, doc: parsed.doc, locate: (pointer, key) => positionOf(parsed, pointer, key) };
+}
+
 async function serveUntilStopped(io: CliIO, command: 'serve' | 'gateway', a: Record<string, string | boolean | string[] | undefined>, ids: string[], specs: string, runtime: RuntimeLocation): Promise<void> {
   const { cwd, out } = io;
   const str = (k: string) => (typeof a[k] === 'string' ? (a[k] as string) : undefined);
@@ -298,7 +314,7 @@ async function serveUntilStopped(io: CliIO, command: 'serve' | 'gateway', a: Rec
       stop = await serveCommand(cwd, runtime, { ids, ...(port !== undefined ? { port } : {}), ...(str('script') ? { script: str('script')! } : {}), ...(str('key') ? { key: str('key')! } : {}), ...cors }, out, lookup);
     } else if (str('config') !== undefined) {
       if (str('listen') || str('upstream')) fail(`--config holds the listen protocols and the routes: leave out --listen and --upstream\n${COMMANDS.gateway!.usage}`);
-      stop = await gatewayConfigCommand(cwd, runtime, { file: str('config')!, insecure: a.insecure === true, ...(str('host') ? { host: str('host')! } : {}), ...(port !== undefined ? { port } : {}) }, out, await specLookup(cwd, specs, runtime));
+      stop = await gatewayConfigCommand(cwd, runtime, { ...readGatewayConfig(cwd, str('config')!), insecure: a.insecure === true, ...(str('host') ? { host: str('host')! } : {}), ...(port !== undefined ? { port } : {}) }, out, await specLookup(cwd, specs, runtime));
     } else {
       if (!str('listen') || !str('upstream')) fail(`--listen and --upstream name the two protocols\n${COMMANDS.gateway!.usage}`);
       const args: GatewayArgs = { listen: str('listen')!, upstream: str('upstream')!, insecure: a.insecure === true, ...cors };

@@ -1,4 +1,4 @@
-/** Closest candidate by edit distance, for `did you mean` hints (the generator's diagnostics and the gateway's config check). */
+/** Closest candidate by edit distance, for `did you mean` hints in the gateway config check (the generator has its own, generator/diagnostics.ts: the floors keep them apart). */
 export function didYouMean(word: string, candidates: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestScore = Infinity;
