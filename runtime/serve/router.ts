@@ -169,10 +169,11 @@ export function createRouter(config: GatewayConfig, ctx: ConfigContext): (reques
     for (const t of route.targets) {
       const label = `${t.upstream.id}/${t.model ?? asked}`;
       // A pool is tried key after key while its keys get 429s; then the next target.
-      for (;;) {
+      for (let asked429 = false; ; asked429 = true) {
         const place = t.pool?.take();
         if (t.pool && place === undefined) {
-          tried.push(`${label} keys-resting`);
+          // Resting before this request: say so (after its own 429s here, those say it).
+          if (!asked429) tried.push(`${label} keys-resting`);
           break;
         }
         if (!t.pool && callerKeyValue) redact.add?.(callerKeyValue, true);

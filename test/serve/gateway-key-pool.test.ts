@@ -84,6 +84,8 @@ describe('gateway key pool over HTTP', () => {
     const res = await fetch(`${gw.url}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }) });
     expect(res.status).toBe(429);
     expect(res.headers.get('retry-after')).toBe('1');
+    // The first key's 429 before the one answered; places, never keys.
+    expect(res.headers.get('x-wireforge-fallbacks')).toBe('openai-chat/up 429');
     const headers: string[] = [];
     res.headers.forEach((v, k) => headers.push(`${k}: ${v}`));
     const all = `${headers.join('\n')}${await res.text()}`;
@@ -93,6 +95,7 @@ describe('gateway key pool over HTTP', () => {
     const before = hits[KEY_A]! + hits[KEY_B]!;
     const again = await fetch(`${gw.url}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }) });
     expect(again.status).toBe(429);
+    expect(again.headers.get('x-wireforge-fallbacks')).toBe('openai-chat/up keys-resting');
     expect(Number(again.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(hits[KEY_A]! + hits[KEY_B]!).toBe(before);
   });

@@ -76,6 +76,8 @@ describe('gateway for teams: routes, fallback, model lists', () => {
     expect(down.hits()).toBe(before + 1);
     expect(response.headers.get('x-wireforge-target')).toBe('anthropic-messages/claude-up');
     expect(response.headers.get('x-wireforge-fallbacks')).toBe('openai-chat/gpt-up 503');
+    // The answering translation's fidelity warnings: Claude's reasoning has no place in a Chat completion.
+    expect(JSON.parse(response.headers.get('x-wireforge-warnings') ?? '[]')).toEqual([expect.objectContaining({ field: expect.stringContaining('thinking') })]);
     // Anthropic got its own model name and the gateway's key, not the caller's token.
     const call = anthropic.requests.at(-1)!;
     expect((call.body as { model: string }).model).toBe('claude-up');
