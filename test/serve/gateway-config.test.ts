@@ -7,7 +7,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { createClient } from '../../generated/index.js';
 import { builtInSpecs, checkGatewayConfig, createMockServer, GatewayConfigError, startGateway } from '../../node/index.js';
 import { CONFIG_KEYS } from '../../runtime/serve/gateway-config.js';
@@ -111,6 +113,18 @@ describe('gateway config: located diagnostics at start', () => {
       delete process.env.WF_TEST_ANT_KEY;
     }
   }, 30_000);
+
+  it('the JSON Schema is a schema editors can use: it takes the example config and refuses an unknown key', () => {
+    const schema = JSON.parse(readFileSync(join(root, 'specs/gateway.schema.json'), 'utf8')) as object;
+    const validate = new Ajv2020({ allErrors: true }).compile(schema);
+    const example = parse(readFileSync(join(root, 'examples/gateway/gateway.yaml'), 'utf8')) as unknown;
+    expect(validate(example), JSON.stringify(validate.errors)).toBe(true);
+    // The example passes the full check too, with its variables set.
+    const env = { OPENAI_API_KEY: 'sk-example-0001', ANTHROPIC_API_KEY: 'sk-ant-example-0001', GATEWAY_WEB_TOKEN: 'web-token-example-0001' };
+    expect(checkGatewayConfig(example, { specs: builtInSpecs(), env })).toEqual([]);
+    expect(validate({ listen: 'openai-chat', routes: [{ model: 'm', targets: [{ spec: 'openai-chat', modle: 'x' }] }] })).toBe(false);
+    expect(validate({ listen: 'openai-chat', routes: [{ model: 'm', targets: [{ spec: 'openai-chat', key: { keys: [] } }] }] })).toBe(false);
+  });
 
   it('the JSON Schema for editors names the same keys as the check', () => {
     const schema = JSON.parse(readFileSync(join(root, 'specs/gateway.schema.json'), 'utf8')) as { properties: Record<string, unknown>; $defs: Record<string, { properties: Record<string, unknown> }> };
