@@ -118,6 +118,9 @@ export function routePattern(model: string): RegExp | undefined {
 }
 
 type Obj = Record<string, unknown>;
+/** Own entries only: a spec id or variable named `constructor` or `__proto__` is not found on Object's prototype. */
+export const specIn = (specs: ConfigContext['specs'], id: string) => (Object.hasOwn(specs, id) ? specs[id] : undefined);
+export const envIn = (env: ConfigContext['env'], name: string) => (Object.hasOwn(env, name) && typeof env[name] === 'string' ? env[name] : undefined);
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const ptr = (base: string, key: string | number) => `${base}/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
 
@@ -144,12 +147,12 @@ export function checkGatewayConfig(config: unknown, ctx: ConfigContext): ConfigP
   };
   const envSet = (v: unknown, at: string) => {
     if (!text(v, at)) return;
-    if (!ctx.env[v]) add('unset-env', at, `environment variable ${v} is not set where the gateway runs`);
+    if (!envIn(ctx.env, v)) add('unset-env', at, `environment variable ${v} is not set where the gateway runs`);
   };
   const known = Object.keys(ctx.specs);
   const specAt = (v: unknown, at: string, served: boolean): void => {
     if (typeof v === 'string') {
-      const found = ctx.specs[v];
+      const found = specIn(ctx.specs, v);
       if (!found) add('unknown-spec', at, `no spec "${v}"`, didYouMean(v, known) ?? `known: ${known.join(', ')}`);
       else if (served && !('serve' in found)) add('bad-value', at, `spec "${v}" has no serve section: it cannot be a listen protocol`);
     } else if (!isObj(v) || !('id' in v || 'adapter' in v)) add('wrong-type', at, 'must be a spec id or a spec’s generated exports');
@@ -209,9 +212,9 @@ export function checkGatewayConfig(config: unknown, ctx: ConfigContext): ConfigP
     const kat = ptr(at, 'key');
     if (key === undefined) {
       // The upstream spec's own variable, as a client would read it.
-      const adapter = typeof t.spec === 'string' ? adapterOf(ctx.specs[t.spec]) : isObj(t.spec) ? adapterOf(t.spec as unknown as ServedSpec) : undefined;
+      const adapter = typeof t.spec === 'string' ? adapterOf(specIn(ctx.specs, t.spec)) : isObj(t.spec) ? adapterOf(t.spec as unknown as ServedSpec) : undefined;
       const env = adapter?.endpoint.apiKeyEnv;
-      if (env && !ctx.env[env]) add('unset-env', at, `the target has no key: environment variable ${env} (the spec's own) is not set`, 'set it, or give key: { env: NAME }, key: { keys: [...] } or key: caller');
+      if (env && !envIn(ctx.env, env)) add('unset-env', at, `the target has no key: environment variable ${env} (the spec's own) is not set`, 'set it, or give key: { env: NAME }, key: { keys: [...] } or key: caller');
     } else if (key === 'caller') {
       if (Array.isArray(c.clients) && c.clients.length) add('bad-value', kat, "a target that takes the caller's key cannot sit behind client tokens: both travel in the same header");
     } else if (isObj(key)) {
@@ -238,7 +241,7 @@ export function checkGatewayConfig(config: unknown, ctx: ConfigContext): ConfigP
         const tat = ptr(at, 'token');
         if (isObj(cl.token)) {
           if (keys(cl.token, tat, ['env'], ['env'], 'a token source')) envSet(cl.token.env, ptr(tat, 'env'));
-          const v = typeof cl.token.env === 'string' ? ctx.env[cl.token.env] : undefined;
+          const v = typeof cl.token.env === 'string' ? envIn(ctx.env, cl.token.env) : undefined;
           if (v && v.length < 16) add('bad-value', ptr(tat, 'env'), `the token in ${String(cl.token.env)} is shorter than 16 characters`);
         } else if (typeof cl.token !== 'string' || cl.token.length < 16) add('bad-value', tat, 'must be a token of at least 16 characters, or { env: NAME }');
         if (cl.routes !== undefined) {

@@ -41,5 +41,5 @@ const SHAPE_BY_SPEC: Readonly<Record<string, ModelListShape>> = {
 };
 
 export function modelListShape(specId: string): ModelListShape {
-  return SHAPE_BY_SPEC[specId] ?? 'openai';
+  return (Object.hasOwn(SHAPE_BY_SPEC, specId) ? SHAPE_BY_SPEC[specId] : undefined) ?? 'openai';
 }

@@ -19,7 +19,7 @@ import { errorResponse } from './error-body.js';
 import { carriesCacheMarks } from './cache-marks.js';
 import { EXPOSED_LIMITS } from './upstream-waits.js';
 import { admitRequest, forwardRequest, upstreamFailure, DEFAULT_BODY_LIMIT, ERROR_SOURCE_HEADER, WARNINGS_HEADER, type AdmittedRequest, type FailWith } from './gateway-engine.js';
-import { adapterOf, checkGatewayConfig, GatewayConfigError, routePattern, type ClientLimits, type ConfigContext, type GatewayConfig, type GatewayTarget, type ModelListShape } from './gateway-config.js';
+import { adapterOf, checkGatewayConfig, envIn, specIn, GatewayConfigError, routePattern, type ClientLimits, type ConfigContext, type GatewayConfig, type GatewayTarget, type ModelListShape } from './gateway-config.js';
 import { KeyPool } from './key-pool.js';
 import { MODEL_LISTS, modelListShape } from './model-list.js';
 
@@ -67,7 +67,7 @@ export function createRouter(config: GatewayConfig, ctx: ConfigContext): (reques
   const bodyLimit = config.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const redact = makeRedactor();
   const tokens = (config.clients ?? []).map((c) => {
-    const token = typeof c.token === 'string' ? c.token : ctx.env[c.token.env]!;
+    const token = typeof c.token === 'string' ? c.token : envIn(ctx.env, c.token.env)!;
     redact.add?.(token);
     return { token, client: { name: c.name, limits: c.limits }, routes: c.routes ? new Set(c.routes) : undefined };
   });
@@ -80,10 +80,10 @@ export function createRouter(config: GatewayConfig, ctx: ConfigContext): (reques
     targets: r.targets.map((t) => target(t)),
   }));
   function target(t: GatewayTarget): Target {
-    const upstream = adapterOf(typeof t.spec === 'string' ? ctx.specs[t.spec] : t.spec)!;
+    const upstream = adapterOf(typeof t.spec === 'string' ? specIn(ctx.specs, t.spec) : t.spec)!;
     const env = upstream.endpoint.apiKeyEnv;
     const key = t.key ?? (env ? { env } : undefined);
-    const keys = key === undefined || key === 'caller' ? undefined : 'keys' in key ? key.keys : [ctx.env[key.env]!];
+    const keys = key === undefined || key === 'caller' ? undefined : 'keys' in key ? key.keys : [envIn(ctx.env, key.env)!];
     for (const k of keys ?? []) redact.add?.(k);
     return {
       label: `${upstream.id}/${t.model ?? '*'}`,
@@ -100,7 +100,7 @@ export function createRouter(config: GatewayConfig, ctx: ConfigContext): (reques
 
   const listeners: Listener[] = (typeof config.listen === 'string' ? [config.listen] : config.listen).map((l) => {
     const entry = typeof l === 'string' ? { spec: l } : l;
-    const spec = (typeof entry.spec === 'string' ? ctx.specs[entry.spec] : entry.spec) as ServedSpec;
+    const spec = (typeof entry.spec === 'string' ? specIn(ctx.specs, entry.spec) : entry.spec) as ServedSpec;
     const fail: FailWith = (status, message, headers = {}, source = 'gateway', type) => errorResponse(spec.adapter, spec.serve, { status, message: redact(message), type }, { [ERROR_SOURCE_HEADER]: source, ...headers });
     const { header, scheme } = spec.adapter.endpoint.auth;
     return { spec, prefix: entry.path ?? '', models: entry.models ?? modelListShape(spec.adapter.id), fail, sendIn: `the ${header} header${scheme ? ` (${scheme} <token>)` : ''}` };

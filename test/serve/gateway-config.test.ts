@@ -81,6 +81,9 @@ describe('gateway config: located diagnostics at start', () => {
     const keyed = checkGatewayConfig({ listen: 'openai-chat', routes: [{ model: 'm', targets: [{ spec: 'openai-chat', key: { keys: ['sk-secret-pool-1', 7] } }] }] }, { specs, env: {} });
     expect(keyed).toHaveLength(1);
     expect(JSON.stringify(keyed)).not.toContain('sk-secret-pool-1');
+    // Names that Object's prototype has are not specs, variables or config keys.
+    const proto = checkGatewayConfig(JSON.parse('{"listen":"openai-chat","__proto__":{"x":1},"routes":[{"model":"m","targets":[{"spec":"constructor"},{"spec":"openai-chat","key":{"env":"toString"}}]}]}'), { specs, env: { ...process.env } });
+    expect(proto.map((p) => `${p.pointer} ${p.code}`)).toEqual(['/__proto__ unknown-key', '/routes/0/targets/0/spec unknown-spec', '/routes/0/targets/1/key/env unset-env']);
     const refused = await startGateway({ listen: 'openai-chat', routes: [{ model: 'm', targets: [{ spec: 'nope' }] }] }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(GatewayConfigError);
     expect((refused as GatewayConfigError).problems).toMatchObject([{ code: 'unknown-spec', pointer: '/routes/0/targets/0/spec' }]);
