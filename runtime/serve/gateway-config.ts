@@ -13,7 +13,7 @@ import type { CorsOption } from './cors.js';
 /** Where a target's key comes from: an environment variable, a pool of keys, or the caller's own key. */
 export type KeySource = { env: string } | { keys: string[] } | 'caller';
 
-export interface GatewayListen {
+export interface GatewayConfigListen {
   /** The protocol callers speak here: a built-in spec id, or a spec's generated exports. */
   spec: string | ServedSpec;
   /** The path prefix (`/openai`); the root when left out (one listen protocol only). */
@@ -24,23 +24,23 @@ export interface GatewayListen {
 
 export type ModelListShape = 'openai' | 'anthropic' | 'gemini';
 
-/** What the limiter reads for one client token (validated here, enforced by the limiter). */
-export interface ClientLimits {
+/** What the limiter reads for one client token (validated here, enforced by the limiter; 0: no limit). */
+export interface GatewayConfigLimits {
   requestsPerMinute?: number;
   tokensPerMinute?: number;
   concurrentStreams?: number;
 }
 
-export interface GatewayClient {
+export interface GatewayConfigClient {
   name: string;
   /** At least 16 characters; or the environment variable that holds it. */
   token: string | { env: string };
   /** Route names (each route's `model`) this client may use; all when left out. */
   routes?: string[];
-  limits?: ClientLimits;
+  limits?: GatewayConfigLimits;
 }
 
-export interface GatewayTarget {
+export interface GatewayConfigTarget {
   /** The upstream: a built-in spec id, or a spec's generated adapter (or exports). */
   spec: string | ServedSpec['adapter'] | ServedSpec;
   /** The upstream model; the caller's when left out (useful under a pattern route). */
@@ -50,18 +50,18 @@ export interface GatewayTarget {
   key?: KeySource;
 }
 
-export interface GatewayRoute {
+export interface GatewayConfigRoute {
   /** The public model name callers send, or a pattern with `*` (any run of characters) and `?` (one). */
   model: string;
-  targets: GatewayTarget[];
+  targets: GatewayConfigTarget[];
   /** The names a pattern route shows in model lists (each must match the pattern). */
   list?: string[];
 }
 
 export interface GatewayConfig {
-  listen: string | Array<string | GatewayListen>;
-  clients?: GatewayClient[];
-  routes: GatewayRoute[];
+  listen: string | Array<string | GatewayConfigListen>;
+  clients?: GatewayConfigClient[];
+  routes: GatewayConfigRoute[];
   cors?: CorsOption;
   bodyLimit?: number;
   timeoutMs?: number;
@@ -249,7 +249,7 @@ export function checkGatewayConfig(config: unknown, ctx: ConfigContext): ConfigP
           else cl.routes.forEach((n, j) => void (typeof n !== 'string' || !names.includes(n) ? add('unknown-route', ptr(ptr(at, 'routes'), j), `no route "${String(n)}"`, didYouMean(String(n), names) ?? `routes: ${names.join(', ')}`) : undefined));
         }
         if (cl.limits !== undefined && keys(cl.limits, ptr(at, 'limits'), CONFIG_KEYS.limits, [], 'limits')) {
-          for (const k of CONFIG_KEYS.limits) count(cl.limits[k], ptr(ptr(at, 'limits'), k), 1);
+          for (const k of CONFIG_KEYS.limits) count(cl.limits[k], ptr(ptr(at, 'limits'), k), 0);
         }
       });
     }

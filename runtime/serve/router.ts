@@ -19,7 +19,7 @@ import { errorResponse } from './error-body.js';
 import { carriesCacheMarks } from './cache-marks.js';
 import { EXPOSED_LIMITS } from './upstream-waits.js';
 import { admitRequest, forwardRequest, upstreamFailure, DEFAULT_BODY_LIMIT, ERROR_SOURCE_HEADER, WARNINGS_HEADER, type AdmittedRequest, type FailWith } from './gateway-engine.js';
-import { adapterOf, checkGatewayConfig, envIn, specIn, GatewayConfigError, routePattern, type ClientLimits, type ConfigContext, type GatewayConfig, type GatewayTarget, type ModelListShape } from './gateway-config.js';
+import { adapterOf, checkGatewayConfig, envIn, specIn, GatewayConfigError, routePattern, type GatewayConfigLimits, type ConfigContext, type GatewayConfig, type GatewayConfigTarget, type ModelListShape } from './gateway-config.js';
 import { KeyPool } from './key-pool.js';
 import { MODEL_LISTS, modelListShape } from './model-list.js';
 
@@ -31,7 +31,7 @@ export const FALLBACKS_HEADER = 'x-wireforge-fallbacks';
 /** The client a request came from (for the limiter: its name and limits). */
 export interface RoutedClient {
   name: string;
-  limits: ClientLimits | undefined;
+  limits: GatewayConfigLimits | undefined;
 }
 
 interface Listener {
@@ -79,7 +79,7 @@ export function createRouter(config: GatewayConfig, ctx: ConfigContext): (reques
     listed: routePattern(r.model) ? (r.list ?? []) : [r.model],
     targets: r.targets.map((t) => target(t)),
   }));
-  function target(t: GatewayTarget): Target {
+  function target(t: GatewayConfigTarget): Target {
     const upstream = adapterOf(typeof t.spec === 'string' ? specIn(ctx.specs, t.spec) : t.spec)!;
     const env = upstream.endpoint.apiKeyEnv;
     const key = t.key ?? (env ? { env } : undefined);

@@ -60,7 +60,7 @@ describe('gateway config: located diagnostics at start', () => {
     const problems = checkGatewayConfig(
       {
         listen: [{ spec: 'openai-chat', path: '/a' }, { spec: 'gemini', path: '/a' }],
-        clients: [{ name: 'x', token: 'short', routes: ['nope'], limits: { requestsPerMinute: 0, burst: 2 } }],
+        clients: [{ name: 'x', token: 'short', routes: ['nope'], limits: { requestsPerMinute: -1, burst: 2 } }],
         routes: [{ model: 'm', targets: [{ spec: 'openai-chat', key: 'caller' }] }],
         limitsOnRedisDown: 'maybe',
       },
