@@ -43,7 +43,6 @@ interface Listener {
 }
 
 interface Target {
-  label: string;
   upstream: ServedSpec['adapter'];
   model: string | undefined;
   cacheMarks: ReturnType<typeof carriesCacheMarks>;
@@ -86,7 +85,6 @@ export function createRouter(config: GatewayConfig, ctx: ConfigContext): (reques
     const keys = key === undefined || key === 'caller' ? undefined : 'keys' in key ? key.keys : [envIn(ctx.env, key.env)!];
     for (const k of keys ?? []) redact.add?.(k);
     return {
-      label: `${upstream.id}/${t.model ?? '*'}`,
       upstream,
       model: t.model,
       cacheMarks: carriesCacheMarks(upstream),
