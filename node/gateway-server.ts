@@ -5,7 +5,8 @@
  */
 import { adapters } from '../generated/index.js';
 import { serves } from '../generated/serve.js';
-import type { GatewayConfig } from '../runtime/serve/gateway-config.js';
+import { checkGatewayConfig, GatewayConfigError, type GatewayConfig } from '../runtime/serve/gateway-config.js';
+import type { Limiter } from '../runtime/serve/limits/limiter.js';
 import { createGateway, DEFAULT_BODY_LIMIT, type GatewayOptions } from '../runtime/serve/gateway.js';
 import { errorResponse } from '../runtime/serve/error-body.js';
 import { withCors } from '../runtime/serve/cors.js';
@@ -19,6 +20,10 @@ export interface GatewayServerOptions extends Omit<GatewayOptions, 'listen' | 'u
   upstream: string | ServedSpec['adapter'];
   /** Serve on a non-loopback address without a client token (anyone who reaches it spends your key). */
   insecure?: boolean;
+  /** Keep the clients' limit counters in this Redis (`redis://host:port`), shared by every gateway on it; ioredis must be installed. */
+  redis?: string;
+  /** When Redis is lost mid-run: `open` lets requests in uncounted (default), `closed` refuses them with 503 (docs/serving.md#limits). */
+  limitsOnRedisDown?: 'open' | 'closed';
 }
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
@@ -29,6 +34,8 @@ export interface GatewayConfigServerOptions extends GatewayConfig, Omit<ListenOp
   specs?: Record<string, ServedSpec | ServedSpec['adapter']>;
   /** Serve on a non-loopback address with no client tokens (anyone who reaches it spends your keys). */
   insecure?: boolean;
+  /** The clients' limit counters when `redis` is not set: this process's by default. */
+  limiter?: Limiter;
 }
 
 /** The built-in specs by id: with their serve section when they have one (any can be a target; those can listen too). */
@@ -44,30 +51,47 @@ export function builtInSpecs(): Record<string, ServedSpec | ServedSpec['adapter'
 export async function startGateway(options: GatewayServerOptions | GatewayConfigServerOptions): Promise<Listening> {
   if ('routes' in options) return startRouted(options);
   const host = options.host ?? '127.0.0.1';
-  if (!LOOPBACK.test(host) && !options.clientToken && options.upstreamKey !== 'caller' && !options.insecure) {
+  if (!LOOPBACK.test(host) && !options.clientToken && !options.clients?.length && options.upstreamKey !== 'caller' && !options.insecure) {
     throw new WireforgeError(`the gateway would serve ${host} with your upstream key and no client token: set clientToken (--token), or insecure (--insecure) if that is what you want`);
   }
   const spec = servedSpec(options.listen);
   const upstream = typeof options.upstream === 'string' ? (adapters as Record<string, ServedSpec['adapter'] | undefined>)[options.upstream] : options.upstream;
   if (!upstream) throw new WireforgeError(`no built-in spec "${String(options.upstream)}" (known: ${Object.keys(adapters).join(', ')})`);
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
-  const handler = createGateway({ ...options, listen: spec, upstream, bodyLimit });
+  // ── limits on Redis: ioredis is loaded only when `redis` is set ──
+  const limiter = options.redis ? await (await import('./limits/redis-limiter.js')).createRedisLimiter({ url: options.redis, onDown: options.limitsOnRedisDown }) : options.limiter;
+  let handler;
+  try {
+    handler = createGateway({ ...options, listen: spec, upstream, bodyLimit, limiter });
+  } catch (e) {
+    await limiter?.close?.();
+    throw e;
+  }
   // Outside the handler, so with its CORS headers added here.
   const tooLarge = withCors(async () => errorResponse(spec.adapter, spec.serve, { status: 413, message: `the request body is too large (the gateway takes up to ${bodyLimit} bytes)` }), options.cors, [spec.adapter.requestIdHeader]);
-  return listen(handler, { ...options, host, bodyLimit, tooLarge });
+  const served = await listen(handler, { ...options, host, bodyLimit, tooLarge });
+  if (!options.redis) return served;
+  return { url: served.url, close: async () => (await served.close(), await limiter?.close?.()) };
 }
 
 async function startRouted(options: GatewayConfigServerOptions): Promise<Listening> {
-  const { specs, insecure, host = '127.0.0.1', port, requestTimeoutMs, ...config } = options;
-  const handler = createGateway(config, { specs: { ...builtInSpecs(), ...specs } });
-  // Checked after the config: a config with problems says so first.
+  const { specs: own, insecure, host = '127.0.0.1', port, requestTimeoutMs, limiter: given, ...config } = options;
+  const specs = { ...builtInSpecs(), ...own };
+  // The config first: a config with problems says so before anything connects or listens.
+  const problems = checkGatewayConfig(config, { specs, env: process.env });
+  if (problems.length) throw new GatewayConfigError(problems);
   if (!LOOPBACK.test(host) && !config.clients?.length && !insecure) {
     throw new WireforgeError(`the gateway would serve ${host} with your upstream keys and no client tokens: add clients to the config, or insecure (--insecure) if that is what you want`);
   }
+  // ── limits on Redis: ioredis is loaded only when `redis` is set ──
+  const limiter = config.redis ? await (await import('./limits/redis-limiter.js')).createRedisLimiter({ url: config.redis, onDown: config.limitsOnRedisDown }) : given;
+  const handler = createGateway(config, { specs, ...(limiter ? { limiter } : {}) });
   const bodyLimit = config.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const first = typeof config.listen === 'string' ? config.listen : config.listen[0]!;
   const firstSpec = typeof first === 'string' ? first : first.spec;
-  const spec = servedSpec(typeof firstSpec === 'string' ? ((specs?.[firstSpec] as ServedSpec | undefined) ?? firstSpec) : firstSpec);
+  const spec = servedSpec(typeof firstSpec === 'string' ? (specs[firstSpec] as ServedSpec) : firstSpec);
   const tooLarge = withCors(async () => errorResponse(spec.adapter, spec.serve, { status: 413, message: `the request body is too large (the gateway takes up to ${bodyLimit} bytes)` }), config.cors, [spec.adapter.requestIdHeader]);
-  return listen(handler, { host, bodyLimit, tooLarge, ...(port !== undefined ? { port } : {}), ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}) });
+  const served = await listen(handler, { host, bodyLimit, tooLarge, ...(port !== undefined ? { port } : {}), ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}) });
+  if (!config.redis) return served;
+  return { url: served.url, close: async () => (await served.close(), await limiter?.close?.()) };
 }

@@ -17,6 +17,7 @@ import { StreamWriter } from './stream-writer.js';
 import { dropCacheMarks, type CacheMarkPlaces } from './cache-marks.js';
 import { rateLimitHeaders } from './upstream-waits.js';
 import { readText } from './read-body.js';
+import { metered, type Admission } from './limits/gateway-limits.js';
 
 /** The upstream model: fixed, or made from the one the caller asked for. */
 export type UpstreamModel = string | ((requested: string | undefined) => string | undefined) | undefined;
@@ -81,9 +82,11 @@ export interface UpstreamTarget {
 /**
  * The admitted request sent to one upstream and answered in the listen protocol. An upstream
  * failure before the answer starts (the first streamed event included) is thrown, for the caller
- * to answer or to try another target with; after that, it is an error event in the stream.
+ * to answer or to try another target with (and then to end the admission); after that, it is an
+ * error event in the stream. `admission` (a limited client's): the answer's usage is counted and
+ * the admission ended once the answer is whole, failed mid-stream or cancelled.
  */
-export async function forwardRequest(listen: ServedSpec, target: UpstreamTarget, admitted: AdmittedRequest, redact: (v: string) => string): Promise<Response> {
+export async function forwardRequest(listen: ServedSpec, target: UpstreamTarget, admitted: AdmittedRequest, redact: (v: string) => string, admission?: Admission): Promise<Response> {
   const { upstream, client } = target;
   const { decoded, body, url } = admitted;
   const request = upstreamRequest(decoded.request, listen.adapter.id, target.model);
@@ -97,14 +100,23 @@ export async function forwardRequest(listen: ServedSpec, target: UpstreamTarget,
   const call = { signal: admitted.signal };
   if (!decoded.stream) {
     const r = await client.chat(request, call);
+    admission?.usage(r.usage);
+    admission?.done();
     const { body: out, warnings } = responseBody(listen.adapter, listen.serve, { ...turnOf(r, request.model), request: body });
     return json(out, 200, warningsHeader([...own, ...r.warnings, ...warnings]));
   }
   const stream = client.stream(request, call);
-  const events = stream[Symbol.asyncIterator]();
+  const upstreamEvents = stream[Symbol.asyncIterator]();
   // The answer starts once upstream's first event is there: an upstream error before it is an HTTP error.
-  const first = await events.next();
-  return streamed(listen, eventEncoder(listen.adapter, requestedFraming(listen.adapter, listen.serve, url)), first, events, request.model, redact, stream.abort.bind(stream), upstream.id !== listen.adapter.id, own, body);
+  const first = await upstreamEvents.next();
+  // Metered from the second event: a failure before the first is the caller's to end (it may try another target).
+  const events = admission ? metered(upstreamEvents, admission) : upstreamEvents;
+  if (admission && first.done) {
+    admission.usage(null);
+    admission.done();
+  }
+  const abort = admission ? () => (admission.done(), stream.abort()) : stream.abort.bind(stream);
+  return streamed(listen, eventEncoder(listen.adapter, requestedFraming(listen.adapter, listen.serve, url)), first, events, request.model, redact, abort, upstream.id !== listen.adapter.id, own, body);
 }
 
 /** The caller's request for upstream: reasoning state from the listen side is marked as its own, so another provider drops it. */

@@ -17,8 +17,10 @@ import type { ServedSpec } from '../contract/serve-codec.js';
 import { carriesCacheMarks } from './cache-marks.js';
 import { EXPOSED_LIMITS } from './upstream-waits.js';
 import { admitRequest, forwardRequest, upstreamFailure, DEFAULT_BODY_LIMIT, ERROR_SOURCE_HEADER, WARNINGS_HEADER, type FailWith, type UpstreamModel } from './gateway-engine.js';
-import { createRouter } from './router.js';
-import type { ConfigContext, GatewayConfig } from './gateway-config.js';
+import { createRouter, type RouterContext } from './router.js';
+import type { GatewayConfig } from './gateway-config.js';
+import { checkClients, clientFor, gatewayLimits, type GatewayClient } from './limits/gateway-limits.js';
+import type { Limiter } from './limits/limiter.js';
 
 export interface GatewayOptions {
   /** The protocol callers speak. */
@@ -45,6 +47,10 @@ export interface GatewayOptions {
   model?: UpstreamModel;
   /** Answer browsers: preflights, and CORS headers on every answer (`true`: any origin, or a list). Off by default. */
   cors?: CorsOption;
+  /** Callers by token, each with a name and its limits (docs/serving.md#limits); a token is then required. */
+  clients?: GatewayClient[];
+  /** Where the clients' limit counters live: this process by default; `startGateway` passes a Redis one when `redis` is set. */
+  limiter?: Limiter;
 }
 
 /** The headers, limit and steps of one request: gateway-engine.ts. */
@@ -55,8 +61,8 @@ export { WARNINGS_HEADER, ERROR_SOURCE_HEADER, DEFAULT_BODY_LIMIT } from './gate
  * routes, targets and clients (`GatewayConfig`, docs/serving.md#gateway-for-teams), whose spec ids
  * are looked up in `specs` (node's startGateway gives the built-in ones).
  */
-export function createGateway(options: GatewayOptions | GatewayConfig, context?: Partial<ConfigContext>): (request: Request) => Promise<Response> {
-  if ('routes' in options) return createRouter(options, { specs: context?.specs ?? {}, env: context?.env ?? processEnv() ?? {} });
+export function createGateway(options: GatewayOptions | GatewayConfig, context?: Partial<RouterContext>): (request: Request) => Promise<Response> {
+  if ('routes' in options) return createRouter(options, { ...context, specs: context?.specs ?? {}, env: context?.env ?? processEnv() ?? {} });
   return singleRoute(options);
 }
 
@@ -69,7 +75,11 @@ function singleRoute(options: GatewayOptions): (request: Request) => Promise<Res
   const keyFromCaller = options.upstreamKey === 'caller';
   if (options.clientToken !== undefined && options.clientToken.length < 16) throw new WireforgeError('the gateway client token must be at least 16 characters', { provider: listen.adapter.id });
   // The caller's auth header cannot hold both a gateway token and an upstream key.
-  if (options.clientToken !== undefined && keyFromCaller) throw new WireforgeError('a gateway that takes the upstream key from its callers cannot also ask them for a client token in the same header', { provider: listen.adapter.id });
+  const clients = options.clients ?? [];
+  checkClients(clients, listen.adapter.id);
+  const needsToken = options.clientToken !== undefined || clients.length > 0;
+  const admit = clients.some((c) => c.limits) ? gatewayLimits(options.limiter) : undefined;
+  if (needsToken && keyFromCaller) throw new WireforgeError('a gateway that takes the upstream key from its callers cannot also ask them for a client token in the same header', { provider: listen.adapter.id });
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   // No upstream retries unless asked for: retried by the caller's SDK too, one 429 would become nine requests.
   const clientOptions: ClientOptions = { maxRetries: 0, ...options.client };
@@ -78,7 +88,7 @@ function singleRoute(options: GatewayOptions): (request: Request) => Promise<Res
   // The keys the upstream client will use: given, or the upstream spec's environment variable.
   const env = processEnv();
   const envKey = upstream.endpoint.apiKeyEnv ? env?.[upstream.endpoint.apiKeyEnv] : undefined;
-  const redact = makeRedactor(options.client?.apiKey, envKey, options.clientToken);
+  const redact = makeRedactor(options.client?.apiKey, envKey, options.clientToken, ...clients.map((c) => c.token));
   // The upstream's own error type goes back only to callers of the same wire; others get the listen protocol's for the status.
   const sameWire = upstream.id === listen.adapter.id;
   const fail: FailWith = (status, message, headers = {}, source = 'gateway', type) =>
@@ -105,16 +115,21 @@ function singleRoute(options: GatewayOptions): (request: Request) => Promise<Res
     const path = new URL(req.url).pathname;
     if (!servesPath(listen.adapter, path)) return fail(404, notServed(listen.adapter, path));
     const key = callerKey(listen, (h) => req.headers.get(h));
-    if (options.clientToken !== undefined && key === undefined) return fail(401, `the gateway needs its token: send it in ${sendIn}`);
-    if (options.clientToken !== undefined && !sameSecret(key!, options.clientToken)) return fail(401, `the gateway refused the token sent in ${sendIn}`);
+    if (needsToken && key === undefined) return fail(401, `the gateway needs its token: send it in ${sendIn}`);
+    const caller = clients.length ? clientFor(clients, key!) : undefined;
+    if (needsToken && !caller && !(options.clientToken !== undefined && sameSecret(key!, options.clientToken))) return fail(401, `the gateway refused the token sent in ${sendIn}`);
     if (keyFromCaller && !key) return fail(401, `send your ${upstream.profile.name} key in ${sendIn}: this gateway passes it upstream`);
     const admitted = await admitRequest(listen, req, path, bodyLimit, fail);
     if (admitted instanceof Response) return admitted;
     if (keyFromCaller) redact.add?.(key, true);
     const client = shared ?? createClientFor(upstream, { ...clientOptions, apiKey: key });
+    // ── limits per client token (runtime/serve/limits): refused before anything goes upstream ──
+    const admission = caller && admit ? await admit(caller, admitted.decoded.stream) : undefined;
+    if (admission && !admission.ok) return fail(admission.status, admission.message, { 'retry-after': String(admission.retryAfterSeconds) });
     try {
-      return await forwardRequest(listen, { upstream, client, model: options.model, cacheMarks }, admitted, redact);
+      return await forwardRequest(listen, { upstream, client, model: options.model, cacheMarks }, admitted, redact, admission);
     } catch (e) {
+      admission?.done();
       return upstreamFailure(e, fail, keyFromCaller ? undefined : upstream.profile.name);
     }
   }

@@ -21,18 +21,14 @@ import { EXPOSED_LIMITS } from './upstream-waits.js';
 import { admitRequest, forwardRequest, upstreamFailure, DEFAULT_BODY_LIMIT, ERROR_SOURCE_HEADER, WARNINGS_HEADER, type AdmittedRequest, type FailWith } from './gateway-engine.js';
 import { adapterOf, checkGatewayConfig, envIn, specIn, GatewayConfigError, routePattern, type GatewayConfigLimits, type ConfigContext, type GatewayConfig, type GatewayConfigTarget, type ModelListShape } from './gateway-config.js';
 import { KeyPool } from './key-pool.js';
+import { gatewayLimits, type Admission, type GatewayClient } from './limits/gateway-limits.js';
+import type { Limiter } from './limits/limiter.js';
 import { MODEL_LISTS, modelListShape } from './model-list.js';
 
 /** The target that answered, as `<spec>/<model>`. */
 export const TARGET_HEADER = 'x-wireforge-target';
 /** The targets tried before it, in order, each as `<spec>/<model> <status or failure>`, comma-separated. */
 export const FALLBACKS_HEADER = 'x-wireforge-fallbacks';
-
-/** The client a request came from (for the limiter: its name and limits). */
-export interface RoutedClient {
-  name: string;
-  limits: GatewayConfigLimits | undefined;
-}
 
 interface Listener {
   spec: ServedSpec;
@@ -59,8 +55,14 @@ interface Route {
   targets: Target[];
 }
 
+/** What the router is made with besides the config: how it finds specs and variables, and where limit counters live. */
+export interface RouterContext extends ConfigContext {
+  /** The clients' limit counters: this process by default (node's startGateway passes a Redis one when `redis` is set). */
+  limiter?: Limiter;
+}
+
 /** The gateway for a config: checked first (a GatewayConfigError lists every problem), then served. */
-export function createRouter(config: GatewayConfig, ctx: ConfigContext): (request: Request) => Promise<Response> {
+export function createRouter(config: GatewayConfig, ctx: RouterContext): (request: Request) => Promise<Response> {
   const problems = checkGatewayConfig(config, ctx);
   if (problems.length) throw new GatewayConfigError(problems);
   const bodyLimit = config.bodyLimit ?? DEFAULT_BODY_LIMIT;
@@ -68,8 +70,9 @@ export function createRouter(config: GatewayConfig, ctx: ConfigContext): (reques
   const tokens = (config.clients ?? []).map((c) => {
     const token = typeof c.token === 'string' ? c.token : envIn(ctx.env, c.token.env)!;
     redact.add?.(token);
-    return { token, client: { name: c.name, limits: c.limits }, routes: c.routes ? new Set(c.routes) : undefined };
+    return { token, client: { name: c.name, token, ...(c.limits ? { limits: c.limits } : {}) } as GatewayClient, routes: c.routes ? new Set(c.routes) : undefined };
   });
+  const admit = tokens.some((t) => t.client.limits) ? gatewayLimits(ctx.limiter) : undefined;
   const shared: ClientOptions = { maxRetries: config.maxRetries ?? 0, ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}) };
 
   const routes: Route[] = config.routes.map((r) => ({
@@ -139,13 +142,19 @@ export function createRouter(config: GatewayConfig, ctx: ConfigContext): (reques
       const hint = asked === undefined ? undefined : didYouMean(asked, listed);
       return l.fail(404, `${asked === undefined ? 'the request names no model' : `no route for model "${asked}"`}${hint ? `; ${hint}` : ''} (routes: ${routes.map((r) => r.name).join(', ')})`);
     }
-    if (client.routes && !client.routes.has(route.name)) return l.fail(403, `client "${client.client.name}" may not use model "${asked}"`);
-    return attempt(l, route, admitted, key);
+    if (client.routes && !client.routes.has(route.name)) return l.fail(403, `client "${client.client!.name}" may not use model "${asked}"`);
+    // ── limits per client token (runtime/serve/limits): one admission for the request, whichever target answers ──
+    const admission = admit && client.client ? await admit(client.client, admitted.decoded.stream) : undefined;
+    if (admission && !admission.ok) return l.fail(admission.status, admission.message, { 'retry-after': String(admission.retryAfterSeconds) });
+    const res = await attempt(l, route, admitted, key, admission);
+    // No target answered: the request is over.
+    if (!res.headers.has(TARGET_HEADER)) admission?.done();
+    return res;
   }
 
   /** The client whose token the caller sent (anyone when the config names no clients), or the 401. */
-  function authorize(key: string | undefined, l: Listener): { client: RoutedClient; routes: Set<string> | undefined } | Response {
-    if (!tokens.length) return { client: { name: 'anonymous', limits: undefined }, routes: undefined };
+  function authorize(key: string | undefined, l: Listener): { client: GatewayClient | undefined; routes: Set<string> | undefined } | Response {
+    if (!tokens.length) return { client: undefined, routes: undefined };
     if (key === undefined) return l.fail(401, `the gateway needs a client token: send it in ${l.sendIn}`);
     // Every token compared, so the time taken does not say which one came close.
     let found: (typeof tokens)[number] | undefined;
@@ -157,7 +166,7 @@ export function createRouter(config: GatewayConfig, ctx: ConfigContext): (reques
     return exact.get(model) ?? routes.find((r) => r.pattern?.test(model));
   }
 
-  async function attempt(l: Listener, route: Route, admitted: AdmittedRequest, callerKeyValue: string | undefined): Promise<Response> {
+  async function attempt(l: Listener, route: Route, admitted: AdmittedRequest, callerKeyValue: string | undefined, admission: Admission | undefined): Promise<Response> {
     const tried: string[] = [];
     const asked = admitted.decoded.request.model;
     let last: unknown;
@@ -177,7 +186,7 @@ export function createRouter(config: GatewayConfig, ctx: ConfigContext): (reques
         if (!t.pool && callerKeyValue) redact.add?.(callerKeyValue, true);
         const client = place === undefined ? createClientFor(t.upstream, { ...t.options, apiKey: callerKeyValue }) : clientAt(t, place);
         try {
-          const res = await forwardRequest(l.spec, { upstream: t.upstream, client, model: t.model ?? asked, cacheMarks: t.cacheMarks }, admitted, redact);
+          const res = await forwardRequest(l.spec, { upstream: t.upstream, client, model: t.model ?? asked, cacheMarks: t.cacheMarks }, admitted, redact, admission);
           res.headers.set(TARGET_HEADER, label);
           if (tried.length) res.headers.set(FALLBACKS_HEADER, tried.join(', '));
           return res;
