@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockServer, startGateway, type Listening, type MockServer } from '../../node/index.js';
 import { startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
+import { startRedisServer } from '../helpers/redis-server.js';
 
 /** A Chat Completions stream that holds 400 ms after its first content chunk (docs/wire-facts.md#openai-chat-completions). */
 const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) => `data: ${JSON.stringify({ id: 'chatcmpl-s', object: 'chat.completion.chunk', created: 1, model: 'b', choices, ...extra })}\n\n`;
@@ -108,4 +109,30 @@ describe('limits through routes', () => {
     expect(again!.status).toBe(200);
     await again!.text();
   });
+});
+
+describe('limits through routes on Redis', () => {
+  it('two gateways from one config on one Redis hold one limit of 3 a minute', async () => {
+    const redis = await startRedisServer();
+    const up = await createMockServer({ provider: 'openai-chat', apiKey: KEY, script: [{ reply: { text: 'ok' } }] });
+    const config = {
+      listen: 'openai-chat',
+      redis: redis.url,
+      clients: [{ name: 'shared', token: LIMITED, limits: { requestsPerMinute: 3 } }],
+      routes: [{ model: 'm', targets: [{ spec: 'openai-chat', model: 'b', baseUrl: up.url, key: { keys: [KEY] } }] }],
+    };
+    const a = await startGateway(config);
+    const b = await startGateway(config);
+    try {
+      const ask = (gw: Listening) => fetch(`${gw.url}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${LIMITED}` }, body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }) });
+      const statuses: number[] = [];
+      for (const gw of [a, b, a, b]) statuses.push((await ask(gw)).status);
+      expect(statuses).toEqual([200, 200, 200, 429]);
+    } finally {
+      await a.close();
+      await b.close();
+      await up.close();
+      await redis.close();
+    }
+  }, 30_000);
 });
