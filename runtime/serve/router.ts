@@ -19,7 +19,7 @@ import { errorResponse } from './error-body.js';
 import { carriesCacheMarks } from './cache-marks.js';
 import { EXPOSED_LIMITS } from './upstream-waits.js';
 import { admitRequest, forwardRequest, upstreamFailure, DEFAULT_BODY_LIMIT, ERROR_SOURCE_HEADER, WARNINGS_HEADER, type AdmittedRequest, type FailWith } from './gateway-engine.js';
-import { adapterOf, checkGatewayConfig, envIn, specIn, GatewayConfigError, routePattern, type GatewayConfigLimits, type ConfigContext, type GatewayConfig, type GatewayConfigTarget, type ModelListShape } from './gateway-config.js';
+import { adapterOf, checkGatewayConfig, envIn, specIn, GatewayConfigError, routePattern, type ConfigContext, type GatewayConfig, type GatewayConfigTarget, type ModelListShape } from './gateway-config.js';
 import { KeyPool } from './key-pool.js';
 import { gatewayLimits, type Admission, type GatewayClient } from './limits/gateway-limits.js';
 import type { Limiter } from './limits/limiter.js';
