@@ -24,6 +24,9 @@ import { z } from 'zod';
 import { createMockServer, type MockServer } from '../../node/index.js';
 import { createWireforgeProvider, languageModel } from '../../ai-sdk/index.js';
 import { ProviderError } from '../../runtime/errors.js';
+import { quietAiSdkWarnings } from '../helpers/ai-sdk-quiet.js';
+
+quietAiSdkWarnings();
 
 const KEY = 'sk-bridge-behaviour-0123456789';
 

@@ -9,6 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateText, jsonSchema, stepCountIs, streamText, tool } from 'ai';
 import { createMockServer, type MockServer } from '../../node/index.js';
 import { languageModel } from '../../ai-sdk/index.js';
+import { quietAiSdkWarnings } from '../helpers/ai-sdk-quiet.js';
+
+quietAiSdkWarnings();
 
 const KEY = 'sk-bridge-continuity-0123456789';
 const THINKING = 'The user asks for the weather; I should call the tool for Paris.';

@@ -8,6 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateText, jsonSchema, stepCountIs, streamText, tool } from 'ai';
 import { createMockServer, type MockServer } from '../../node/index.js';
 import { languageModel } from '../../ai-sdk/index.js';
+import { quietAiSdkWarnings } from '../helpers/ai-sdk-quiet.js';
+
+quietAiSdkWarnings();
 
 const KEY = 'sk-bridge-0123456789abcdef';
 const ANSWER = 'Paris is sunny today, 18 degrees.';

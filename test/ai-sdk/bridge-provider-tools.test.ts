@@ -8,6 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { generateText, streamText, type ModelMessage } from 'ai';
 import { createMockServer } from '../../node/index.js';
 import { languageModel, providerTool } from '../../ai-sdk/index.js';
+import { quietAiSdkWarnings } from '../helpers/ai-sdk-quiet.js';
+
+quietAiSdkWarnings();
 
 const KEY = 'sk-bridge-provider-tools-0123456789';
 const CALL = { type: 'server_tool_use', id: 'srvtoolu_01Abc', name: 'web_search', input: { query: 'weather in Paris' } };

@@ -6,6 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { languageModel } from '../../ai-sdk/index.js';
+import { quietAiSdkWarnings } from '../helpers/ai-sdk-quiet.js';
+
+quietAiSdkWarnings();
 
 function sse(chunks: object[]): Response {
   const text = chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join('') + 'data: [DONE]\n\n';

@@ -14,6 +14,9 @@ import { createMockServer, type MockServer } from '../../node/index.js';
 import { createWireforgeProvider, languageModel, type SpecModule } from '../../ai-sdk/index.js';
 import type { ServedSpec } from '../../runtime/contract/serve-codec.js';
 import { runCli } from '../helpers/run-cli.js';
+import { quietAiSdkWarnings } from '../helpers/ai-sdk-quiet.js';
+
+quietAiSdkWarnings();
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const KEY = 'sk-acme-bridge-0123456789';

@@ -12,6 +12,9 @@ import { createMistral } from '@ai-sdk/mistral';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createMockServer, type MockServer } from '../../node/index.js';
 import { languageModel } from '../../ai-sdk/index.js';
+import { quietAiSdkWarnings } from '../helpers/ai-sdk-quiet.js';
+
+quietAiSdkWarnings();
 
 const KEY = 'sk-side-by-side-0123456789';
 const TEXT = 'Both providers should read this sentence the same way.';
