@@ -7,7 +7,7 @@
 import type { UsageStepsUnit } from '../contract/codec.js';
 import type { UsageCount, UsageMap, WirePath } from '../contract/profile.js';
 import type { Usage } from '../contract/unified-model.js';
-import { readPath } from '../wire/read-path.js';
+import { isArray, readPath } from '../wire/read-path.js';
 
 /** The counts a Usage has only when the wire reports them, in the order they are listed. */
 const REPORTED = ['cachedInputTokens', 'cacheWriteTokens', 'reasoningTokens'] as const;
@@ -28,7 +28,7 @@ export function usageMapper(map: UsageMap, steps: UsageStepsUnit | undefined): (
   };
 }
 
-export const isPaths = Array.isArray as (c: UsageCount) => c is readonly WirePath[];
+export const isPaths = isArray as (c: UsageCount) => c is readonly WirePath[];
 
 /** The sum of the numbers present at these paths; undefined when none is. */
 export function sumOf(raw: unknown, paths: readonly WirePath[]): number | undefined {

@@ -8,6 +8,7 @@ import { StreamError } from '../errors.js';
 import type { ToolCall } from '../contract/unified-model.js';
 import type { EventSink } from '../contract/event-sink.js';
 import { isText, TextBuffer } from './text-buffer.js';
+import { isString } from '../wire/read-path.js';
 
 export interface OpenCall {
   index: number;
@@ -64,10 +65,10 @@ export class ToolCalls {
   /** A whole call in one piece: arguments as a string or as an object. */
   add(id: unknown, name: unknown, args: unknown, key: unknown, signature: unknown, responseId: string | undefined): void {
     // Rules for whole calls run on every event; an event without a call has no name and no id.
-    if (typeof name !== 'string' && typeof id !== 'string') return;
+    if (!isString(name) && !isString(id)) return;
     const call = this.create(key, id, name, responseId);
     if (isText(signature)) call.signature = signature;
-    if (typeof args === 'string') this.appendArgs(call, args);
+    if (isString(args)) this.appendArgs(call, args);
     else if (args !== undefined && args !== null) {
       call.full = JSON.stringify(args);
       call.fromObject = true;
@@ -106,7 +107,7 @@ export class ToolCalls {
       // Some wires (Gemini) give no id: make one, unique within the turn and, through the
       // response id, across the conversation (other providers reject repeated ids).
       id: isText(id) ? id : responseId === undefined ? `call_${index}` : `call_${responseId}_${index}`,
-      name: typeof name === 'string' ? name : '',
+      name: isString(name) ? name : '',
       parts: new TextBuffer(),
       full: undefined,
       fromObject: false,

@@ -2,6 +2,7 @@
 import type { ProviderAdapter } from '../contract/adapter.js';
 import type { EndpointInfo } from '../contract/profile.js';
 import { FORBIDDEN_KEYS } from '../request/safe-merge.js';
+import { isString } from '../wire/read-path.js';
 
 /**
  * The base URL (the client's, else the spec's; createClientFor made sure there is one) and the
@@ -37,7 +38,7 @@ export function buildHeaders(
   for (const set of extra) {
     for (const [k, v] of Object.entries(set ?? {})) {
       const name = k.toLowerCase();
-      if (FORBIDDEN_KEYS.has(name) || typeof v !== 'string') continue;
+      if (FORBIDDEN_KEYS.has(name) || !isString(v)) continue;
       // User headers cannot silently replace the auth header.
       if (name === authHeader && !allowAuthOverride) continue;
       headers[name] = v;

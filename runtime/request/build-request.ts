@@ -17,6 +17,7 @@ import { prepareConversation } from './prepare-conversation.js';
 import { toolChoiceForm } from './tool-choice.js';
 import { setPath } from './set-path.js';
 import { Warnings } from './warnings.js';
+import { isArray } from '../wire/read-path.js';
 
 interface Plan {
   /** Fields dropped or rejected with a reason. */
@@ -92,8 +93,8 @@ export function requestBuilder(profile: Profile, codec: Codec): (input: ChatRequ
       const items = functions.map(toolForms.item);
       const declared = items.length === 0 ? [] : toolForms.wrap ? toolForms.wrap(items) : items;
       // Provider-run tools sit beside the function declarations (Gemini: beside the functionDeclarations entry).
-      const all = Array.isArray(declared) ? [...declared, ...hosted] : declared;
-      if (!Array.isArray(all) || all.length) setPath(body, toTools!.to, all);
+      const all = isArray(declared) ? [...declared, ...hosted] : declared;
+      if (!isArray(all) || all.length) setPath(body, toTools!.to, all);
     }
     if (toChoice) {
       const choice = choiceRules ? choiceRules(req, profile, codec, w) : req.toolChoice === undefined ? undefined : toolChoiceForm(req, profile, codec, w, undefined);
@@ -187,7 +188,7 @@ function responseFormat(req: ChatRequest, p: Profile, c: Codec, w: Warnings): un
 function spreadItems(mapped: unknown[], spread: boolean | undefined): unknown[] {
   const out: unknown[] = [];
   for (const m of mapped) {
-    if (spread && Array.isArray(m)) for (const item of m) out.push(item);
+    if (spread && isArray(m)) for (const item of m) out.push(item);
     else if (m !== undefined) out.push(m);
   }
   return out;

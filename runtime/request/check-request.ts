@@ -9,7 +9,7 @@
  */
 import { RequestError } from '../errors.js';
 import type { ChatRequest } from '../contract/unified-model.js';
-import { isObject } from '../wire/read-path.js';
+import { isArray, isObject, isString } from '../wire/read-path.js';
 import { nearest } from './did-you-mean.js';
 
 /** The provider of the request being checked (a check runs start to end synchronously). */
@@ -24,8 +24,6 @@ function bad(path: string, must: string, v: unknown): never {
   return fail(path, `must be ${must}, got ${describe(v)}`);
 }
 
-const isString = (v: unknown): v is string => typeof v === 'string';
-
 /** Each kind of field: its test, and what the message says it must be. */
 const KINDS = {
   string: [isString, 'a string'],
@@ -35,11 +33,11 @@ const KINDS = {
   count: [(v) => Number.isInteger(v) && (v as number) > 0, 'a positive integer'],
   // -1: the provider decides (Gemini's dynamic thinking budget).
   budget: [(v) => Number.isInteger(v) && (v as number) >= -1, 'an integer of at least -1'],
-  strings: [(v) => Array.isArray(v) && v.every(isString), 'an array of strings'],
+  strings: [(v) => isArray(v) && v.every(isString), 'an array of strings'],
   stringMap: [(v) => isObject(v) && Object.values(v).every(isString), 'an object of strings'],
   object: [isObject, 'an object'],
   schema: [isObject, 'a JSON Schema object'],
-  array: [Array.isArray, 'an array'],
+  array: [isArray, 'an array'],
   text: [(v) => v === null || isString(v), 'a string or null'],
 } satisfies Record<string, [(v: unknown) => boolean, string]>;
 
@@ -119,7 +117,7 @@ const list =
   (each: Check): Check =>
   (v, at) => {
     if (v === undefined) return;
-    if (!Array.isArray(v)) bad(at, 'an array', v);
+    if (!isArray(v)) bad(at, 'an array', v);
     v.forEach((item, i) => each(item, `${at}[${i}]`));
   };
 
@@ -127,7 +125,7 @@ const part = variant('a content part', 'type', { text: { text: '!string', cacheC
 
 const content: Check = (v, at) => {
   if (isString(v)) return;
-  if (!Array.isArray(v)) bad(at, 'a string or an array of parts', v);
+  if (!isArray(v)) bad(at, 'a string or an array of parts', v);
   v.forEach((p: Record<string, unknown>, j) => {
     const where = `${at}[${j}]`;
     if (part(p, where) === 'image' && !isString(p.url) && !isString(p.data)) fail(where, 'an image needs a url or base64 data');
@@ -153,7 +151,7 @@ const ONE_TOOL: Shape = { name: 'string' };
 
 const REQUEST: Shape = {
   messages: (v, at) => {
-    if (!Array.isArray(v)) bad(at, 'an array of messages', v);
+    if (!isArray(v)) bad(at, 'an array of messages', v);
     if (v.length === 0) fail(at, 'must hold at least one message');
     eachMessage(v, at);
   },
@@ -216,6 +214,6 @@ function describe(v: unknown): string {
   // Strings may be user text: their length, and a short one that looks like a number or a word.
   if (isString(v)) return /^[\w.-]{0,24}$/.test(v) ? JSON.stringify(v) : `a string of ${v.length} characters`;
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  if (Array.isArray(v)) return 'an array';
+  if (isArray(v)) return 'an array';
   return typeof v === 'object' ? 'an object' : typeof v;
 }

@@ -7,6 +7,7 @@ import type { ChatRequest, ContentPart, Message } from '../contract/unified-mode
 import type { ContinuityUnit } from '../contract/codec.js';
 import type { Continuity } from '../contract/profile.js';
 import type { Warnings } from './warnings.js';
+import { isArray } from '../wire/read-path.js';
 
 export interface Conversation {
   /** Joined system text when placement is `field`; undefined when there is none. */
@@ -69,7 +70,7 @@ export function prepareConversation(
       if (id !== m.toolCallId) out = { ...m, toolCallId: id };
       if (m.toolName === undefined && names.has(id)) out = { ...out, toolName: names.get(id) } as Message;
     }
-    if ((m.role === 'user' || m.role === 'tool') && Array.isArray(m.content)) out = { ...out, content: m.content.map(normaliseImage) } as Message;
+    if ((m.role === 'user' || m.role === 'tool') && isArray(m.content)) out = { ...out, content: m.content.map(normaliseImage) } as Message;
     messages.push(out);
     origins.push(i);
   });

@@ -2,7 +2,7 @@
  * Merging user objects (providerOptions, headers, defaults) into ours. Keys that could reach a
  * prototype are never copied, and every result is a fresh plain object.
  */
-import { isObject } from '../wire/read-path.js';
+import { isArray, isObject } from '../wire/read-path.js';
 
 /** Keys never copied from user or wire objects (they could reach a prototype): import this set, do not repeat it. */
 export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
@@ -15,7 +15,7 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 /** A deep copy of `v` without forbidden keys. */
 export function sanitize(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sanitize);
+  if (isArray(v)) return v.map(sanitize);
   if (!isPlainObject(v)) return v;
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(v)) if (!FORBIDDEN_KEYS.has(k)) out[k] = sanitize(v[k]);

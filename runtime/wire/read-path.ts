@@ -3,8 +3,15 @@ import type { WirePath } from '../contract/profile.js';
 
 /** A JSON object: not null, not an array. */
 export function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+  return typeof v === 'object' && v !== null && !isArray(v);
 }
+
+/*
+ * The two tests the runtime makes most, shared under short names: written out at each use they
+ * cost the budgeted core bundle (README, "Bundles") a few hundred bytes.
+ */
+export const isArray = Array.isArray;
+export const isString = (v: unknown): v is string => typeof v === 'string';
 
 export function readPath(data: unknown, path: WirePath): unknown {
   let v = data;
@@ -24,7 +31,7 @@ export function readAll(data: unknown, path: WirePath): unknown[] {
     for (const v of values) {
       if (typeof v !== 'object' || v === null) continue;
       if (seg === '*') {
-        if (Array.isArray(v)) next.push(...v);
+        if (isArray(v)) next.push(...v);
       } else if (Object.hasOwn(v, seg)) next.push((v as Record<string | number, unknown>)[seg]);
     }
     values = next;
@@ -35,7 +42,7 @@ export function readAll(data: unknown, path: WirePath): unknown[] {
 /** The first string (or number, as text) among candidate values. */
 export function firstString(...values: unknown[]): string | undefined {
   for (const v of values) {
-    if (typeof v === 'string') return v;
+    if (isString(v)) return v;
     if (typeof v === 'number') return String(v);
   }
   return undefined;
