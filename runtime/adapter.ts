@@ -18,7 +18,7 @@ import { KIT_VERSION, MIN_KIT } from './kit-version.js';
  * `generated.kit`: the adapter-kit version the module was generated for (runtime/kit-version.ts);
  * a module this runtime cannot serve is refused here, with the versions and the command to run.
  */
-export function defineAdapter(profile: Profile, codec: Codec, generated?: { kit: number }): ProviderAdapter {
+export const defineAdapter = (profile: Profile, codec: Codec, generated?: { kit: number }): ProviderAdapter => {
   // Modules from before the kit was recorded say nothing: kit 1. Hand-written adapters pass { kit: KIT_VERSION }.
   const kit = generated?.kit ?? 1;
   const { id, finish } = profile;
@@ -73,4 +73,4 @@ export function defineAdapter(profile: Profile, codec: Codec, generated?: { kit:
       !e.noRetry?.some((x) => (x.type === undefined || x.type === fields.type) && (x.code === undefined || x.code === fields.code)),
     requestIdHeader: e.requestIdHeader,
   };
-}
+};

@@ -127,11 +127,11 @@ export class InternalServerError extends ProviderError {
 }
 
 /** The ProviderError subclass for `init.status`; in-stream errors and other statuses stay ProviderError. */
-export function providerErrorFor(init: ProviderErrorInit): ProviderError {
+export const providerErrorFor = (init: ProviderErrorInit): ProviderError => {
   // An in-stream error (no status) finds no entry and stays ProviderError.
   const status = init.status ?? 0;
   return new (status >= 500 ? InternalServerError : (BY_STATUS[status] ?? ProviderError))(init);
-}
+};
 
 const BY_STATUS: Partial<Record<number, typeof ProviderError>> = {
   400: BadRequestError,
@@ -209,9 +209,9 @@ export class TimeoutError extends WireforgeError {
 }
 
 /** Keep excerpts short: they go into messages. */
-export function excerptOf(text: string, max = 120): string {
+export const excerptOf = (text: string, max = 120): string => {
   return text.length <= max ? text : `${text.slice(0, max)}…`;
-}
+};
 
 /** A request this provider cannot carry, as its spec declares (`reject`), or a malformed one. */
 export class RequestError extends WireforgeError {

@@ -31,11 +31,11 @@ export function usageMapper(map: UsageMap, steps: UsageStepsUnit | undefined): (
 export const isPaths = isArray as (c: UsageCount) => c is readonly WirePath[];
 
 /** The sum of the numbers present at these paths; undefined when none is. */
-export function sumOf(raw: unknown, paths: readonly WirePath[]): number | undefined {
+export const sumOf = (raw: unknown, paths: readonly WirePath[]): number | undefined => {
   let total: number | undefined;
   for (let i = 0; i < paths.length; i++) {
     const v = readPath(raw, paths[i]!);
     if (typeof v === 'number' && Number.isFinite(v)) total = (total ?? 0) + v;
   }
   return total;
-}
+};

@@ -141,7 +141,7 @@ export function keyClash(calls: { readonly provider: string }, key: unknown): ne
   throw new StreamError({ provider: calls.provider, reason: `a tool call and another block share index ${String(key)}` });
 }
 
-function finalCall(call: OpenCall): ToolCall {
+const finalCall = (call: OpenCall): ToolCall => {
   const joined = call.full ?? (call.parts.empty && call.initial !== undefined ? call.initial : call.parts.toString());
   // A call with no argument text at all has no arguments: "{}" (docs/unified-model.md#tool-call-arguments).
   const args = joined === '' ? '{}' : joined;
@@ -157,4 +157,4 @@ function finalCall(call: OpenCall): ToolCall {
   }
   if (call.error) out.argumentsError = call.error;
   return out;
-}
+};

@@ -230,7 +230,7 @@ export class TurnAssembler implements EventSink, Assembler {
 
 type ThinkingPartList = ThinkingPart[];
 
-function withCalls(content: ResponsePart[], calls: ToolCall[]): ResponsePart[] {
+const withCalls = (content: ResponsePart[], calls: ToolCall[]): ResponsePart[] => {
   let k = 0;
   return content.map((p) => (p.type === 'tool-call' ? { type: 'tool-call', call: calls[k++]! } : p));
-}
+};

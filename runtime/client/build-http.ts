@@ -8,28 +8,28 @@ import { isString } from '../wire/read-path.js';
  * The base URL (the client's, else the spec's; createClientFor made sure there is one) and the
  * path; endpoints with {placeholders} or a query go through their urlTemplate unit.
  */
-export function buildUrl(
+export const buildUrl = (
   adapter: ProviderAdapter,
   baseUrl: string | undefined,
   stream: boolean,
   values: Record<string, string | undefined>,
-): string {
+): string => {
   const ep = adapter.endpoint;
   const base = (baseUrl ?? ep.baseUrl)!;
   const path = (stream && ep.streamPath) || ep.path;
   const template = adapter.codec.uses?.urlTemplate;
   return template ? template(adapter.id, ep, base, path, stream, values) : base.replace(/\/+$/, '') + path;
-}
+};
 
 const JSON_TYPE = 'application/json';
 
-export function buildHeaders(
+export const buildHeaders = (
   ep: EndpointInfo,
   apiKey: string | undefined,
   stream: boolean,
   extra: Array<Record<string, string> | undefined>,
   allowAuthOverride: boolean,
-): Record<string, string> {
+): Record<string, string> => {
   const { header: authHeader, scheme } = ep.auth;
   const headers: Record<string, string> = Object.create(null) as Record<string, string>;
   headers['content-type'] = JSON_TYPE;
@@ -48,4 +48,4 @@ export function buildHeaders(
     headers[authHeader] = scheme ? `${scheme} ${apiKey}` : apiKey;
   }
   return { ...headers };
-}
+};

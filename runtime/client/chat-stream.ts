@@ -162,6 +162,6 @@ export class ChatStream<R extends ChatResponse = ChatResponse> implements AsyncI
 }
 
 /** The end of an iteration (a fresh object each time: callers may keep or change it). */
-function done(): IteratorResult<StreamEvent> {
+const done = (): IteratorResult<StreamEvent> => {
   return { done: true, value: undefined };
-}
+};

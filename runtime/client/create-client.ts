@@ -35,7 +35,7 @@ const DEFAULT_TIMEOUT_MS = 600_000;
 const CLIENT_OPTIONS = Object.fromEntries('apiKey model baseUrl fetch headers allowAuthOverride timeoutMs idleTimeoutMs maxRetries defaults endpoint getToken aws'.split(' ').map((k) => [k]));
 const CALL_OPTIONS = { signal: 0, headers: 0 };
 
-export function createClientFor(adapter: ProviderAdapter, options: ClientOptions = {}): Client {
+export const createClientFor = (adapter: ProviderAdapter, options: ClientOptions = {}): Client => {
   const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
   const { id, endpoint: ep } = adapter;
   unknownKeys(id, options, CLIENT_OPTIONS, 'options.');
@@ -134,7 +134,7 @@ export function createClientFor(adapter: ProviderAdapter, options: ClientOptions
   };
   // The schema typing is the structured layer's; this client returns plain responses (and refuses a schema).
   return client as Client;
-}
+};
 
 /** The client as this module implements it, before the schema typing. */
 interface Untyped {
@@ -144,7 +144,7 @@ interface Untyped {
 }
 
 /** Model-level defaults under the request: a request value that is set wins; providerOptions merge key by key. */
-function withDefaults(request: ChatRequest, options: ClientOptions): ChatRequest {
+const withDefaults = (request: ChatRequest, options: ClientOptions): ChatRequest => {
   const defaults = options.defaults ?? {};
   const out: ChatRequest = { ...defaults, ...definedOnly(request) } as ChatRequest;
   out.model = request.model ?? defaults.model ?? options.model;
@@ -156,7 +156,7 @@ function withDefaults(request: ChatRequest, options: ClientOptions): ChatRequest
   }
   if (defaults.reasoning && request.reasoning) out.reasoning = { ...defaults.reasoning, ...definedOnly(request.reasoning) };
   return out;
-}
+};
 
 function definedOnly<T extends object>(o: T): Partial<T> {
   const out: Partial<T> = {};

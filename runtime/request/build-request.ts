@@ -118,7 +118,7 @@ export function requestBuilder(profile: Profile, codec: Codec): (input: ChatRequ
   };
 }
 
-function planParams(profile: Profile, codec: Codec): Plan {
+const planParams = (profile: Profile, codec: Codec): Plan => {
   const warns: Plan['warns'] = [];
   const writes: Plan['writes'] = [];
   const defaults: Plan['defaults'] = [];
@@ -143,9 +143,9 @@ function planParams(profile: Profile, codec: Codec): Plan {
     }
   }
   return { warns, writes, defaults, rules };
-}
+};
 
-function mapMessage(m: Message, p: Profile, c: Codec, cx: MessageContext, w: Warnings): unknown {
+const mapMessage = (m: Message, p: Profile, c: Codec, cx: MessageContext, w: Warnings): unknown => {
   // Runs once per message of every request: one table lookup, and a closure only for a wire with
   // no place for call signatures. With placement `field`, prepareConversation took system
   // messages out already.
@@ -163,7 +163,7 @@ function mapMessage(m: Message, p: Profile, c: Codec, cx: MessageContext, w: War
   const template = c.roles[role] as ((m: Message, cx: MessageContext) => unknown) | undefined;
   if (template) return template(m, cx);
   return w.drop(cx.where(), `${wire} ${m.role === 'approval' ? 'takes no approval responses' : 'has no template for this role'}; the message was not sent`);
-}
+};
 
 /** Each response format: the codec's form for it, and what the warning says when there is none. */
 const FORMATS = {
@@ -172,24 +172,24 @@ const FORMATS = {
   json_schema: ['jsonSchema', 'has no JSON-schema response format'],
 } as const;
 
-function responseFormat(req: ChatRequest, p: Profile, c: Codec, w: Warnings): unknown {
+const responseFormat = (req: ChatRequest, p: Profile, c: Codec, w: Warnings): unknown => {
   const f = req.responseFormat!;
   if (!Object.hasOwn(FORMATS, f.type)) return undefined;
   const [key, missing] = FORMATS[f.type];
   const form = c.responseFormat[key] as ((f: unknown) => unknown) | undefined;
   return form ? form(f) : w.drop('responseFormat', `${p.name} ${missing}`);
-}
+};
 
 /**
  * Wire messages in order, where one message may have become several top-level items (an
  * assistant turn written as a bare `$blocks`, as Responses `input` items) and some none. A loop,
  * not flatMap: this runs on every request and flatMap costs about a microsecond here.
  */
-function spreadItems(mapped: unknown[], spread: boolean | undefined): unknown[] {
+const spreadItems = (mapped: unknown[], spread: boolean | undefined): unknown[] => {
   const out: unknown[] = [];
   for (const m of mapped) {
     if (spread && isArray(m)) for (const item of m) out.push(item);
     else if (m !== undefined) out.push(m);
   }
   return out;
-}
+};

@@ -57,17 +57,17 @@ type Check = (v: unknown, at: string) => void;
  * A key no shape names: a typo (`temprature`) or a field of another API (`max_tokens`) would
  * otherwise be dropped without a word. `tag` is the key that picked the shape (`role`, `type`).
  */
-export function unknownKeys(id: string, o: object, known: object, prefix: string, tag?: string): void {
+export const unknownKeys = (id: string, o: object, known: object, prefix: string, tag?: string): void => {
   provider = id;
   for (const key in o) {
     if (Object.hasOwn(known, key) || key === tag) continue;
     const near = nearest(key, [...Object.keys(known), tag]);
     fail(prefix + key, `unknown key${near ? ` (did you mean "${near}"?)` : ''}`);
   }
-}
+};
 
 /** `o` (an object, at `prefix`) against `shape`; `tag` is the key that picked the shape. */
-function check(o: Record<string, unknown>, shape: Shape, prefix: string, tag?: string): void {
+const check = (o: Record<string, unknown>, shape: Shape, prefix: string, tag?: string): void => {
   unknownKeys(provider, o, shape, prefix, tag);
   for (const key in shape) {
     const field = shape[key]!;
@@ -81,7 +81,7 @@ function check(o: Record<string, unknown>, shape: Shape, prefix: string, tag?: s
       if (!test(v)) bad(prefix + key, must, v);
     }
   }
-}
+};
 
 /** A list item: an object of this shape; `what` names it when it is not an object. */
 const item =
@@ -197,18 +197,18 @@ export function checkRequest(id: string, req: unknown): asserts req is ChatReque
 }
 
 /** createClient's `defaults`, when the client is made. */
-export function checkDefaults(id: string, defaults: object): void {
+export const checkDefaults = (id: string, defaults: object): void => {
   provider = id;
   check(defaults as Record<string, unknown>, DEFAULTS, 'defaults.');
-}
+};
 
-function oneOf(v: unknown, allowed: readonly string[], path: string): string {
+const oneOf = (v: unknown, allowed: readonly string[], path: string): string => {
   if (isString(v) && allowed.includes(v)) return v;
   return fail(path, `${describe(v)} is not one of ${allowed.join(', ')}`);
-}
+};
 
 /** A value as the message shows it: short, and never a whole user object. */
-function describe(v: unknown): string {
+const describe = (v: unknown): string => {
   if (v === undefined) return 'nothing';
   if (v === null) return 'null';
   // Strings may be user text: their length, and a short one that looks like a number or a word.
@@ -216,4 +216,4 @@ function describe(v: unknown): string {
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   if (isArray(v)) return 'an array';
   return typeof v === 'object' ? 'an object' : typeof v;
-}
+};

@@ -118,8 +118,8 @@ for (const name of ['imageData', 'text', 'blocks', 'thinkingBlocks', 'thinkingTe
 TemplateContext satisfies MessageContextUnit;
 
 /** A part as warnings name it: `a provider-run web_search call`, `a code_execution part`, `a file part`. */
-export function describePart(p: ResponsePart): string {
+export const describePart = (p: ResponsePart): string => {
   // provider-tool-call, provider-tool-result: the tool's name and what the part is of it.
   if (p.type === 'provider-tool-call' || p.type === 'provider-tool-result') return `a provider-run ${p.name} ${p.type.slice(14)}`;
   return `a ${p.type === 'opaque' ? p.kind : p.type} part`;
-}
+};

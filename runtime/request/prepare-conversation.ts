@@ -23,14 +23,14 @@ export interface Conversation {
   carried?: Record<string, unknown> | undefined;
 }
 
-export function prepareConversation(
+export const prepareConversation = (
   req: ChatRequest,
   placement: 'message' | 'field',
   join: string,
   continuity: Continuity,
   w: Warnings,
   rules?: ContinuityUnit,
-): Conversation {
+): Conversation => {
   const systemTexts: string[] = [];
   const messages: Message[] = [];
   const origins: number[] = [];
@@ -77,7 +77,7 @@ export function prepareConversation(
   // Without a unit the history goes as it is: the templates carry nothing another provider made.
   const kept = rules ? rules(messages, origins, req, continuity, w) : { messages, request: req };
   return { system: systemTexts.length ? systemTexts.join(join) : undefined, messages: kept.messages, origins, body: kept.body, request: kept.request, carried: kept.carried };
-}
+};
 
 /** Base64 prefixes of the image formats providers accept, for data given without a mediaType. */
 const SIGNATURES: Array<[string, string]> = [
@@ -91,7 +91,7 @@ const SIGNATURES: Array<[string, string]> = [
  * `data:` URLs become data + mediaType, so specs that take base64 only can carry them; base64
  * data without a mediaType gets one from its first bytes when the format is recognisable.
  */
-function normaliseImage(p: ContentPart): ContentPart {
+const normaliseImage = (p: ContentPart): ContentPart => {
   if (p.type !== 'image') return p;
   const { data, url } = p;
   if (data !== undefined) {
@@ -103,4 +103,4 @@ function normaliseImage(p: ContentPart): ContentPart {
   const header = url.slice(5, comma);
   if (comma < 0 || !header.endsWith(';base64')) return p;
   return { type: 'image', data: url.slice(comma + 1), mediaType: p.mediaType ?? header.slice(0, -7) };
-}
+};

@@ -40,6 +40,6 @@ export async function readErrorResponse(adapter: ProviderAdapter, response: Resp
 }
 
 /** The error type a header names (AWS `x-amzn-ErrorType: ValidationException:http://…`): the text before any `:`. */
-function headerType(headers: Headers, header: string | undefined): string | undefined {
+const headerType = (headers: Headers, header: string | undefined): string | undefined => {
   return header ? headers.get(header)?.split(':')[0]!.trim() || undefined : undefined;
-}
+};
