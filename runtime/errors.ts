@@ -32,9 +32,9 @@ export function missingUse(provider: string, name: keyof CodecUses): never {
 }
 
 /** The codec's unit `name`, for a profile that needs it; missingUse when it is not there. */
-export function useOf<K extends keyof CodecUses>(codec: { uses?: CodecUses }, provider: string, name: K): NonNullable<CodecUses[K]> {
+export const useOf = <K extends keyof CodecUses>(codec: { uses?: CodecUses }, provider: string, name: K): NonNullable<CodecUses[K]> => {
   return codec.uses?.[name] ?? missingUse(provider, name);
-}
+};
 
 export interface ProviderErrorInit {
   provider: string;

@@ -12,7 +12,7 @@ import { isArray, readPath } from '../wire/read-path.js';
 /** The counts a Usage has only when the wire reports them, in the order they are listed. */
 const REPORTED = ['cachedInputTokens', 'cacheWriteTokens', 'reasoningTokens'] as const;
 
-export function usageMapper(map: UsageMap, steps: UsageStepsUnit | undefined): (raw: Record<string, unknown>) => Usage {
+export const usageMapper = (map: UsageMap, steps: UsageStepsUnit | undefined): ((raw: Record<string, unknown>) => Usage) => {
   const sum = (raw: unknown, count: UsageCount) => (isPaths(count) ? sumOf(raw, count) : steps!(raw, count));
   return (raw) => {
     const input = sum(raw, map.inputTokens) ?? 0;
@@ -26,7 +26,7 @@ export function usageMapper(map: UsageMap, steps: UsageStepsUnit | undefined): (
     if (others) usage.otherModels = others;
     return usage;
   };
-}
+};
 
 export const isPaths = isArray as (c: UsageCount) => c is readonly WirePath[];
 

@@ -158,8 +158,8 @@ const withDefaults = (request: ChatRequest, options: ClientOptions): ChatRequest
   return out;
 };
 
-function definedOnly<T extends object>(o: T): Partial<T> {
+const definedOnly = <T extends object>(o: T): Partial<T> => {
   const out: Partial<T> = {};
   for (const k of Object.keys(o) as Array<keyof T>) if (o[k] !== undefined) out[k] = o[k];
   return out;
-}
+};

@@ -143,7 +143,7 @@ const frameHandler = (c: StreamContext): FrameSink => {
 };
 
 /** A whole body as text, each read bounded by the idle timeout (a stalled blocking body fails too). */
-export async function readBodyText(c: Pick<StreamContext, 'adapter' | 'sent' | 'idleTimeoutMs'>): Promise<string> {
+export const readBodyText = async (c: Pick<StreamContext, 'adapter' | 'sent' | 'idleTimeoutMs'>): Promise<string> => {
   const body = c.sent.response.body;
   if (!body) return '';
   const text = new TextDecoder();
@@ -163,7 +163,7 @@ export async function readBodyText(c: Pick<StreamContext, 'adapter' | 'sent' | '
     watch.stop();
     if (!done) await watch.cancel();
   }
-}
+};
 
 /**
  * A body's reader under the idle timeout, kept by one timer per body rather than one per read:

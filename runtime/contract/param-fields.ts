@@ -25,11 +25,11 @@ export const PARAM_FIELDS = [
 export type ParamField = (typeof PARAM_FIELDS)[number];
 
 /** The reader of a unified param field, made once per field. */
-export function paramReader(field: string): (r: ChatRequest) => unknown {
+export const paramReader = (field: string): ((r: ChatRequest) => unknown) => {
   const [top, inner] = field.split('.') as [string, string | undefined];
   type Fields = Record<string, Record<string, unknown> | undefined>;
   return inner === undefined ? (r) => (r as unknown as Fields)[top] : (r) => (r as unknown as Fields)[top]?.[inner];
-}
+};
 
 /** A param field's value in a request; any other name is read as a top-level field. */
 export const readParam = (req: ChatRequest, field: string): unknown => {

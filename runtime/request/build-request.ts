@@ -30,7 +30,7 @@ interface Plan {
 }
 
 /** The request builder of one adapter. */
-export function requestBuilder(profile: Profile, codec: Codec): (input: ChatRequest, mode: CallMode) => BuiltRequest {
+export const requestBuilder = (profile: Profile, codec: Codec): ((input: ChatRequest, mode: CallMode) => BuiltRequest) => {
   const plan = planParams(profile, codec);
   const rq = profile.request;
   const continuity = { ...profile.continuity, provider: profile.id };
@@ -116,7 +116,7 @@ export function requestBuilder(profile: Profile, codec: Codec): (input: ChatRequ
       warnings: w.list,
     };
   };
-}
+};
 
 const planParams = (profile: Profile, codec: Codec): Plan => {
   const warns: Plan['warns'] = [];

@@ -18,12 +18,12 @@ export const linkSignal = (parent: AbortSignal | undefined): Linked => {
 };
 
 /** Aborts `controller` when `parent` does (now, if it already has); returns the function that stops listening. */
-export function followSignal(parent: AbortSignal | undefined, controller: AbortController): () => void {
+export const followSignal = (parent: AbortSignal | undefined, controller: AbortController): (() => void) => {
   const onAbort = () => controller.abort(parent!.reason);
   if (parent?.aborted) onAbort();
   else parent?.addEventListener('abort', onAbort, { once: true });
   return () => parent?.removeEventListener('abort', onAbort);
-}
+};
 
 /** The error a cancelled call rejects with: the signal's reason, or a DOMException AbortError. */
 export const abortReason = (signal: AbortSignal): unknown => {

@@ -31,7 +31,7 @@ export interface Sent {
 
 const MAX_WAIT_MS = 60_000;
 
-export async function sendRequest(adapter: ProviderAdapter, o: SendOptions): Promise<Sent> {
+export const sendRequest = async (adapter: ProviderAdapter, o: SendOptions): Promise<Sent> => {
   const { url, headers, body, signal, timeoutMs, maxRetries, redact, sign } = o;
   for (let attempt = 0; ; attempt++) {
     const link = linkSignal(signal);
@@ -70,7 +70,7 @@ export async function sendRequest(adapter: ProviderAdapter, o: SendOptions): Pro
     }
     throw error;
   }
-}
+};
 
 /** An absolute http(s) URL: a failure to reach it may pass; any other URL fails the same way again. */
 const reachable = (url: string): boolean => {
