@@ -10,6 +10,9 @@ import type { ChatResponse } from './contract/unified-model.js';
  * as a class field (define semantics) only to be overwritten. Each class names itself in a
  * string: a minifier renames classes, and `error.name` is part of the contract.
  */
+/** A value as a message quotes it (`"usr"`, `"message_delta"`): one helper, for the bundle's sake. */
+export const quote = (v: unknown): string => JSON.stringify(v);
+
 export class WireforgeError extends Error {
   override name = 'WireforgeError';
   /** Provider spec id, e.g. `anthropic-messages`. */
@@ -163,9 +166,9 @@ export class StreamError extends WireforgeError {
   declare readonly excerpt: string | undefined;
 
   constructor(init: StreamErrorInit) {
-    let at = init.event === undefined ? '' : `event ${JSON.stringify(init.event)}`;
+    let at = init.event === undefined ? '' : `event ${quote(init.event)}`;
     if (init.offset !== undefined) at += `${at && ', '}offset ${init.offset}`;
-    const tail = init.excerpt === undefined ? '' : `: ${JSON.stringify(init.excerpt)}`;
+    const tail = init.excerpt === undefined ? '' : `: ${quote(init.excerpt)}`;
     super(`${init.provider}: ${init.reason}${at && ` at ${at}`}${tail}`, {
       provider: init.provider,
       cause: init.cause,

@@ -5,7 +5,7 @@
  * A key that belongs to an open part block (a server-tool call streaming its input) goes to
  * that block instead.
  */
-import { StreamError } from '../errors.js';
+import { quote, StreamError } from '../errors.js';
 import { isText } from './text-buffer.js';
 import { keyClash, type OpenCall, type ToolCalls } from './tool-calls.js';
 import type { TurnAssembler } from './turn-assembler.js';
@@ -113,6 +113,6 @@ function neverOpened(calls: ToolCalls, key: unknown, fragment: unknown): never {
 function inconsistent(calls: ToolCalls, key: unknown, id: string, call: OpenCall): never {
   throw new StreamError({
     provider: calls.provider,
-    reason: `two tool calls share index ${String(key)} (ids ${JSON.stringify(call.id)} and ${JSON.stringify(id)})`,
+    reason: `two tool calls share index ${String(key)} (ids ${quote(call.id)} and ${quote(id)})`,
   });
 }

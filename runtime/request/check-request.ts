@@ -7,7 +7,7 @@
  * shape is data (one table per object of types.ts); one walk over the request, and no allocation
  * when it is well formed.
  */
-import { RequestError } from '../errors.js';
+import { quote, RequestError } from '../errors.js';
 import type { ChatRequest } from '../contract/unified-model.js';
 import { isArray, isObject, isString } from '../wire/read-path.js';
 import { nearest } from './did-you-mean.js';
@@ -212,7 +212,7 @@ const describe = (v: unknown): string => {
   if (v === undefined) return 'nothing';
   if (v === null) return 'null';
   // Strings may be user text: their length, and a short one that looks like a number or a word.
-  if (isString(v)) return /^[\w.-]{0,24}$/.test(v) ? JSON.stringify(v) : `a string of ${v.length} characters`;
+  if (isString(v)) return /^[\w.-]{0,24}$/.test(v) ? quote(v) : `a string of ${v.length} characters`;
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   if (isArray(v)) return 'an array';
   return typeof v === 'object' ? 'an object' : typeof v;

@@ -8,6 +8,7 @@ import type { Codec, ToolChoiceRulesUnit } from '../contract/codec.js';
 import type { Profile } from '../contract/profile.js';
 import type { ChatRequest } from '../contract/unified-model.js';
 import type { Warnings } from './warnings.js';
+import { quote } from '../errors.js';
 
 /** The form of the choice the request gives; `noParallel` for wires that say `parallelToolCalls: false` inside it. */
 export const toolChoiceForm = (req: ChatRequest, p: Profile, c: Codec, w: Warnings, noParallel: true | undefined): unknown => {
@@ -16,7 +17,7 @@ export const toolChoiceForm = (req: ChatRequest, p: Profile, c: Codec, w: Warnin
   const choice = req.toolChoice;
   const kind = typeof choice === 'object' && choice !== null ? 'named' : choice;
   if (kind !== 'auto' && kind !== 'none' && kind !== 'required' && kind !== 'named') {
-    w.reject('toolChoice', `unknown tool choice ${JSON.stringify(choice)}`);
+    w.reject('toolChoice', `unknown tool choice ${quote(choice)}`);
   }
   const form = c.toolChoice[kind];
   return form ? form({ name: typeof choice === 'object' ? choice.name : undefined, noParallel }) : w.drop('toolChoice', `${p.name} has no "${kind}" tool choice`);

@@ -6,7 +6,7 @@
  */
 import type { ProviderAdapter } from '../contract/adapter.js';
 import type { Auth, EndpointView, Redact } from '../contract/transport.js';
-import { RequestError } from '../errors.js';
+import { quote, RequestError } from '../errors.js';
 import type { ClientOptions } from '../contract/unified-model.js';
 
 /** The key the client was given or the environment holds; an empty one is none (a blank line in an env file). */
@@ -41,7 +41,7 @@ export const authorize = (
 
 /** How to give the client an option it lacks: `pass createClient("openai-chat", { baseUrl })`. */
 export const passOption = (id: string, option: string): string => {
-  return `pass createClient(${JSON.stringify(id)}, { ${option} })`;
+  return `pass createClient(${quote(id)}, { ${option} })`;
 };
 
 /** No key where the spec needs one (unless it may go without, or the caller sets the auth header): what to pass. */
