@@ -30,9 +30,9 @@ export class WireforgeError extends Error {
  * A profile or reader that needs a unit its codec does not supply (a hand-written codec): said
  * when first needed, naming the unit (CodecUses says what each one is for).
  */
-export function missingUse(provider: string, name: keyof CodecUses): never {
+export const missingUse: (provider: string, name: keyof CodecUses) => never = (provider, name) => {
   throw new WireforgeError(`adapter "${provider}" needs codec.uses.${name} (generated modules supply it)`, { provider });
-}
+};
 
 /** The codec's unit `name`, for a profile that needs it; missingUse when it is not there. */
 export const useOf = <K extends keyof CodecUses>(codec: { uses?: CodecUses }, provider: string, name: K): NonNullable<CodecUses[K]> => {

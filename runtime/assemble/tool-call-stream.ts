@@ -111,9 +111,9 @@ function neverOpened(calls: ToolCalls, key: unknown, fragment: unknown): never {
   });
 }
 
-function inconsistent(calls: ToolCalls, key: unknown, id: string, call: OpenCall): never {
+const inconsistent: (calls: ToolCalls, key: unknown, id: string, call: OpenCall) => never = (calls, key, id, call) => {
   throw new StreamError({
     provider: calls.provider,
     reason: `two tool calls share index ${String(key)} (ids ${quote(call.id)} and ${quote(id)})`,
   });
-}
+};

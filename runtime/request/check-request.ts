@@ -15,14 +15,15 @@ import { nearest } from './did-you-mean.js';
 /** The provider of the request being checked (a check runs start to end synchronously). */
 let provider = '';
 
-function fail(path: string, message: string): never {
+// Typed where declared: a call narrows what follows only through a declared `never`.
+const fail: (path: string, message: string) => never = (path, message) => {
   throw new RequestError(provider, path, message);
-}
+};
 
 /** What a value must be, and what it is (`must be a string, got an object`). */
-function bad(path: string, must: string, v: unknown): never {
+const bad: (path: string, must: string, v: unknown) => never = (path, must, v) => {
   return fail(path, `must be ${must}, got ${describe(v)}`);
-}
+};
 
 /** Each kind of field: its test, and what the message says it must be. */
 const KINDS = {
@@ -190,11 +191,11 @@ const formats = variant('an object', 'type', { text: {}, json: { schema: unread 
 // The client's defaults: any request field but the messages.
 const { messages: _, ...DEFAULTS } = REQUEST;
 
-export function checkRequest(id: string, req: unknown): asserts req is ChatRequest {
+export const checkRequest: (id: string, req: unknown) => asserts req is ChatRequest = (id, req) => {
   provider = id;
   if (!isObject(req)) bad('request', 'an object', req);
   check(req, REQUEST, '');
-}
+};
 
 /** createClient's `defaults`, when the client is made. */
 export const checkDefaults = (id: string, defaults: object): void => {
