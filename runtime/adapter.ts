@@ -10,7 +10,7 @@ import type { Codec, CodecUses } from './contract/codec.js';
 import type { Profile } from './contract/profile.js';
 import { hasContinuityRules, isTemplated, RETRYABLE_BY_DEFAULT } from './profile-facts.js';
 import { requestBuilder } from './request/build-request.js';
-import { firstStringAt } from './wire/read-path.js';
+import { firstStringAt, keys, values } from './wire/read-path.js';
 import { missingUse, useOf, WireforgeError } from './errors.js';
 import { KIT_VERSION, MIN_KIT } from './kit-version.js';
 
@@ -44,12 +44,12 @@ export const defineAdapter = (profile: Profile, codec: Codec, generated?: { kit:
     tokenAuth: ep.auth.from === 'token',
     endpointOptions: ep.options,
     urlTemplate: isTemplated(ep),
-    usageSteps: !Object.values(profile.usage).every(isPaths),
+    usageSteps: !values(profile.usage).every(isPaths),
     continuity: rules,
     // Templates that can carry another provider's state (block ones, a call's signature) need turns from elsewhere cleaned.
     foreignTurns: !rules && (uses.blocks || profile.request.carries.callSignature),
   };
-  for (const name of Object.keys(needs) as Array<keyof CodecUses>) if (needs[name] && !uses[name]) missingUse(id, name);
+  for (const name of keys(needs) as Array<keyof CodecUses>) if (needs[name] && !uses[name]) missingUse(id, name);
   const retryDelay = e.retryDelay?.length ? useOf(codec, id, 'retryDelay') : undefined;
   return {
     id,

@@ -2,7 +2,7 @@
 import type { ProviderAdapter } from '../contract/adapter.js';
 import type { EndpointInfo } from '../contract/profile.js';
 import { FORBIDDEN_KEYS } from '../request/safe-merge.js';
-import { isString } from '../wire/read-path.js';
+import { entries, isString } from '../wire/read-path.js';
 
 /**
  * The base URL (the client's, else the spec's; createClientFor made sure there is one) and the
@@ -34,9 +34,9 @@ export const buildHeaders = (
   const headers: Record<string, string> = Object.create(null) as Record<string, string>;
   headers['content-type'] = JSON_TYPE;
   headers.accept = stream ? `text/event-stream, application/x-ndjson, ${JSON_TYPE}` : JSON_TYPE;
-  for (const [k, v] of Object.entries(ep.headers ?? {})) headers[k.toLowerCase()] = v;
+  for (const [k, v] of entries(ep.headers ?? {})) headers[k.toLowerCase()] = v;
   for (const set of extra) {
-    for (const [k, v] of Object.entries(set ?? {})) {
+    for (const [k, v] of entries(set ?? {})) {
       const name = k.toLowerCase();
       if (FORBIDDEN_KEYS.has(name) || !isString(v)) continue;
       // User headers cannot silently replace the auth header.

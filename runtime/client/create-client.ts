@@ -6,7 +6,7 @@
 import type { ProviderAdapter } from '../contract/adapter.js';
 import { TurnAssembler } from '../assemble/turn-assembler.js';
 import { RequestError, StreamError, WireforgeError } from '../errors.js';
-import { readPath } from '../wire/read-path.js';
+import { keys, readPath } from '../wire/read-path.js';
 import { checkDefaults, checkRequest, unknownKeys } from '../request/check-request.js';
 import { isPlainObject, mergeInto, sanitize } from '../request/safe-merge.js';
 import { authorize, keyOf, passOption } from '../transport/authorize.js';
@@ -51,7 +51,7 @@ export const createClientFor = (adapter: ProviderAdapter, options: ClientOptions
   // defineAdapter made sure the unit is there when the spec declares options.
   const endpoint = ep.options && adapter.codec.uses!.endpointOptions!(adapter, options.endpoint, env, baseUrl, ep.auth.sigv4 !== undefined && key === undefined);
   // Endpoint options passed to a spec that declares none.
-  const unused = endpoint ? undefined : Object.keys(options.endpoint ?? {})[0];
+  const unused = endpoint ? undefined : keys(options.endpoint ?? {})[0];
   if (unused !== undefined) throw new RequestError(id, `endpoint.${unused}`, `${id} takes no endpoint options`);
   const { apiKey, sign } = authorize(adapter, options, key, env, endpoint ?? {}, redact);
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
@@ -160,6 +160,6 @@ const withDefaults = (request: ChatRequest, options: ClientOptions): ChatRequest
 
 const definedOnly = <T extends object>(o: T): Partial<T> => {
   const out: Partial<T> = {};
-  for (const k of Object.keys(o) as Array<keyof T>) if (o[k] !== undefined) out[k] = o[k];
+  for (const k of keys(o) as Array<keyof T>) if (o[k] !== undefined) out[k] = o[k];
   return out;
 };

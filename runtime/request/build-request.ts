@@ -17,7 +17,7 @@ import { prepareConversation } from './prepare-conversation.js';
 import { toolChoiceForm } from './tool-choice.js';
 import { setPath } from './set-path.js';
 import { Warnings } from './warnings.js';
-import { isArray } from '../wire/read-path.js';
+import { hasOwn, isArray, keys } from '../wire/read-path.js';
 
 interface Plan {
   /** Fields dropped or rejected with a reason. */
@@ -124,7 +124,7 @@ const planParams = (profile: Profile, codec: Codec): Plan => {
   const defaults: Plan['defaults'] = [];
   let rules: ParamRulesUnit | undefined;
   // In the profile's order, which generated profiles keep as PARAM_FIELDS has it.
-  for (const field of Object.keys(profile.request.params) as ParamField[]) {
+  for (const field of keys(profile.request.params) as ParamField[]) {
     const rule = profile.request.params[field];
     const get = paramReader(field);
     if (rule === undefined || 'carriedBy' in rule) continue;
@@ -174,7 +174,7 @@ const FORMATS = {
 
 const responseFormat = (req: ChatRequest, p: Profile, c: Codec, w: Warnings): unknown => {
   const f = req.responseFormat!;
-  if (!Object.hasOwn(FORMATS, f.type)) return undefined;
+  if (!hasOwn(FORMATS, f.type)) return undefined;
   const [key, missing] = FORMATS[f.type];
   const form = c.responseFormat[key] as ((f: unknown) => unknown) | undefined;
   return form ? form(f) : w.drop('responseFormat', `${p.name} ${missing}`);

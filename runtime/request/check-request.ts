@@ -9,7 +9,7 @@
  */
 import { quote, RequestError } from '../errors.js';
 import type { ChatRequest } from '../contract/unified-model.js';
-import { isArray, isObject, isString } from '../wire/read-path.js';
+import { entries, hasOwn, isArray, isObject, isString, keys, values } from '../wire/read-path.js';
 import { nearest } from './did-you-mean.js';
 
 /** The provider of the request being checked (a check runs start to end synchronously). */
@@ -35,7 +35,7 @@ const KINDS = {
   // -1: the provider decides (Gemini's dynamic thinking budget).
   budget: [(v) => Number.isInteger(v) && (v as number) >= -1, 'an integer of at least -1'],
   strings: [(v) => isArray(v) && v.every(isString), 'an array of strings'],
-  stringMap: [(v) => isObject(v) && Object.values(v).every(isString), 'an object of strings'],
+  stringMap: [(v) => isObject(v) && values(v).every(isString), 'an object of strings'],
   object: [isObject, 'an object'],
   schema: [isObject, 'a JSON Schema object'],
   array: [isArray, 'an array'],
@@ -44,7 +44,7 @@ const KINDS = {
 
 /** The kinds by name, required (`!kind`) or not: no string work per field. */
 const BY_NAME: Record<string, [(v: unknown) => boolean, string]> = {};
-for (const [name, kind] of Object.entries(KINDS)) BY_NAME[name] = BY_NAME[`!${name}`] = kind;
+for (const [name, kind] of entries(KINDS)) BY_NAME[name] = BY_NAME[`!${name}`] = kind;
 
 /**
  * A field: a kind (optional; `!kind` is required), a list of allowed strings (optional), or a
@@ -61,8 +61,8 @@ type Check = (v: unknown, at: string) => void;
 export const unknownKeys = (id: string, o: object, known: object, prefix: string, tag?: string): void => {
   provider = id;
   for (const key in o) {
-    if (Object.hasOwn(known, key) || key === tag) continue;
-    const near = nearest(key, [...Object.keys(known), tag]);
+    if (hasOwn(known, key) || key === tag) continue;
+    const near = nearest(key, [...keys(known), tag]);
     fail(prefix + key, `unknown key${near ? ` (did you mean "${near}"?)` : ''}`);
   }
 };
@@ -104,7 +104,7 @@ const optional =
  */
 const variant =
   (what: string, key: string, shapes: Readonly<Record<string, Shape>>, fallback?: string) => {
-    const names = Object.keys(shapes);
+    const names = keys(shapes);
     return (v: unknown, at: string): string => {
       if (!isObject(v)) bad(at, what, v);
       const k = v[key] === undefined && fallback ? fallback : oneOf(v[key], names, `${at}.${key}`);

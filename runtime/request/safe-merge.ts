@@ -2,7 +2,7 @@
  * Merging user objects (providerOptions, headers, defaults) into ours. Keys that could reach a
  * prototype are never copied, and every result is a fresh plain object.
  */
-import { isArray, isObject } from '../wire/read-path.js';
+import { isArray, isObject, keys } from '../wire/read-path.js';
 
 /** Keys never copied from user or wire objects (they could reach a prototype): import this set, do not repeat it. */
 export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
@@ -18,7 +18,7 @@ export const sanitize = (v: unknown): unknown => {
   if (isArray(v)) return v.map(sanitize);
   if (!isPlainObject(v)) return v;
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(v)) if (!FORBIDDEN_KEYS.has(k)) out[k] = sanitize(v[k]);
+  for (const k of keys(v)) if (!FORBIDDEN_KEYS.has(k)) out[k] = sanitize(v[k]);
   return out;
 };
 
@@ -28,7 +28,7 @@ export const sanitize = (v: unknown): unknown => {
  * target already has stays (`onKept` hears of it).
  */
 export const mergeInto = (target: Record<string, unknown>, source: Record<string, unknown>, fill: boolean, prefix = '', onKept?: (path: string) => void): void => {
-  for (const k of Object.keys(source)) {
+  for (const k of keys(source)) {
     const v = source[k];
     if (v === undefined || FORBIDDEN_KEYS.has(k)) continue;
     const t = target[k];

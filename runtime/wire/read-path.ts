@@ -12,6 +12,8 @@ export const isObject = (v: unknown): v is Record<string, unknown> => {
  */
 export const isArray = Array.isArray;
 export const isString = (v: unknown): v is string => typeof v === 'string';
+/** Object.keys, .values, .entries and .hasOwn, for the same reason. */
+export const { keys, values, entries, hasOwn } = Object;
 
 export const readPath = (data: unknown, path: WirePath): unknown => {
   let v = data;
@@ -32,7 +34,7 @@ export const readAll = (data: unknown, path: WirePath): unknown[] => {
       if (typeof v !== 'object' || v === null) continue;
       if (seg === '*') {
         if (isArray(v)) next.push(...v);
-      } else if (Object.hasOwn(v, seg)) next.push((v as Record<string | number, unknown>)[seg]);
+      } else if (hasOwn(v, seg)) next.push((v as Record<string | number, unknown>)[seg]);
     }
     values = next;
   }
