@@ -63,7 +63,8 @@ export function languageModel(spec: SpecSource, options: LanguageModelOptions): 
       let n = 0;
       const ids = () => `${n++}`;
       const content: LanguageModelV4Content[] = [];
-      for (const part of res.content) {
+      // The history's parts: calls with what only goes back (a signature, the item they came as).
+      for (const part of res.message.parts ?? res.content) {
         const c = contentOf(part, origin, ids);
         if (c) content.push(c);
       }

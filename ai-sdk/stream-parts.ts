@@ -74,7 +74,9 @@ export class StreamParts {
         this.#close();
         const started = this.#calls.get(e.index);
         if (started !== undefined) emit({ type: 'tool-input-end', id: started });
-        const part = contentOf({ type: 'tool-call', call: e.call }, this.#origin, this.#ids);
+        // The history copy of the call (its signature, the item it came as), as the snapshot has it.
+        const call = this.#snapshot().message.toolCalls?.find((c) => c.id === e.call.id) ?? e.call;
+        const part = contentOf({ type: 'tool-call', call }, this.#origin, this.#ids);
         if (part?.type === 'tool-call') emit(started === undefined || started === part.toolCallId ? part : { ...part, toolCallId: started });
         break;
       }

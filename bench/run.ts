@@ -22,6 +22,7 @@ import type { MicroJob, MicroRow } from './micro.js';
 import type { ValidateJob, ValidateRow } from './validate-arguments.js';
 import type { CloudJob, CloudRow } from './cloud.js';
 import type { GatewayJob, GatewayRow } from './gateway.js';
+import type { LimitsJob, LimitsRow } from './limits.js';
 import type { Job, TimeJob, TimeResult } from './worker.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -368,6 +369,8 @@ interface Results {
   cloud?: CloudRow | { ok: false; error: string };
   /** The gateway over loopback, per listen → upstream pair (absent in results from before it was measured). */
   gateway?: GatewayCell[];
+  /** A limit check per request, in memory and on Redis (absent in results from before it was measured). */
+  limits?: LimitsRow | { ok: false; error: string };
   gen: ReturnType<typeof genTiming>;
   bundles: BundleRow[];
 }
@@ -667,6 +670,25 @@ function report(res: Results): string {
       L.push('');
     }
 
+    // Limit checks
+    if (res.limits) {
+      const l = res.limits;
+      L.push('## Gateway limit check per request: in memory and on Redis');
+      L.push('');
+      if (!('redis' in l)) L.push(`✗ ${l.error}`);
+      else {
+        L.push(
+          `The gateway's \`acquire()\` for a client with a requests-per-minute limit (high enough that every check is let in), from \`createMemoryLimiter\` and from the Redis limiter (\`redis\` in the config: one Lua script per check, EVALSHA) on a redis-server on 127.0.0.1 started for the run. ${l.checks.toLocaleString('en')} checks per block, ${l.rounds} rounds alternating the two, median. Sequential: each check waits for the one before (its latency, a request's added wait); 32 in flight: the cost per request of a busy gateway. µs per check.`,
+        );
+        L.push('');
+        L.push('| | in memory | on Redis | **Redis / memory** |');
+        L.push('|---|---:|---:|---:|');
+        L.push(`| sequential | ${l.memory.toFixed(2)} | ${l.redis.toFixed(1)} | **${ratio(l.redis, l.memory)}** |`);
+        L.push(`| 32 in flight | ${l.memoryConcurrent.toFixed(2)} | ${l.redisConcurrent.toFixed(1)} | **${ratio(l.redisConcurrent, l.memoryConcurrent)}** |`);
+      }
+      L.push('');
+    }
+
     // Gen + bundle
     L.push('## `pnpm gen` and bundle size');
     L.push('');
@@ -724,13 +746,16 @@ async function otherSections(worker: string) {
   const cloud = runJob<CloudRow>(worker, { mode: 'cloud', events: settings.events, rounds: settings.microRounds, calls: Math.max(200, settings.microCalls >> 3) } satisfies CloudJob);
   log('gateway over loopback (one process per pair)');
   const gateway = gatewayAll(worker);
+  log('gateway limit check: in memory, on Redis');
+  const limits = runJob<LimitsRow>(worker, { mode: 'limits', checks: quick ? 500 : 2000, rounds: quick ? 3 : 5 } satisfies LimitsJob);
+  log(`  ${'redis' in limits ? `in memory ${limits.memory.toFixed(2)} µs, on Redis ${limits.redis.toFixed(1)} µs per check (32 in flight: ${limits.memoryConcurrent.toFixed(2)} / ${limits.redisConcurrent.toFixed(1)} µs)` : `✗ ${limits.error}`}`);
   log('tool-argument validation');
   const validation = runJob<ValidateRow>(worker, { mode: 'validate', rounds: settings.microRounds, calls: settings.microCalls } satisfies ValidateJob);
   log('pnpm gen');
   const gen = genTiming();
   log('bundle sizes');
   const bundles = await bundleSizes();
-  return { mem, micro, microMixed: microMixedRes, cloud, gateway, validation, gen, bundles };
+  return { mem, micro, microMixed: microMixedRes, cloud, gateway, limits, validation, gen, bundles };
 }
 
 async function main(): Promise<void> {

@@ -9,6 +9,7 @@ import { micro, type MicroJob } from './micro.js';
 import { validateArguments, type ValidateJob } from './validate-arguments.js';
 import { cloudBench, type CloudJob } from './cloud.js';
 import { gatewayBench, type GatewayJob } from './gateway.js';
+import { limitsBench, type LimitsJob } from './limits.js';
 
 export interface TimeJob {
   mode: 'time';
@@ -42,7 +43,7 @@ export interface TimeResult {
   ratios?: number[];
 }
 
-export type Job = TimeJob | MemoryJob | MicroJob | ValidateJob | CloudJob | GatewayJob;
+export type Job = TimeJob | MemoryJob | MicroJob | ValidateJob | CloudJob | GatewayJob | LimitsJob;
 
 /**
  * A young-generation collection before each timed run, so one run's garbage is not swept in the
@@ -119,6 +120,7 @@ async function main(): Promise<void> {
     else if (job.mode === 'validate') out = await validateArguments(job);
     else if (job.mode === 'cloud') out = await cloudBench(job);
     else if (job.mode === 'gateway') out = await gatewayBench(job);
+    else if (job.mode === 'limits') out = await limitsBench(job);
     else out = await micro(job);
   } catch (e) {
     out = { ok: false, times: [], error: e instanceof Error ? `${e.name}: ${e.message}`.slice(0, 300) : String(e) };

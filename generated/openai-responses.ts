@@ -19,6 +19,7 @@ import {
   present,
   providerTools,
   setToolArguments,
+  setToolWire,
   startText,
   toolCallDelta,
 } from '../runtime/adapter-kit.js';
@@ -31,6 +32,7 @@ export interface WireResponse {
   output?: Array<{
     type?: string | null;
     phase?: string | null;
+    id?: string | null;
     content?: Array<{
       type?: string | null;
       text?: string | null;
@@ -38,11 +40,8 @@ export interface WireResponse {
       refusal?: string | null;
     }> | null;
     encrypted_content?: string | null;
-    id?: string | null;
     summary?: Array<{ text?: string | null }> | null;
-    call_id?: string | null;
-    name?: string | null;
-    arguments?: string | null;
+    execution?: string | null;
   }> | null;
   incomplete_details?: { reason?: string | null } | null;
   status?: string | null;
@@ -67,6 +66,7 @@ export interface WireEvent {
     encrypted_content?: string | null;
     id?: string | null;
     phase?: string | null;
+    execution?: string | null;
     arguments?: string | null;
   } | null;
   output_index?: unknown;
@@ -110,6 +110,12 @@ export const profile = {
         code_execution: { type: 'code_interpreter', container: { type: 'auto' } },
         image_generation: { type: 'image_generation' },
         mcp: { type: 'mcp' },
+        shell: { type: 'shell' },
+        local_shell: { type: 'local_shell' },
+        apply_patch: { type: 'apply_patch' },
+        computer: { type: 'computer_use_preview' },
+        custom: { type: 'custom' },
+        tool_search: { type: 'tool_search' },
       },
     },
     toolChoice: { to: ['tool_choice'] },
@@ -128,7 +134,7 @@ export const profile = {
       previousResponseId: { to: ['previous_response_id'] },
       metadata: { to: ['metadata'] },
     },
-    carries: { toolStrict: true },
+    carries: { toolError: true, toolStrict: true },
     streamBody: { stream: true },
   },
   stream: { framing: 'sse' },
@@ -156,11 +162,133 @@ export const profile = {
   },
   parts: {
     kinds: {
+      function_call: {
+        parts: [
+          { part: 'tool-call', fields: { id: [['call_id']], name: [['name']], arguments: [['arguments']] } },
+        ],
+        echo: true,
+      },
+      shell_call: {
+        parts: [
+          {
+            part: 'tool-call',
+            fields: {
+              id: [['call_id']],
+              name: { value: 'shell' },
+              kind: { value: 'shell' },
+              arguments: [['action']],
+            },
+          },
+        ],
+        echo: true,
+      },
+      local_shell_call: {
+        parts: [
+          {
+            part: 'tool-call',
+            fields: {
+              id: [['call_id']],
+              name: { value: 'local_shell' },
+              kind: { value: 'local_shell' },
+              arguments: [['action']],
+            },
+          },
+        ],
+        echo: true,
+      },
+      apply_patch_call: {
+        parts: [
+          {
+            part: 'tool-call',
+            fields: {
+              id: [['call_id']],
+              name: { value: 'apply_patch' },
+              kind: { value: 'apply_patch' },
+              arguments: [['operation']],
+            },
+          },
+        ],
+        echo: true,
+      },
+      custom_tool_call: {
+        parts: [
+          {
+            part: 'tool-call',
+            fields: {
+              id: [['call_id']],
+              name: [['name']],
+              kind: { value: 'custom' },
+              arguments: [['input']],
+            },
+          },
+        ],
+        echo: true,
+      },
+      computer_call: {
+        parts: [
+          {
+            part: 'tool-call',
+            fields: {
+              id: [['call_id']],
+              name: { value: 'computer' },
+              kind: { value: 'computer' },
+              arguments: [['action'], ['actions']],
+            },
+          },
+        ],
+        echo: true,
+      },
+      tool_search_client: {
+        parts: [
+          {
+            part: 'tool-call',
+            fields: {
+              id: [['call_id']],
+              name: { value: 'tool_search' },
+              kind: { value: 'tool_search' },
+              arguments: [['arguments']],
+            },
+          },
+        ],
+        echo: true,
+      },
+      tool_search_call: {
+        parts: [
+          {
+            part: 'provider-tool-call',
+            fields: { id: [['call_id'], ['id']], name: { value: 'tool_search' }, input: [['arguments']] },
+          },
+        ],
+        echo: true,
+      },
+      tool_search_output: {
+        parts: [
+          {
+            part: 'provider-tool-result',
+            fields: {
+              callId: [['call_id'], ['id']],
+              name: { value: 'tool_search' },
+              result: [['tools']],
+              isError: { at: ['status'], test: { in: ['failed', 'incomplete'] } },
+            },
+          },
+        ],
+        echo: true,
+      },
       web_search_call: {
         parts: [
           {
             part: 'provider-tool-call',
             fields: { id: [['id']], name: { value: 'web_search' }, input: [['action']] },
+          },
+          {
+            part: 'provider-tool-result',
+            fields: {
+              callId: [['id']],
+              name: { value: 'web_search' },
+              result: [['action', 'sources']],
+              isError: { at: ['status'], test: { in: ['failed', 'incomplete'] } },
+            },
           },
           { part: 'source', each: ['action', 'sources'], fields: { url: [['url']] } },
         ],
@@ -174,7 +302,12 @@ export const profile = {
           },
           {
             part: 'provider-tool-result',
-            fields: { callId: [['id']], name: { value: 'file_search' }, result: [['results']] },
+            fields: {
+              callId: [['id']],
+              name: { value: 'file_search' },
+              result: [['results']],
+              isError: { at: ['status'], test: { in: ['failed', 'incomplete'] } },
+            },
           },
         ],
         echo: true,
@@ -187,13 +320,30 @@ export const profile = {
           },
           {
             part: 'provider-tool-result',
-            fields: { callId: [['id']], name: { value: 'code_execution' }, result: [['outputs']] },
+            fields: {
+              callId: [['id']],
+              name: { value: 'code_execution' },
+              result: [['outputs']],
+              isError: { at: ['status'], test: { in: ['failed', 'incomplete'] } },
+            },
           },
         ],
         echo: true,
       },
       image_generation_call: {
-        parts: [{ part: 'file', fields: { mediaType: { value: 'image/png' }, data: [['result']] } }],
+        parts: [
+          {
+            part: 'file',
+            fields: {
+              mediaType: {
+                at: ['output_format'],
+                values: { png: 'image/png', webp: 'image/webp', jpeg: 'image/jpeg' },
+                default: 'image/png',
+              },
+              data: [['result']],
+            },
+          },
+        ],
         echo: true,
       },
       mcp_call: {
@@ -254,6 +404,7 @@ export const codec = {
     }),
     text: (b) => ({
       type: 'message',
+      id: b.id,
       role: 'assistant',
       phase: b.phase,
       content: [{ type: 'output_text', text: b.text }],
@@ -263,7 +414,49 @@ export const codec = {
   roles: {
     user: (m, cx) => ({ role: 'user', content: cx.content(m.content) }),
     assistant: (m, cx) => cx.blocks(m),
-    tool: (m, cx) => ({ type: 'function_call_output', call_id: m.toolCallId, output: cx.text(m.content) }),
+    tool: (m, cx) =>
+      present([
+        cx.callKind(m) == null
+          ? { type: 'function_call_output', call_id: m.toolCallId, output: cx.plainText(m) }
+          : undefined,
+        cx.callKind(m) === 'shell'
+          ? { type: 'shell_call_output', call_id: m.toolCallId, output: cx.output(m) }
+          : undefined,
+        cx.callKind(m) === 'local_shell'
+          ? { type: 'local_shell_call_output', id: m.toolCallId, output: cx.plainText(m) }
+          : undefined,
+        cx.callKind(m) === 'apply_patch' && (m.isError || undefined) == null
+          ? {
+              type: 'apply_patch_call_output',
+              call_id: m.toolCallId,
+              status: 'completed',
+              output: cx.text(m.content),
+            }
+          : undefined,
+        cx.callKind(m) === 'apply_patch' && (m.isError || undefined) === true
+          ? {
+              type: 'apply_patch_call_output',
+              call_id: m.toolCallId,
+              status: 'failed',
+              output: cx.text(m.content),
+            }
+          : undefined,
+        cx.callKind(m) === 'custom'
+          ? { type: 'custom_tool_call_output', call_id: m.toolCallId, output: cx.plainText(m) }
+          : undefined,
+        cx.callKind(m) === 'computer'
+          ? { type: 'computer_call_output', call_id: m.toolCallId, output: cx.output(m) }
+          : undefined,
+        cx.callKind(m) === 'tool_search'
+          ? {
+              type: 'tool_search_output',
+              call_id: m.toolCallId,
+              execution: 'client',
+              status: 'completed',
+              tools: cx.output(m),
+            }
+          : undefined,
+      ]),
     approval: (m) => ({
       type: 'mcp_approval_response',
       approval_request_id: m.requestId,
@@ -314,7 +507,7 @@ export const responseRules = {
       switch (x?.type) {
         case 'message':
           // phase
-          startText(a, x?.phase ?? null);
+          startText(a, x?.phase ?? null, x?.id);
           // content
           for (const x2 of list(x?.content)) {
             switch (x2?.type) {
@@ -342,8 +535,11 @@ export const responseRules = {
             a.thinking.append(x2?.text);
           }
           break;
-        case 'function_call':
-          a.addToolCall(x?.call_id, x?.name, x?.arguments);
+        case 'tool_search_call':
+          // client
+          if (x?.execution === 'client') a.parts.add('tool_search_client', x);
+          // hosted
+          if (x?.execution !== 'client') a.parts.add('tool_search_call', x);
           break;
         default:
           a.parts.add(x?.type, x);
@@ -386,7 +582,28 @@ export const eventCaseRules = {
           a.thinking.setSignature(item?.encrypted_content);
           break;
         case 'message':
-          startText(a, item?.phase ?? null);
+          startText(a, item?.phase ?? null, item?.id);
+          break;
+        case 'shell_call':
+          a.parts.openBlock(e?.output_index, item?.type, item);
+          break;
+        case 'local_shell_call':
+          a.parts.openBlock(e?.output_index, item?.type, item);
+          break;
+        case 'apply_patch_call':
+          a.parts.openBlock(e?.output_index, item?.type, item);
+          break;
+        case 'custom_tool_call':
+          a.parts.openBlock(e?.output_index, item?.type, item);
+          break;
+        case 'computer_call':
+          a.parts.openBlock(e?.output_index, item?.type, item);
+          break;
+        case 'tool_search_call':
+          // client
+          if (item?.execution === 'client') {
+            a.parts.openBlock(e?.output_index, 'tool_search_client', item);
+          }
           break;
       }
     },
@@ -441,12 +658,19 @@ export const eventCaseRules = {
       switch (item?.type) {
         case 'function_call':
           setToolArguments(a, e?.output_index, item?.arguments);
+          setToolWire(a, e?.output_index, item);
           closeToolCall(a, e?.output_index);
           break;
         case 'reasoning':
           a.thinking.setSignature(item?.encrypted_content);
           break;
         case 'message':
+          break;
+        case 'tool_search_call':
+          // client
+          if (item?.execution === 'client') a.parts.add('tool_search_client', item);
+          // hosted
+          if (item?.execution !== 'client') a.parts.add('tool_search_call', item);
           break;
         default:
           a.parts.add(item?.type, item);
@@ -514,7 +738,7 @@ export function readResponse(a: TurnAssembler, r: WireResponse): void {
     switch (x?.type) {
       case 'message':
         // phase
-        startText(a, x?.phase ?? null);
+        startText(a, x?.phase ?? null, x?.id);
         // content
         for (const x2 of list(x?.content)) {
           switch (x2?.type) {
@@ -542,8 +766,11 @@ export function readResponse(a: TurnAssembler, r: WireResponse): void {
           a.thinking.append(x2?.text);
         }
         break;
-      case 'function_call':
-        a.addToolCall(x?.call_id, x?.name, x?.arguments);
+      case 'tool_search_call':
+        // client
+        if (x?.execution === 'client') a.parts.add('tool_search_client', x);
+        // hosted
+        if (x?.execution !== 'client') a.parts.add('tool_search_call', x);
         break;
       default:
         a.parts.add(x?.type, x);
@@ -575,7 +802,28 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
           a.thinking.setSignature(e?.item?.encrypted_content);
           break;
         case 'message':
-          startText(a, e?.item?.phase ?? null);
+          startText(a, e?.item?.phase ?? null, e?.item?.id);
+          break;
+        case 'shell_call':
+          a.parts.openBlock(e?.output_index, e?.item?.type, e?.item);
+          break;
+        case 'local_shell_call':
+          a.parts.openBlock(e?.output_index, e?.item?.type, e?.item);
+          break;
+        case 'apply_patch_call':
+          a.parts.openBlock(e?.output_index, e?.item?.type, e?.item);
+          break;
+        case 'custom_tool_call':
+          a.parts.openBlock(e?.output_index, e?.item?.type, e?.item);
+          break;
+        case 'computer_call':
+          a.parts.openBlock(e?.output_index, e?.item?.type, e?.item);
+          break;
+        case 'tool_search_call':
+          // client
+          if (e?.item?.execution === 'client') {
+            a.parts.openBlock(e?.output_index, 'tool_search_client', e?.item);
+          }
           break;
       }
       break;
@@ -622,12 +870,19 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
       switch (e?.item?.type) {
         case 'function_call':
           setToolArguments(a, e?.output_index, e?.item?.arguments);
+          setToolWire(a, e?.output_index, e?.item);
           closeToolCall(a, e?.output_index);
           break;
         case 'reasoning':
           a.thinking.setSignature(e?.item?.encrypted_content);
           break;
         case 'message':
+          break;
+        case 'tool_search_call':
+          // client
+          if (e?.item?.execution === 'client') a.parts.add('tool_search_client', e?.item);
+          // hosted
+          if (e?.item?.execution !== 'client') a.parts.add('tool_search_call', e?.item);
           break;
         default:
           a.parts.add(e?.item?.type, e?.item);
@@ -959,6 +1214,44 @@ export const serve = {
     },
   },
   itemId: 'id',
+  requestRules: [
+    {
+      item: 'reasoning',
+      followedBy: { has: 'id' },
+      error: "Item '{id}' of type 'reasoning' was provided without its required following item.",
+    },
+    {
+      item: 'function_call',
+      answeredBy: 'function_call_output',
+      error: 'No tool output found for function call {call_id}.',
+    },
+    {
+      item: 'shell_call',
+      answeredBy: 'shell_call_output',
+      error: 'No tool output found for shell call {call_id}.',
+    },
+    {
+      item: 'local_shell_call',
+      answeredBy: 'local_shell_call_output',
+      answerKey: 'id',
+      error: 'No tool output found for local shell call {call_id}.',
+    },
+    {
+      item: 'apply_patch_call',
+      answeredBy: 'apply_patch_call_output',
+      error: 'No tool output found for apply patch call {call_id}.',
+    },
+    {
+      item: 'custom_tool_call',
+      answeredBy: 'custom_tool_call_output',
+      error: 'No tool output found for custom tool call {call_id}.',
+    },
+    {
+      item: 'computer_call',
+      answeredBy: 'computer_call_output',
+      error: 'No tool output found for computer call {call_id}.',
+    },
+  ],
   fill: {
     message: { status: 'completed' },
     output_text: { annotations: [], logprobs: [] },
@@ -968,7 +1261,55 @@ export const serve = {
     roles: {
       user: { role: 'user', content: '$content' },
       assistant: '$blocks',
-      tool: { type: 'function_call_output', call_id: '$toolCallId', output: '$text' },
+      tool: [
+        {
+          $when: { kind: { exists: false } },
+          type: 'function_call_output',
+          call_id: '$toolCallId',
+          output: '$plainText',
+        },
+        { $when: { kind: 'shell' }, type: 'shell_call_output', call_id: '$toolCallId', output: '$output' },
+        {
+          $when: { kind: 'local_shell' },
+          type: 'local_shell_call_output',
+          id: '$toolCallId',
+          output: '$plainText',
+        },
+        {
+          $when: { kind: 'apply_patch', isError: { exists: false } },
+          type: 'apply_patch_call_output',
+          call_id: '$toolCallId',
+          status: 'completed',
+          output: '$text',
+        },
+        {
+          $when: { kind: 'apply_patch', isError: true },
+          type: 'apply_patch_call_output',
+          call_id: '$toolCallId',
+          status: 'failed',
+          output: '$text',
+        },
+        {
+          $when: { kind: 'custom' },
+          type: 'custom_tool_call_output',
+          call_id: '$toolCallId',
+          output: '$plainText',
+        },
+        {
+          $when: { kind: 'computer' },
+          type: 'computer_call_output',
+          call_id: '$toolCallId',
+          output: '$output',
+        },
+        {
+          $when: { kind: 'tool_search' },
+          type: 'tool_search_output',
+          call_id: '$toolCallId',
+          execution: 'client',
+          status: 'completed',
+          tools: '$output',
+        },
+      ],
       approval: {
         type: 'mcp_approval_response',
         approval_request_id: '$requestId',
@@ -990,6 +1331,7 @@ export const serve = {
       },
       text: {
         type: 'message',
+        id: '$id',
         role: 'assistant',
         phase: '$phase',
         content: [{ type: 'output_text', text: '$text' }],

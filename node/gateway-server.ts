@@ -17,21 +17,35 @@ export interface GatewayServerOptions extends Omit<GatewayOptions, 'listen' | 'u
   upstream: string | ServedSpec['adapter'];
   /** Serve on a non-loopback address without a client token (anyone who reaches it spends your key). */
   insecure?: boolean;
+  /** Keep the clients' limit counters in this Redis (`redis://host:port`), shared by every gateway on it; ioredis must be installed. */
+  redis?: string;
+  /** When Redis is lost mid-run: `open` lets requests in uncounted (default), `closed` refuses them with 503 (docs/serving.md#limits). */
+  limitsOnRedisDown?: 'open' | 'closed';
 }
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
 
 export async function startGateway(options: GatewayServerOptions): Promise<Listening> {
   const host = options.host ?? '127.0.0.1';
-  if (!LOOPBACK.test(host) && !options.clientToken && options.upstreamKey !== 'caller' && !options.insecure) {
+  if (!LOOPBACK.test(host) && !options.clientToken && !options.clients?.length && options.upstreamKey !== 'caller' && !options.insecure) {
     throw new WireforgeError(`the gateway would serve ${host} with your upstream key and no client token: set clientToken (--token), or insecure (--insecure) if that is what you want`);
   }
   const spec = servedSpec(options.listen);
   const upstream = typeof options.upstream === 'string' ? (adapters as Record<string, ServedSpec['adapter'] | undefined>)[options.upstream] : options.upstream;
   if (!upstream) throw new WireforgeError(`no built-in spec "${String(options.upstream)}" (known: ${Object.keys(adapters).join(', ')})`);
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
-  const handler = createGateway({ ...options, listen: spec, upstream, bodyLimit });
+  // ── limits on Redis: ioredis is loaded only when `redis` is set ──
+  const limiter = options.redis ? await (await import('./limits/redis-limiter.js')).createRedisLimiter({ url: options.redis, onDown: options.limitsOnRedisDown }) : options.limiter;
+  let handler;
+  try {
+    handler = createGateway({ ...options, listen: spec, upstream, bodyLimit, limiter });
+  } catch (e) {
+    await limiter?.close?.();
+    throw e;
+  }
   // Outside the handler, so with its CORS headers added here.
   const tooLarge = withCors(async () => errorResponse(spec.adapter, spec.serve, { status: 413, message: `the request body is too large (the gateway takes up to ${bodyLimit} bytes)` }), options.cors, [spec.adapter.requestIdHeader]);
-  return listen(handler, { ...options, host, bodyLimit, tooLarge });
+  const served = await listen(handler, { ...options, host, bodyLimit, tooLarge });
+  if (!options.redis) return served;
+  return { url: served.url, close: async () => (await served.close(), await limiter?.close?.()) };
 }

@@ -28,7 +28,7 @@ export { defineAdapter } from './adapter.js';
 export { KIT_VERSION } from './kit-version.js';
 export { createRegistry, type Registry } from './registry.js';
 export { TurnAssembler } from './assemble/turn-assembler.js';
-export { openToolCall, toolCallDelta, appendToolArguments, setToolArguments, setToolArgumentsObject, setToolSignature, closeToolCall } from './assemble/tool-call-stream.js';
+export { openToolCall, toolCallDelta, appendToolArguments, setToolArguments, setToolArgumentsObject, setToolSignature, setToolWire, closeToolCall } from './assemble/tool-call-stream.js';
 export { piecedToolCall, argumentPiece, endPieces } from './assemble/argument-pieces.js';
 export { startText, setTextSignature } from './assemble/text-part.js';
 export { mergeUsage } from './assemble/merge-usage.js';

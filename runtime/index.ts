@@ -29,7 +29,7 @@ export type * from './contract/profile.js';
 export { PARAM_FIELDS } from './contract/param-fields.js';
 export type * from './contract/unified-model.js';
 export { runTools, streamTools, ToolStream, type RunToolsOptions, type RunToolsResult, type ToolLoopEvent, type ToolStep } from './tools/tool-loop.js';
-export { defineTool, type ReturnBehaviour, type ToolContext, type ToolDefinition, type ToolSet } from './tools/define-tool.js';
+export { defineTool, type KindToolDefinition, type ReturnBehaviour, type ToolContext, type ToolDefinition, type ToolKinds, type ToolSet } from './tools/define-tool.js';
 export type { ToolExecution } from './tools/execute-calls.js';
 export type { FromSchema } from './tools/json-schema-type.js';
 export type { InferOutput, StandardSchemaV1 } from './tools/standard-schema.js';

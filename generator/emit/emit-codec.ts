@@ -104,7 +104,7 @@ function compileCodec(ir: SpecIR): CodecSource {
   if (actions.has('part')) uses.push(['parts', 'ResponseParts']);
   // Templates call the message context only through SLOT_EXPRS; these slots need its block methods.
   const templates = [...members.values()].flatMap((g) => [...g.values()]).join('\n');
-  if (/\bcx\.(blocks|thinkingBlocks|thinkingText|argumentsObject|imageData|text)\(/.test(templates)) uses.push(['blocks', 'BlockContext']);
+  if (/\bcx\.(blocks|thinkingBlocks|thinkingText|argumentsObject|imageData|text|callKind|output|plainText)\(/.test(templates)) uses.push(['blocks', 'BlockContext']);
   if (hasContinuityRules(ir.profile)) uses.push(['continuity', 'continuityRules']);
   // Else templates that can carry another provider's state (block templates, a call's signature) need it cleaned out of
   // turns from elsewhere: the test defineAdapter makes of a hand-written codec.

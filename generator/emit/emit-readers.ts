@@ -19,7 +19,7 @@ export function actionKinds(ir: SpecIR): Set<Action['kind'] | 'textMeta'> {
         const a = r.body.action;
         out.add(a.kind);
         // Text rules that read a signature or a phase need the TextMeta unit.
-        if (a.kind === 'text' && (a.signature || a.phase)) out.add('textMeta');
+        if (a.kind === 'text' && (a.signature || a.phase || a.id)) out.add('textMeta');
       }
       else if (r.body.kind === 'group') walk(r.body.rules);
       else for (const c of r.body.cases) walk(c.rules);
@@ -291,7 +291,8 @@ function actionCode(a: Action, s: string): string[] {
     case 'text': {
       const out: string[] = [];
       // A phase starts a new item: null (no phase on the wire) clears the one before.
-      if (a.start) out.push(a.phase ? `startText(a, ${p(a.phase)} ?? null);` : 'startText(a);');
+      // An item id (Responses `msg_…`) goes with the item's first text part.
+      if (a.start) out.push(a.phase || a.id ? `startText(a, ${a.phase ? `${p(a.phase)} ?? null` : 'undefined'}${a.id ? `, ${p(a.id)}` : ''});` : 'startText(a);');
       // The signature first: a signed wire part is a text part of its own.
       if (a.signature) out.push(`setTextSignature(a, ${p(a.signature)});`);
       if (a.paths.length) out.push(`a.appendText(${firstOf(s, a.paths)});`);
@@ -358,6 +359,7 @@ function actionCode(a: Action, s: string): string[] {
       if (a.argumentsFull) out.push(`setToolArguments(a, ${k}, ${p(a.argumentsFull)});`);
       if (a.argumentsObject && !a.start) out.push(`setToolArgumentsObject(a, ${k}, ${p(a.argumentsObject)});`);
       if (a.signature) out.push(`setToolSignature(a, ${k}, ${p(a.signature)});`);
+      if (a.wire) out.push(`setToolWire(a, ${k}, ${p(a.wire)});`);
       if (a.end) out.push(`closeToolCall(a, ${k});`);
       return out;
     }

@@ -41,6 +41,7 @@ export function serveMembers(ir: SpecIR): Map<string, string> {
   if (serve.errorTypes) out.set('errorTypes', valueExpr(serve.errorTypes));
   if (serve.accept) out.set('accept', valueExpr(serve.accept));
   if (serve.itemId) out.set('itemId', lit(serve.itemId));
+  if (serve.requestRules) out.set('requestRules', valueExpr(serve.requestRules));
   if (serve.fill) out.set('fill', valueExpr(serve.fill));
   if (serve.streamWithoutQuery) out.set('streamWithoutQuery', lit(serve.streamWithoutQuery));
   setRequest(out, requestTemplates(ir));

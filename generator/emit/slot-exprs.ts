@@ -31,6 +31,9 @@ export const SLOT_EXPRS: Record<RequestSlotContext, Record<string, string>> = {
     parts: 'cx.parts(m.content)',
     text: 'cx.text(m.content)',
     isError: '(m.isError || undefined)',
+    kind: 'cx.callKind(m)',
+    output: 'cx.output(m)',
+    plainText: 'cx.plainText(m)',
   },
   'roles.approval': { requestId: 'm.requestId', approve: 'm.approve', reason: 'm.reason' },
   'parts.text': { text: 'p.text', cacheControl: 'p.cacheControl' },
@@ -40,7 +43,7 @@ export const SLOT_EXPRS: Record<RequestSlotContext, Record<string, string>> = {
   'blocks.thinking': { text: 'b.text', signature: 'b.signature', id: 'b.id', format: 'b.format', index: 'i' },
   'blocks.summaryThinking': { text: 'b.text', signature: 'b.signature', id: 'b.id', format: 'b.format', index: 'i' },
   'blocks.redactedThinking': { data: 'b.redacted', id: 'b.id', format: 'b.format', index: 'i' },
-  'blocks.text': { text: 'b.text', signature: 'b.signature', phase: 'b.phase' },
+  'blocks.text': { text: 'b.text', signature: 'b.signature', phase: 'b.phase', id: 'b.id' },
   'blocks.toolCall': {
     signature: 'b.signature',
     id: 'b.id',

@@ -8,11 +8,11 @@ export type ActionKey = (typeof ACTIONS)[number];
 /** Argument keys of actions written as objects; the others take a path (or `true`) directly. */
 export const ACTION_ARGS: Record<ActionKey, readonly string[]> = {
   meta: ['id', 'model'],
-  text: ['start', 'text', 'citations', 'signature', 'phase'],
+  text: ['start', 'text', 'citations', 'signature', 'phase', 'id'],
   refusal: [],
   part: ['kind', 'kindAt', 'at', 'open', 'delta'],
   thinking: ['start', 'break', 'index', 'text', 'summary', 'signature', 'redacted', 'id', 'format'],
-  toolCall: ['start', 'complete', 'end', 'index', 'id', 'name', 'arguments', 'argumentsFull', 'argumentsObject', 'signature', 'continues', 'pieces'],
+  toolCall: ['start', 'complete', 'end', 'index', 'id', 'name', 'arguments', 'argumentsFull', 'argumentsObject', 'signature', 'continues', 'pieces', 'wire'],
   finish: [],
   usage: ['at', 'merge'],
   error: ['at', 'message', 'type', 'code'],

@@ -96,6 +96,7 @@ function buildServe(d: ServeDocument): ServeIR {
     ...(d.errorTypes === undefined ? {} : { errorTypes: d.errorTypes }),
     ...(d.accept === undefined ? {} : { accept: d.accept as Record<string, unknown> }),
     ...(d.itemId === undefined ? {} : { itemId: d.itemId }),
+    ...(d.requestRules === undefined ? {} : { requestRules: d.requestRules }),
     ...(d.fill === undefined ? {} : { fill: d.fill as Record<string, Record<string, unknown>> }),
     ...(d.streamWithoutQuery === undefined ? {} : { streamWithoutQuery: d.streamWithoutQuery }),
   };
@@ -203,6 +204,7 @@ function requestProfile(rq: Section<'request'>, t: TemplatesIR): Profile['reques
     // Only what is carried is listed.
     carries: trueOnly({
       userName: slotsUsed(t.roles.user).includes('name'),
+      // Where only some forms carry the flag (a `$when` on isError), the others report it ($plainText, $output).
       toolError: t.roles.toolError !== undefined || slotsUsed(t.roles.tool).includes('isError'),
       toolStrict: slotsUsed(t.tools?.item).includes('strict'),
       callSignature: slotsUsed(t.blocks.toolCall).includes('signature'),
@@ -294,7 +296,7 @@ function usageCount(v: UsageCountDocument | undefined): UsageCount {
   return { over: parsePath(v.over).segments, sum: segs(v.sum), otherwise: segs(v.otherwise ?? v.sum), ...(v.only ? { only: stepFilter(v.only) } : {}) };
 }
 
-const PART_TYPES = ['provider-tool-call', 'provider-tool-result', 'source', 'file', 'approval-request', 'opaque'] as const;
+const PART_TYPES = ['tool-call', 'provider-tool-call', 'provider-tool-result', 'source', 'file', 'approval-request', 'opaque'] as const;
 
 /** The kind table, in the runtime's types; a `null` kind (an overlay removing one) is left out. */
 function buildParts(p: PartsDocument | undefined): PartsProfile {
@@ -319,7 +321,14 @@ function partRule(d: PartDocument): PartRule {
   const fields: Record<string, PartField> = {};
   for (const [name, v] of Object.entries(doc)) {
     if (name === 'each') continue;
-    if (typeof v === 'object' && v !== null && !Array.isArray(v)) fields[name] = 'test' in v ? { at: parsePath(v.at).segments, test: toTest(v.test) } : { value: v.value };
+    if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
+      fields[name] =
+        'test' in v
+          ? { at: parsePath(v.at).segments, test: toTest(v.test) }
+          : 'values' in v
+            ? { at: parsePath(v.at).segments, values: v.values, ...(v.default !== undefined ? { default: v.default } : {}) }
+            : { value: v.value };
+    }
     else fields[name] = pathList(v).map((x) => x.segments);
   }
   return { part: type, ...(typeof doc.each === 'string' ? { each: parsePath(doc.each).segments } : {}), fields };
@@ -446,7 +455,7 @@ function buildAction(key: ActionKey, r: RuleDocument): Action {
     case 'text': {
       const v = r.text;
       if (typeof v === 'string' || Array.isArray(v) || v === undefined) return { kind: 'text', paths: pathList(v), start: false };
-      return { kind: 'text', paths: pathList(v.text), start: v.start === true || v.phase !== undefined, citations: opt(v.citations), signature: opt(v.signature), phase: opt(v.phase) };
+      return { kind: 'text', paths: pathList(v.text), start: v.start === true || v.phase !== undefined || v.id !== undefined, citations: opt(v.citations), signature: opt(v.signature), phase: opt(v.phase), id: opt(v.id) };
     }
     case 'part': {
       const v = r.part;
@@ -484,6 +493,7 @@ function buildAction(key: ActionKey, r: RuleDocument): Action {
         argumentsFull: opt(v.argumentsFull),
         argumentsObject: opt(v.argumentsObject),
         signature: opt(v.signature),
+        wire: opt(v.wire),
         continues: opt(v.continues),
         pieces: v.pieces
           ? {

@@ -13,7 +13,7 @@ export interface Condition {
 
 export type Action =
   | { kind: 'meta'; id: WirePath[]; model: WirePath[] }
-  | { kind: 'text'; paths: WirePath[]; start: boolean; citations?: WirePath; signature?: WirePath; phase?: WirePath }
+  | { kind: 'text'; paths: WirePath[]; start: boolean; citations?: WirePath; signature?: WirePath; phase?: WirePath; id?: WirePath }
   | {
       kind: 'part';
       /** The kind: fixed, or read from the object. */
@@ -49,6 +49,8 @@ export type Action =
       argumentsFull?: WirePath;
       argumentsObject?: WirePath;
       signature?: WirePath;
+      /** The whole wire item, kept on the history copy of the call to go back verbatim. */
+      wire?: WirePath;
       continues?: WirePath;
       pieces?: ArgumentPiecesIR;
     }
@@ -121,6 +123,8 @@ export interface ServeIR {
   /** Read by the server side as data (JSON templates), not compiled. */
   accept?: Record<string, unknown>;
   itemId?: string;
+  /** Read by the mock as data (runtime/serve/request-rules.ts). */
+  requestRules?: unknown[];
   /** Fields a response writes that a request leaves out, by the `type` of the object (data). */
   fill?: Record<string, Record<string, unknown>>;
   streamWithoutQuery?: 'json-array';

@@ -79,6 +79,7 @@ export function buildWireTypes(ir: Pick<SpecIR, 'response' | 'stream' | 'profile
             use(a.citations, 'unknown', 'text/citations');
             use(a.signature, 'string', 'text/signature');
             use(a.phase, 'string', 'text/phase');
+            use(a.id, 'string', 'text/id');
             break;
           case 'refusal':
             a.paths.forEach((p) => use(p, 'string', a.kind));
@@ -106,6 +107,7 @@ export function buildWireTypes(ir: Pick<SpecIR, 'response' | 'stream' | 'profile
             use(a.argumentsFull, 'string', 'toolCall/argumentsFull');
             use(a.argumentsObject, 'unknown', 'toolCall/argumentsObject');
             use(a.signature, 'string', 'toolCall/signature');
+            use(a.wire, 'unknown', 'toolCall/wire');
             use(a.continues, 'boolean', 'toolCall/continues');
             if (a.pieces) {
               const pc = a.pieces;

@@ -89,7 +89,7 @@ export interface RuleDocument {
   cases?: Record<string, RulesDocument>;
   rules?: RulesDocument;
   meta?: { id?: PathsText; model?: PathsText };
-  text?: PathsText | { start?: boolean; text?: PathsText; citations?: PathText; signature?: PathText; phase?: PathText };
+  text?: PathsText | { start?: boolean; text?: PathsText; citations?: PathText; signature?: PathText; phase?: PathText; id?: PathText };
   refusal?: PathsText;
   part?: PathText | { kind?: string; kindAt?: PathText; at?: PathText; open?: PathText; delta?: PathText };
   thinking?: {
@@ -114,6 +114,7 @@ export interface RuleDocument {
     argumentsFull?: PathText;
     argumentsObject?: PathText;
     signature?: PathText;
+    wire?: PathText;
     /** More of the call follows in later parts (arguments streamed as `pieces`). */
     continues?: PathText;
     pieces?: ArgumentPiecesDocument;
@@ -158,8 +159,8 @@ export type UsageDocument = Partial<Record<'inputTokens' | 'outputTokens' | 'tot
 };
 
 /** One part a kind becomes: fields by path (or `{ value }`), optionally once per element of `each`. */
-export type PartFieldsDocument = { each?: PathText } & Record<string, PathsText | { value: ScalarValue } | { at: PathText; test: TestValue }>;
-export type PartTypeName = 'provider-tool-call' | 'provider-tool-result' | 'source' | 'file' | 'approval-request' | 'opaque';
+export type PartFieldsDocument = { each?: PathText } & Record<string, PathsText | { value: ScalarValue } | { at: PathText; test: TestValue } | { at: PathText; values: Record<string, ScalarValue>; default?: ScalarValue }>;
+export type PartTypeName = 'tool-call' | 'provider-tool-call' | 'provider-tool-result' | 'source' | 'file' | 'approval-request' | 'opaque';
 export type PartDocument = Partial<Record<PartTypeName, PartFieldsDocument>>;
 
 export type KindDocument = PartDocument & { parts?: PartDocument[]; echo?: boolean; json?: string; snapshot?: boolean };
@@ -213,6 +214,8 @@ export interface ServeDocument {
   accept?: ServeAcceptDocument;
   /** The key naming each item of a spread assistant turn. */
   itemId?: string;
+  /** What the provider checks in a request's items before it answers (the mock answers 400 when one fails). */
+  requestRules?: Array<{ item: string; key?: string; followedBy?: { has: string }; answeredBy?: string; answerKey?: string; error: string }>;
   /** Fields a response writes that a request leaves out, by the `type` of the object. */
   fill?: Record<string, Record<string, unknown>>;
   /** How a stream asked for without the endpoint's streamQuery is framed (Gemini without alt=sse: one JSON array). */

@@ -46,7 +46,7 @@ export function piecedToolCall(a: TurnAssembler, id: unknown, name: unknown, arg
     call.pieces = { root: Object.create(null) as Record<string, unknown>, continuing: new Set(), last: undefined, lastOpen: false, emitted: '', inOrder: true };
     call.error = CUT;
   }
-  if (isText(signature)) call.signature = signature;
+  if (isText(signature)) (call.keep ??= {}).signature = signature;
   // Arguments sent whole on a part of the call replace the pieces.
   if (typeof args === 'object' && args !== null && Object.keys(args).length > 0) {
     call.full = JSON.stringify(args);

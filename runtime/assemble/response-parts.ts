@@ -10,7 +10,7 @@
  */
 import type { CallKeys, ResponsePartsUnit } from '../contract/assembler.js';
 import { StreamError } from '../errors.js';
-import type { KindRule, PartRule, PartsProfile } from '../contract/profile.js';
+import type { KindRule, PartRule, PartsProfile, ValueTableField } from '../contract/profile.js';
 import type { ResponsePart, ResponsePartType } from '../contract/unified-model.js';
 import { passes } from '../request/conditions.js';
 import { FORBIDDEN_KEYS } from '../request/safe-merge.js';
@@ -18,7 +18,7 @@ import { isObject, readPath } from '../wire/read-path.js';
 import { firstAt } from './citation.js';
 import type { EventSink } from '../contract/event-sink.js';
 import { TextBuffer } from './text-buffer.js';
-import { keyClash } from './tool-calls.js';
+import { keyClash, type ToolCalls } from './tool-calls.js';
 
 interface Slot {
   /** The parts this wire object became; empty until an open block closes. */
@@ -64,6 +64,7 @@ export class ResponseParts {
     if (typeof kind !== 'string' || !isObject(wire)) return;
     const rule = this.#rule(kind);
     if (rule === undefined && this.#table.unknown === 'ignore') return;
+    if (rule?.parts[0]?.part === 'tool-call') return this.#call(rule, wire);
     const parts = partsOf(kind, rule, wire, this.#cx);
     if (rule?.snapshot) {
       // The latest object is the whole so far; it takes its place when the turn ends (a stream
@@ -82,6 +83,8 @@ export class ResponseParts {
     if (typeof kind !== 'string' || !isObject(start) || key === undefined || key === null) return;
     const rule = this.#rule(kind);
     if (rule === undefined && this.#table.unknown === 'ignore') return;
+    // A call for the caller opens now (`tool-call-start`); the whole item completes it (`add`).
+    if (rule?.parts[0]?.part === 'tool-call') return this.#call(rule, start, true);
     if (this.#open.has(key)) this.#clash(key, `two blocks share index ${String(key)}`);
     this.openCount++;
     this.#open.set(key, { slot: this.#place(), kind, rule, wire: { ...start }, json: undefined });
@@ -150,6 +153,41 @@ export class ResponseParts {
     return this.#slots[i]!.parts;
   }
 
+  /**
+   * An item that is a call for the caller to run (a client-run tool kind, or a whole function
+   * call): one of the turn's tool calls, with its kind and, when the kind echoes, its wire item.
+   * `arguments` is the JSON text of the input the rule names; a function's argument text as it came.
+   */
+  #call(rule: KindRule, wire: Record<string, unknown>, open = false): void {
+    const calls = this.#calls as ToolCalls | undefined;
+    if (calls === undefined) return;
+    const { f, str } = fieldsOf(rule.parts[0]!, wire);
+    const kind = str('kind');
+    const id = str('id');
+    // The item's call opened when the item did (a stream): completed now, not made twice.
+    const opened = id === undefined ? undefined : calls.calls.find((c) => !c.closed && c.id === id && c.kind === kind && c.full === undefined);
+    const call = opened ?? calls.create(undefined, id, str('name') ?? kind, undefined);
+    if (!opened && kind !== undefined) {
+      // The start event just queued says the kind too, so a caller knows at once what it is.
+      const sink = this.#sink;
+      const started = sink.emit ? sink.events[sink.events.length - 1] : undefined;
+      if (started?.type === 'tool-call-start') started.kind = kind;
+    }
+    if (open) {
+      if (kind !== undefined) call.kind = kind;
+      return;
+    }
+    const args = f('arguments');
+    if (typeof args === 'string' && kind === undefined) call.full = args;
+    else if (args !== undefined && args !== null) {
+      call.full = JSON.stringify(args);
+      call.fromObject = true;
+    }
+    if (kind !== undefined) call.kind = kind;
+    if (rule.echo) (call.keep ??= {}).wire = wire;
+    calls.closeCall(call);
+  }
+
   #clash(key: unknown, what: string): never {
     throw new StreamError({ provider: this.#provider, reason: what });
   }
@@ -210,18 +248,30 @@ const KEEPS_WIRE: Readonly<Record<ResponsePartType, boolean>> = {
   opaque: true,
 };
 
-function pushPart(out: ResponsePart[], r: PartRule, raw: unknown, cx: PartContext): void {
+/** The fields of a part rule, read from one wire object. */
+function fieldsOf(r: PartRule, raw: unknown): { f: (name: string) => unknown; str: (name: string) => string | undefined } {
   const f = (name: string): unknown => {
     const field = r.fields[name];
     if (field === undefined) return undefined;
     if ('value' in field) return field.value;
     if ('test' in field) return passes(field.test, field.at.length === 0 ? raw : readPath(raw, field.at));
+    if (!Array.isArray(field) && 'values' in field) {
+      // A wire value named in the table (Responses `output_format` png → image/png); else the default.
+      const t = field as ValueTableField;
+      const v = readPath(raw, t.at);
+      return typeof v === 'string' && Object.hasOwn(t.values, v) ? t.values[v] : t.default;
+    }
     return firstAt(raw, field);
   };
   const str = (name: string): string | undefined => {
     const v = f(name);
     return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
   };
+  return { f, str };
+}
+
+function pushPart(out: ResponsePart[], r: PartRule, raw: unknown, cx: PartContext): void {
+  const { f, str } = fieldsOf(r, raw);
   switch (r.part) {
     case 'provider-tool-call':
       // A call without an id (Gemini code execution) gets one, unique in the turn, so its result can name it.

@@ -32,6 +32,8 @@ export interface Segment {
   citations?: Citation[];
   signature?: string;
   phase?: string;
+  /** The wire item's id, on its first part (Responses message `msg_…`). */
+  id?: string;
 }
 
 export class TextPart implements TextOps {
@@ -134,10 +136,11 @@ export class TextPart implements TextOps {
 /**
  * A new wire text block begins (its text is a part of its own). With `phase` (a string, or null
  * for none), a new item with that label for its role in the turn (commentary, final answer): the
- * TextMeta unit's; without, a block of the same item.
+ * TextMeta unit's; without, a block of the same item. With `id`, the item's id (TextMeta.setItem).
  */
-export const startText = (a: TextHolder, phase?: unknown): void => {
+export const startText = (a: TextHolder, phase?: unknown, id?: unknown): void => {
   if (phase !== undefined) metaOf(a).setPhase(phase);
+  if (id !== undefined) metaOf(a).setItem(id);
   a.text.start();
 };
 

@@ -92,7 +92,13 @@ export const setToolArgumentsObject = (a: TurnAssembler, key: unknown, args: unk
 
 export const setToolSignature = (a: TurnAssembler, key: unknown, signature: unknown): void => {
   const call = a.calls.byKey.get(key);
-  if (call && isText(signature)) call.signature = signature;
+  if (call && isText(signature)) (call.keep ??= {}).signature = signature;
+};
+
+/** The wire item the call came as, kept for the history copy (Responses items go back with their id). */
+export const setToolWire = (a: TurnAssembler, key: unknown, wire: unknown): void => {
+  const call = a.calls.byKey.get(key);
+  if (call && typeof wire === 'object' && wire !== null) (call.keep ??= {}).wire = wire;
 };
 
 /** Closes the call, or the part block, open at this key. */

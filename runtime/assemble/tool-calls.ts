@@ -23,8 +23,11 @@ export interface OpenCall {
   fromObject: boolean;
   /** Arguments the opening event already carried whole; used only if no fragments follow. */
   initial: string | undefined;
-  signature: string | undefined;
+  /** What only the history copy carries: the signature, the wire item (ToolCall.signature, .wire). */
+  keep: Pick<ToolCall, 'signature' | 'wire'> | undefined;
   closed: boolean;
+  /** Set only for calls of a client-run tool kind (the kind table makes them); see ToolCall.kind. */
+  kind?: string;
   /** Why the arguments cannot be trusted, when their reader knows (argument-pieces.ts). */
   error?: string | undefined;
   /** A call whose arguments arrive as JSON-path pieces (argument-pieces.ts). */
@@ -67,7 +70,7 @@ export class ToolCalls {
     // Rules for whole calls run on every event; an event without a call has no name and no id.
     if (!isString(name) && !isString(id)) return;
     const call = this.create(key, id, name, responseId);
-    if (isText(signature)) call.signature = signature;
+    if (isText(signature)) call.keep = { signature };
     if (isString(args)) this.appendArgs(call, args);
     else if (args !== undefined && args !== null) {
       call.full = JSON.stringify(args);
@@ -92,9 +95,7 @@ export class ToolCalls {
 
   /** Copies of `final` (from final()) for the history message, with their signatures. */
   forMessage(final: ToolCall[]): ToolCall[] {
-    return this.calls.map((call, i) =>
-      call.signature === undefined ? { ...final[i]! } : { ...final[i]!, signature: call.signature },
-    );
+    return this.calls.map((call, i) => ({ ...final[i]!, ...call.keep }));
   }
 
   create(key: unknown, id: unknown, name: unknown, responseId: string | undefined): OpenCall {
@@ -112,7 +113,7 @@ export class ToolCalls {
       full: undefined,
       fromObject: false,
       initial: undefined,
-      signature: undefined,
+      keep: undefined,
       closed: false,
     };
     calls.push(call);
@@ -146,6 +147,7 @@ const finalCall = (call: OpenCall): ToolCall => {
   // A call with no argument text at all has no arguments: "{}" (docs/unified-model.md#tool-call-arguments).
   const args = joined === '' ? '{}' : joined;
   const out: ToolCall = { id: call.id, name: call.name, arguments: args };
+  if (call.kind) out.kind = call.kind;
   // Text from the wire (fragments, or a final string that replaces them) may be invalid; an object never is.
   if (!call.fromObject && !(call.full === undefined && call.parts.empty)) {
     try {

@@ -47,6 +47,8 @@ export interface TextOps {
 /** Text with signatures and phases beside it (Gemini `thoughtSignature`, Responses `phase`). */
 export interface TextMetaOps extends TextOps {
   setPhase(phase: unknown): void;
+  /** A new item with this id: its first text part carries it, and an item with no text is an empty part. */
+  setItem(id: unknown): void;
   setSignature(signature: string): void;
 }
 

@@ -4,7 +4,7 @@
  * for every wire; request/block-context.ts adds the block methods (the `blocks` unit).
  */
 import type { RequestWarnings } from './request.js';
-import type { AssistantMessage, ContentPart, ResponsePart, ThinkingPart, ToolCall } from './unified-model.js';
+import type { AssistantMessage, ContentPart, ResponsePart, ThinkingPart, ToolCall, ToolMessage } from './unified-model.js';
 
 type TextPart = Extract<ContentPart, { type: 'text' }>;
 type ImagePart = Extract<ContentPart, { type: 'image' }>;
@@ -46,6 +46,15 @@ export interface MessageContext {
   thinkingBlocks(m: AssistantMessage): unknown[] | undefined;
   thinkingText(m: AssistantMessage): string | undefined;
   argumentsObject(c: ToolCall): Record<string, unknown>;
+  /** The kind of the call a tool message answers: its own `kind`, or the kind of the call with its id earlier in the request. */
+  callKind(m: ToolMessage): string | undefined;
+  /**
+   * A tool result as the value a kind's output item holds: its JSON, or the text when it is not
+   * JSON. Such a form has no error flag: an error result is reported (a warning), as for plainText.
+   */
+  output(m: ToolMessage): unknown;
+  /** A tool result as text, in a form (of several) that has no error flag: an error result is reported. */
+  plainText(m: ToolMessage): string;
 }
 
 /** A message context made per request (the `blocks` unit is one with the block methods). */

@@ -190,7 +190,18 @@ export interface UsageMap {
  * A part field: the first present of several wire paths, a fixed value, or whether the value at
  * a path passes a test (`isError` from an outcome that is not OUTCOME_OK).
  */
-export type PartField = readonly WirePath[] | { readonly value: Scalar } | { readonly at: WirePath; readonly test: Test };
+export type PartField =
+  | readonly WirePath[]
+  | { readonly value: Scalar }
+  | { readonly at: WirePath; readonly test: Test }
+  | ValueTableField;
+
+/** A wire value looked up in a table, `default` when it is not there (Responses `output_format` → a media type). */
+export interface ValueTableField {
+  readonly at: WirePath;
+  readonly values: Readonly<Record<string, Scalar>>;
+  readonly default?: Scalar;
+}
 
 /** One unified part made from a wire object (or one per element of a list in it). */
 export interface PartRule {

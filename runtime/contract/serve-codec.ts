@@ -109,6 +109,8 @@ export interface ServeCodec {
   readonly accept?: AcceptedForms | undefined;
   /** The key naming each item of a spread assistant turn, set to its $itemId when absent. */
   readonly itemId?: string | undefined;
+  /** What the provider checks in a request's items before it answers; the mock answers 400 when one fails (request-rules.ts). */
+  readonly requestRules?: readonly RequestRule[] | undefined;
   /**
    * Fields a response writes that the request form of a turn leaves out, by the `type` of the
    * object in `$message` (Responses' item `status`, `annotations` on output text): added where absent.
@@ -148,4 +150,19 @@ export interface AcceptedForms {
   readonly blocks?: Readonly<Record<string, TemplateData>>;
   /** Function tool forms besides `tools.item` (Gemini's `parameters`, read with `$openApiParameters`). */
   readonly tools?: TemplateData;
+}
+
+/**
+ * A check the provider makes on the items of a request (docs/serving.md#request-rules): each item
+ * of type `item` must be followed right away by an item that has the field `followedBy.has`, or
+ * be answered later by an item of type `answeredBy` whose `answerKey` (default: `key`) equals its
+ * `key` (default `call_id`). `error` is the provider's message; `{field}` is that field of the item.
+ */
+export interface RequestRule {
+  readonly item: string;
+  readonly key?: string;
+  readonly followedBy?: { readonly has: string };
+  readonly answeredBy?: string;
+  readonly answerKey?: string;
+  readonly error: string;
 }

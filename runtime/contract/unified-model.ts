@@ -51,6 +51,19 @@ export interface ToolCall {
    * raw text is kept as it arrived, and this says what is wrong with it.
    */
   argumentsError?: string;
+  /**
+   * The kind of tool the call is for, when it is not a function the caller declared: a client-run
+   * tool of the provider's (Responses `shell`, `local_shell`, `apply_patch`, `custom`, `computer`,
+   * `tool_search`). `arguments` is then the JSON text of the call's input as the wire gives it
+   * (docs/unified-model.md#client-run-tool-kinds). Absent for a function call.
+   */
+  kind?: string;
+  /**
+   * The wire item the call came as (Responses items with their `id`). Set only on
+   * `ChatResponse.message.toolCalls`: it goes back verbatim to the provider that produced it, and
+   * is dropped with a warning on the way to another.
+   */
+  wire?: unknown;
 }
 
 /** Where a text span comes from (a web page, a document, a file), as the provider cited it. */
@@ -70,7 +83,7 @@ export interface Citation {
  * provider never sees it (it is dropped with a warning).
  */
 export type ResponsePart =
-  | { type: 'text'; text: string; citations?: Citation[]; signature?: string; phase?: string }
+  | { type: 'text'; text: string; citations?: Citation[]; signature?: string; phase?: string; id?: string }
   | ({ type: 'thinking' } & ThinkingPart)
   | { type: 'tool-call'; call: ToolCall }
   | { type: 'provider-tool-call'; id: string; name: string; input: unknown; wire?: unknown }
@@ -116,6 +129,11 @@ export interface ToolMessage {
   toolName?: string;
   content: string | ContentPart[];
   isError?: boolean;
+  /**
+   * The kind of the call this answers (`ToolCall.kind`), when it is not a function. Optional: a
+   * spec that writes answers by kind takes it from the call of that id earlier in the conversation.
+   */
+  kind?: string;
 }
 /**
  * The answer to an `approval-request` part (a provider asking before it runs a tool, e.g. an MCP
@@ -291,7 +309,8 @@ export type StreamEvent =
    * replaces it. What a gateway needs to pass reasoning on to a caller of the same provider.
    */
   | { type: 'thinking-signature'; signature: string }
-  | { type: 'tool-call-start'; index: number; id: string; name: string }
+  /** `kind`: the call is for a client-run tool of that kind (ToolCall.kind), not a function. */
+  | { type: 'tool-call-start'; index: number; id: string; name: string; kind?: string }
   | { type: 'tool-call-delta'; index: number; delta: string }
   | { type: 'tool-call'; index: number; call: ToolCall }
   /** A completed part that has no deltas of its own (everything but text, thinking and tool calls). */

@@ -48,12 +48,16 @@ function fromElsewhere(m: AssistantMessage, c: Continuity, where: string, w: War
     // What only its origin understands is not sent; text, reasoning and calls go by the fields above.
     m.parts.forEach((p, j) => {
       if ('wire' in p && p.wire !== undefined) w.drop(`${where}.parts[${j}]`, `${describePart(p)} from ${from} cannot go to ${c.provider}; it was not sent`);
+      else if (p.type === 'text' && p.id !== undefined) w.drop(`${where}.parts[${j}].id`, `the item id from ${from} is not valid for ${c.provider}; the text was sent without it`);
     });
     out.parts = undefined;
   }
-  if (m.toolCalls?.some((t) => t.signature !== undefined)) {
-    out.toolCalls = m.toolCalls.map(({ signature: _s, ...t }) => t);
-    w.drop(`${where}.toolCalls`, `tool-call signatures from ${from} are not valid for ${c.provider}; they were not sent`);
+  const calls = m.toolCalls;
+  if (calls?.some((t) => t.signature !== undefined || t.wire !== undefined)) {
+    out.toolCalls = calls.map(({ signature: _s, wire: _w, ...t }) => t);
+    if (calls.some((t) => t.signature !== undefined)) w.drop(`${where}.toolCalls`, `tool-call signatures from ${from} are not valid for ${c.provider}; they were not sent`);
+    // The items the calls came as (with their ids); the calls go by their fields.
+    if (calls.some((t) => t.wire !== undefined)) w.drop(`${where}.toolCalls`, `the items these calls came as (with their ids) from ${from} are not valid for ${c.provider}; the calls were sent without them`);
   }
   if (m.thinking?.length) {
     out.thinking = undefined;

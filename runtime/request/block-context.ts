@@ -5,7 +5,7 @@
  * do, so the modules whose templates read these slots supply this class (`codec.uses.blocks`) and
  * others leave it out.
  */
-import type { AssistantMessage, ContentPart, ResponsePart, ThinkingPart, ToolCall } from '../contract/unified-model.js';
+import type { AssistantMessage, ContentPart, ResponsePart, ThinkingPart, ToolCall, ToolMessage } from '../contract/unified-model.js';
 import { isObject } from '../wire/read-path.js';
 import type { BlockTemplates, MessageContextUnit } from '../contract/message-context.js';
 import { TemplateContext } from './message-context.js';
@@ -13,6 +13,8 @@ import { TemplateContext } from './message-context.js';
 export class BlockContext extends TemplateContext {
   /** Image parts a text-only slot left out, reported at finish() unless another slot carried them. */
   readonly #pendingImages = new Map<number, string>();
+  /** The kind of each call written so far in this request, by id (what a tool message answers). */
+  readonly #kinds = new Map<string, string>();
 
   override at(index: number): this {
     if (this.#pendingImages.size) this.#pendingImages.clear();
@@ -58,6 +60,7 @@ export class BlockContext extends TemplateContext {
    * then tool calls.
    */
   override blocks(m: AssistantMessage): unknown[] {
+    for (const c of m.toolCalls ?? []) if (c.kind !== undefined) this.#kinds.set(c.id, c.kind);
     if (m.parts) {
       if (agrees(m, m.parts)) return this.#partBlocks(m, m.parts);
       // The fields were changed after the turn came back: they are what the caller means to send.
@@ -68,7 +71,9 @@ export class BlockContext extends TemplateContext {
     }
     const out: unknown[] = this.thinkingBlocks(m) ?? [];
     if (m.content && this.blocks_.text) out.push(this.blocks_.text({ text: m.content }, this));
-    for (const c of m.toolCalls ?? []) if (this.blocks_.toolCall) out.push(this.blocks_.toolCall(c, this));
+    // A call that came as a wire item goes back as it came (a call from elsewhere has none).
+    for (const c of m.toolCalls ?? []) if (c.wire !== undefined) out.push(c.wire);
+    else if (this.blocks_.toolCall) out.push(this.blocks_.toolCall(c, this));
     return out;
   }
 
@@ -84,14 +89,18 @@ export class BlockContext extends TemplateContext {
     let c = 0;
     for (const p of parts) {
       if (p.type === 'text') {
-        if ((p.text !== '' || p.signature !== undefined) && this.blocks_.text) out.push(this.blocks_.text(p, this));
+        // An item with an id goes back even when it has no text (Responses: a message after reasoning).
+        if ((p.text !== '' || p.signature !== undefined || p.id !== undefined) && this.blocks_.text) out.push(this.blocks_.text(p, this));
       } else if (p.type === 'thinking') {
         const block = m.thinking![t]!;
         const template = this.#thinkingTemplate(block);
         if (template) out.push(template(block, this, t));
         t++;
       } else if (p.type === 'tool-call') {
-        if (this.blocks_.toolCall) out.push(this.blocks_.toolCall(m.toolCalls![c]!, this));
+        // A call that came as a wire item (a Responses item with its id) goes back as it came.
+        const call = m.toolCalls![c]!;
+        if (call.wire !== undefined) out.push(call.wire);
+        else if (this.blocks_.toolCall) out.push(this.blocks_.toolCall(call, this));
         c++;
       } else if ('wire' in p && p.wire !== undefined) out.push(p.wire);
     }
@@ -118,6 +127,28 @@ export class BlockContext extends TemplateContext {
     this.thinkingCarried = true;
     const parts = (m.thinking ?? []).filter((t) => t.redacted === undefined);
     return parts.length ? parts.map((t) => t.text).join('') : undefined;
+  }
+
+  override callKind(m: ToolMessage): string | undefined {
+    return m.kind ?? this.#kinds.get(m.toolCallId);
+  }
+
+  override output(m: ToolMessage): unknown {
+    const text = this.plainText(m);
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  }
+
+  /**
+   * Where a wire writes a result in one of several forms and only some carry an error flag
+   * (Responses: an apply_patch output's status), the forms without one say so here.
+   */
+  override plainText(m: ToolMessage): string {
+    if (m.isError) this.w.drop(`${this.where()}.isError`, 'this result\'s form has no error flag; it was sent as a plain result');
+    return this.text(m.content);
   }
 
   /** Tool-call arguments as an object, for wires that take objects (Anthropic `input`). */

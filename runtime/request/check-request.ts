@@ -139,11 +139,11 @@ const message = variant('a message object', 'role', {
   assistant: {
     content: 'text',
     thinking: list(item('a thinking part', { text: '!string', signature: 'string', redacted: 'string', id: 'string', format: 'string', summary: 'boolean' })),
-    toolCalls: list(item('{ id, name, arguments }', { id: '!string', name: '!string', arguments: '!string', signature: 'string', argumentsError: 'string' })),
+    toolCalls: list(item('{ id, name, arguments }', { id: '!string', name: '!string', arguments: '!string', signature: 'string', argumentsError: 'string', kind: 'string', wire: 'object' })),
     parts: 'array',
     origin: 'object',
   },
-  tool: { toolCallId: '!string', content, toolName: 'string', isError: 'boolean' },
+  tool: { toolCallId: '!string', content, toolName: 'string', isError: 'boolean', kind: 'string' },
   approval: { requestId: '!string', approve: '!boolean', reason: 'string' },
 });
 

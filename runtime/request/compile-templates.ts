@@ -24,6 +24,9 @@ const tool: Slots = {
   parts: (m, cx) => cx.parts(m.content),
   text: (m, cx) => cx.text(m.content),
   isError: (m) => m.isError || undefined,
+  kind: (m, cx) => cx.callKind(m),
+  output: (m, cx) => cx.output(m),
+  plainText: (m, cx) => cx.plainText(m),
 };
 const thinking: Slots = { text: (b) => b.text, signature: (b) => b.signature, id: (b) => b.id, format: (b) => b.format, index: (_b, _cx, i) => i };
 const value: Slots = { value: (v) => v };
@@ -61,7 +64,7 @@ export const SLOT_READS: Readonly<Record<string, Slots>> = {
   'blocks.thinking': thinking,
   'blocks.summaryThinking': thinking,
   'blocks.redactedThinking': { data: (b) => b.redacted, id: (b) => b.id, format: (b) => b.format, index: (_b, _cx, i) => i },
-  'blocks.text': { text: (b) => b.text, signature: (b) => b.signature, phase: (b) => b.phase },
+  'blocks.text': { text: (b) => b.text, signature: (b) => b.signature, phase: (b) => b.phase, id: (b) => b.id },
   'blocks.toolCall': {
     signature: (b) => b.signature,
     id: (b) => b.id,

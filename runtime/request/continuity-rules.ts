@@ -78,6 +78,8 @@ function syncThinking(m: AssistantMessage, before: ThinkingPart[] | undefined, w
   // Items that followed reasoning which is not sent go with it (an item that names the reasoning
   // it came from is rejected without it); text and calls stay, written by their templates.
   let orphaned = false;
+  let c = 0;
+  let calls = m.toolCalls;
   m.parts!.forEach((p, j) => {
     if (p.type === 'thinking') {
       orphaned = !(before?.[k] !== undefined && after.has(before[k]!));
@@ -85,14 +87,27 @@ function syncThinking(m: AssistantMessage, before: ThinkingPart[] | undefined, w
       if (!orphaned) parts.push(p);
     } else if (orphaned && 'wire' in p && p.wire !== undefined) {
       w.drop(`${where}.parts[${j}]`, 'it followed reasoning that is not sent, and cannot go without it; it was not sent');
-    } else {
-      if (p.type === 'text' || p.type === 'tool-call') orphaned = false;
-      parts.push(p);
-    }
+    } else if (p.type === 'text' || p.type === 'tool-call') {
+      // The text or call goes, but not as the item it was (its id names the reasoning left out):
+      // through the templates, without the item id.
+      if (orphaned && p.type === 'text' && p.id !== undefined) {
+        const { id: _id, ...rest } = p;
+        parts.push(rest);
+      } else parts.push(p);
+      if (p.type === 'tool-call') {
+        if (orphaned && calls?.[c]?.wire !== undefined) {
+          calls = calls.slice();
+          const { wire: _wire, ...call } = calls[c]!;
+          calls[c] = call;
+        }
+        c++;
+      }
+      orphaned = false;
+    } else parts.push(p);
   });
   const added = (m.thinking ?? []).filter((t) => !before?.includes(t));
   if (added.length) parts.unshift(...added.map((t): ResponsePart => ({ type: 'thinking', ...t })));
-  return { ...m, parts };
+  return calls === m.toolCalls ? { ...m, parts } : { ...m, parts, toolCalls: calls };
 }
 
 /** Carried fields: from the latest assistant turn of this provider that has a part of each kind. */

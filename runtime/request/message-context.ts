@@ -4,7 +4,7 @@
  * spec has no template for, so nothing silently vanishes.
  */
 import type { BlockTemplates, MessageContext, MessageContextUnit, PartTemplates } from '../contract/message-context.js';
-import type { AssistantMessage, ContentPart, ResponsePart, ToolCall } from '../contract/unified-model.js';
+import type { AssistantMessage, ContentPart, ResponsePart, ToolCall, ToolMessage } from '../contract/unified-model.js';
 import { missingUse } from '../errors.js';
 import type { Warnings } from './warnings.js';
 import { isString } from '../wire/read-path.js';
@@ -108,8 +108,11 @@ export interface TemplateContext {
   thinkingBlocks(m: AssistantMessage): unknown[] | undefined;
   thinkingText(m: AssistantMessage): string | undefined;
   argumentsObject(c: ToolCall): Record<string, unknown>;
+  callKind(m: ToolMessage): string | undefined;
+  output(m: ToolMessage): unknown;
+  plainText(m: ToolMessage): string;
 }
-for (const name of ['imageData', 'text', 'blocks', 'thinkingBlocks', 'thinkingText', 'argumentsObject'] as const) {
+for (const name of ['imageData', 'text', 'blocks', 'thinkingBlocks', 'thinkingText', 'argumentsObject', 'callKind', 'output', 'plainText'] as const) {
   TemplateContext.prototype[name] = function (this: TemplateContext): never {
     return missingUse(this.w.provider, 'blocks');
   };

@@ -165,7 +165,7 @@ function decodeMessages(adapter: ProviderAdapter, t: RequestTemplates, accept: A
   const merge = adapter.profile.request.messages.merge;
   const kinds = adapter.profile.parts?.kinds;
   const out: Message[] = [];
-  let assistant: { message: AssistantMessage; blocks: number } | undefined;
+  let assistant: { message: AssistantMessage; blocks: number; parts: ResponsePart[] } | undefined;
   wire.forEach((m, i) => {
     const at = `${where}[${i}]`;
     // A merged wire message may hold several unified ones: unless it reads as one, each element
@@ -176,10 +176,15 @@ function decodeMessages(adapter: ProviderAdapter, t: RequestTemplates, accept: A
     for (const piece of pieces) {
       const role = piece === m ? whole : bestRole(id, t, accept, piece, at, kinds);
       if (role === undefined && adapter.profile.request.messages.spread) {
-        // An assistant turn spread over top-level items: each item is one block.
-        const block = bestBlock(id, t, piece, at);
-        if (!assistant) out.push((assistant = { message: { role: 'assistant', content: null }, blocks: 0 }).message);
+        // An assistant turn spread over top-level items: each item is one block, or a call of a
+        // client-run tool kind (the kind table's tool-call items) with its item.
+        // Another item of the kind table (a hosted-tool item) goes back as it came: the turn then
+        // lists its parts in order, so it is written from them.
+        const block = kindCall(adapter, piece) ?? kindItem(adapter, piece) ?? bestBlock(id, t, piece, at);
+        if (!assistant) out.push((assistant = { message: { role: 'assistant', content: null }, blocks: 0, parts: [] }).message);
         addBlock(assistant.message, block);
+        assistant.parts.push(partOf(block));
+        if (block.kind === 'item') assistant.message.parts = assistant.parts;
         continue;
       }
       if (role === undefined) throw new RequestError(id, at, `matches no message form of ${adapter.profile.name} (${Object.keys(t.roles).join(', ')})`);
@@ -194,6 +199,8 @@ function decodeMessages(adapter: ProviderAdapter, t: RequestTemplates, accept: A
     }
   });
   for (const m of out) if (m.role === 'assistant' && m.content === '') m.content = null;
+  // A turn holding this wire's own items came from it: elsewhere they are left out, with a warning.
+  for (const m of out) if (m.role === 'assistant' && (m.parts || m.toolCalls?.some((c) => c.wire !== undefined))) m.origin = { provider: id };
   nameCalls(out);
   return out;
 }
@@ -207,11 +214,11 @@ function bestRole(id: string, t: RequestTemplates, accept: AcceptedForms | undef
       const match = matchTemplate(template, m);
       if (!match) continue;
       // A form whose content is not there while the message has keys it does not account for is not this form.
-      if (match.extra > 0 && (role === 'tool' || role === 'toolError' || role === 'user') && ['content', 'parts', 'text', 'images'].every((k) => match.slots[k] === undefined)) continue;
+      if (match.extra > 0 && (role === 'tool' || role === 'toolError' || role === 'user') && ['content', 'parts', 'text', 'images', 'output', 'plainText'].every((k) => match.slots[k] === undefined)) continue;
       const mark = unread.length;
       const value = tryDecode(() => roleMessage(id, t, accept, role, match.slots, at, kinds));
       const inner = unread.splice(mark);
-      if (value) found.push({ match, value, order, inner });
+      if (value) found.push({ match, value: whenFacts(template, value), order, inner });
     }
   });
   return pickRead(found, at);
@@ -231,6 +238,9 @@ function roleMessage(id: string, t: RequestTemplates, accept: AcceptedForms | un
     case 'tool':
     case 'toolError': {
       // A result the wire holds as an object (Gemini's `response`) is its JSON text.
+      // So is a kind's output value (a shell call's output list, a screenshot).
+      if (s.output !== undefined && typeof s.output !== 'string') s.output = JSON.stringify(s.output);
+      if (s.content === undefined && s.text === undefined) s.text = s.plainText ?? s.output;
       for (const k of ['content', 'text'] as const) if (isObject(s[k])) s[k] = JSON.stringify(s[k]);
       const m: Message = { role: 'tool', toolCallId: s.toolCallId === undefined ? '' : str(id, s.toolCallId, at), content: userContent(id, t, accept, s, at) };
       if (s.toolName !== undefined) m.toolName = str(id, s.toolName, at);
@@ -343,11 +353,31 @@ function keptKind(b: unknown, kinds: Kinds | undefined, accept: AcceptedForms | 
   }
   return undefined;
 }
-type Block = { kind: 'text'; text: string } | { kind: 'thinking'; part: ThinkingPart } | { kind: 'call'; call: ToolCall };
+type Block = { kind: 'text'; text: string; id?: string } | { kind: 'thinking'; part: ThinkingPart } | { kind: 'call'; call: ToolCall } | { kind: 'item'; part: ResponsePart };
 
+/** A block as a part of the turn (`parts`), in its place. */
 function partOf(b: Block): ResponsePart {
-  return b.kind === 'text' ? { type: 'text', text: b.text } : b.kind === 'thinking' ? { type: 'thinking', ...b.part } : { type: 'tool-call', call: b.call };
+  switch (b.kind) {
+    case 'text':
+      return b.id === undefined ? { type: 'text', text: b.text } : { type: 'text', text: b.text, id: b.id };
+    case 'thinking':
+      return { type: 'thinking', ...b.part };
+    case 'call':
+      return { type: 'tool-call', call: b.call };
+    case 'item':
+      return b.part;
+  }
 }
+
+/** An input item of a kind the kind table keeps to send back (a hosted-tool item): itself, as a part. */
+function kindItem(adapter: ProviderAdapter, item: unknown): Block | undefined {
+  const kinds = adapter.profile.parts?.kinds;
+  const type = isObject(item) ? item.type : undefined;
+  // Calls (a function call read by its template, a client-run call by kindCall) are not such items.
+  if (!kinds || typeof type !== 'string' || !Object.hasOwn(kinds, type) || !kinds[type]!.echo || kinds[type]!.parts[0]?.part === 'tool-call') return undefined;
+  return { kind: 'item', part: { type: 'opaque', kind: type, value: item, wire: item } };
+}
+
 
 function bestBlock(id: string, t: RequestTemplates, b: unknown, at: string): Block {
   const found: Array<Candidate<Block>> = [];
@@ -368,7 +398,8 @@ function blockFrom(kind: (typeof BLOCK_ORDER)[number], s: Slots): Block | undefi
   const opt = (k: 'signature' | 'id' | 'format'): Partial<ThinkingPart> => (typeof s[k] === 'string' ? { [k]: s[k] } : {});
   switch (kind) {
     case 'text':
-      return typeof s.text === 'string' ? { kind: 'text', text: s.text } : undefined;
+      // A message item's id (Responses msg_…) is kept for the turn's parts.
+      return typeof s.text === 'string' ? (typeof s.id === 'string' ? { kind: 'text', text: s.text, id: s.id } : { kind: 'text', text: s.text }) : undefined;
     case 'thinking':
     case 'summaryThinking':
       return typeof s.text === 'string' || typeof s.signature === 'string'
@@ -389,7 +420,7 @@ function blockFrom(kind: (typeof BLOCK_ORDER)[number], s: Slots): Block | undefi
 function addBlock(m: AssistantMessage, b: Block): void {
   if (b.kind === 'text') m.content = (m.content ?? '') + b.text;
   else if (b.kind === 'thinking') (m.thinking ??= []).push(b.part);
-  else (m.toolCalls ??= []).push(b.call);
+  else if (b.kind === 'call') (m.toolCalls ??= []).push(b.call);
 }
 
 /**
@@ -573,7 +604,55 @@ function scalarOf(k: string): unknown {
 // Helpers
 
 /** The spec's own form and the forms it also accepts (a list in `accept` is several forms). */
+/** What an alternative's `$when` says of the message it matched: the kind of call answered, an error. */
+function whenFacts(template: TemplateData, m: Message): Message {
+  const when = isObject(template) ? template.$when : undefined;
+  if (m.role !== 'tool' || !isObject(when)) return m;
+  if (typeof when.kind === 'string') m.kind = when.kind;
+  if (when.isError === true) m.isError = true;
+  return m;
+}
+
+/** An input item of a kind the kind table makes a tool call of: that call, with its kind and the item. */
+function kindCall(adapter: ProviderAdapter, item: unknown): Block | undefined {
+  const kinds = adapter.profile.parts?.kinds;
+  const type = isObject(item) ? item.type : undefined;
+  if (!kinds || typeof type !== 'string' || !Object.hasOwn(kinds, type)) return undefined;
+  const rule = kinds[type]!;
+  const r = rule.parts[0];
+  // A function call reads back through the templates; a call of a client-run kind with its item.
+  if (r?.part !== 'tool-call' || r.fields.kind === undefined) return undefined;
+  const field = (name: string): unknown => {
+    const f = r.fields[name];
+    if (f === undefined) return undefined;
+    if ('value' in f) return f.value;
+    if (!Array.isArray(f)) return undefined;
+    for (const p of f as readonly WirePath[]) {
+      const v = readPath(item, p);
+      if (v !== undefined && v !== null) return v;
+    }
+    return undefined;
+  };
+  const kind = field('kind');
+  const args = field('arguments');
+  const name = field('name') ?? kind;
+  if (typeof name !== 'string') return undefined;
+  const call: ToolCall = {
+    id: typeof field('id') === 'string' ? (field('id') as string) : '',
+    name,
+    arguments: typeof args === 'string' && kind === undefined ? args : JSON.stringify(args ?? {}),
+  };
+  if (typeof kind === 'string') call.kind = kind;
+  if (rule.echo) call.wire = item;
+  return { kind: 'call', call };
+}
+
+/**
+ * The forms a value may take: the spec's own, then those it accepts. A role written as a list of
+ * `$when` alternatives (Responses: one output item per kind of call answered) is any one of them.
+ */
 function forms(own: TemplateData | undefined, accepted: TemplateData | undefined): TemplateData[] {
+  if (Array.isArray(own) && own.length > 1 && own.every((x) => isObject(x) && '$when' in x)) return [...own, ...forms(undefined, accepted)];
   const more = accepted === undefined ? [] : Array.isArray(accepted) ? accepted : [accepted];
   return own === undefined ? more : [own, ...more];
 }

@@ -21,6 +21,8 @@ import { StreamWriter } from './stream-writer.js';
 import { carriesCacheMarks, dropCacheMarks } from './cache-marks.js';
 import { EXPOSED_LIMITS, rateLimitHeaders } from './upstream-waits.js';
 import { readText } from './read-body.js';
+import { checkClients, clientFor, gatewayLimits, metered, type GatewayClient } from './limits/gateway-limits.js';
+import type { Limiter } from './limits/limiter.js';
 
 export interface GatewayOptions {
   /** The protocol callers speak. */
@@ -47,6 +49,10 @@ export interface GatewayOptions {
   model?: string | ((requested: string | undefined) => string | undefined);
   /** Answer browsers: preflights, and CORS headers on every answer (`true`: any origin, or a list). Off by default. */
   cors?: CorsOption;
+  /** Callers by token, each with a name and its limits (docs/serving.md#limits); a token is then required. */
+  clients?: GatewayClient[];
+  /** Where the clients' limit counters live: this process by default; `startGateway` passes a Redis one when `redis` is set. */
+  limiter?: Limiter;
 }
 
 /** The response header that lists what either protocol could not carry, as JSON. */
@@ -65,7 +71,11 @@ export function createGateway(options: GatewayOptions): (request: Request) => Pr
   const keyFromCaller = options.upstreamKey === 'caller';
   if (options.clientToken !== undefined && options.clientToken.length < 16) throw new WireforgeError('the gateway client token must be at least 16 characters', { provider: listen.adapter.id });
   // The caller's auth header cannot hold both a gateway token and an upstream key.
-  if (options.clientToken !== undefined && keyFromCaller) throw new WireforgeError('a gateway that takes the upstream key from its callers cannot also ask them for a client token in the same header', { provider: listen.adapter.id });
+  const clients = options.clients ?? [];
+  checkClients(clients, listen.adapter.id);
+  const needsToken = options.clientToken !== undefined || clients.length > 0;
+  const admit = clients.some((c) => c.limits) ? gatewayLimits(options.limiter) : undefined;
+  if (needsToken && keyFromCaller) throw new WireforgeError('a gateway that takes the upstream key from its callers cannot also ask them for a client token in the same header', { provider: listen.adapter.id });
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   // No upstream retries unless asked for: retried by the caller's SDK too, one 429 would become nine requests.
   const clientOptions: ClientOptions = { maxRetries: 0, ...options.client };
@@ -74,7 +84,7 @@ export function createGateway(options: GatewayOptions): (request: Request) => Pr
   // The keys the upstream client will use: given, or the upstream spec's environment variable.
   const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
   const envKey = upstream.endpoint.apiKeyEnv ? env?.[upstream.endpoint.apiKeyEnv] : undefined;
-  const redact = makeRedactor(options.client?.apiKey, envKey, options.clientToken);
+  const redact = makeRedactor(options.client?.apiKey, envKey, options.clientToken, ...clients.map((c) => c.token));
   // The upstream's own error type goes back only to callers of the same wire; others get the listen protocol's for the status.
   const sameWire = upstream.id === listen.adapter.id;
   const fail = (status: number, message: string, headers: Record<string, string> = {}, source: 'gateway' | 'upstream' = 'gateway', type?: string): Response =>
@@ -102,8 +112,9 @@ export function createGateway(options: GatewayOptions): (request: Request) => Pr
     // A wrong baseUrl in the caller is a 404 in the protocol's shape, as the provider would answer it.
     if (!servesPath(listen.adapter, url.pathname)) return fail(404, notServed(listen.adapter, url.pathname));
     const key = callerKey(listen, (h) => req.headers.get(h));
-    if (options.clientToken !== undefined && key === undefined) return fail(401, `the gateway needs its token: send it in ${sendIn}`);
-    if (options.clientToken !== undefined && !sameSecret(key!, options.clientToken)) return fail(401, `the gateway refused the token sent in ${sendIn}`);
+    if (needsToken && key === undefined) return fail(401, `the gateway needs its token: send it in ${sendIn}`);
+    const caller = clients.length ? clientFor(clients, key!) : undefined;
+    if (needsToken && !caller && !(options.clientToken !== undefined && sameSecret(key!, options.clientToken))) return fail(401, `the gateway refused the token sent in ${sendIn}`);
     if (keyFromCaller && !key) return fail(401, `send your ${upstream.profile.name} key in ${sendIn}: this gateway passes it upstream`);
     const type = req.headers.get('content-type') ?? '';
     if (!/^application\/(.*\+)?json\b/i.test(type)) return fail(400, `the body must be JSON (content-type application/json), not ${JSON.stringify(type)}`);
@@ -133,18 +144,25 @@ export function createGateway(options: GatewayOptions): (request: Request) => Pr
     if (keyFromCaller) redact.add?.(key, true);
     const client = shared ?? createClientFor(upstream, { ...clientOptions, apiKey: key });
     const call = { signal: req.signal };
+    // ── limits per client token (runtime/serve/limits): refused before anything goes upstream ──
+    const admission = caller && admit ? await admit(caller, decoded.stream) : undefined;
+    if (admission && !admission.ok) return fail(admission.status, admission.message, { 'retry-after': String(admission.retryAfterSeconds) });
     try {
       if (!decoded.stream) {
         const r = await client.chat(request, call);
+        admission?.usage(r.usage);
+        admission?.done();
         const { body: out, warnings } = responseBody(listen.adapter, listen.serve, { ...turnOf(r, request.model), request: body });
         return json(out, 200, warningsHeader([...own, ...r.warnings, ...warnings]));
       }
       const stream = client.stream(request, call);
-      const events = stream[Symbol.asyncIterator]();
+      const events = admission ? metered(stream[Symbol.asyncIterator](), admission) : stream[Symbol.asyncIterator]();
+      const abort = admission ? () => (admission.done(), stream.abort()) : stream.abort.bind(stream);
       // The answer starts once upstream's first event is there: an upstream error before it is an HTTP error.
       const first = await events.next();
-      return streamed(listen, eventEncoder(listen.adapter, requestedFraming(listen.adapter, listen.serve, url)), first, events, request.model, redact, stream.abort.bind(stream), upstream.id !== listen.adapter.id, own, body);
+      return streamed(listen, eventEncoder(listen.adapter, requestedFraming(listen.adapter, listen.serve, url)), first, events, request.model, redact, abort, upstream.id !== listen.adapter.id, own, body);
     } catch (e) {
+      admission?.done();
       return upstreamFailure(e, fail, keyFromCaller ? undefined : upstream.profile.name);
     }
   }

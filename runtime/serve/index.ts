@@ -16,3 +16,6 @@ export { MockSetupError } from '../errors.js';
 export { createMockHandler, type MockHandler, type MockOptions, type MockStep, type MockMatch, type MockFault, type RecordedCall } from './mock-handler.js';
 export { createGateway, WARNINGS_HEADER, DEFAULT_BODY_LIMIT, type GatewayOptions } from './gateway.js';
 export { withCors, type CorsOption } from './cors.js';
+export { createMemoryLimiter } from './limits/memory-limiter.js';
+export type { Limiter, LimitedClient, ClientLimits, Acquired } from './limits/limiter.js';
+export type { GatewayClient } from './limits/gateway-limits.js';

@@ -8,6 +8,9 @@
 import { RequestError } from '../errors.js';
 import type { ChatRequest, Message } from '../contract/unified-model.js';
 import { decodeRequest } from './decode-request.js';
+import { brokenRule } from './request-rules.js';
+import { kindItems } from './kind-items.js';
+import { readPath } from '../wire/read-path.js';
 import { eventEncoder, requestedFraming } from './encode-events.js';
 import { errorResponse, errorTypeFor, type ServedError } from './error-body.js';
 import { notServed, servesPath } from './endpoint-path.js';
@@ -74,7 +77,7 @@ export function createMockHandler(spec: ServedSpec, options: MockOptions = {}): 
     events.push(...writer.end());
     return { writer, events };
   };
-  const count = (step: MockStep) => streamOf(servedTurn(step.reply ?? {}, { id: 'mock_0', model: options.model ?? 'mock-model', created: CREATED })).events.length;
+  const count = (step: MockStep) => streamOf(kindItems(adapter, servedTurn(step.reply ?? {}, { id: 'mock_0', model: options.model ?? 'mock-model', created: CREATED }))).events.length;
   // A scripted step that cannot do what it says is refused now, not served as a clean answer later.
   if (Array.isArray(options.script)) options.script.forEach((step, i) => checkStep(adapter.id, step, `script[${i}].`, count));
 
@@ -109,6 +112,9 @@ export function createMockHandler(spec: ServedSpec, options: MockOptions = {}): 
     if (req.method !== 'POST') return fail(405, `${req.method} is not served; send POST`);
     if (!servesPath(adapter, url.pathname)) return fail(404, notServed(adapter, url.pathname));
     if (options.apiKey !== undefined && !sameSecret(callerKey(spec, (h) => headers[h]) ?? '', options.apiKey)) return fail(401, 'invalid API key');
+    // What the provider itself refuses (an item without the one that must follow it, a call left unanswered).
+    const broken = brokenRule(serve.requestRules, readPath(body, adapter.profile.request.messages.to));
+    if (broken) return fail(400, broken);
     let decoded;
     try {
       decoded = decodeRequest(adapter, serve, body, url.pathname);
@@ -136,7 +142,7 @@ export function createMockHandler(spec: ServedSpec, options: MockOptions = {}): 
       return fail(fault.status, fault.message ?? `mock error ${fault.status}`, { type: fault.type, code: fault.code }, extra);
     }
     const id = `mock_${++n}`;
-    const turn: ServedTurn = { ...servedTurn(step.reply ?? {}, { id, model: decoded.request.model ?? options.model ?? 'mock-model', created: CREATED }), request: body };
+    const turn: ServedTurn = { ...kindItems(adapter, servedTurn(step.reply ?? {}, { id, model: decoded.request.model ?? options.model ?? 'mock-model', created: CREATED })), request: body };
     for (const c of turn.message.toolCalls ?? []) served.set(callKey(c.name, c.arguments), c.id);
     if (!decoded.stream) return json(responseBody(adapter, serve, turn).body, 200);
     const { writer, events } = streamOf(turn);

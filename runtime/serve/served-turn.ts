@@ -60,7 +60,13 @@ export function turnSlots(adapter: ProviderAdapter, serve: ServeCodec, turn: Ser
 /** Items of a spread turn get the id the stream writer gives them (`<response id>_<block index>`) when they have none. */
 function named(items: unknown[], key: string | undefined, id: string): unknown[] {
   if (key === undefined) return items;
-  return items.map((item, i) => (typeof item === 'object' && item !== null && !(key in item) ? { [key]: `${id}_${i}`, ...item } : item));
+  // An id the template left unset (a message written without its item id) is none.
+  return items.map((item, i) => {
+    if (typeof item !== 'object' || item === null) return item;
+    const o = item as Record<string, unknown>;
+    if (o[key] != null) return item;
+    return key in o ? { ...o, [key]: `${id}_${i}` } : { [key]: `${id}_${i}`, ...o };
+  });
 }
 
 /**

@@ -9,6 +9,7 @@ import type { FinishReason, ThinkingPart, ToolCall, Usage, Warning } from '../co
 import type { ServeCodec, ServeEvent, ServeSlots, ServeStep } from '../contract/serve-codec.js';
 import { turnSlots, type ServedTurn } from './served-turn.js';
 import { withParts } from './turn-events.js';
+import { hasKind, kindItem } from './kind-items.js';
 import { errorBody, type ServedError } from './error-body.js';
 
 /** One wire event: its payload (JSON), and for SSE wires that name events, the name. */
@@ -39,6 +40,8 @@ export class StreamWriter {
   private readonly toolCalls: ToolCall[] = [];
   /** Calls that began while another was open on a wire that writes one call block at a time. */
   private readonly waiting: CallBlock[] = [];
+  /** Calls of a client-run kind (by unified index), written whole as their item when complete. */
+  private readonly kindCalls = new Set<number>();
   /** Parts written in the provider's own form, for the turn the finish step describes. */
   private readonly wireParts: unknown[] = [];
   private usage: Usage | null = null;
@@ -89,15 +92,23 @@ export class StreamWriter {
         break;
       }
       case 'tool-call-start':
-        this.startCall(out, e.index, e.id, e.name);
+        // A call of a client-run kind this wire has goes out whole as its item, when it is complete.
+        if (e.kind !== undefined && this.serve.stream.part && hasKind(this.adapter, e.kind)) this.kindCalls.add(e.index);
+        else this.startCall(out, e.index, e.id, e.name);
         break;
       case 'tool-call-delta': {
+        if (this.kindCalls.has(e.index)) break;
         const b = this.byIndex.get(e.index) ?? this.startCall(out, e.index, '', '');
         b.text += e.delta;
         if (!this.serve.stream.toolCall && !b.waiting) this.emit(out, 'toolCallDelta', this.blockSlots(b, { delta: e.delta }));
         break;
       }
       case 'tool-call': {
+        const item = this.kindCalls.has(e.index) || (e.call.kind !== undefined && this.serve.stream.part && !this.byIndex.has(e.index)) ? kindItem(this.adapter, e.call, `${this.turn.id}_call${e.index}`) : undefined;
+        if (item !== undefined) {
+          this.wholeItem(out, item);
+          break;
+        }
         const b = this.byIndex.get(e.index) ?? this.startCall(out, e.index, e.call.id, e.call.name);
         if (b.waiting) {
           b.done = e.call;
@@ -116,10 +127,7 @@ export class StreamWriter {
           this.warnings.push({ type: 'dropped', field: `content.${e.part.type}`, message: `${this.adapter.profile.name} has no place here for a ${e.part.type} part in another provider's form; it was left out` });
           break;
         }
-        this.close(out);
-        const index = this.blocks++;
-        this.wireParts.push(wire);
-        this.emit(out, 'part', { id: this.turn.id, model: this.turn.model, created: this.turn.created, createdAt: this.createdAt, index, itemId: `${this.turn.id}_${index}`, wire });
+        this.wholeItem(out, wire);
         break;
       }
       case 'usage':
@@ -130,6 +138,14 @@ export class StreamWriter {
         break;
     }
     return out;
+  }
+
+  /** A part in the provider's own form (a hosted-tool item, a client-run call's item), whole. */
+  private wholeItem(out: WireEvent[], wire: unknown): void {
+    this.close(out);
+    const index = this.blocks++;
+    this.wireParts.push(wire);
+    this.emit(out, 'part', { id: this.turn.id, model: this.turn.model, created: this.turn.created, createdAt: this.createdAt, index, itemId: `${this.turn.id}_${index}`, wire });
   }
 
   /** An error in the middle of the stream, as the wire sends one (its error body as an event). */

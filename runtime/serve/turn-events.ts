@@ -9,7 +9,11 @@ import type { ServedTurn } from './served-turn.js';
 export interface MockTurn {
   text?: string;
   thinking?: string | { text: string; signature?: string };
-  toolCalls?: Array<{ id?: string; name: string; arguments?: Record<string, unknown> | string }>;
+  /**
+   * `kind`: a call of a client-run tool kind (Responses `shell`, `apply_patch`…), served as the
+   * item the spec's kind table reads as one; `name` defaults to the kind.
+   */
+  toolCalls?: Array<{ id?: string; name?: string; kind?: string; arguments?: unknown }>;
   /**
    * Parts in the provider's own wire form (a server-tool call and its result, say), served as
    * they are after the reasoning and before the text; the client reads them as it reads the
@@ -28,8 +32,9 @@ export interface MockTurn {
 export function servedTurn(t: MockTurn, defaults: { id: string; model: string; created: number }): ServedTurn {
   const calls: ToolCall[] = (t.toolCalls ?? []).map((c, i) => ({
     id: c.id ?? `call_${i}`,
-    name: c.name,
-    arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments ?? {}),
+    name: c.name ?? c.kind ?? '',
+    arguments: typeof c.arguments === 'string' && c.kind === undefined ? c.arguments : JSON.stringify(c.arguments ?? {}),
+    ...(c.kind !== undefined ? { kind: c.kind } : {}),
   }));
   const thinking = typeof t.thinking === 'string' ? { text: t.thinking } : t.thinking;
   const input = t.usage?.inputTokens ?? 10;
@@ -87,6 +92,8 @@ export function turnEvents(turn: ServedTurn, size = 8): ServeEvent[] {
   for (const p of m.parts ?? []) if (p.type === 'opaque' && p.kind === 'wire') out.push({ type: 'part', part: p });
   if (m.content) for (const d of pieces(m.content, size)) out.push({ type: 'text-delta', delta: d });
   (m.toolCalls ?? []).forEach((call, index) => {
+    // A call of a client-run kind streams as its item, whole (as the provider sends such items).
+    if (call.kind !== undefined && call.wire !== undefined) return void out.push({ type: 'part', part: { type: 'opaque', kind: 'wire', value: call.wire, wire: call.wire } });
     out.push({ type: 'tool-call-start', index, id: call.id, name: call.name });
     for (const d of pieces(call.arguments, size * 2)) out.push({ type: 'tool-call-delta', index, delta: d });
     out.push({ type: 'tool-call', index, call });

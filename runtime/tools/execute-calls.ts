@@ -4,7 +4,7 @@ import { abortReason } from '../transport/abort.js';
 import type { ToolCall } from '../contract/unified-model.js';
 import { checkArguments } from './check-arguments.js';
 import { checkStandard, isStandardSchema } from './standard-schema.js';
-import type { ToolContext, ToolSet } from './define-tool.js';
+import { isKindTool, type ToolContext, type ToolSet } from './define-tool.js';
 
 export interface ToolExecution {
   call: ToolCall;
@@ -55,13 +55,14 @@ async function executeOne(call: ToolCall, tools: ToolSet, policy: ExecutePolicy,
     durationMs: performance.now() - started,
     ...extra,
   });
-  const tool = Object.prototype.hasOwnProperty.call(tools, call.name) ? tools[call.name] : undefined;
+  const tool = toolFor(call, tools);
   if (!tool) {
     const error = new UnknownToolError(call.name, call.id, Object.keys(tools));
     if (policy.onUnknownTool === 'throw') throw error;
     return done(`Unknown tool "${call.name}". Available tools: ${Object.keys(tools).join(', ')}.`, true, { error });
   }
-  const args = isStandardSchema(tool.parameters) ? await checkStandard(tool.parameters, call.arguments) : await checkArguments(tool.parameters, call.arguments);
+  // A kind's input has the shape the provider gives it: it is read, not checked against a schema.
+  const args = isKindTool(tool) ? kindInput(call) : isStandardSchema(tool.parameters) ? await checkStandard(tool.parameters, call.arguments) : await checkArguments(tool.parameters, call.arguments);
   if (!args.ok) {
     const error = new ToolArgumentsError({ toolName: call.name, callId: call.id, arguments: call.arguments, errors: args.errors });
     if (policy.onArgumentsError === 'throw') throw error;
@@ -74,6 +75,27 @@ async function executeOne(call: ToolCall, tools: ToolSet, policy: ExecutePolicy,
     if (ctx.signal.aborted) throw abortReason(ctx.signal);
     if (policy.onExecutionError === 'throw') throw new ToolExecutionError(call.name, call.id, error);
     return done(error instanceof Error ? error.message : String(error), true, { error });
+  }
+}
+
+/**
+ * The tool a call is for: by name, of the call's kind (a function for a call without one); a call
+ * of a kind whose name is no tool's goes to the one tool of that kind.
+ */
+function toolFor(call: ToolCall, tools: ToolSet): ToolSet[string] | undefined {
+  const named = Object.prototype.hasOwnProperty.call(tools, call.name) ? tools[call.name] : undefined;
+  const kindOf = (t: ToolSet[string]) => (isKindTool(t) ? t.kind : undefined);
+  if (named && kindOf(named) === call.kind) return named;
+  if (call.kind === undefined) return undefined;
+  const ofKind = Object.values(tools).filter((t) => kindOf(t) === call.kind);
+  return ofKind.length === 1 ? ofKind[0] : undefined;
+}
+
+function kindInput(call: ToolCall): { ok: true; value: unknown } | { ok: false; errors: Array<{ path: string; message: string }> } {
+  try {
+    return { ok: true, value: JSON.parse(call.arguments) as unknown };
+  } catch {
+    return { ok: false, errors: [{ path: '', message: call.argumentsError ?? 'the input is not valid JSON' }] };
   }
 }
 

@@ -8,7 +8,7 @@ import { RequestError, StreamError } from '../errors.js';
 import { isStandardSchema, jsonSchemaOf } from './standard-schema.js';
 import { checkRequest } from '../request/check-request.js';
 import type { ChatRequest, ChatResponse, Message, StreamEvent, ToolCall, ToolSpec, Usage } from '../contract/unified-model.js';
-import type { ToolSet } from './define-tool.js';
+import { isKindTool, type ToolDefinition, type ToolSet } from './define-tool.js';
 import { executeCalls, raceAbort, type ExecutePolicy, type ToolExecution } from './execute-calls.js';
 
 export interface RunToolsOptions extends Partial<ExecutePolicy> {
@@ -166,7 +166,8 @@ async function* toolLoop(
       for (const c of calls) yield { type: 'tool-execution-start', step, call: c };
       record.executions = await executeCalls(calls, options.tools, policy, { signal, step, messages: [...messages], response });
       for (const execution of record.executions) {
-        messages.push({ role: 'tool', toolCallId: execution.call.id, toolName: execution.call.name, content: execution.content, ...(execution.isError ? { isError: true } : {}) });
+        const { call: c } = execution;
+        messages.push({ role: 'tool', toolCallId: c.id, toolName: c.name, content: execution.content, ...(execution.isError ? { isError: true } : {}), ...(c.kind !== undefined ? { kind: c.kind } : {}) });
         yield { type: 'tool-execution-result', step, execution };
       }
       yield { type: 'step-finish', step, response };
@@ -198,13 +199,20 @@ async function* toolLoop(
 
 /** The tools sent to the model: the loop's definitions, over any same-named request tools. */
 function toolSpecs(provider: string, tools: ToolSet, fromRequest: ToolSpec[] | undefined): ToolSpec[] {
-  // Provider-run tools (type 'provider') are the provider's to run: they pass through.
-  const defined = Object.entries(tools).map(([name, t]): ToolSpec => ({
-    name,
-    ...(t.description !== undefined ? { description: t.description } : {}),
-    parameters: wireSchema(provider, name, t.parameters),
-    ...(t.strict !== undefined ? { strict: t.strict } : {}),
-  }));
+  // Provider-run tools (type 'provider') are the provider's to run: they pass through. A tool of a
+  // client-run kind is declared as the provider tool of that kind, with the options it gives.
+  const defined = Object.entries(tools).map(([name, t]): ToolSpec => {
+    if (isKindTool(t)) {
+      const options = t.provider?.options;
+      return { type: 'provider', name: t.provider?.name ?? t.kind, ...(options ? { options } : {}) };
+    }
+    return {
+      name,
+      ...(t.description !== undefined ? { description: t.description } : {}),
+      parameters: wireSchema(provider, name, t.parameters),
+      ...(t.strict !== undefined ? { strict: t.strict } : {}),
+    };
+  });
   return [...defined, ...(fromRequest ?? []).filter((t) => !Object.prototype.hasOwnProperty.call(tools, t.name))];
 }
 
@@ -221,7 +229,7 @@ function addUsage(total: Usage | undefined, u: Usage | null): Usage | undefined 
 }
 
 /** The JSON Schema the model gets: the tool's own, or its Standard Schema's JSON Schema. */
-function wireSchema(provider: string, name: string, parameters: ToolSet[string]['parameters']): Record<string, unknown> {
+function wireSchema(provider: string, name: string, parameters: ToolDefinition['parameters']): Record<string, unknown> {
   if (!isStandardSchema(parameters)) return parameters;
   const schema = jsonSchemaOf(parameters);
   if (schema === undefined) {

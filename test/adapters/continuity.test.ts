@@ -94,6 +94,8 @@ const RS_SUMMARY = '**Looking up the weather**\n\nThe user asks for the current 
 const RS_ADDED = 'gAAAAABpAddedPartial-wireforge-0001==';
 const RS_DONE = 'gAAAAABpDoneFinal-wireforge-ZXhhbXBsZSBlbmNyeXB0ZWQgcmVhc29uaW5nIHBheWxvYWQ=';
 const RESPONSES_CALL = { id: 'call_Wf8kQ2mZ0tPaRis', itemId: 'fc_0a1b2c3d4e5f60718293a4b5c6d7e8fa', name: 'get_weather', args: WEATHER_ARGS };
+/** The function_call item as the Responses wire has it when complete (docs/wire-facts.md#openai-responses). */
+const RESPONSES_CALL_ITEM = { id: RESPONSES_CALL.itemId, type: 'function_call', status: 'completed', arguments: WEATHER_ARGS_TEXT, call_id: RESPONSES_CALL.id, name: 'get_weather' };
 
 const DEEPSEEK_REASONING = 'The user wants the weather in Paris. I do not know it, so I need to call get_weather with city Paris.';
 const DEEPSEEK_CALL = { id: 'call_00_wireforgeDeepSeek01', name: 'get_weather', args: WEATHER_ARGS };
@@ -205,7 +207,8 @@ function responsesScenario(store: boolean | undefined, withSummary = true): Scen
         store: obj(b).store !== false,
       }),
     thinking: [{ text: summary, id: RS_ID, ...(stateless ? { signature: RS_DONE } : {}) }],
-    call: { id: RESPONSES_CALL.id, name: 'get_weather', arguments: WEATHER_ARGS_TEXT },
+    // The history's call keeps the function_call item it came as (with its fc_… id) to send back.
+    call: { id: RESPONSES_CALL.id, name: 'get_weather', arguments: WEATHER_ARGS_TEXT, wire: RESPONSES_CALL_ITEM },
     expectTurn2(body) {
       // A reasoning item without a summary goes back with `summary: []` (the field is required).
       const reasoning: Json = { type: 'reasoning', id: RS_ID, summary: withSummary ? [{ type: 'summary_text', text: RS_SUMMARY }] : [] };
@@ -221,7 +224,8 @@ function responsesScenario(store: boolean | undefined, withSummary = true): Scen
       expect(body.input).toEqual([
         { role: 'user', content: USER },
         reasoning,
-        { type: 'function_call', call_id: RESPONSES_CALL.id, name: 'get_weather', arguments: WEATHER_ARGS_TEXT },
+        // The function_call item as it came, its id included: without it the reasoning has no following item.
+        RESPONSES_CALL_ITEM,
         { type: 'function_call_output', call_id: RESPONSES_CALL.id, output: WEATHER_RESULT },
       ]);
     },

@@ -10,6 +10,7 @@ import {
   APICallError,
   createProviderRegistry,
   generateText,
+  jsonSchema,
   NoSuchModelError,
   Output,
   parseJsonEventStream,
@@ -180,6 +181,26 @@ describe('warnings', () => {
       expect(features).toContain('seed');
       expect(features).toContain('frequencyPenalty');
       expect(JSON.stringify(mock.requests[0]!.body)).not.toContain('seed');
+    } finally {
+      await mock.close();
+    }
+  });
+});
+
+describe('streamed tool calls after text', () => {
+  it('each call keeps its own id and input (a stream index is the wire block, not the position among calls)', async () => {
+    const mock = await createMockServer({
+      provider: 'anthropic-messages',
+      apiKey: KEY,
+      script: [{ reply: { text: 'Looking both up.', toolCalls: [{ id: 'toolu_a', name: 'lookup', arguments: { q: 'first' } }, { id: 'toolu_b', name: 'lookup', arguments: { q: 'second' } }] } }],
+    });
+    try {
+      const r = streamText({ model: languageModel('anthropic-messages', { model: 'c', apiKey: KEY, baseUrl: mock.url }), prompt: 'q', tools: { lookup: { inputSchema: jsonSchema({ type: 'object' }) } }, maxRetries: 0 });
+      const calls = (await r.toolCalls).map((c) => [c.toolCallId, c.input]);
+      expect(calls).toEqual([
+        ['toolu_a', { q: 'first' }],
+        ['toolu_b', { q: 'second' }],
+      ]);
     } finally {
       await mock.close();
     }

@@ -286,15 +286,17 @@ describe('Responses: a web-search turn, then a follow-up', () => {
     const request: ChatRequest = { model: 'gpt-5', store, tools: [{ type: 'provider', name: 'web_search' }], messages: [{ role: 'user', content: 'When is the ferry?' }] };
     const turn1 = await client.chat(request);
     expect((server.requests[0]!.body as Json).tools).toEqual([{ type: 'web_search' }]);
-    expect(turn1.content.map((p) => p.type)).toEqual(['thinking', 'provider-tool-call', 'source', 'text']);
-    expect(turn1.content[3]).toEqual({ type: 'text', text: 'The ferry leaves at 09:40.', citations: [{ url: 'https://example.org/ferry', title: 'Ferry' }], phase: 'final_answer' });
+    expect(turn1.content.map((p) => p.type)).toEqual(['thinking', 'provider-tool-call', 'provider-tool-result', 'source', 'text']);
+    // The search's sources are its result; it completed, so it is no error.
+    expect(turn1.content[2]).toEqual({ type: 'provider-tool-result', callId: 'ws_wf01', name: 'web_search', result: search.action.sources });
+    expect(turn1.content[4]).toEqual({ type: 'text', text: 'The ferry leaves at 09:40.', citations: [{ url: 'https://example.org/ferry', title: 'Ferry' }], phase: 'final_answer', id: 'msg_wf01' });
     const turn2 = await client.chat({ ...request, messages: [...request.messages, turn1.message, { role: 'user', content: 'And back?' }] });
     expect(turn2.text).toBe('And returns at 17:10.');
     const input = asList((server.requests[1]!.body as Json).input);
     expect(input.map((x) => x.type ?? x.role)).toEqual(['user', 'reasoning', 'web_search_call', 'message', 'user']);
     expect(input[2]).toEqual(search);
     // The message's phase goes back with it (newer models rely on it).
-    expect(input[3]).toMatchObject({ type: 'message', role: 'assistant', phase: 'final_answer' });
+    expect(input[3]).toMatchObject({ type: 'message', id: 'msg_wf01', role: 'assistant', phase: 'final_answer' });
   });
 });
 

@@ -164,7 +164,8 @@ export interface ResponsesReasoningTurn {
 export function responsesTurn(issued: Issued, t: ResponsesReasoningTurn): WireBodies {
   const { reasoning: r, call: c } = t;
   const args = JSON.stringify(c.args);
-  issued.reasoningItems.set(r.id, { encrypted: t.withEncrypted ? r.doneEncrypted : undefined, followedBy: c.id });
+  // The item that followed the reasoning is named by its item id: an input item without it is not that item.
+  issued.reasoningItems.set(r.id, { encrypted: t.withEncrypted ? r.doneEncrypted : undefined, followedBy: c.itemId });
   const usage = { input_tokens: 80, input_tokens_details: { cached_tokens: 0 }, output_tokens: 150, output_tokens_details: { reasoning_tokens: 128 }, total_tokens: 230 };
   const shell = (status: string, output: unknown[], withUsage: boolean) => ({
     id: t.responseId,
@@ -489,7 +490,7 @@ export function responsesProblems(body: unknown, issued: Issued): string[] {
         p.push(`Item with id '${id}' not found.`);
       }
       const next = input[i + 1];
-      if (known && !(next?.type === 'function_call' && next.call_id === known.followedBy)) p.push(`Item '${id}' of type 'reasoning' was provided without its required following item.`);
+      if (known && !(next !== undefined && next.id === known.followedBy)) p.push(`Item '${id}' of type 'reasoning' was provided without its required following item.`);
     }
     if (type === 'function_call') {
       if (typeof it.call_id !== 'string' || typeof it.name !== 'string' || typeof it.arguments !== 'string') p.push(`Invalid 'input[${i}]': a function_call needs call_id, name and arguments (a string).`);

@@ -63,7 +63,7 @@ describe('text parts', () => {
     ]);
   });
 
-  it("a Responses item's phase is on each of its text parts, and not on the next item's", async () => {
+  it("a Responses item's phase is on each of its text parts, and not on the next item's; its id on its first part", async () => {
     const body = {
       id: 'resp_p',
       object: 'response',
@@ -77,9 +77,9 @@ describe('text parts', () => {
     };
     const r = await replayBlocking(adapters['openai-responses'], JSON.stringify(body));
     expect(r.content.filter((p) => p.type === 'text')).toEqual([
-      { type: 'text', text: 'One.', phase: 'commentary' },
+      { type: 'text', text: 'One.', phase: 'commentary', id: 'm1' },
       { type: 'text', text: 'Two.', phase: 'commentary' },
-      { type: 'text', text: 'Three.' },
+      { type: 'text', text: 'Three.', id: 'm2' },
     ]);
   });
 });

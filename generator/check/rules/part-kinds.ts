@@ -10,6 +10,7 @@ import type { Finding, SemanticRule } from './rule.js';
 
 /** The fields each part type takes from the wire (docs/unified-model.md#response-parts). */
 const PART_FIELDS: Partial<Record<ResponsePartType, readonly string[]>> = {
+  'tool-call': ['id', 'name', 'kind', 'arguments'],
   'provider-tool-call': ['id', 'name', 'input'],
   'provider-tool-result': ['callId', 'name', 'result', 'isError'],
   source: ['url', 'title', 'documentId'],
