@@ -10,7 +10,7 @@ import type { Codec, CodecUses } from './contract/codec.js';
 import type { Profile } from './contract/profile.js';
 import { hasContinuityRules, isTemplated, RETRYABLE_BY_DEFAULT } from './profile-facts.js';
 import { requestBuilder } from './request/build-request.js';
-import { firstStringAt, keys, values } from './wire/read-path.js';
+import { firstStringAt, isInteger, keys, values } from './wire/read-path.js';
 import { missingUse, useOf, WireforgeError } from './errors.js';
 import { KIT_VERSION, MIN_KIT } from './kit-version.js';
 
@@ -22,7 +22,7 @@ export const defineAdapter = (profile: Profile, codec: Codec, generated?: { kit:
   // Modules from before the kit was recorded say nothing: kit 1. Hand-written adapters pass { kit: KIT_VERSION }.
   const kit = generated?.kit ?? 1;
   const { id, finish } = profile;
-  if (!Number.isInteger(kit) || kit > KIT_VERSION || kit < MIN_KIT) {
+  if (!isInteger(kit) || kit > KIT_VERSION || kit < MIN_KIT) {
     const newer = kit > KIT_VERSION;
     throw new WireforgeError(
       `adapter "${id}" was generated for adapter kit ${kit}, and this runtime serves kits ${MIN_KIT}–${KIT_VERSION}: ` +

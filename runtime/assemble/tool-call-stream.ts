@@ -109,13 +109,13 @@ export const closeToolCall = (a: TurnAssembler, key: unknown): void => {
   if (call) a.calls.closeCall(call);
 };
 
-function neverOpened(calls: ToolCalls, key: unknown, fragment: unknown): never {
+const neverOpened: (calls: ToolCalls, key: unknown, fragment: unknown) => never = (calls, key, fragment) => {
   throw new StreamError({
     provider: calls.provider,
     reason: `tool-call fragment for index ${String(key)} that was never opened`,
     excerpt: isString(fragment) ? fragment.slice(0, 80) : undefined,
   });
-}
+};
 
 const inconsistent: (calls: ToolCalls, key: unknown, id: string, call: OpenCall) => never = (calls, key, id, call) => {
   throw new StreamError({

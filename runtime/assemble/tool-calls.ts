@@ -138,9 +138,9 @@ export class ToolCalls {
 }
 
 /** A block of another kind opened at a call's key: the stream is inconsistent. */
-export function keyClash(calls: { readonly provider: string }, key: unknown): never {
+export const keyClash: (calls: { readonly provider: string }, key: unknown) => never = (calls, key) => {
   throw new StreamError({ provider: calls.provider, reason: `a tool call and another block share index ${String(key)}` });
-}
+};
 
 const finalCall = (call: OpenCall): ToolCall => {
   const joined = call.full ?? (call.parts.empty && call.initial !== undefined ? call.initial : call.parts.toString());

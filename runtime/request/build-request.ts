@@ -49,7 +49,7 @@ export const requestBuilder = (profile: Profile, codec: Codec): ((input: ChatReq
   const joined = toMessages.merge;
   const merge = joined && useOf(codec, profile.id, 'merge');
   return (input, mode) => {
-    const w = new Warnings(profile.id);
+    const w = new Warnings(profile.id, wireName);
     // History first: continuity rules may take fields out of what this conversation can carry.
     const conv = prepareConversation(input, system.placement, system.join, continuity, w, rules);
     const req = conv.request;
@@ -59,8 +59,8 @@ export const requestBuilder = (profile: Profile, codec: Codec): ((input: ChatReq
       w.drop(s.field, s.reason);
     }
     if (!toolForms && req.tools?.length) w.drop('tools', noTools);
-    if (!toChoice && req.toolChoice !== undefined) w.drop('toolChoice', `${wireName} has no tool choice`);
-    if (!toFormat && req.responseFormat !== undefined) w.drop('responseFormat', `${wireName} has no response format setting`);
+    if (!toChoice && req.toolChoice !== undefined) w.lacks('toolChoice', 'tool choice');
+    if (!toFormat && req.responseFormat !== undefined) w.lacks('responseFormat', 'response format setting');
 
     const cx = new (codec.uses?.blocks ?? TemplateContext)(codec.parts, codec.blocks, w);
     const mapped: unknown[] = [];
@@ -83,11 +83,11 @@ export const requestBuilder = (profile: Profile, codec: Codec): ((input: ChatReq
       const hosted: unknown[] = [];
       req.tools.forEach((t, i) => {
         if (t.type === 'provider') {
-          const wire = hostedTools ? hostedTools(t, i, toTools!, wireName, w) : w.drop(`tools[${i}]`, `${wireName} has no provider tool "${t.name}"; it was not sent`);
+          const wire = hostedTools ? hostedTools(t, i, toTools!, wireName, w) : w.lacks(`tools[${i}]`, `provider tool "${t.name}"; it was not sent`);
           if (wire !== undefined) hosted.push(wire);
           return;
         }
-        if (t.strict !== undefined && !rq.carries.toolStrict) w.drop(`tools[${i}].strict`, `${wireName} has no strict flag on tools`);
+        if (t.strict !== undefined && !rq.carries.toolStrict) w.lacks(`tools[${i}].strict`, 'strict flag on tools');
         functions.push(t);
       });
       const items = functions.map(toolForms.item);
@@ -152,9 +152,9 @@ const mapMessage = (m: Message, p: Profile, c: Codec, cx: MessageContext, w: War
   const carries = p.request.carries;
   const wire = p.name;
   let role: keyof RoleTemplates = m.role;
-  if (m.role === 'user' && m.name !== undefined && !carries.userName) w.drop(`${cx.where()}.name`, `${wire} has no field for a participant name`);
+  if (m.role === 'user' && m.name !== undefined && !carries.userName) w.lacks(`${cx.where()}.name`, 'field for a participant name');
   if (m.role === 'assistant' && !carries.callSignature && m.toolCalls?.some((t) => t.signature !== undefined)) {
-    w.drop(`${cx.where()}.toolCalls`, `${wire} has no place for tool-call signatures; they were not sent`);
+    w.lacks(`${cx.where()}.toolCalls`, 'place for tool-call signatures; they were not sent');
   }
   if (m.role === 'tool' && m.isError) {
     if (c.roles.toolError) role = 'toolError';
@@ -167,9 +167,9 @@ const mapMessage = (m: Message, p: Profile, c: Codec, cx: MessageContext, w: War
 
 /** Each response format: the codec's form for it, and what the warning says when there is none. */
 const FORMATS = {
-  text: ['text', 'has no plain-text response format'],
-  json: ['json', 'has no schemaless JSON mode; use json_schema'],
-  json_schema: ['jsonSchema', 'has no JSON-schema response format'],
+  text: ['text', 'plain-text response format'],
+  json: ['json', 'schemaless JSON mode; use json_schema'],
+  json_schema: ['jsonSchema', 'JSON-schema response format'],
 } as const;
 
 const responseFormat = (req: ChatRequest, p: Profile, c: Codec, w: Warnings): unknown => {
@@ -177,7 +177,7 @@ const responseFormat = (req: ChatRequest, p: Profile, c: Codec, w: Warnings): un
   if (!hasOwn(FORMATS, f.type)) return undefined;
   const [key, missing] = FORMATS[f.type];
   const form = c.responseFormat[key] as ((f: unknown) => unknown) | undefined;
-  return form ? form(f) : w.drop('responseFormat', `${p.name} ${missing}`);
+  return form ? form(f) : w.lacks('responseFormat', missing);
 };
 
 /**

@@ -9,7 +9,7 @@
  */
 import { quote, RequestError } from '../errors.js';
 import type { ChatRequest } from '../contract/unified-model.js';
-import { entries, hasOwn, isArray, isObject, isString, keys, values } from '../wire/read-path.js';
+import { entries, hasOwn, isArray, isInteger, isObject, isString, keys, values } from '../wire/read-path.js';
 import { nearest } from './did-you-mean.js';
 
 /** The provider of the request being checked (a check runs start to end synchronously). */
@@ -31,9 +31,9 @@ const KINDS = {
   name: [(v) => isString(v) && v !== '', 'a non-empty string'],
   boolean: [(v) => typeof v === 'boolean', 'true or false'],
   number: [Number.isFinite, 'a finite number'],
-  count: [(v) => Number.isInteger(v) && (v as number) > 0, 'a positive integer'],
+  count: [(v) => isInteger(v) && (v as number) > 0, 'a positive integer'],
   // -1: the provider decides (Gemini's dynamic thinking budget).
-  budget: [(v) => Number.isInteger(v) && (v as number) >= -1, 'an integer of at least -1'],
+  budget: [(v) => isInteger(v) && (v as number) >= -1, 'an integer of at least -1'],
   strings: [(v) => isArray(v) && v.every(isString), 'an array of strings'],
   stringMap: [(v) => isObject(v) && values(v).every(isString), 'an object of strings'],
   object: [isObject, 'an object'],

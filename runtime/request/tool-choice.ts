@@ -20,7 +20,7 @@ export const toolChoiceForm = (req: ChatRequest, p: Profile, c: Codec, w: Warnin
     w.reject('toolChoice', `unknown tool choice ${quote(choice)}`);
   }
   const form = c.toolChoice[kind];
-  return form ? form({ name: typeof choice === 'object' ? choice.name : undefined, noParallel }) : w.drop('toolChoice', `${p.name} has no "${kind}" tool choice`);
+  return form ? form({ name: typeof choice === 'object' ? choice.name : undefined, noParallel }) : w.lacks('toolChoice', `"${kind}" tool choice`);
 };
 
 /** The tool choice of a wire with `params.parallelToolCalls: { carriedBy }` or an `unset` form. */

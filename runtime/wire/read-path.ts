@@ -12,8 +12,9 @@ export const isObject = (v: unknown): v is Record<string, unknown> => {
  */
 export const isArray = Array.isArray;
 export const isString = (v: unknown): v is string => typeof v === 'string';
-/** Object.keys, .values, .entries and .hasOwn, for the same reason. */
+/** Object.keys, .values, .entries and .hasOwn, and Number.isInteger, for the same reason. */
 export const { keys, values, entries, hasOwn } = Object;
+export const { isInteger } = Number;
 
 export const readPath = (data: unknown, path: WirePath): unknown => {
   let v = data;
