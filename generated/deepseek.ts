@@ -97,16 +97,7 @@ export const codec = {
 
 /** How this wire is served (docs/serving.md): the blocking body and each step of a stream, as templates. */
 export const serve = /* @__PURE__ */ serveOver(base.serve, {
-  stream: {
-    thinkingDelta: [
-      (s) => ({
-        ...s.envelope,
-        choices: [
-          { index: 0, delta: compact({ reasoning_content: s.delta }), logprobs: null, finish_reason: null },
-        ],
-      }),
-    ],
-  },
+  stream: { thinkingDelta: [{ chunk: (s) => compact({ reasoning_content: s.delta }) }] },
   request,
 }) satisfies ServeCodec;
 

@@ -507,51 +507,22 @@ export const serve = {
     responseId: s.id,
   }),
   envelope: (s) => compact({ modelVersion: s.model, responseId: s.id }),
+  chunk: (s, body) => ({
+    candidates: [{ content: { role: 'model', parts: [body] }, index: 0 }],
+    ...s.envelope,
+  }),
   stream: {
-    textDelta: [
-      (s) => ({
-        candidates: [{ content: { role: 'model', parts: [compact({ text: s.delta })] }, index: 0 }],
-        ...s.envelope,
-      }),
-    ],
-    thinkingDelta: [
-      (s) => ({
-        candidates: [{ content: { role: 'model', parts: [{ text: s.delta, thought: true }] }, index: 0 }],
-        ...s.envelope,
-      }),
-    ],
-    thinkingSignature: [
-      (s) => ({
-        candidates: [
-          {
-            content: { role: 'model', parts: [{ text: '', thought: true, thoughtSignature: s.signature }] },
-            index: 0,
-          },
-        ],
-        ...s.envelope,
-      }),
-    ],
-    part: [
-      (s) => ({ candidates: [{ content: { role: 'model', parts: [s.wire] }, index: 0 }], ...s.envelope }),
-    ],
+    textDelta: [{ chunk: (s) => compact({ text: s.delta }) }],
+    thinkingDelta: [{ chunk: (s) => ({ text: s.delta, thought: true }) }],
+    thinkingSignature: [{ chunk: (s) => ({ text: '', thought: true, thoughtSignature: s.signature }) }],
+    part: [{ chunk: (s) => s.wire }],
     toolCall: [
-      (s) => ({
-        candidates: [
-          {
-            content: {
-              role: 'model',
-              parts: [
-                {
-                  functionCall: compact({ name: s.name, args: s.argumentsObject }),
-                  thoughtSignature: s.signature ?? 'skip_thought_signature_validator',
-                },
-              ],
-            },
-            index: 0,
-          },
-        ],
-        ...s.envelope,
-      }),
+      {
+        chunk: (s) => ({
+          functionCall: compact({ name: s.name, args: s.argumentsObject }),
+          thoughtSignature: s.signature ?? 'skip_thought_signature_validator',
+        }),
+      },
     ],
     finish: [
       (s) => ({

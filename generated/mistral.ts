@@ -62,51 +62,49 @@ const request = {
   toolChoice: { required: 'any' },
 };
 
-/** One element of `choices.0.message.content` (rule "chunks"); `readChunk` reads it for both readers. */
-export interface WireChunk {
-  type?: string | null;
-  thinking?: Array<{ text?: string | null }> | null;
-  text?: string | null;
+/** `choices.0.message` of a body, `choices.0.delta` of an event: what `sharedRules` read. */
+export interface WireMessage {
+  content?:
+    | Array<{ type?: string | null; thinking?: Array<{ text?: string | null }> | null; text?: string | null }>
+    | string
+    | null;
 }
 
-function readChunk(a: TurnAssembler, x: WireChunk): void {
-  switch (x?.type) {
-    case 'thinking':
-      // reasoning
-      for (const x2 of list(x?.thinking)) {
-        a.thinking.append(x2?.text);
+/** The rules both readers run, on the part of the payload each hands them (`m`, a WireMessage). */
+const sharedRules = {
+  chunks(a: TurnAssembler, _: unknown, m?: WireMessage | null): void {
+    for (const x of list(m?.content)) {
+      switch (x?.type) {
+        case 'thinking':
+          // reasoning
+          for (const x2 of list(x?.thinking)) {
+            a.thinking.append(x2?.text);
+          }
+          break;
+        case 'text':
+          a.appendText(x?.text);
+          break;
       }
-      break;
-    case 'text':
-      a.appendText(x?.text);
-      break;
-  }
-}
+    }
+  },
+};
 
 /** Where this overlay runs its own rules: before the rule each names. */
 const placed = { chunks: 'text' };
 
 /** The response rules by name, in the order they run (each reads the whole body). */
-export const responseRules = /* @__PURE__ */ placeRules(base.responseRules, placed, {
-  chunks(a: TurnAssembler, r: WireResponse): void {
-    for (const x of list(r?.choices?.[0]?.message?.content)) readChunk(a, x);
-  },
-});
+export const responseRules = /* @__PURE__ */ placeRules(base.responseRules, placed, sharedRules);
 
 /** The rules every stream event goes through, by name, in the order they run. */
-export const eventRules = /* @__PURE__ */ placeRules(base.eventRules, placed, {
-  chunks(a: TurnAssembler, e: WireEvent): void {
-    for (const x of list(e?.choices?.[0]?.delta?.content)) readChunk(a, x);
-  },
-});
+export const eventRules = /* @__PURE__ */ placeRules(base.eventRules, placed, sharedRules);
 
 /** The codec: its base's, with the templates above compiled, and readers that run the rule tables above. */
 export const codec = {
   ...base.codec,
   ...templatesOver(base.codec, request),
   uses: { thinking: ThinkingBlocks },
-  readResponse: runRules(responseRules),
-  readEvent: runRules(eventRules),
+  readResponse: runRules(responseRules, (r: WireResponse) => r?.choices?.[0]?.message),
+  readEvent: runRules(eventRules, (e: WireEvent) => e?.choices?.[0]?.delta),
 } satisfies Codec;
 
 /** How this wire is served (docs/serving.md): the blocking body and each step of a stream, as templates. */

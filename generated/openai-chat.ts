@@ -335,94 +335,56 @@ export const serve = {
     service_tier: 'default',
     system_fingerprint: null,
   }),
+  chunk: (s, body) => ({
+    ...s.envelope,
+    choices: [{ index: 0, delta: body, logprobs: null, finish_reason: null }],
+  }),
   stream: {
     textStart: [
-      (s) =>
-        s.first === true
-          ? {
-              ...s.envelope,
-              choices: [
-                {
-                  index: 0,
-                  delta: { role: 'assistant', content: '', refusal: null },
-                  logprobs: null,
-                  finish_reason: null,
-                },
-              ],
-            }
-          : undefined,
+      { chunk: (s) => (s.first === true ? { role: 'assistant', content: '', refusal: null } : undefined) },
     ],
-    textDelta: [
-      (s) => ({
-        ...s.envelope,
-        choices: [{ index: 0, delta: compact({ content: s.delta }), logprobs: null, finish_reason: null }],
-      }),
-    ],
+    textDelta: [{ chunk: (s) => compact({ content: s.delta }) }],
     toolCallStart: [
-      (s) =>
-        s.first === true
-          ? {
-              ...s.envelope,
-              choices: [
-                {
-                  index: 0,
-                  delta: {
-                    role: 'assistant',
-                    content: null,
-                    tool_calls: [
-                      {
-                        index: s.callIndex,
-                        id: s.callId,
-                        type: 'function',
-                        function: { name: s.name, arguments: '' },
-                      },
-                    ],
-                    refusal: null,
+      {
+        chunk: (s) =>
+          s.first === true
+            ? {
+                role: 'assistant',
+                content: null,
+                tool_calls: [
+                  {
+                    index: s.callIndex,
+                    id: s.callId,
+                    type: 'function',
+                    function: { name: s.name, arguments: '' },
                   },
-                  logprobs: null,
-                  finish_reason: null,
-                },
-              ],
-            }
-          : undefined,
-      (s) =>
-        s.first === false
-          ? {
-              ...s.envelope,
-              choices: [
-                {
-                  index: 0,
-                  delta: {
-                    tool_calls: [
-                      {
-                        index: s.callIndex,
-                        id: s.callId,
-                        type: 'function',
-                        function: { name: s.name, arguments: '' },
-                      },
-                    ],
+                ],
+                refusal: null,
+              }
+            : undefined,
+      },
+      {
+        chunk: (s) =>
+          s.first === false
+            ? {
+                tool_calls: [
+                  {
+                    index: s.callIndex,
+                    id: s.callId,
+                    type: 'function',
+                    function: { name: s.name, arguments: '' },
                   },
-                  logprobs: null,
-                  finish_reason: null,
-                },
-              ],
-            }
-          : undefined,
+                ],
+              }
+            : undefined,
+      },
     ],
     toolCallDelta: [
-      (s) => ({
-        ...s.envelope,
-        choices: [
-          {
-            index: 0,
-            delta: {
-              tool_calls: [compact({ index: s.callIndex, function: compact({ arguments: s.delta }) })],
-            },
-            logprobs: null,
-            finish_reason: null,
-          },
-        ],
-      }),
+      {
+        chunk: (s) => ({
+          tool_calls: [compact({ index: s.callIndex, function: compact({ arguments: s.delta }) })],
+        }),
+      },
     ],
     finish: [
       (s) => ({

@@ -17,18 +17,10 @@ import {
 import type { Codec, Profile, ServeCodec, TurnAssembler } from '../runtime/adapter-kit.js';
 
 /** A blocking OpenRouter response body, as far as this adapter reads it. */
-export type WireResponse = base.WireResponse & {
-  choices?: Array<{
-    message?: { reasoning_details?: Array<WireDetail> | null; reasoning?: string | null } | null;
-  }> | null;
-};
+export type WireResponse = base.WireResponse & { choices?: Array<{ message?: WireMessage | null }> | null };
 
 /** One OpenRouter stream event payload, as far as this adapter reads it. */
-export type WireEvent = base.WireEvent & {
-  choices?: Array<{
-    delta?: { reasoning_details?: Array<WireDetail> | null; reasoning?: string | null } | null;
-  }> | null;
-};
+export type WireEvent = base.WireEvent & { choices?: Array<{ delta?: WireMessage | null }> | null };
 
 /** What this wire is, as data: applied by the runtime. */
 export const profile = {
@@ -90,99 +82,82 @@ const request = {
   },
 };
 
-/** One element of `choices.0.message.reasoning_details` (rule "details"); `readDetail` reads it for both readers. */
-export interface WireDetail {
-  type?: string | null;
-  text?: string | null;
-  signature?: string | null;
-  data?: string | null;
-  id?: string | null;
-  index?: unknown;
-  format?: string | null;
-  summary?: string | null;
+/** `choices.0.message` of a body, `choices.0.delta` of an event: what `sharedRules` read. */
+export interface WireMessage {
+  reasoning_details?: Array<{
+    type?: string | null;
+    text?: string | null;
+    signature?: string | null;
+    data?: string | null;
+    id?: string | null;
+    index?: unknown;
+    format?: string | null;
+    summary?: string | null;
+  }> | null;
+  reasoning?: string | null;
 }
 
-function readDetail(a: TurnAssembler, x: WireDetail): void {
-  if (x?.type === 'reasoning.text' || x?.type === 'reasoning.summary' || x?.type === 'reasoning.encrypted') {
-    a.thinking.select(x?.index);
-    a.thinking.setId(x?.id);
-    a.thinking.setRedacted(x?.data);
-    a.thinking.append(x?.text);
-    a.thinking.appendSummary(x?.summary);
-    a.thinking.setSignature(x?.signature);
-    a.thinking.setFormat(x?.format);
-  }
-}
+/** The rules both readers run, on the part of the payload each hands them (`m`, a WireMessage). */
+const sharedRules = {
+  details(a: TurnAssembler, _: unknown, m?: WireMessage | null): void {
+    for (const x of list(m?.reasoning_details)) {
+      if (
+        x?.type === 'reasoning.text' ||
+        x?.type === 'reasoning.summary' ||
+        x?.type === 'reasoning.encrypted'
+      ) {
+        a.thinking.select(x?.index);
+        a.thinking.setId(x?.id);
+        a.thinking.setRedacted(x?.data);
+        a.thinking.append(x?.text);
+        a.thinking.appendSummary(x?.summary);
+        a.thinking.setSignature(x?.signature);
+        a.thinking.setFormat(x?.format);
+      }
+    }
+  },
+  thinking(a: TurnAssembler, _: unknown, m?: WireMessage | null): void {
+    if (m?.reasoning_details == null) {
+      a.thinking.append(m?.reasoning);
+    }
+  },
+};
 
 /** Where this overlay runs its own rules: before the rule each names. */
 const placed = { details: 'text', thinking: 'text' };
 
 /** The response rules by name, in the order they run (each reads the whole body). */
-export const responseRules = /* @__PURE__ */ placeRules(base.responseRules, placed, {
-  details(a: TurnAssembler, r: WireResponse): void {
-    for (const x of list(r?.choices?.[0]?.message?.reasoning_details)) readDetail(a, x);
-  },
-  thinking(a: TurnAssembler, r: WireResponse): void {
-    if (r?.choices?.[0]?.message?.reasoning_details == null) {
-      a.thinking.append(r?.choices?.[0]?.message?.reasoning);
-    }
-  },
-});
+export const responseRules = /* @__PURE__ */ placeRules(base.responseRules, placed, sharedRules);
 
 /** The rules every stream event goes through, by name, in the order they run. */
-export const eventRules = /* @__PURE__ */ placeRules(base.eventRules, placed, {
-  details(a: TurnAssembler, e: WireEvent): void {
-    for (const x of list(e?.choices?.[0]?.delta?.reasoning_details)) readDetail(a, x);
-  },
-  thinking(a: TurnAssembler, e: WireEvent): void {
-    if (e?.choices?.[0]?.delta?.reasoning_details == null) {
-      a.thinking.append(e?.choices?.[0]?.delta?.reasoning);
-    }
-  },
-});
+export const eventRules = /* @__PURE__ */ placeRules(base.eventRules, placed, sharedRules);
 
 /** The codec: its base's, with the templates above compiled, and readers that run the rule tables above. */
 export const codec = {
   ...base.codec,
   ...templatesOver(base.codec, request),
   uses: { thinking: ThinkingBlocks, blocks: BlockContext, foreignTurns: applyContinuity },
-  readResponse: runRules(responseRules),
-  readEvent: runRules(eventRules),
+  readResponse: runRules(responseRules, (r: WireResponse) => r?.choices?.[0]?.message),
+  readEvent: runRules(eventRules, (e: WireEvent) => e?.choices?.[0]?.delta),
 } satisfies Codec;
 
 /** How this wire is served (docs/serving.md): the blocking body and each step of a stream, as templates. */
 export const serve = /* @__PURE__ */ serveOver(base.serve, {
   stream: {
     thinkingDelta: [
-      (s) => ({
-        ...s.envelope,
-        choices: [
-          {
-            index: 0,
-            delta: {
-              reasoning: s.delta,
-              reasoning_details: [{ type: 'reasoning.text', text: s.delta, index: s.index }],
-            },
-            finish_reason: null,
-          },
-        ],
-      }),
+      {
+        chunk: (s) => ({
+          reasoning: s.delta,
+          reasoning_details: [{ type: 'reasoning.text', text: s.delta, index: s.index }],
+        }),
+      },
     ],
     thinkingSignature: [
-      (s) => ({
-        ...s.envelope,
-        choices: [
-          {
-            index: 0,
-            delta: {
-              reasoning_details: [
-                { type: 'reasoning.text', text: '', signature: s.signature, index: s.index },
-              ],
-            },
-            finish_reason: null,
-          },
-        ],
-      }),
+      {
+        chunk: (s) => ({
+          reasoning_details: [{ type: 'reasoning.text', text: '', signature: s.signature, index: s.index }],
+        }),
+      },
     ],
   },
   request,

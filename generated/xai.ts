@@ -72,27 +72,19 @@ export const codec = {
 export const serve = /* @__PURE__ */ serveOver(base.serve, {
   stream: {
     toolCall: [
-      (s) => ({
-        ...s.envelope,
-        choices: [
-          {
-            index: 0,
-            delta: {
-              ...(s.first === true ? { role: 'assistant', content: null } : undefined),
-              tool_calls: [
-                {
-                  index: s.callIndex,
-                  id: s.callId,
-                  type: 'function',
-                  function: compact({ name: s.name, arguments: s.arguments }),
-                },
-              ],
+      {
+        chunk: (s) => ({
+          ...(s.first === true ? { role: 'assistant', content: null } : undefined),
+          tool_calls: [
+            {
+              index: s.callIndex,
+              id: s.callId,
+              type: 'function',
+              function: compact({ name: s.name, arguments: s.arguments }),
             },
-            logprobs: null,
-            finish_reason: null,
-          },
-        ],
-      }),
+          ],
+        }),
+      },
     ],
     toolCallStart: undefined,
     toolCallDelta: undefined,

@@ -6,6 +6,7 @@ import { sortDiagnostics, type Diagnostic } from './diagnostics.js';
 import { emitDocs } from './emit/emit-docs.js';
 import { emitIndex, emitLoaders, emitServeIndex } from './emit/emit-index.js';
 import { emitModule } from './emit/emit-module.js';
+import { moduleScope, type ScopeReads } from './emit/emit-reader-part.js';
 import { kitNames } from './emit/kit-names.js';
 import { typeCheck } from './check/type-check.js';
 import { formatCode } from './format/format-code.js';
@@ -170,10 +171,20 @@ export async function generate(sources: SpecSource[], options: GenerateOptions =
     const byId = new Map(irs.map((ir) => [ir.id, ir]));
     const moduleOf = (ir: SpecIR): string | undefined => modules.get(ir.files[0]!);
     const names = options.kitNames ?? kitNames();
+    // The scope each module's readers hand its rule tables (shared rules), down the extends chain.
+    const scopes = new Map<string, ScopeReads | undefined>();
+    const scopeOf = (ir: SpecIR | undefined): ScopeReads | undefined => {
+      if (!ir) return undefined;
+      if (!scopes.has(ir.id)) {
+        const base = ir.base ? byId.get(ir.base) : undefined;
+        scopes.set(ir.id, moduleScope(ir, base, scopeOf(base)));
+      }
+      return scopes.get(ir.id);
+    };
     for (const ir of irs) {
       if (moduleOf(ir) !== undefined) continue;
       const base = ir.base ? byId.get(ir.base) : undefined;
-      out.set(`${ir.id}.ts`, emitModule(ir, base, { runtimeImport, kitNames: names, baseImport: base && (moduleOf(base) ?? `./${base.id}.js`) }));
+      out.set(`${ir.id}.ts`, emitModule(ir, base, { runtimeImport, kitNames: names, baseImport: base && (moduleOf(base) ?? `./${base.id}.js`), baseScope: scopeOf(base) }));
     }
     const own = irs.filter((ir) => moduleOf(ir) === undefined);
     const runtimeEntry = options.runtimeEntry ?? runtimeImport.replace(/adapter-kit\.js$/, 'index.js');

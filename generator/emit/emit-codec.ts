@@ -158,7 +158,7 @@ function arrow(params: string[], node: TemplateNode, ctx: RequestSlotContext): s
 }
 
 /** The codec's part of a module: the whole object, or an overlay's as its base's with what differs. */
-export function codecPart(codec: CodecSource, base: CodecSource | undefined, baseRef: string | undefined, sameReaders: boolean, templatesRef?: string, runsTables = false): string {
+export function codecPart(codec: CodecSource, base: CodecSource | undefined, baseRef: string | undefined, sameReaders: boolean, templatesRef?: string, runsTables = false, scope?: { response: string; event: string }): string {
   const ref = `${baseRef}.codec`;
   const entries: string[] = [];
   // An overlay's changed templates, compiled from its data by the kit (runtime/request/compile-templates.ts).
@@ -189,7 +189,9 @@ export function codecPart(codec: CodecSource, base: CodecSource | undefined, bas
   for (const group of ['system', 'tools', 'params', 'uses']) {
     if (base && !codec.members.has(group) && base.members.has(group) && !(templatesRef && TEMPLATE_GROUPS.has(group))) entries.push(`${group}: undefined`);
   }
-  if (runsTables && !sameReaders) entries.push('readResponse: runRules(responseRules)', 'readEvent: runRules(eventRules)');
+  // Rules both readers share read the part of the payload the reader hands them (runRules' scope).
+  if (runsTables && !sameReaders && scope) entries.push(`readResponse: runRules(responseRules, (r: WireResponse) => ${scope.response})`, `readEvent: runRules(eventRules, (e: WireEvent) => ${scope.event})`);
+  else if (runsTables && !sameReaders) entries.push('readResponse: runRules(responseRules)', 'readEvent: runRules(eventRules)');
   else if (!sameReaders) entries.push('readResponse', 'readEvent');
   return base ? `{ ...${ref}, ${entries.join(', ')} }` : `{ ${entries.join(', ')} }`;
 }

@@ -16,7 +16,7 @@ import {
 import type { SpecIR } from '../ir/types.js';
 import { commentText, constant } from './code.js';
 import { codecPart, emitCodec } from './emit-codec.js';
-import { readerPart } from './emit-reader-part.js';
+import { readerPart, type ScopeReads } from './emit-reader-part.js';
 import { requestDiff, serveExpr, serveMembers } from './emit-serve.js';
 import { diffExpr, valueExpr } from './emit-value.js';
 import { wireTypeStatements } from './emit-wire-types.js';
@@ -28,6 +28,8 @@ export interface EmitOptions {
   kitNames: ReadonlySet<string>;
   /** Where the base's module is imported from (a sibling, or a built-in adapter of the runtime package). */
   baseImport?: string | undefined;
+  /** The scope the base's readers hand its tables' rules (its shared rules take it), if any. */
+  baseScope?: ScopeReads | undefined;
 }
 
 export function banner(files: string[]): string {
@@ -55,7 +57,7 @@ export function emitModule(ir: SpecIR, base: SpecIR | undefined, options: EmitOp
 
   const sameReaders = baseCodec !== undefined && baseCodec.readResponse === codec.readResponse && baseCodec.readEvent === codec.readEvent;
   // One emitter per part: the readers first (they name the element shapes the wire types print).
-  const readers = readerPart(ir, base, baseRef, sameReaders, options.baseImport ?? (base && `./${base.id}.js`));
+  const readers = readerPart(ir, base, baseRef, sameReaders, options.baseImport ?? (base && `./${base.id}.js`), options.baseScope);
   if (!sameReaders) statements.push(...wireTypeStatements(ir, base, baseRef, readers.names));
   const profile = base ? diffExpr(`${baseRef}.profile`, base.profile, ir.profile) : valueExpr(ir.profile);
   statements.push(constant('profile', `${profile} as const satisfies Profile`, 'What this wire is, as data: applied by the runtime.'));
@@ -67,7 +69,7 @@ export function emitModule(ir: SpecIR, base: SpecIR | undefined, options: EmitOp
   const codecDoc = !base
     ? 'The compiled parts: templates that write the wire, readers that read it.'
     : `The codec: its base's${request ? ', with the templates above compiled' : ''}${readers.inCodec ? ', and readers that run the rule tables above' : ''}.`;
-  const codecStatement = constant('codec', `${codecPart(codec, baseCodec, baseRef, sameReaders, request ? 'request' : undefined, readers.inCodec)} satisfies Codec`, codecDoc);
+  const codecStatement = constant('codec', `${codecPart(codec, baseCodec, baseRef, sameReaders, request ? 'request' : undefined, readers.inCodec, readers.scope)} satisfies Codec`, codecDoc);
   // A codec that runs the rule tables comes after them; otherwise the readers it names are functions, hoisted.
   if (readers.inCodec) statements.push(...readers.statements, codecStatement);
   else statements.push(codecStatement, ...readers.statements);

@@ -5,6 +5,7 @@
  * a kit function given the assembler), a `switch` per event type and per `switch:` rule, a
  * for-of per `each:`.
  */
+import type { Segment } from '../ir/paths.js';
 import type { Action, Condition, Rule, SpecIR } from '../ir/types.js';
 import { access, commentText, firstOf, key, lit } from './code.js';
 import { member } from './emit-value.js';
@@ -138,10 +139,13 @@ export function sameRule(base: Rule[], r: Rule, scope: 'r' | 'e'): boolean {
  * the every-event table, in the table's order (`placeRules` orders it: the base's, with the
  * overlay's own placed by name); named events keep a `switch`, each case calling its rules by name.
  */
-export function emitReadersComposed(ir: SpecIR, tables: { events: string }): { readResponse: string; readEvent: string } {
-  const calls = (rules: Rule[], table: string) => rules.map((r) => `${member(table, r.name)}(a, e);`);
-  const response = ir.response.length ? ['for (const rule of responseSteps) rule(a, r);'] : [];
-  const event = ir.stream.all.length ? ['for (const rule of eventSteps) rule(a, e);'] : [];
+export function emitReadersComposed(ir: SpecIR, tables: { events: string }, scope?: { response: string; event: string }): { readResponse: string; readEvent: string } {
+  // Rules a base shares between its readers take the scope each reader reads (emit-reader-part.ts).
+  const m = scope ? ', m' : '';
+  const calls = (rules: Rule[], table: string) => rules.map((r) => `${member(table, r.name)}(a, e${m});`);
+  const response = ir.response.length ? [...(scope ? [`const m = ${scope.response};`] : []), `for (const rule of responseSteps) rule(a, r${m});`] : [];
+  const event = ir.stream.all.length || ir.stream.events.length ? [...(scope ? [`const m = ${scope.event};`] : [])] : [];
+  if (ir.stream.all.length) event.push(`for (const rule of eventSteps) rule(a, e${m});`);
   const { stream } = ir;
   if (stream.events.length || stream.ignore.length) {
     const on = stream.eventKey ? `${access('e', stream.eventKey)} ?? event` : 'event';
@@ -164,7 +168,7 @@ export function emitReadersComposed(ir: SpecIR, tables: { events: string }): { r
  * not have, and each it moves, before the next rule that keeps its base place (none: at the end);
  * and the base's rules the overlay leaves out.
  */
-export function placements(rules: Rule[], base: Rule[], own: Set<Rule>): { before: Record<string, string>; dropped: string[] } {
+export function placements(rules: Rule[], base: Rule[], own: Set<Rule>, ownOrder?: string[]): { before: Record<string, string>; dropped: string[] } {
   const names = rules.map((r) => r.name);
   const baseNames = base.map((r) => r.name);
   // The base's rules that keep their place: the longest run of them the overlay keeps in the base's order.
@@ -178,7 +182,8 @@ export function placements(rules: Rule[], base: Rule[], own: Set<Rule>): { befor
   const dropped = baseNames.filter((n) => !names.includes(n));
   // What placeRules will make of it (runtime/assemble/place-rules.ts); a rule moved to the end has no anchor.
   const placed = baseNames.filter((n) => !dropped.includes(n) && !(n in before));
-  for (const n of [...Object.keys(before), ...rules.filter((r) => own.has(r)).map((r) => r.name)]) {
+  // The overlay's own rules in the order its table object lists them (`ownOrder`: shared ones first).
+  for (const n of [...Object.keys(before), ...(ownOrder ?? rules.filter((r) => own.has(r)).map((r) => r.name))]) {
     if (placed.includes(n)) continue;
     const at = n in before ? placed.indexOf(before[n]!) : -1;
     placed.splice(at < 0 ? placed.length : at, 0, n);
@@ -201,6 +206,69 @@ function longestCommon(a: string[], b: string[]): string[] {
     else j++;
   }
   return out;
+}
+
+/**
+ * The part of the payload an overlay's rules read in both readers, and the rules written once over
+ * it: pairs of own rules of one name whose code is the same once the body's read (`r?.choices?.[0]?.message`)
+ * and the event's (`e?.choices?.[0]?.delta`) are each the scope `m`, and read nothing else of the payload.
+ */
+export interface ReaderScope {
+  /** The scope as a read of `r` and of `e`. */
+  response: string;
+  event: string;
+  responsePath: Segment[];
+  eventPath: Segment[];
+  /** Shared rule name → its statements over `a` and `m`, in the response table's order. */
+  rules: Map<string, string[]>;
+}
+
+export function readerScope(ir: SpecIR, own: Set<Rule>): ReaderScope | undefined {
+  const pairs: Array<{ name: string; r: string[]; e: string[] }> = [];
+  for (const r of ir.response) {
+    const e = ir.stream.all.find((x) => x.name === r.name);
+    if (own.has(r) && e && own.has(e)) pairs.push({ name: r.name, r: ruleCode(r, 'r', 0, NONE, 4), e: ruleCode(e, 'e', 0, NONE, 4) });
+  }
+  // Each pair's scopes (a read of r, a read of e); the one most pairs share, the widest (shortest read) of those.
+  const counts = new Map<string, number>();
+  const fits = pairs.map((p) => {
+    const ok = new Set<string>();
+    for (const pr of reads(p.r.join('\n'), 'r')) for (const pe of reads(p.e.join('\n'), 'e')) if (over(p.r, pr) === over(p.e, pe) && !/\b[re]\b/.test(over(p.r, pr))) ok.add(`${pr} ${pe}`);
+    for (const k of ok) counts.set(k, (counts.get(k) ?? 0) + 1);
+    return ok;
+  });
+  const best = [...counts].sort((x, y) => y[1] - x[1] || x[0].length - y[0].length)[0]?.[0];
+  if (best === undefined) return undefined;
+  const [response, event] = best.split(' ') as [string, string];
+  const rules = new Map<string, string[]>();
+  pairs.forEach((p, i) => {
+    if (!fits[i]!.has(best)) return;
+    // The member's name is the rule's: its comment line says it again.
+    const code = p.r[0] === `// ${commentText(p.name)}` ? p.r.slice(1) : p.r;
+    rules.set(p.name, over(code, response).split('\n'));
+  });
+  return { response, event, responsePath: segmentsOf(response), eventPath: segmentsOf(event), rules };
+}
+
+const READ = /(?:\?\.[A-Za-z_$][\w$]*|\?\.\[\d+\])/g;
+
+/** Every read of `v` the code makes, and each read's shorter prefixes: `r?.choices`, `r?.choices?.[0]`, …. */
+function reads(code: string, v: 'r' | 'e'): Set<string> {
+  const out = new Set<string>();
+  for (const m of code.matchAll(new RegExp(`\\b${v}((?:\\?\\.[A-Za-z_$][\\w$]*|\\?\\.\\[\\d+\\])+)`, 'g'))) {
+    let at = v as string;
+    for (const seg of m[1]!.match(READ)!) out.add((at += seg));
+  }
+  return out;
+}
+
+/** The code with a read replaced by the scope `m`. */
+function over(code: string[], read: string): string {
+  return code.join('\n').replace(new RegExp(`${read.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w$])`, 'g'), 'm');
+}
+
+function segmentsOf(read: string): Segment[] {
+  return (read.match(READ) ?? []).map((s) => (s.startsWith('?.[') ? Number(s.slice(3, -1)) : s.slice(2)));
 }
 
 /** An `each` rule whose per-element code is the same in the body reader and the stream reader. */

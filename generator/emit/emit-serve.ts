@@ -6,7 +6,8 @@
 import type { SpecIR } from '../ir/types.js';
 import { SERVE_STEPS } from '../../runtime/serve/serve-steps.js';
 import { key, lit } from './code.js';
-import { templateExpr } from './emit-template.js';
+import { chunkPart, type TemplateNode } from '../ir/templates.js';
+import { templateExpr, whenExpr } from './emit-template.js';
 import { valueExpr } from './emit-value.js';
 
 /** What a serve slot reads: `$message.content` → `s.message?.content`, `$finish.status` → `s.finishFields.status`. */
@@ -17,6 +18,12 @@ export function serveSlot(name: string): string | undefined {
   if (root === 'json' && rest.length) return `jsonText(${serveSlot(rest.join('.'))})`;
   if (root === 'finish' && rest.length) return `s.finishFields${rest.map(access).join('')}`;
   return `s.${root}${rest.map(access).join('')}`;
+}
+
+/** serve.chunk's slots: the steps', and `$body`, its second argument. */
+function chunkSlot(name: string): string | undefined {
+  const [root, ...rest] = name.split('.');
+  return root === 'body' ? `body${rest.map(access).join('')}` : serveSlot(name);
 }
 
 function access(segment: string): string {
@@ -34,8 +41,10 @@ export function serveMembers(ir: SpecIR): Map<string, string> {
   const arrow = (body: string) => `(s) => ${body.startsWith('{') ? `(${body})` : body}`;
   if (serve.response) out.set('response', arrow(templateExpr(serve.response, serveSlot)));
   if (serve.envelope) out.set('envelope', arrow(templateExpr(serve.envelope, serveSlot)));
+  // The part comes as an argument (`$body`), not a slot: the slots keep their shape per event.
+  if (serve.chunk) out.set('chunk', arrow(templateExpr(serve.chunk, chunkSlot)).replace(/^\(s\)/, '(s, body)'));
   // One arrow per event, so each is written with its own sequence number; one member per step, so an overlay names only the steps it changes.
-  for (const k of SERVE_STEPS) if (serve.stream[k]) out.set(`stream.${k}`, `[${serve.stream[k]!.map((e) => arrow(templateExpr(e, serveSlot))).join(', ')}]`);
+  for (const k of SERVE_STEPS) if (serve.stream[k]) out.set(`stream.${k}`, `[${serve.stream[k]!.map((e) => eventExpr(e, arrow)).join(', ')}]`);
   out.set('finish', valueExpr(serve.finish));
   if (serve.error) out.set('error', arrow(templateExpr(serve.error, serveSlot)));
   if (serve.errorTypes) out.set('errorTypes', valueExpr(serve.errorTypes));
@@ -48,6 +57,15 @@ export function serveMembers(ir: SpecIR): Map<string, string> {
   // SSE wires that dispatch on a payload field send it as the event name too (as the providers do).
   if (ir.stream.eventKey && ir.profile.stream.framing === 'sse') out.set('eventName', valueExpr(ir.stream.eventKey.segments));
   return out;
+}
+
+/** A step's event: an arrow writing the whole event, or `{ chunk: <arrow writing its part> }` (serve.chunk places it). */
+function eventExpr(e: TemplateNode, arrow: (body: string) => string): string {
+  const part = chunkPart(e);
+  if (!part) return arrow(templateExpr(e, serveSlot));
+  const body = templateExpr(part, serveSlot);
+  const when = e.kind === 'object' && e.when ? whenExpr(e.when, serveSlot) : undefined;
+  return `{ chunk: ${arrow(when ? `(${when} ? ${body} : undefined)` : body)} }`;
 }
 
 /**

@@ -1,5 +1,5 @@
 /** Template tree → TypeScript expression, with `$slots` replaced by their context expressions. */
-import type { TemplateNode } from '../ir/templates.js';
+import type { TemplateNode, TemplateWhen } from '../ir/templates.js';
 import { key, lit } from './code.js';
 import { testCode } from './emit-test.js';
 
@@ -7,12 +7,7 @@ import { testCode } from './emit-test.js';
 export type SlotExprs = Readonly<Record<string, string>> | ((name: string) => string | undefined);
 
 export function templateExpr(node: TemplateNode, slots: SlotExprs): string {
-  const slot = (name: string) => {
-    const expr = typeof slots === 'function' ? slots(name) : slots[name];
-    // Unknown slots and malformed strings are reported before emit; never reached on valid specs.
-    if (expr === undefined) throw new Error(`unknown slot $${name}`);
-    return expr;
-  };
+  const slot = (name: string) => slotExpr(name, slots);
   switch (node.kind) {
     case 'slot':
       return node.fallback === undefined ? slot(node.name) : `(${slot(node.name)} ?? ${lit(node.fallback)})`;
@@ -37,16 +32,24 @@ export function templateExpr(node: TemplateNode, slots: SlotExprs): string {
       // An object of slots that may all be undefined is itself undefined (compact()), so its
       // parent leaves it out; one with an entry that is always set never is.
       const obj = hasSlot(node) && !node.entries.some(([k, v]) => k !== '$spread' && alwaysSet(v)) ? `compact({ ${body} })` : `{ ${body} }`;
-      if (!node.when) return obj;
-      const holds =
-        node.when.kind === 'set'
-          ? `!isEmpty(${templateExpr(node.when.slot, slots)})`
-          : node.when.tests.map((t) => testCode(t.test, slot(t.slot))).join(' && ');
-      return `(${holds} ? ${obj} : undefined)`;
+      return node.when ? `(${whenExpr(node.when, slots)} ? ${obj} : undefined)` : obj;
     }
     case 'bad':
       throw new Error(`malformed template at ${node.pointer}`);
   }
+}
+
+/** A `$when` condition as an expression. */
+export function whenExpr(when: TemplateWhen, slots: SlotExprs): string {
+  if (when.kind === 'set') return `!isEmpty(${templateExpr(when.slot, slots)})`;
+  return when.tests.map((t) => testCode(t.test, slotExpr(t.slot, slots))).join(' && ');
+}
+
+function slotExpr(name: string, slots: SlotExprs): string {
+  const expr = typeof slots === 'function' ? slots(name) : slots[name];
+  // Unknown slots and malformed strings are reported before emit; never reached on valid specs.
+  if (expr === undefined) throw new Error(`unknown slot $${name}`);
+  return expr;
 }
 
 /** The node's value is never undefined: a literal, a slot with a default, an array, an object that is always sent. */

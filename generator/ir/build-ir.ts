@@ -90,6 +90,7 @@ function buildServe(d: ServeDocument): ServeIR {
   return {
     ...(d.response === undefined ? {} : { response: parseTemplate(d.response, '/serve/response') }),
     ...(d.envelope === undefined ? {} : { envelope: parseTemplate(d.envelope, '/serve/envelope') }),
+    ...(d.chunk === undefined ? {} : { chunk: parseTemplate(d.chunk, '/serve/chunk') }),
     stream,
     finish: d.finish ?? {},
     ...(d.error === undefined ? {} : { error: parseTemplate(d.error, '/serve/error') }),

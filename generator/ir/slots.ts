@@ -26,7 +26,10 @@ export type SlotContext =
   | 'body'
   | 'serve.response'
   | 'serve.step'
+  | 'serve.chunk'
   | 'serve.error';
+
+const STEP_SLOTS = ['id', 'model', 'created', 'createdAt', 'seq', 'index', 'callIndex', 'first', 'itemId', 'delta', 'text', 'signature', 'callId', 'name', 'arguments', 'argumentsObject', 'finish', 'usage', 'response', 'message', 'type', 'code', 'status', 'wire', 'envelope', 'request'];
 
 /** The slots each template context offers (emit/slot-exprs.ts says what each one reads). */
 export const SLOTS: Record<SlotContext, readonly string[]> = {
@@ -54,12 +57,14 @@ export const SLOTS: Record<SlotContext, readonly string[]> = {
   // `$request` is the client's request body as it arrived (a response echoes its settings);
   // `$json.<slot>` is a slot's value as JSON text.
   'serve.response': ['id', 'model', 'created', 'createdAt', 'message', 'finish', 'usage', 'request'],
-  'serve.step': ['id', 'model', 'created', 'createdAt', 'seq', 'index', 'callIndex', 'first', 'itemId', 'delta', 'text', 'signature', 'callId', 'name', 'arguments', 'argumentsObject', 'finish', 'usage', 'response', 'message', 'type', 'code', 'status', 'wire', 'envelope', 'request'],
+  'serve.step': STEP_SLOTS,
+  // A step's slots and $body, the part the step's `$chunk` wrote.
+  'serve.chunk': [...STEP_SLOTS, 'body'],
   'serve.error': ['message', 'type', 'code', 'status'],
 };
 
 /** Serve slots that hold an object a template may read into (`$message.content`, `$finish.status`). */
-export const OBJECT_SLOTS: readonly string[] = ['message', 'usage', 'response', 'argumentsObject', 'finish', 'wire', 'envelope', 'request'];
+export const OBJECT_SLOTS: readonly string[] = ['message', 'usage', 'response', 'argumentsObject', 'finish', 'wire', 'envelope', 'body', 'request'];
 
 /** The slot a (possibly dotted) slot name reads: `message.content` reads `message`. */
 export function slotRoot(name: string, ctx: SlotContext): string {

@@ -160,6 +160,14 @@ export function toTest(t: unknown): Test {
   return { eq: t as string | number | boolean | null };
 }
 
+/**
+ * A stream event written as a chunk, `{ $chunk: <part> }` (perhaps with `$when`): its part, which
+ * serve.chunk places where it reads `$body`; undefined for a whole event.
+ */
+export function chunkPart(node: TemplateNode): TemplateNode | undefined {
+  return node.kind === 'object' ? node.entries.find(([k]) => k === '$chunk')?.[1] : undefined;
+}
+
 export function slotsOf(node: TemplateNode): Array<{ name: string; pointer: string }> {
   switch (node.kind) {
     case 'slot':

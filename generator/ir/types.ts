@@ -115,6 +115,8 @@ export type FormatKey = (typeof FORMAT_KEYS)[number];
 export interface ServeIR {
   response?: TemplateNode;
   envelope?: TemplateNode;
+  /** What a step written as `{ $chunk: <part> }` places its part in (`$body`). */
+  chunk?: TemplateNode;
   stream: Partial<Record<ServeStep, TemplateNode[]>>;
   /** `$finish.<name>` values per unified finish reason: JSON (an error object, incomplete details). */
   finish: Record<string, Record<string, unknown>>;

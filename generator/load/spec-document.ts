@@ -203,6 +203,8 @@ export interface ServeDocument {
   response?: TemplateValue;
   /** What every stream event carries (`$envelope`). */
   envelope?: TemplateValue;
+  /** What a step written as `{ $chunk: <part> }` places its part in (`$body`). */
+  chunk?: TemplateValue;
   /** One event (a template) or several (a list) per step. */
   stream?: Partial<Record<ServeStep, TemplateValue>>;
   /** Extra `$finish.<name>` slots per unified finish reason (`*`: every other reason). */

@@ -94,12 +94,34 @@ export interface ServeSlots {
 
 export type ServeTemplate = (s: ServeSlots) => unknown;
 
+/**
+ * What a chunk event's part is placed in: the step's slots and the part (`$body`), given as an
+ * argument rather than a slot so the slots keep their shape on the per-event path.
+ */
+export type ServeChunk = (s: ServeSlots, body: any) => unknown;
+
+/**
+ * A stream event written as a chunk: `chunk` writes the event's own part (undefined: no event),
+ * which the codec's `chunk` template places in what every such event repeats (read as `$body`).
+ */
+export interface ServeChunkTemplate {
+  readonly chunk: ServeTemplate;
+}
+
+/** One event of a stream step: a whole event, or a chunk's own part. */
+export type ServeEventTemplate = ServeTemplate | ServeChunkTemplate;
+
 export interface ServeCodec {
   readonly response?: ServeTemplate | undefined;
   /** What every stream event carries, read by the steps as `$envelope`. */
   readonly envelope?: ServeTemplate | undefined;
+  /**
+   * What a chunk step's part is placed in (`$body`): the part every chunk event repeats around it
+   * (Chat Completions' envelope and one choice), written once.
+   */
+  readonly chunk?: ServeChunk | undefined;
   /** Each step's events, in order; a step a spec leaves out writes nothing. */
-  readonly stream: Readonly<Partial<Record<ServeStep, readonly ServeTemplate[]>>>;
+  readonly stream: Readonly<Partial<Record<ServeStep, readonly ServeEventTemplate[]>>>;
   /** `finish.<name>` slots per unified finish reason; `*` for every reason not listed. */
   readonly finish: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   readonly error?: ServeTemplate | undefined;

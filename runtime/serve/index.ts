@@ -2,7 +2,7 @@
  * The server side (docs/serving.md): serving a spec's wire from unified turns and events. The
  * package's `wireforge/serve` entry is generated/serve.ts, which adds every spec's serve export.
  */
-export type { ServeCodec, ServeEvent, ServeSlots, ServeStep, ServeTemplate, ServedSpec } from '../contract/serve-codec.js';
+export type { ServeChunk, ServeChunkTemplate, ServeCodec, ServeEvent, ServeEventTemplate, ServeSlots, ServeStep, ServeTemplate, ServedSpec } from '../contract/serve-codec.js';
 export { SERVE_STEPS } from './serve-steps.js';
 export { StreamWriter, type WireEvent } from './stream-writer.js';
 export { eventEncoder, type EventEncoder } from './encode-events.js';

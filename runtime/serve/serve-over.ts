@@ -3,11 +3,11 @@
  * set to undefined is taken away). Generated code calls it as a pure call, so a bundle that never
  * serves leaves the base's serve data out too.
  */
-import type { RequestTemplates, ServeCodec, ServeStep, ServeTemplate } from '../contract/serve-codec.js';
+import type { RequestTemplates, ServeCodec, ServeEventTemplate, ServeStep } from '../contract/serve-codec.js';
 
 /** What an overlay changes: members, stream steps, request forms (undefined takes one away). */
 export type ServeOverlay = { readonly [K in Exclude<keyof ServeCodec, 'request' | 'stream'>]?: ServeCodec[K] | undefined } & {
-  readonly stream?: { readonly [S in ServeStep]?: readonly ServeTemplate[] | undefined };
+  readonly stream?: { readonly [S in ServeStep]?: readonly ServeEventTemplate[] | undefined };
   readonly request?: { readonly [G in keyof RequestTemplates]?: RequestTemplates[G] | undefined };
 };
 

@@ -298,11 +298,18 @@ export class StreamWriter {
     if (!events) return;
     const name = this.serve.eventName;
     const s = slots as { seq: number; envelope?: unknown };
-    const envelope = this.serve.envelope;
+    const { envelope, chunk } = this.serve;
     for (const template of events) {
       s.seq = this.seq++;
       if (envelope) s.envelope = envelope(s as unknown as ServeSlots);
-      const written = template(s as unknown as ServeSlots);
+      let written: unknown;
+      if (typeof template === 'function') written = template(s as unknown as ServeSlots);
+      else {
+        // A chunk step writes its own part; the codec's chunk template places it (`$body`).
+        if (!chunk) throw new TypeError(`serve.stream.${step}: a chunk event needs the codec's serve.chunk template`);
+        const body = template.chunk(s as unknown as ServeSlots);
+        written = body === undefined ? undefined : chunk(s as unknown as ServeSlots, body);
+      }
       if (written === undefined) continue;
       // `$event` names the event where the payload does not (AWS event-stream's `:event-type`).
       const { $event, ...rest } = written as Record<string, unknown>;

@@ -40,17 +40,19 @@ describe('wire types (ir.wire)', () => {
   });
 
   it('the emitter leaves them as built: emitting twice gives the same module, and the shapes equal a fresh build', async () => {
-    // OpenRouter's reasoning details are an element shape both readers share (WireDetail).
+    // OpenRouter's message additions are a shape both readers share (WireMessage: a body's
+    // choices.0.message, an event's choices.0.delta), named in both wire types.
     const { irs, files } = await generate(repoSpecs().filter((s) => s.file === 'specs/openrouter.yaml' || s.file === 'specs/openai-chat.yaml'));
     const ir = irs.find((x) => x.id === 'openrouter')!;
     const base = irs.find((x) => x.id === 'openai-chat')!;
-    expect(files.get('openrouter.ts')).toContain('reasoning_details?: Array<WireDetail> | null');
+    expect(files.get('openrouter.ts')).toContain('choices?: Array<{ message?: WireMessage | null }> | null');
+    expect(files.get('openrouter.ts')).toContain('choices?: Array<{ delta?: WireMessage | null }> | null');
     const options = { runtimeImport: '../runtime/adapter-kit.js', kitNames: kitNames(), baseImport: './openai-chat.js' };
     const once = emitModule(ir, base, options);
     const twice = emitModule(ir, base, options);
     expect(twice).toBe(once);
     const fresh = buildWireTypes(ir);
     for (const part of ['response', 'event', 'usage'] as const) expect(plain(ir.wire[part])).toEqual(plain(fresh[part]));
-    expect(JSON.stringify(plain(ir.wire.response))).not.toContain('WireDetail');
+    expect(JSON.stringify(plain(ir.wire.response))).not.toContain('WireMessage');
   }, 120_000);
 });

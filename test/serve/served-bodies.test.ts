@@ -341,3 +341,41 @@ describe('Mistral errors read back', () => {
     }
   });
 });
+
+describe('OpenRouter reasoning chunks', () => {
+  it('reasoning streams as chunks of one choice: reasoning text and a reasoning.text detail, then the signature, then the text', async () => {
+    const mock = await createMockServer({ provider: 'openrouter', script: [{ reply: { thinking: { text: 'Weighing it.', signature: 'sig-1' }, text: 'Done.' } }] });
+    try {
+      const { events } = await post(`${mock.url}/chat/completions`, { model: 'anthropic/claude-test', stream: true, messages: [{ role: 'user', content: 'hi' }] });
+      const choices = events.filter((e) => e.choices?.length && e.choices[0].finish_reason === null).map((e) => e.choices);
+      // Every chunk before the finish is one choice, as the Chat Completions chunk format writes it.
+      for (const c of choices) expect(c).toEqual([{ index: 0, delta: expect.any(Object), logprobs: null, finish_reason: null }]);
+      const deltas = choices.map((c) => c[0].delta);
+      const reasoning = deltas.filter((d) => 'reasoning' in d);
+      expect(reasoning.map((d) => d.reasoning).join('')).toBe('Weighing it.');
+      for (const d of reasoning) expect(d.reasoning_details).toEqual([{ type: 'reasoning.text', text: d.reasoning, index: 0 }]);
+      const signed = deltas.filter((d) => d.reasoning_details?.[0]?.signature !== undefined);
+      expect(signed).toEqual([{ reasoning_details: [{ type: 'reasoning.text', text: '', signature: 'sig-1', index: 0 }] }]);
+      // The signature closes the reasoning before any text is written.
+      const at = (d: Json) => deltas.indexOf(d);
+      expect(at(signed[0]!)).toBeGreaterThan(at(reasoning[reasoning.length - 1]!));
+      expect(deltas.filter((d) => typeof d.content === 'string').map((d) => d.content).join('')).toBe('Done.');
+      expect(deltas.findIndex((d) => d.content === 'Done.' || (typeof d.content === 'string' && d.content !== ''))).toBeGreaterThan(at(signed[0]!));
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it('DeepSeek reasoning chunks carry reasoning_content in the same one-choice chunk', async () => {
+    const mock = await createMockServer({ provider: 'deepseek', script: [{ reply: { thinking: { text: 'Hmm.' }, text: 'Yes.' } }] });
+    try {
+      const { events } = await post(`${mock.url}/chat/completions`, { model: 'deepseek-reasoner', stream: true, messages: [{ role: 'user', content: 'hi' }] });
+      const thinking = events.filter((e) => e.choices?.[0]?.delta?.reasoning_content !== undefined);
+      expect(thinking.map((e) => e.choices[0].delta.reasoning_content).join('')).toBe('Hmm.');
+      for (const e of thinking) expect(e.choices).toEqual([{ index: 0, delta: { reasoning_content: e.choices[0].delta.reasoning_content }, logprobs: null, finish_reason: null }]);
+      expect(thinking[0]).toMatchObject({ object: 'chat.completion.chunk', model: 'deepseek-reasoner' });
+    } finally {
+      await mock.close();
+    }
+  });
+});

@@ -23,6 +23,7 @@ export function templatesOf(ir: SpecIR): Array<[TemplateNode | undefined, SlotCo
     ...Object.values(t.params).map((n): [TemplateNode | undefined, SlotContext] => [n, 'param.template']),
     [ir.serve?.response, 'serve.response'],
     [ir.serve?.envelope, 'serve.step'],
+    [ir.serve?.chunk, 'serve.chunk'],
     ...Object.values(ir.serve?.stream ?? {}).flatMap((events) => events.map((n): [TemplateNode, SlotContext] => [n, 'serve.step'])),
     [ir.serve?.error, 'serve.error'],
   ];
