@@ -108,3 +108,42 @@ async function gateway(cwd: string, runtime: RuntimeLocation, args: GatewayArgs,
   say(`gateway ${gateway.url}: ${args.listen} in, ${args.upstream} out${args.upstreamUrl ? ` (${args.upstreamUrl})` : ''}; Ctrl-C stops it`);
   return gateway.close;
 }
+
+export interface GatewayConfigArgs {
+  /** The config file as the user named it (for the diagnostics). */
+  file: string;
+  /** The config, read (cli.ts reads the YAML with the spec loader). */
+  doc: unknown;
+  /** The line and column of a JSON pointer in the file (of its key, for an unknown key). */
+  locate(pointer: string, key: boolean): { line: number; col: number };
+  host?: string;
+  port?: number;
+  insecure?: boolean;
+}
+
+/**
+ * `wireforge gateway --config FILE`: the config checked whole by the runtime, each problem
+ * printed as `file:line:col code message (at /pointer); hint`, the layout of a spec's diagnostics.
+ */
+export async function gatewayConfigCommand(cwd: string, runtime: RuntimeLocation, args: GatewayConfigArgs, say: Say, lookup: SpecLookup & { own: Map<string, ServedSpec> }): Promise<() => Promise<void>> {
+  const { file } = args;
+  const node = await nodeEntry(cwd, runtime);
+  const specs = { ...node.builtInSpecs(), ...Object.fromEntries(lookup.own) };
+  const problems = node.checkGatewayConfig(args.doc, { specs, env: process.env });
+  if (problems.length) {
+    const lines = problems.map((p) => {
+      const at = args.locate(p.pointer, p.code === 'unknown-key');
+      return `${file}:${at.line}:${at.col} ${p.code} ${p.message} (at ${p.pointer || '/'})${p.hint ? `; ${p.hint}` : ''}`;
+    });
+    throw new Error(`${file}: ${problems.length} problem${problems.length === 1 ? '' : 's'}\n${lines.join('\n')}`);
+  }
+  const config = args.doc as NodeServe.GatewayConfigServerOptions;
+  const gateway = await node.startGateway({ ...config, specs, ...(args.host ? { host: args.host } : {}), ...(args.port !== undefined ? { port: args.port } : {}), ...(args.insecure ? { insecure: true } : {}) });
+  const listen = typeof config.listen === 'string' ? [config.listen] : config.listen;
+  for (const l of listen) {
+    const entry = typeof l === 'string' ? { spec: l } : l;
+    say(`${String(typeof entry.spec === 'string' ? entry.spec : entry.spec.adapter.id).padEnd(20)} ${gateway.url}${entry.path ?? ''}`);
+  }
+  say(`gateway: ${config.routes.length} route${config.routes.length === 1 ? '' : 's'} from ${file}; Ctrl-C stops it`);
+  return gateway.close;
+}

@@ -17,7 +17,8 @@ import { kitNames } from './emit/kit-names.js';
 import { locateRuntime, type RuntimeLocation } from './locate-runtime.js';
 import { generate, type SpecSource } from './pipeline.js';
 import { toJavaScript } from './format/to-javascript.js';
-import { gatewayCommand, serveCommand, type GatewayArgs, type SpecLookup } from './cli-serve.js';
+import { gatewayCommand, gatewayConfigCommand, serveCommand, type GatewayArgs, type GatewayConfigArgs, type SpecLookup } from './cli-serve.js';
+import { parseSpec, positionOf } from './load/parse-spec.js';
 import { loadOwnSpecs, scratchFolder } from './own-specs.js';
 import type { ServedSpec } from '../runtime/contract/serve-codec.js';
 import { scratchSpec } from './scaffold-spec.js';
@@ -31,8 +32,8 @@ const COMMANDS: Record<string, { usage: string; about: string }> = {
   new: { usage: 'wireforge new <id> [--extends <base>] [--specs DIR]', about: 'write a spec from scratch (every section, commented), or one that extends another, listing what becomes of every unified field' },
   serve: { usage: 'wireforge serve <id>… [--specs DIR] [--port N] [--script steps.json] [--key KEY] [--cors | --cors-origin ORIGIN…]', about: "mock servers on 127.0.0.1 for built-in specs and the project's own, answering from a script (docs/serving.md)" },
   gateway: {
-    usage: 'wireforge gateway --listen <id> --upstream <id> [--specs DIR] [--upstream-url URL] [--port N] [--host H] [--token T] [--key-from env|caller] [--max-retries N] [--timeout-ms MS] [--body-limit BYTES] [--insecure] [--cors | --cors-origin ORIGIN…]',
-    about: 'accept one protocol, call another (docs/serving.md); a key held by the gateway needs --token off loopback',
+    usage: 'wireforge gateway --config gateway.yaml [--specs DIR] [--port N] [--host H] [--insecure]\n       wireforge gateway --listen <id> --upstream <id> [--specs DIR] [--upstream-url URL] [--port N] [--host H] [--token T] [--key-from env|caller] [--max-retries N] [--timeout-ms MS] [--body-limit BYTES] [--insecure] [--cors | --cors-origin ORIGIN…]',
+    about: 'accept one protocol, call another (docs/serving.md); --config: routes, fallbacks, key pools and client tokens from one file (docs/serving.md#gateway-for-teams); a key held by the gateway needs a client token off loopback',
   },
 };
 
@@ -216,6 +217,7 @@ async function run(argv: string[], io: CliIO): Promise<void> {
         host: { type: 'string' },
         token: { type: 'string' },
         'key-from': { type: 'string' },
+        config: { type: 'string' },
         'max-retries': { type: 'string' },
         'timeout-ms': { type: 'string' },
         'body-limit': { type: 'string' },
@@ -252,7 +254,7 @@ async function run(argv: string[], io: CliIO): Promise<void> {
  * The ids `serve` and `gateway` take: the project's own specs (from its spec folder, loaded as
  * modules) and the runtime's built-in ones; an unknown id is refused naming both lists.
  */
-async function specLookup(cwd: string, specs: string, runtime: RuntimeLocation): Promise<SpecLookup> {
+async function specLookup(cwd: string, specs: string, runtime: RuntimeLocation): Promise<SpecLookup & { own: Map<string, ServedSpec> }> {
   const specDir = resolve(cwd, specs);
   const builtIn = existsSync(runtime.specsDir) ? readdirSync(runtime.specsDir).filter((f) => /\.ya?ml$/.test(f)).map((f) => f.replace(/\.ya?ml$/, '')).sort() : [];
   // This repository serving itself: its spec folder is the built-in one.
@@ -270,13 +272,30 @@ async function specLookup(cwd: string, specs: string, runtime: RuntimeLocation):
       rmSync(folder, { recursive: true, force: true });
     }
   }
-  return (id, role) => {
+  const lookup: SpecLookup = (id, role) => {
     const mine = own.get(id);
     if (mine) return mine;
     if (builtIn.includes(id)) return id;
     const hint = didYouMean(id, [...own.keys(), ...builtIn]);
     return fail(`${role ? `${role}: ` : ''}no spec "${id}"${hint ? `; ${hint}` : ''}\n  built in: ${builtIn.join(', ')}\n  yours (${specs}/): ${[...own.keys()].sort().join(', ') || 'none'}`, 1);
   };
+  // A gateway config names its specs itself: it checks them with the project's own among the built-in ones.
+  return Object.assign(lookup, { own });
+}
+
+/** The gateway config read like a spec (YAML or JSON, positions for every value); a syntax error stops here, located. */
+function readGatewayConfig(cwd: string, name: string): Pick<GatewayConfigArgs, 'file' | 'doc' | 'locate'> {
+  const path = resolve(cwd, name);
+  const file = relative(cwd, path) || name;
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return fail(`cannot read the gateway config ${file}`, 1);
+  }
+  const parsed = parseSpec(file, text);
+  if (parsed.diagnostics.length) fail(parsed.diagnostics.map(formatDiagnostic).join('\n'), 1);
+  return { file, doc: parsed.doc, locate: (pointer, key) => positionOf(parsed, pointer, key) };
 }
 
 async function serveUntilStopped(io: CliIO, command: 'serve' | 'gateway', a: Record<string, string | boolean | string[] | undefined>, ids: string[], specs: string, runtime: RuntimeLocation): Promise<void> {
@@ -293,6 +312,9 @@ async function serveUntilStopped(io: CliIO, command: 'serve' | 'gateway', a: Rec
       if (!ids.length) fail(`name the specs to serve\n${COMMANDS.serve!.usage}`);
       const lookup = await specLookup(cwd, specs, runtime);
       stop = await serveCommand(cwd, runtime, { ids, ...(port !== undefined ? { port } : {}), ...(str('script') ? { script: str('script')! } : {}), ...(str('key') ? { key: str('key')! } : {}), ...cors }, out, lookup);
+    } else if (str('config') !== undefined) {
+      if (str('listen') || str('upstream')) fail(`--config holds the listen protocols and the routes: leave out --listen and --upstream\n${COMMANDS.gateway!.usage}`);
+      stop = await gatewayConfigCommand(cwd, runtime, { ...readGatewayConfig(cwd, str('config')!), insecure: a.insecure === true, ...(str('host') ? { host: str('host')! } : {}), ...(port !== undefined ? { port } : {}) }, out, await specLookup(cwd, specs, runtime));
     } else {
       if (!str('listen') || !str('upstream')) fail(`--listen and --upstream name the two protocols\n${COMMANDS.gateway!.usage}`);
       const args: GatewayArgs = { listen: str('listen')!, upstream: str('upstream')!, insecure: a.insecure === true, ...cors };

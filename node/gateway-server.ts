@@ -4,6 +4,9 @@
  * an address other than loopback it needs a client token, or an explicit `insecure`.
  */
 import { adapters } from '../generated/index.js';
+import { serves } from '../generated/serve.js';
+import { checkGatewayConfig, GatewayConfigError, type GatewayConfig } from '../runtime/serve/gateway-config.js';
+import type { Limiter } from '../runtime/serve/limits/limiter.js';
 import { createGateway, DEFAULT_BODY_LIMIT, type GatewayOptions } from '../runtime/serve/gateway.js';
 import { errorResponse } from '../runtime/serve/error-body.js';
 import { withCors } from '../runtime/serve/cors.js';
@@ -25,7 +28,28 @@ export interface GatewayServerOptions extends Omit<GatewayOptions, 'listen' | 'u
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
 
-export async function startGateway(options: GatewayServerOptions): Promise<Listening> {
+/** A gateway config (docs/serving.md#gateway-for-teams) on node:http. */
+export interface GatewayConfigServerOptions extends GatewayConfig, Omit<ListenOptions, 'tooLarge' | 'bodyLimit'> {
+  /** Specs besides the built-in ones, by id (a project's own generated modules). */
+  specs?: Record<string, ServedSpec | ServedSpec['adapter']>;
+  /** Serve on a non-loopback address with no client tokens (anyone who reaches it spends your keys). */
+  insecure?: boolean;
+  /** The clients' limit counters when `redis` is not set: this process's by default. */
+  limiter?: Limiter;
+}
+
+/** The built-in specs by id: with their serve section when they have one (any can be a target; those can listen too). */
+export function builtInSpecs(): Record<string, ServedSpec | ServedSpec['adapter']> {
+  const out: Record<string, ServedSpec | ServedSpec['adapter']> = {};
+  for (const [id, adapter] of Object.entries(adapters as Record<string, ServedSpec['adapter']>)) {
+    const serve = (serves as Record<string, ServedSpec['serve'] | undefined>)[id];
+    out[id] = serve ? { adapter, serve } : adapter;
+  }
+  return out;
+}
+
+export async function startGateway(options: GatewayServerOptions | GatewayConfigServerOptions): Promise<Listening> {
+  if ('routes' in options) return startRouted(options);
   const host = options.host ?? '127.0.0.1';
   if (!LOOPBACK.test(host) && !options.clientToken && !options.clients?.length && options.upstreamKey !== 'caller' && !options.insecure) {
     throw new WireforgeError(`the gateway would serve ${host} with your upstream key and no client token: set clientToken (--token), or insecure (--insecure) if that is what you want`);
@@ -47,5 +71,27 @@ export async function startGateway(options: GatewayServerOptions): Promise<Liste
   const tooLarge = withCors(async () => errorResponse(spec.adapter, spec.serve, { status: 413, message: `the request body is too large (the gateway takes up to ${bodyLimit} bytes)` }), options.cors, [spec.adapter.requestIdHeader]);
   const served = await listen(handler, { ...options, host, bodyLimit, tooLarge });
   if (!options.redis) return served;
+  return { url: served.url, close: async () => (await served.close(), await limiter?.close?.()) };
+}
+
+async function startRouted(options: GatewayConfigServerOptions): Promise<Listening> {
+  const { specs: own, insecure, host = '127.0.0.1', port, requestTimeoutMs, limiter: given, ...config } = options;
+  const specs = { ...builtInSpecs(), ...own };
+  // The config first: a config with problems says so before anything connects or listens.
+  const problems = checkGatewayConfig(config, { specs, env: process.env });
+  if (problems.length) throw new GatewayConfigError(problems);
+  if (!LOOPBACK.test(host) && !config.clients?.length && !insecure) {
+    throw new WireforgeError(`the gateway would serve ${host} with your upstream keys and no client tokens: add clients to the config, or insecure (--insecure) if that is what you want`);
+  }
+  // ── limits on Redis: ioredis is loaded only when `redis` is set ──
+  const limiter = config.redis ? await (await import('./limits/redis-limiter.js')).createRedisLimiter({ url: config.redis, onDown: config.limitsOnRedisDown }) : given;
+  const handler = createGateway(config, { specs, ...(limiter ? { limiter } : {}) });
+  const bodyLimit = config.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const first = typeof config.listen === 'string' ? config.listen : config.listen[0]!;
+  const firstSpec = typeof first === 'string' ? first : first.spec;
+  const spec = servedSpec(typeof firstSpec === 'string' ? (specs[firstSpec] as ServedSpec) : firstSpec);
+  const tooLarge = withCors(async () => errorResponse(spec.adapter, spec.serve, { status: 413, message: `the request body is too large (the gateway takes up to ${bodyLimit} bytes)` }), config.cors, [spec.adapter.requestIdHeader]);
+  const served = await listen(handler, { host, bodyLimit, tooLarge, ...(port !== undefined ? { port } : {}), ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}) });
+  if (!config.redis) return served;
   return { url: served.url, close: async () => (await served.close(), await limiter?.close?.()) };
 }

@@ -6,22 +6,20 @@
  * listed in a response header. docs/serving.md#gateway.
  */
 import { createClientFor } from '../client/create-client.js';
-import { ConnectionError, ProviderError, RequestError, TimeoutError, WireforgeError } from '../errors.js';
+import { RequestError, WireforgeError } from '../errors.js';
 import { makeRedactor } from '../transport/redact.js';
-import type { ChatRequest, ClientOptions, ChatResponse, StreamEvent, Warning } from '../contract/unified-model.js';
-import { decodeRequest } from './decode-request.js';
-import { eventEncoder, requestedFraming, type EventEncoder } from './encode-events.js';
-import { errorResponse, errorTypeFor } from './error-body.js';
+import type { ClientOptions } from '../contract/unified-model.js';
+import { errorResponse } from './error-body.js';
 import { notServed, servesPath } from './endpoint-path.js';
 import { withCors, type CorsOption } from './cors.js';
 import { callerKey, sameSecret } from './caller-key.js';
 import type { ServedSpec } from '../contract/serve-codec.js';
-import { responseBody, type ServedTurn } from './served-turn.js';
-import { StreamWriter } from './stream-writer.js';
-import { carriesCacheMarks, dropCacheMarks } from './cache-marks.js';
-import { EXPOSED_LIMITS, rateLimitHeaders } from './upstream-waits.js';
-import { readText } from './read-body.js';
-import { checkClients, clientFor, gatewayLimits, metered, type GatewayClient } from './limits/gateway-limits.js';
+import { carriesCacheMarks } from './cache-marks.js';
+import { EXPOSED_LIMITS } from './upstream-waits.js';
+import { admitRequest, forwardRequest, upstreamFailure, DEFAULT_BODY_LIMIT, ERROR_SOURCE_HEADER, WARNINGS_HEADER, type FailWith, type UpstreamModel } from './gateway-engine.js';
+import { createRouter, type RouterContext } from './router.js';
+import type { GatewayConfig } from './gateway-config.js';
+import { checkClients, clientFor, gatewayLimits, type GatewayClient } from './limits/gateway-limits.js';
 import type { Limiter } from './limits/limiter.js';
 
 export interface GatewayOptions {
@@ -46,7 +44,7 @@ export interface GatewayOptions {
   /** When set, callers must send it in the listen protocol's auth header (else 401 in its shape). */
   clientToken?: string;
   /** The upstream model: fixed, or made from the one the caller asked for. */
-  model?: string | ((requested: string | undefined) => string | undefined);
+  model?: UpstreamModel;
   /** Answer browsers: preflights, and CORS headers on every answer (`true`: any origin, or a list). Off by default. */
   cors?: CorsOption;
   /** Callers by token, each with a name and its limits (docs/serving.md#limits); a token is then required. */
@@ -55,18 +53,24 @@ export interface GatewayOptions {
   limiter?: Limiter;
 }
 
-/** The response header that lists what either protocol could not carry, as JSON. */
-export const WARNINGS_HEADER = 'x-wireforge-warnings';
+/** The headers, limit and steps of one request: gateway-engine.ts. */
+export { WARNINGS_HEADER, ERROR_SOURCE_HEADER, DEFAULT_BODY_LIMIT } from './gateway-engine.js';
+
 /**
- * On every error the gateway answers: `gateway` when the gateway itself refused the request (the
- * caller's token, the body, the path), `upstream` when it is the upstream's answer or failure.
+ * The gateway: one listen protocol in front of one upstream (`GatewayOptions`), or a config of
+ * routes, targets and clients (`GatewayConfig`, docs/serving.md#gateway-for-teams), whose spec ids
+ * are looked up in `specs` (node's startGateway gives the built-in ones).
  */
-export const ERROR_SOURCE_HEADER = 'x-wireforge-error-source';
+export function createGateway(options: GatewayOptions | GatewayConfig, context?: Partial<RouterContext>): (request: Request) => Promise<Response> {
+  if ('routes' in options) return createRouter(options, { ...context, specs: context?.specs ?? {}, env: context?.env ?? processEnv() ?? {} });
+  return singleRoute(options);
+}
 
-/** The body limit of the fetch handler and of the node listener in front of it. */
-export const DEFAULT_BODY_LIMIT = 4 * 1024 * 1024;
+function processEnv(): Record<string, string | undefined> | undefined {
+  return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+}
 
-export function createGateway(options: GatewayOptions): (request: Request) => Promise<Response> {
+function singleRoute(options: GatewayOptions): (request: Request) => Promise<Response> {
   const { listen, upstream } = options;
   const keyFromCaller = options.upstreamKey === 'caller';
   if (options.clientToken !== undefined && options.clientToken.length < 16) throw new WireforgeError('the gateway client token must be at least 16 characters', { provider: listen.adapter.id });
@@ -82,12 +86,12 @@ export function createGateway(options: GatewayOptions): (request: Request) => Pr
   const shared = keyFromCaller ? undefined : gatewayClient(upstream, clientOptions);
   const cacheMarks = carriesCacheMarks(upstream);
   // The keys the upstream client will use: given, or the upstream spec's environment variable.
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+  const env = processEnv();
   const envKey = upstream.endpoint.apiKeyEnv ? env?.[upstream.endpoint.apiKeyEnv] : undefined;
   const redact = makeRedactor(options.client?.apiKey, envKey, options.clientToken, ...clients.map((c) => c.token));
   // The upstream's own error type goes back only to callers of the same wire; others get the listen protocol's for the status.
   const sameWire = upstream.id === listen.adapter.id;
-  const fail = (status: number, message: string, headers: Record<string, string> = {}, source: 'gateway' | 'upstream' = 'gateway', type?: string): Response =>
+  const fail: FailWith = (status, message, headers = {}, source = 'gateway', type) =>
     errorResponse(listen.adapter, listen.serve, { status, message: redact(message), type: sameWire ? type : undefined }, { [ERROR_SOURCE_HEADER]: source, ...headers });
   // The header the gateway reads the caller's credential from, as its 401 names it.
   const { header: authHeader, scheme } = listen.adapter.endpoint.auth;
@@ -107,168 +111,28 @@ export function createGateway(options: GatewayOptions): (request: Request) => Pr
   );
 
   async function handle(req: Request): Promise<Response> {
-    const url = new URL(req.url);
     if (req.method !== 'POST') return fail(405, `${req.method} is not served; send POST`);
-    // A wrong baseUrl in the caller is a 404 in the protocol's shape, as the provider would answer it.
-    if (!servesPath(listen.adapter, url.pathname)) return fail(404, notServed(listen.adapter, url.pathname));
+    const path = new URL(req.url).pathname;
+    if (!servesPath(listen.adapter, path)) return fail(404, notServed(listen.adapter, path));
     const key = callerKey(listen, (h) => req.headers.get(h));
     if (needsToken && key === undefined) return fail(401, `the gateway needs its token: send it in ${sendIn}`);
     const caller = clients.length ? clientFor(clients, key!) : undefined;
     if (needsToken && !caller && !(options.clientToken !== undefined && sameSecret(key!, options.clientToken))) return fail(401, `the gateway refused the token sent in ${sendIn}`);
     if (keyFromCaller && !key) return fail(401, `send your ${upstream.profile.name} key in ${sendIn}: this gateway passes it upstream`);
-    const type = req.headers.get('content-type') ?? '';
-    if (!/^application\/(.*\+)?json\b/i.test(type)) return fail(400, `the body must be JSON (content-type application/json), not ${JSON.stringify(type)}`);
-    const text = await readText(req, bodyLimit);
-    if (text === undefined) return fail(413, `the request body is too large (the gateway takes up to ${bodyLimit} bytes)`);
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      return fail(400, 'the body is not valid JSON');
-    }
-    let decoded;
-    try {
-      decoded = decodeRequest(listen.adapter, listen.serve, body, url.pathname);
-    } catch (e) {
-      if (e instanceof RequestError) return fail(400, e.message);
-      throw e;
-    }
-    const request = upstreamRequest(decoded.request, listen.adapter.id, options.model);
-    // Fields only the listen protocol knows (OpenAI's `n`, `logprobs`) mean nothing to another one.
-    const own: Warning[] = decoded.unread.map((field) => ({ type: 'dropped', field, message: `${listen.adapter.profile.name} field ${field} has no place in the unified request; it was not sent upstream` }));
-    dropCacheMarks(request, cacheMarks, upstream.profile.name, own);
-    if (request.providerOptions && upstream.id !== listen.adapter.id) {
-      for (const k of Object.keys(request.providerOptions)) own.push({ type: 'dropped', field: k, message: `${listen.adapter.profile.name} field ${k} has no counterpart in ${upstream.profile.name}; it was not sent` });
-      delete request.providerOptions;
-    }
+    const admitted = await admitRequest(listen, req, path, bodyLimit, fail);
+    if (admitted instanceof Response) return admitted;
     if (keyFromCaller) redact.add?.(key, true);
     const client = shared ?? createClientFor(upstream, { ...clientOptions, apiKey: key });
-    const call = { signal: req.signal };
     // ── limits per client token (runtime/serve/limits): refused before anything goes upstream ──
-    const admission = caller && admit ? await admit(caller, decoded.stream) : undefined;
+    const admission = caller && admit ? await admit(caller, admitted.decoded.stream) : undefined;
     if (admission && !admission.ok) return fail(admission.status, admission.message, { 'retry-after': String(admission.retryAfterSeconds) });
     try {
-      if (!decoded.stream) {
-        const r = await client.chat(request, call);
-        admission?.usage(r.usage);
-        admission?.done();
-        const { body: out, warnings } = responseBody(listen.adapter, listen.serve, { ...turnOf(r, request.model), request: body });
-        return json(out, 200, warningsHeader([...own, ...r.warnings, ...warnings]));
-      }
-      const stream = client.stream(request, call);
-      const events = admission ? metered(stream[Symbol.asyncIterator](), admission) : stream[Symbol.asyncIterator]();
-      const abort = admission ? () => (admission.done(), stream.abort()) : stream.abort.bind(stream);
-      // The answer starts once upstream's first event is there: an upstream error before it is an HTTP error.
-      const first = await events.next();
-      return streamed(listen, eventEncoder(listen.adapter, requestedFraming(listen.adapter, listen.serve, url)), first, events, request.model, redact, abort, upstream.id !== listen.adapter.id, own, body);
+      return await forwardRequest(listen, { upstream, client, model: options.model, cacheMarks }, admitted, redact, admission);
     } catch (e) {
       admission?.done();
       return upstreamFailure(e, fail, keyFromCaller ? undefined : upstream.profile.name);
     }
   }
-}
-
-/** The caller's request for upstream: reasoning state from the listen side is marked as its own, so another provider drops it. */
-function upstreamRequest(r: ChatRequest, listenId: string, model: GatewayOptions['model']): ChatRequest {
-  const messages = r.messages.map((m) => (m.role === 'assistant' && !m.origin ? { ...m, origin: { provider: listenId } } : m));
-  const chosen = typeof model === 'function' ? model(r.model) : (model ?? r.model);
-  const out: ChatRequest = { ...r, messages };
-  if (chosen === undefined) delete out.model;
-  else out.model = chosen;
-  return out;
-}
-
-function turnOf(r: ChatResponse, model: string | undefined): ServedTurn {
-  return {
-    id: r.id ?? 'gw_1',
-    model: r.model ?? model ?? 'unknown',
-    created: Math.floor(Date.now() / 1000),
-    message: r.message,
-    finishReason: r.finishReason,
-    usage: r.usage,
-  };
-}
-
-function streamed(
-  listen: ServedSpec,
-  encoder: EventEncoder,
-  first: IteratorResult<StreamEvent>,
-  events: AsyncIterator<StreamEvent>,
-  model: string | undefined,
-  redact: (v: string) => string,
-  abort: () => void,
-  foreign: boolean,
-  own: Warning[],
-  // The caller's request body: the listen protocol's response echoes its settings (`$request`).
-  request: unknown,
-): Response {
-  const writer = new StreamWriter(listen.adapter, listen.serve, { id: 'gw_1', model: model ?? 'unknown', created: Math.floor(Date.now() / 1000), request });
-  let pending: IteratorResult<StreamEvent> | undefined = first;
-  let done = false;
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        // A pull that enqueues nothing is not called again: read on until an event writes something.
-        while (!done) {
-          const next = pending ?? (await events.next());
-          pending = undefined;
-          if (next.done) {
-            done = true;
-            const tail = encoder.bytes(writer.end());
-            if (tail.length) controller.enqueue(tail);
-            const end = encoder.end();
-            if (end.length) controller.enqueue(end);
-            return controller.close();
-          }
-          const written = writer.write(foreign ? withoutWire(next.value) : next.value);
-          if (written.length) return controller.enqueue(encoder.bytes(written));
-        }
-      } catch (e) {
-        // Upstream failed mid-stream: an error event in the listen protocol, then the end.
-        done = true;
-        const status = e instanceof ProviderError && e.status !== undefined ? e.status : 502;
-        const message = redact(e instanceof Error ? e.message : String(e));
-        const type = errorTypeFor(listen.serve, status);
-        controller.enqueue(encoder.bytes(writer.errorEvent({ status, message, type })));
-        controller.close();
-      }
-    },
-    cancel() {
-      // The caller went away: so does the upstream request.
-      done = true;
-      abort();
-    },
-  });
-  // What the upstream request could not carry is known from its start event; the header goes out before the rest.
-  const known = [...own, ...(!first.done && first.value.type === 'start' ? first.value.warnings : [])];
-  return new Response(body, { status: 200, headers: { 'content-type': encoder.contentType, 'cache-control': 'no-cache', ...warningsHeader(known) } });
-}
-
-/** A part in the upstream's own wire form is not the listen protocol's: it goes without it (and is left out, with a warning). */
-function withoutWire(e: StreamEvent): StreamEvent {
-  if (e.type !== 'part' || !('wire' in e.part) || e.part.wire === undefined) return e;
-  const { wire: _wire, ...part } = e.part;
-  return { type: 'part', part: part as typeof e.part };
-}
-
-/**
- * An upstream failure as the listen protocol's error: its status, or 502/504 when there was no
- * answer. The upstream refusing the gateway's own key (`ownKey`: the upstream's name) is a 502:
- * passed on as a 401, it would read as the caller's token refused. The upstream's waits and
- * rate-limit headers go with it.
- */
-function upstreamFailure(e: unknown, fail: (status: number, message: string, headers: Record<string, string>, source: 'gateway' | 'upstream', type?: string) => Response, ownKey: string | undefined): Response {
-  if (e instanceof ProviderError) {
-    const message = e.providerMessage || e.message;
-    if (ownKey !== undefined && (e.status === 401 || e.status === 403)) return fail(502, `${ownKey} refused the gateway's key (HTTP ${e.status}): ${message}`, {}, 'upstream');
-    return fail(e.status ?? 502, message, rateLimitHeaders(e), 'upstream', e.type);
-  }
-  if (e instanceof TimeoutError) return fail(504, e.message, {}, 'upstream');
-  if (e instanceof ConnectionError) return fail(502, e.message, {}, 'upstream');
-  // The request as the gateway made it, refused before it was sent.
-  if (e instanceof RequestError) return fail(400, e.message, {}, 'gateway');
-  if (e instanceof WireforgeError) return fail(502, e.message, {}, 'upstream');
-  throw e;
 }
 
 /** The upstream client, or what to do when the gateway has no key for it (not createClient's advice). */
@@ -282,13 +146,3 @@ function gatewayClient(upstream: GatewayOptions['upstream'], options: ClientOpti
   }
 }
 
-function warningsHeader(warnings: Warning[]): Record<string, string> {
-  if (!warnings.length) return {};
-  // Header values are ASCII: JSON with every other character escaped.
-  const text = JSON.stringify(warnings.map((w) => ({ field: w.field, message: w.message }))).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  return { [WARNINGS_HEADER]: text };
-}
-
-function json(body: unknown, status: number, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
-}

@@ -15,6 +15,8 @@ export { decodeRequest, type DecodedRequest } from './decode-request.js';
 export { MockSetupError } from '../errors.js';
 export { createMockHandler, type MockHandler, type MockOptions, type MockStep, type MockMatch, type MockFault, type RecordedCall } from './mock-handler.js';
 export { createGateway, WARNINGS_HEADER, DEFAULT_BODY_LIMIT, type GatewayOptions } from './gateway.js';
+export { TARGET_HEADER, FALLBACKS_HEADER, type RouterContext } from './router.js';
+export { checkGatewayConfig, GatewayConfigError, CONFIG_KEYS, type GatewayConfig, type GatewayConfigListen, type GatewayConfigClient, type GatewayConfigRoute, type GatewayConfigTarget, type KeySource, type GatewayConfigLimits, type ConfigProblem, type ConfigContext, type ModelListShape } from './gateway-config.js';
 export { withCors, type CorsOption } from './cors.js';
 export { createMemoryLimiter } from './limits/memory-limiter.js';
 export type { Limiter, LimitedClient, ClientLimits, Acquired } from './limits/limiter.js';

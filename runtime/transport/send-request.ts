@@ -88,7 +88,7 @@ export const backoff = (attempt: number, headers: Headers | undefined, bodyDelay
 };
 
 /** The wait retry-after-ms or retry-after (seconds or an HTTP date) asks for, if one is usable. */
-const serverWait = (headers: Headers | undefined): number | undefined => {
+export const serverWait = (headers: Headers | undefined): number | undefined => {
   const ms = headers?.get('retry-after-ms');
   if (ms && Number.isFinite(Number(ms))) return Number(ms);
   const after = headers?.get('retry-after');

@@ -1,0 +1,235 @@
+/**
+ * The gateway's steps for one request, shared by the single-route gateway (gateway.ts) and the
+ * router (router.ts): admit (read and decode the caller's request with the listen spec), forward
+ * (send it to one upstream, answer in the listen protocol, event by event), and an upstream
+ * failure as the listen protocol's error. docs/serving.md#gateway.
+ */
+import { ConnectionError, ProviderError, RequestError, TimeoutError, WireforgeError } from '../errors.js';
+import type { ChatRequest, ChatResponse, StreamEvent, Warning } from '../contract/unified-model.js';
+import type { Client } from '../client/create-client.js';
+import type { ServedSpec } from '../contract/serve-codec.js';
+import { decodeRequest, type DecodedRequest } from './decode-request.js';
+import { eventEncoder, requestedFraming, type EventEncoder } from './encode-events.js';
+import { errorTypeFor } from './error-body.js';
+import { notServed, servesPath } from './endpoint-path.js';
+import { responseBody, type ServedTurn } from './served-turn.js';
+import { StreamWriter } from './stream-writer.js';
+import { dropCacheMarks, type CacheMarkPlaces } from './cache-marks.js';
+import { rateLimitHeaders } from './upstream-waits.js';
+import { readText } from './read-body.js';
+import { metered, type Admission } from './limits/gateway-limits.js';
+
+/** The upstream model: fixed, or made from the one the caller asked for. */
+export type UpstreamModel = string | ((requested: string | undefined) => string | undefined) | undefined;
+
+/** The response header that lists what either protocol could not carry, as JSON. */
+export const WARNINGS_HEADER = 'x-wireforge-warnings';
+/**
+ * On every error the gateway answers: `gateway` when the gateway itself refused the request (the
+ * caller's token, the body, the path), `upstream` when it is the upstream's answer or failure.
+ */
+export const ERROR_SOURCE_HEADER = 'x-wireforge-error-source';
+
+/** The body limit of the fetch handler and of the node listener in front of it. */
+export const DEFAULT_BODY_LIMIT = 4 * 1024 * 1024;
+
+/** A request the gateway took: the caller's body, as the listen protocol reads it. */
+export interface AdmittedRequest {
+  body: unknown;
+  decoded: DecodedRequest;
+  url: URL;
+  signal: AbortSignal;
+}
+
+/** How the gateway answers a refusal of its own or an upstream failure, in the listen protocol's shape. */
+export type FailWith = (status: number, message: string, headers?: Record<string, string>, source?: 'gateway' | 'upstream', type?: string) => Response;
+
+/**
+ * The caller's request read and decoded with the listen spec (`path`: the endpoint path, a route
+ * prefix taken off), or the listen protocol's refusal: wrong path, not JSON, too large, unreadable.
+ */
+export async function admitRequest(listen: ServedSpec, req: Request, path: string, bodyLimit: number, fail: FailWith): Promise<AdmittedRequest | Response> {
+  const url = new URL(req.url);
+  // A wrong baseUrl in the caller is a 404 in the protocol's shape, as the provider would answer it.
+  if (!servesPath(listen.adapter, path)) return fail(404, notServed(listen.adapter, path));
+  const type = req.headers.get('content-type') ?? '';
+  if (!/^application\/(.*\+)?json\b/i.test(type)) return fail(400, `the body must be JSON (content-type application/json), not ${JSON.stringify(type)}`);
+  const text = await readText(req, bodyLimit);
+  if (text === undefined) return fail(413, `the request body is too large (the gateway takes up to ${bodyLimit} bytes)`);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return fail(400, 'the body is not valid JSON');
+  }
+  try {
+    return { body, decoded: decodeRequest(listen.adapter, listen.serve, body, path), url, signal: req.signal };
+  } catch (e) {
+    if (e instanceof RequestError) return fail(400, e.message);
+    throw e;
+  }
+}
+
+/** One upstream a request can go to: its adapter, a client for it (with a key), and the model to ask for. */
+export interface UpstreamTarget {
+  upstream: ServedSpec['adapter'];
+  client: Client;
+  model: UpstreamModel;
+  /** Where the upstream reads cache marks (carriesCacheMarks). */
+  cacheMarks: CacheMarkPlaces;
+}
+
+/**
+ * The admitted request sent to one upstream and answered in the listen protocol. An upstream
+ * failure before the answer starts (the first streamed event included) is thrown, for the caller
+ * to answer or to try another target with (and then to end the admission); after that, it is an
+ * error event in the stream. `admission` (a limited client's): the answer's usage is counted and
+ * the admission ended once the answer is whole, failed mid-stream or cancelled.
+ */
+export async function forwardRequest(listen: ServedSpec, target: UpstreamTarget, admitted: AdmittedRequest, redact: (v: string) => string, admission?: Admission): Promise<Response> {
+  const { upstream, client } = target;
+  const { decoded, body, url } = admitted;
+  const request = upstreamRequest(decoded.request, listen.adapter.id, target.model);
+  // Fields only the listen protocol knows (OpenAI's `n`, `logprobs`) mean nothing to another one.
+  const own: Warning[] = decoded.unread.map((field) => ({ type: 'dropped', field, message: `${listen.adapter.profile.name} field ${field} has no place in the unified request; it was not sent upstream` }));
+  dropCacheMarks(request, target.cacheMarks, upstream.profile.name, own);
+  if (request.providerOptions && upstream.id !== listen.adapter.id) {
+    for (const k of Object.keys(request.providerOptions)) own.push({ type: 'dropped', field: k, message: `${listen.adapter.profile.name} field ${k} has no counterpart in ${upstream.profile.name}; it was not sent` });
+    delete request.providerOptions;
+  }
+  const call = { signal: admitted.signal };
+  if (!decoded.stream) {
+    const r = await client.chat(request, call);
+    admission?.usage(r.usage);
+    admission?.done();
+    const { body: out, warnings } = responseBody(listen.adapter, listen.serve, { ...turnOf(r, request.model), request: body });
+    return json(out, 200, warningsHeader([...own, ...r.warnings, ...warnings]));
+  }
+  const stream = client.stream(request, call);
+  const upstreamEvents = stream[Symbol.asyncIterator]();
+  // The answer starts once upstream's first event is there: an upstream error before it is an HTTP error.
+  const first = await upstreamEvents.next();
+  // Metered from the second event: a failure before the first is the caller's to end (it may try another target).
+  const events = admission ? metered(upstreamEvents, admission) : upstreamEvents;
+  if (admission && first.done) {
+    admission.usage(null);
+    admission.done();
+  }
+  const abort = admission ? () => (admission.done(), stream.abort()) : stream.abort.bind(stream);
+  return streamed(listen, eventEncoder(listen.adapter, requestedFraming(listen.adapter, listen.serve, url)), first, events, request.model, redact, abort, upstream.id !== listen.adapter.id, own, body);
+}
+
+/** The caller's request for upstream: reasoning state from the listen side is marked as its own, so another provider drops it. */
+function upstreamRequest(r: ChatRequest, listenId: string, model: UpstreamModel): ChatRequest {
+  const messages = r.messages.map((m) => (m.role === 'assistant' && !m.origin ? { ...m, origin: { provider: listenId } } : m));
+  const chosen = typeof model === 'function' ? model(r.model) : (model ?? r.model);
+  const out: ChatRequest = { ...r, messages };
+  if (chosen === undefined) delete out.model;
+  else out.model = chosen;
+  return out;
+}
+
+function turnOf(r: ChatResponse, model: string | undefined): ServedTurn {
+  return {
+    id: r.id ?? 'gw_1',
+    model: r.model ?? model ?? 'unknown',
+    created: Math.floor(Date.now() / 1000),
+    message: r.message,
+    finishReason: r.finishReason,
+    usage: r.usage,
+  };
+}
+
+function streamed(
+  listen: ServedSpec,
+  encoder: EventEncoder,
+  first: IteratorResult<StreamEvent>,
+  events: AsyncIterator<StreamEvent>,
+  model: string | undefined,
+  redact: (v: string) => string,
+  abort: () => void,
+  foreign: boolean,
+  own: Warning[],
+  // The caller's request body: the listen protocol's response echoes its settings (`$request`).
+  request: unknown,
+): Response {
+  const writer = new StreamWriter(listen.adapter, listen.serve, { id: 'gw_1', model: model ?? 'unknown', created: Math.floor(Date.now() / 1000), request });
+  let pending: IteratorResult<StreamEvent> | undefined = first;
+  let done = false;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        // A pull that enqueues nothing is not called again: read on until an event writes something.
+        while (!done) {
+          const next = pending ?? (await events.next());
+          pending = undefined;
+          if (next.done) {
+            done = true;
+            const tail = encoder.bytes(writer.end());
+            if (tail.length) controller.enqueue(tail);
+            const end = encoder.end();
+            if (end.length) controller.enqueue(end);
+            return controller.close();
+          }
+          const written = writer.write(foreign ? withoutWire(next.value) : next.value);
+          if (written.length) return controller.enqueue(encoder.bytes(written));
+        }
+      } catch (e) {
+        // Upstream failed mid-stream: an error event in the listen protocol, then the end.
+        done = true;
+        const status = e instanceof ProviderError && e.status !== undefined ? e.status : 502;
+        const message = redact(e instanceof Error ? e.message : String(e));
+        const type = errorTypeFor(listen.serve, status);
+        controller.enqueue(encoder.bytes(writer.errorEvent({ status, message, type })));
+        controller.close();
+      }
+    },
+    cancel() {
+      // The caller went away: so does the upstream request.
+      done = true;
+      abort();
+    },
+  });
+  // What the upstream request could not carry is known from its start event; the header goes out before the rest.
+  const known = [...own, ...(!first.done && first.value.type === 'start' ? first.value.warnings : [])];
+  return new Response(body, { status: 200, headers: { 'content-type': encoder.contentType, 'cache-control': 'no-cache', ...warningsHeader(known) } });
+}
+
+/** A part in the upstream's own wire form is not the listen protocol's: it goes without it (and is left out, with a warning). */
+function withoutWire(e: StreamEvent): StreamEvent {
+  if (e.type !== 'part' || !('wire' in e.part) || e.part.wire === undefined) return e;
+  const { wire: _wire, ...part } = e.part;
+  return { type: 'part', part: part as typeof e.part };
+}
+
+/**
+ * An upstream failure as the listen protocol's error: its status, or 502/504 when there was no
+ * answer. The upstream refusing the gateway's own key (`ownKey`: the upstream's name) is a 502:
+ * passed on as a 401, it would read as the caller's token refused. The upstream's waits and
+ * rate-limit headers go with it.
+ */
+export function upstreamFailure(e: unknown, fail: FailWith, ownKey: string | undefined): Response {
+  if (e instanceof ProviderError) {
+    const message = e.providerMessage || e.message;
+    if (ownKey !== undefined && (e.status === 401 || e.status === 403)) return fail(502, `${ownKey} refused the gateway's key (HTTP ${e.status}): ${message}`, {}, 'upstream');
+    return fail(e.status ?? 502, message, rateLimitHeaders(e), 'upstream', e.type);
+  }
+  if (e instanceof TimeoutError) return fail(504, e.message, {}, 'upstream');
+  if (e instanceof ConnectionError) return fail(502, e.message, {}, 'upstream');
+  // The request as the gateway made it, refused before it was sent.
+  if (e instanceof RequestError) return fail(400, e.message, {}, 'gateway');
+  if (e instanceof WireforgeError) return fail(502, e.message, {}, 'upstream');
+  throw e;
+}
+
+export function warningsHeader(warnings: Warning[]): Record<string, string> {
+  if (!warnings.length) return {};
+  // Header values are ASCII: JSON with every other character escaped.
+  const text = JSON.stringify(warnings.map((w) => ({ field: w.field, message: w.message }))).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return { [WARNINGS_HEADER]: text };
+}
+
+function json(body: unknown, status: number, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+}
+

@@ -1,0 +1,42 @@
+/**
+ * Several keys for one target, taken round-robin; a key the upstream answered 429 for rests for
+ * the wait the upstream asked (its `retry-after`), then comes back. Keys stay in here: callers
+ * see a key's place in the pool, never the key. docs/serving.md#key-pools.
+ */
+
+/** The rest given to a key refused with 429 and no `retry-after`. */
+export const DEFAULT_COOLDOWN_MS = 30_000;
+
+export class KeyPool {
+  private next = 0;
+  private readonly restUntil: number[];
+  constructor(
+    readonly keys: readonly string[],
+    private readonly now: () => number = Date.now,
+  ) {
+    this.restUntil = keys.map(() => 0);
+  }
+
+  /** The next key not resting (its place in the pool), or undefined when all rest. */
+  take(): number | undefined {
+    const t = this.now();
+    for (let i = 0; i < this.keys.length; i++) {
+      const at = (this.next + i) % this.keys.length;
+      if (this.restUntil[at]! <= t) {
+        this.next = at + 1;
+        return at;
+      }
+    }
+    return undefined;
+  }
+
+  /** The key at this place got a 429: it rests for `ms` (the upstream's wait), or the default. */
+  cool(at: number, ms: number | undefined): void {
+    this.restUntil[at] = this.now() + (ms !== undefined && ms >= 0 ? ms : DEFAULT_COOLDOWN_MS);
+  }
+
+  /** Until the first resting key comes back, in ms (0 when one is free). */
+  wait(): number {
+    return Math.max(0, Math.min(...this.restUntil) - this.now());
+  }
+}

@@ -1,0 +1,238 @@
+/**
+ * The gateway for teams: a router in front of the single-route gateway's steps (admit, forward).
+ * It finds the listen protocol by path prefix, the client by its token, the route by the model
+ * the caller names, and tries the route's targets in order until one answers; a failure worth
+ * another try moves on to the next target (another protocol included) before the first byte went
+ * out, never after. It also answers the model lists. Everything here happens before the answer
+ * starts: the stream path is the single-route gateway's. docs/serving.md#gateway-for-teams.
+ */
+import { createClientFor, type Client } from '../client/create-client.js';
+import { ConnectionError, ProviderError, TimeoutError } from '../errors.js';
+import { makeRedactor } from '../transport/redact.js';
+import { serverWait } from '../transport/send-request.js';
+import type { ClientOptions } from '../contract/unified-model.js';
+import type { ServedSpec } from '../contract/serve-codec.js';
+import { didYouMean } from './did-you-mean.js';
+import { callerKey, sameSecret } from './caller-key.js';
+import { withCors } from './cors.js';
+import { errorResponse } from './error-body.js';
+import { carriesCacheMarks } from './cache-marks.js';
+import { EXPOSED_LIMITS } from './upstream-waits.js';
+import { admitRequest, forwardRequest, upstreamFailure, DEFAULT_BODY_LIMIT, ERROR_SOURCE_HEADER, WARNINGS_HEADER, type AdmittedRequest, type FailWith } from './gateway-engine.js';
+import { adapterOf, checkGatewayConfig, envIn, specIn, GatewayConfigError, routePattern, type ConfigContext, type GatewayConfig, type GatewayConfigTarget, type ModelListShape } from './gateway-config.js';
+import { KeyPool } from './key-pool.js';
+import { gatewayLimits, type Admission, type GatewayClient } from './limits/gateway-limits.js';
+import type { Limiter } from './limits/limiter.js';
+import { MODEL_LISTS, modelListShape } from './model-list.js';
+
+/** The target that answered, as `<spec>/<model>`. */
+export const TARGET_HEADER = 'x-wireforge-target';
+/** The targets tried before it, in order, each as `<spec>/<model> <status or failure>`, comma-separated. */
+export const FALLBACKS_HEADER = 'x-wireforge-fallbacks';
+
+interface Listener {
+  spec: ServedSpec;
+  prefix: string;
+  models: ModelListShape | false;
+  fail: FailWith;
+  sendIn: string;
+}
+
+interface Target {
+  upstream: ServedSpec['adapter'];
+  model: string | undefined;
+  cacheMarks: ReturnType<typeof carriesCacheMarks>;
+  /** A pool of the gateway's keys (one key from a variable is a pool of one); none: the caller's key. */
+  pool: KeyPool | undefined;
+  clients: Map<number, Client>;
+  options: ClientOptions;
+}
+
+interface Route {
+  name: string;
+  pattern: RegExp | undefined;
+  listed: string[];
+  targets: Target[];
+}
+
+/** What the router is made with besides the config: how it finds specs and variables, and where limit counters live. */
+export interface RouterContext extends ConfigContext {
+  /** The clients' limit counters: this process by default (node's startGateway passes a Redis one when `redis` is set). */
+  limiter?: Limiter;
+}
+
+/** The gateway for a config: checked first (a GatewayConfigError lists every problem), then served. */
+export function createRouter(config: GatewayConfig, ctx: RouterContext): (request: Request) => Promise<Response> {
+  const problems = checkGatewayConfig(config, ctx);
+  if (problems.length) throw new GatewayConfigError(problems);
+  const bodyLimit = config.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const redact = makeRedactor();
+  const tokens = (config.clients ?? []).map((c) => {
+    const token = typeof c.token === 'string' ? c.token : envIn(ctx.env, c.token.env)!;
+    redact.add?.(token);
+    return { token, client: { name: c.name, token, ...(c.limits ? { limits: c.limits } : {}) } as GatewayClient, routes: c.routes ? new Set(c.routes) : undefined };
+  });
+  const admit = tokens.some((t) => t.client.limits) ? gatewayLimits(ctx.limiter) : undefined;
+  const shared: ClientOptions = { maxRetries: config.maxRetries ?? 0, ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}) };
+
+  const routes: Route[] = config.routes.map((r) => ({
+    name: r.model,
+    pattern: routePattern(r.model),
+    listed: routePattern(r.model) ? (r.list ?? []) : [r.model],
+    targets: r.targets.map((t) => target(t)),
+  }));
+  function target(t: GatewayConfigTarget): Target {
+    const upstream = adapterOf(typeof t.spec === 'string' ? specIn(ctx.specs, t.spec) : t.spec)!;
+    const env = upstream.endpoint.apiKeyEnv;
+    const key = t.key ?? (env ? { env } : undefined);
+    const keys = key === undefined || key === 'caller' ? undefined : 'keys' in key ? key.keys : [envIn(ctx.env, key.env)!];
+    for (const k of keys ?? []) redact.add?.(k);
+    return {
+      upstream,
+      model: t.model,
+      cacheMarks: carriesCacheMarks(upstream),
+      pool: keys ? new KeyPool(keys) : undefined,
+      clients: new Map(),
+      options: { ...shared, ...(t.baseUrl ? { baseUrl: t.baseUrl } : {}) },
+    };
+  }
+  const exact = new Map(routes.filter((r) => !r.pattern).map((r) => [r.name, r]));
+  const listed = [...new Set(routes.flatMap((r) => r.listed))];
+
+  const listeners: Listener[] = (typeof config.listen === 'string' ? [config.listen] : config.listen).map((l) => {
+    const entry = typeof l === 'string' ? { spec: l } : l;
+    const spec = (typeof entry.spec === 'string' ? specIn(ctx.specs, entry.spec) : entry.spec) as ServedSpec;
+    const fail: FailWith = (status, message, headers = {}, source = 'gateway', type) => errorResponse(spec.adapter, spec.serve, { status, message: redact(message), type }, { [ERROR_SOURCE_HEADER]: source, ...headers });
+    const { header, scheme } = spec.adapter.endpoint.auth;
+    return { spec, prefix: entry.path ?? '', models: entry.models ?? modelListShape(spec.adapter.id), fail, sendIn: `the ${header} header${scheme ? ` (${scheme} <token>)` : ''}` };
+  });
+  // The longest prefix first: `/v1` must not take what `/v1/anthropic` serves.
+  const byPrefix = [...listeners].sort((a, b) => b.prefix.length - a.prefix.length);
+
+  const handler = async (req: Request): Promise<Response> => {
+    const path = new URL(req.url).pathname;
+    const l = byPrefix.find((x) => path === x.prefix || path.startsWith(`${x.prefix}/`)) ?? listeners[0]!;
+    const sub = path.startsWith(`${l.prefix}/`) ? path.slice(l.prefix.length) : path;
+    try {
+      return await handle(req, l, sub);
+    } catch (e) {
+      return l.fail(500, `the gateway failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  };
+  const expose = [WARNINGS_HEADER, ERROR_SOURCE_HEADER, TARGET_HEADER, FALLBACKS_HEADER, ...listeners.flatMap((l) => [l.spec.adapter.requestIdHeader, l.spec.adapter.profile.errors.typeHeader]), ...EXPOSED_LIMITS];
+  return withCors(handler, config.cors, expose);
+
+  async function handle(req: Request, l: Listener, path: string): Promise<Response> {
+    const key = callerKey(l.spec, (h) => req.headers.get(h));
+    const models = l.models === false ? undefined : MODEL_LISTS[l.models];
+    if (req.method === 'GET' && models && models.paths.includes(path)) {
+      const client = authorize(key, l);
+      if (client instanceof Response) return client;
+      const names = client.routes ? listed.filter((n) => client.routes!.has(routeOf(n)?.name ?? '')) : listed;
+      return new Response(JSON.stringify(models.body(names)), { status: 200, headers: { 'content-type': 'application/json' } });
+    }
+    if (req.method !== 'POST') return l.fail(405, `${req.method} is not served; send POST${models ? ` (or GET ${l.prefix}${models.paths[0]} for the model list)` : ''}`);
+    const client = authorize(key, l);
+    if (client instanceof Response) return client;
+    const admitted = await admitRequest(l.spec, req, path, bodyLimit, l.fail);
+    if (admitted instanceof Response) return admitted;
+    const asked = admitted.decoded.request.model;
+    const route = asked === undefined ? undefined : routeOf(asked);
+    if (!route) {
+      const hint = asked === undefined ? undefined : didYouMean(asked, listed);
+      return l.fail(404, `${asked === undefined ? 'the request names no model' : `no route for model "${asked}"`}${hint ? `; ${hint}` : ''} (routes: ${routes.map((r) => r.name).join(', ')})`);
+    }
+    if (client.routes && !client.routes.has(route.name)) return l.fail(403, `client "${client.client!.name}" may not use model "${asked}"`);
+    // ── limits per client token (runtime/serve/limits): one admission for the request, whichever target answers ──
+    const admission = admit && client.client ? await admit(client.client, admitted.decoded.stream) : undefined;
+    if (admission && !admission.ok) return l.fail(admission.status, admission.message, { 'retry-after': String(admission.retryAfterSeconds) });
+    const res = await attempt(l, route, admitted, key, admission);
+    // No target answered: the request is over.
+    if (!res.headers.has(TARGET_HEADER)) admission?.done();
+    return res;
+  }
+
+  /** The client whose token the caller sent (anyone when the config names no clients), or the 401. */
+  function authorize(key: string | undefined, l: Listener): { client: GatewayClient | undefined; routes: Set<string> | undefined } | Response {
+    if (!tokens.length) return { client: undefined, routes: undefined };
+    if (key === undefined) return l.fail(401, `the gateway needs a client token: send it in ${l.sendIn}`);
+    // Every token compared, so the time taken does not say which one came close.
+    let found: (typeof tokens)[number] | undefined;
+    for (const t of tokens) if (sameSecret(key, t.token)) found = t;
+    return found ?? l.fail(401, `the gateway refused the token sent in ${l.sendIn}`);
+  }
+
+  function routeOf(model: string): Route | undefined {
+    return exact.get(model) ?? routes.find((r) => r.pattern?.test(model));
+  }
+
+  async function attempt(l: Listener, route: Route, admitted: AdmittedRequest, callerKeyValue: string | undefined, admission: Admission | undefined): Promise<Response> {
+    const tried: string[] = [];
+    const asked = admitted.decoded.request.model;
+    let last: unknown;
+    let lastTarget: Target | undefined;
+    // Where the last failure was listed: the answer itself when no target came after it.
+    let lastAt = -1;
+    for (const t of route.targets) {
+      const label = `${t.upstream.id}/${t.model ?? asked}`;
+      // A pool is tried key after key while its keys get 429s; then the next target.
+      for (let asked429 = false; ; asked429 = true) {
+        const place = t.pool?.take();
+        if (t.pool && place === undefined) {
+          // Resting before this request: say so (after its own 429s here, those say it).
+          if (!asked429) tried.push(`${label} keys-resting`);
+          break;
+        }
+        if (!t.pool && callerKeyValue) redact.add?.(callerKeyValue, true);
+        const client = place === undefined ? createClientFor(t.upstream, { ...t.options, apiKey: callerKeyValue }) : clientAt(t, place);
+        try {
+          const res = await forwardRequest(l.spec, { upstream: t.upstream, client, model: t.model ?? asked, cacheMarks: t.cacheMarks }, admitted, redact, admission);
+          res.headers.set(TARGET_HEADER, label);
+          if (tried.length) res.headers.set(FALLBACKS_HEADER, tried.join(', '));
+          return res;
+        } catch (e) {
+          last = e;
+          lastTarget = t;
+          if (!worthAnotherTry(e)) return withTried(upstreamFailure(e, l.fail, t.pool ? t.upstream.profile.name : undefined), tried);
+          lastAt = tried.push(`${label} ${failureOf(e)}`) - 1;
+          if (place !== undefined && e instanceof ProviderError && e.status === 429) {
+            t.pool!.cool(place, serverWait(e.headers) ?? e.retryAfterMs);
+            continue;
+          }
+          break;
+        }
+      }
+    }
+    if (last !== undefined && lastAt === tried.length - 1) tried.pop();
+    if (last === undefined) {
+      // Every target's keys rest: the caller waits for the first to come back.
+      const wait = Math.min(...route.targets.map((t) => t.pool?.wait() ?? 0));
+      return withTried(l.fail(429, `every key of route "${route.name}" is resting after a 429; try again in ${Math.ceil(wait / 1000)} s`, { 'retry-after': String(Math.max(1, Math.ceil(wait / 1000))) }), tried);
+    }
+    return withTried(upstreamFailure(last, l.fail, lastTarget?.pool ? lastTarget.upstream.profile.name : undefined), tried);
+  }
+}
+
+function clientAt(t: Target, place: number): Client {
+  let c = t.clients.get(place);
+  if (!c) t.clients.set(place, (c = createClientFor(t.upstream, { ...t.options, apiKey: t.pool!.keys[place] })));
+  return c;
+}
+
+/** A failure another target may not have: no connection, no first byte in time, 429, 5xx (529 overloaded included). */
+function worthAnotherTry(e: unknown): boolean {
+  if (e instanceof ConnectionError || e instanceof TimeoutError) return true;
+  if (!(e instanceof ProviderError)) return false;
+  // An error event before any content (Anthropic's overloaded_error) has no status: its retryable flag says.
+  return e.status === undefined ? e.retryable : e.status === 429 || e.status >= 500;
+}
+
+function failureOf(e: unknown): string {
+  if (e instanceof ProviderError) return e.status === undefined ? 'error-event' : String(e.status);
+  return e instanceof TimeoutError ? 'timeout' : 'connection';
+}
+
+function withTried(res: Response, tried: string[]): Response {
+  if (tried.length) res.headers.set(FALLBACKS_HEADER, tried.join(', '));
+  return res;
+}
