@@ -57,23 +57,23 @@ export { firstString } from './wire/read-path.js';
 export { serveOver } from './serve/serve-over.js';
 
 /** An array, or nothing to iterate (wire data may omit or mistype it). */
-export function list(v: unknown): readonly any[] {
+export const list = (v: unknown): readonly any[] => {
   return Array.isArray(v) ? v : [];
-}
+};
 
 /** Empty for a `$when` template condition: undefined, null, '' or []. */
-export function isEmpty(v: unknown): boolean {
+export const isEmpty = (v: unknown): boolean => {
   return v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
-}
+};
 
 /** A value as JSON text (`$json.<slot>` in serve templates); nothing stays nothing. */
-export function jsonText(v: unknown): string | undefined {
+export const jsonText = (v: unknown): string | undefined => {
   return v === undefined ? undefined : JSON.stringify(v);
-}
+};
 
 /** An array without the items that vanished. */
-export function present<T>(items: Array<T | undefined>): T[] {
+export const present = <T>(items: Array<T | undefined>): T[] => {
   const out: T[] = [];
   for (const i of items) if (i !== undefined) out.push(i);
   return out;
-}
+};

@@ -10,7 +10,7 @@ import type { Codec, CodecUses } from './contract/codec.js';
 import type { Profile } from './contract/profile.js';
 import { hasContinuityRules, isTemplated, RETRYABLE_BY_DEFAULT } from './profile-facts.js';
 import { requestBuilder } from './request/build-request.js';
-import { firstStringAt } from './wire/read-path.js';
+import { firstStringAt, isInteger, keys, values } from './wire/read-path.js';
 import { missingUse, useOf, WireforgeError } from './errors.js';
 import { KIT_VERSION, MIN_KIT } from './kit-version.js';
 
@@ -18,11 +18,11 @@ import { KIT_VERSION, MIN_KIT } from './kit-version.js';
  * `generated.kit`: the adapter-kit version the module was generated for (runtime/kit-version.ts);
  * a module this runtime cannot serve is refused here, with the versions and the command to run.
  */
-export function defineAdapter(profile: Profile, codec: Codec, generated?: { kit: number }): ProviderAdapter {
+export const defineAdapter = (profile: Profile, codec: Codec, generated?: { kit: number }): ProviderAdapter => {
   // Modules from before the kit was recorded say nothing: kit 1. Hand-written adapters pass { kit: KIT_VERSION }.
   const kit = generated?.kit ?? 1;
   const { id, finish } = profile;
-  if (!Number.isInteger(kit) || kit > KIT_VERSION || kit < MIN_KIT) {
+  if (!isInteger(kit) || kit > KIT_VERSION || kit < MIN_KIT) {
     const newer = kit > KIT_VERSION;
     throw new WireforgeError(
       `adapter "${id}" was generated for adapter kit ${kit}, and this runtime serves kits ${MIN_KIT}–${KIT_VERSION}: ` +
@@ -44,12 +44,12 @@ export function defineAdapter(profile: Profile, codec: Codec, generated?: { kit:
     tokenAuth: ep.auth.from === 'token',
     endpointOptions: ep.options,
     urlTemplate: isTemplated(ep),
-    usageSteps: !Object.values(profile.usage).every(isPaths),
+    usageSteps: !values(profile.usage).every(isPaths),
     continuity: rules,
     // Templates that can carry another provider's state (block ones, a call's signature) need turns from elsewhere cleaned.
     foreignTurns: !rules && (uses.blocks || profile.request.carries.callSignature),
   };
-  for (const name of Object.keys(needs) as Array<keyof CodecUses>) if (needs[name] && !uses[name]) missingUse(id, name);
+  for (const name of keys(needs) as Array<keyof CodecUses>) if (needs[name] && !uses[name]) missingUse(id, name);
   const retryDelay = e.retryDelay?.length ? useOf(codec, id, 'retryDelay') : undefined;
   return {
     id,
@@ -73,4 +73,4 @@ export function defineAdapter(profile: Profile, codec: Codec, generated?: { kit:
       !e.noRetry?.some((x) => (x.type === undefined || x.type === fields.type) && (x.code === undefined || x.code === fields.code)),
     requestIdHeader: e.requestIdHeader,
   };
-}
+};

@@ -20,6 +20,7 @@ export {
   RateLimitError,
   UnprocessableEntityError,
   type ProviderErrorInit,
+  type StatusErrorClass,
 } from './errors.js';
 export type { ProviderAdapter, ErrorFields } from './contract/adapter.js';
 export type { BuiltRequest, CallMode } from './contract/request.js';

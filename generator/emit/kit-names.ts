@@ -19,6 +19,9 @@ export function kitNames(file: string | URL = new URL('../../runtime/adapter-kit
       for (const el of st.exportClause.elements) names.add(el.name.text);
     } else if ((ts.isFunctionDeclaration(st) || ts.isClassDeclaration(st) || ts.isInterfaceDeclaration(st) || ts.isTypeAliasDeclaration(st)) && st.name) {
       if (st.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) names.add(st.name.text);
+    } else if (ts.isVariableStatement(st) && st.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) {
+      // `export const list = (…) => …` (and `export declare const` in shipped declarations).
+      for (const d of st.declarationList.declarations) if (ts.isIdentifier(d.name)) names.add(d.name.text);
     }
   }
   cached.set(key, names);

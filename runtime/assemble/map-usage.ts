@@ -7,12 +7,12 @@
 import type { UsageStepsUnit } from '../contract/codec.js';
 import type { UsageCount, UsageMap, WirePath } from '../contract/profile.js';
 import type { Usage } from '../contract/unified-model.js';
-import { readPath } from '../wire/read-path.js';
+import { isArray, readPath } from '../wire/read-path.js';
 
 /** The counts a Usage has only when the wire reports them, in the order they are listed. */
 const REPORTED = ['cachedInputTokens', 'cacheWriteTokens', 'reasoningTokens'] as const;
 
-export function usageMapper(map: UsageMap, steps: UsageStepsUnit | undefined): (raw: Record<string, unknown>) => Usage {
+export const usageMapper = (map: UsageMap, steps: UsageStepsUnit | undefined): ((raw: Record<string, unknown>) => Usage) => {
   const sum = (raw: unknown, count: UsageCount) => (isPaths(count) ? sumOf(raw, count) : steps!(raw, count));
   return (raw) => {
     const input = sum(raw, map.inputTokens) ?? 0;
@@ -26,16 +26,16 @@ export function usageMapper(map: UsageMap, steps: UsageStepsUnit | undefined): (
     if (others) usage.otherModels = others;
     return usage;
   };
-}
+};
 
-export const isPaths = Array.isArray as (c: UsageCount) => c is readonly WirePath[];
+export const isPaths = isArray as (c: UsageCount) => c is readonly WirePath[];
 
 /** The sum of the numbers present at these paths; undefined when none is. */
-export function sumOf(raw: unknown, paths: readonly WirePath[]): number | undefined {
+export const sumOf = (raw: unknown, paths: readonly WirePath[]): number | undefined => {
   let total: number | undefined;
   for (let i = 0; i < paths.length; i++) {
     const v = readPath(raw, paths[i]!);
     if (typeof v === 'number' && Number.isFinite(v)) total = (total ?? 0) + v;
   }
   return total;
-}
+};

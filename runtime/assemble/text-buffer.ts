@@ -10,9 +10,9 @@ const FOLD = 256;
  * A string with something in it: the wire's empty string is no text (no id, no name). Small
  * enough to be inlined where it runs for every delta.
  */
-export function isText(v: unknown): v is string {
+export const isText = (v: unknown): v is string => {
   return typeof v === 'string' && v !== '';
-}
+};
 
 export class TextBuffer {
   #folded = '';

@@ -138,17 +138,17 @@ export class TextPart implements TextOps {
  * for none), a new item with that label for its role in the turn (commentary, final answer): the
  * TextMeta unit's; without, a block of the same item. With `id`, the item's id (TextMeta.setItem).
  */
-export function startText(a: TextHolder, phase?: unknown, id?: unknown): void {
+export const startText = (a: TextHolder, phase?: unknown, id?: unknown): void => {
   if (phase !== undefined) metaOf(a).setPhase(phase);
   if (id !== undefined) metaOf(a).setItem(id);
   a.text.start();
-}
+};
 
 /** Opaque data the provider needs back with the text (Gemini `thoughtSignature`): the TextMeta unit keeps it. */
-export function setTextSignature(a: TextHolder, signature: unknown): void {
+export const setTextSignature = (a: TextHolder, signature: unknown): void => {
   if (isText(signature)) metaOf(a).setSignature(signature);
-}
+};
 
-function metaOf(a: TextHolder): TextMetaOps {
+const metaOf = (a: TextHolder): TextMetaOps => {
   return a.meta ?? missingUse(a.provider, 'textMeta');
-}
+};

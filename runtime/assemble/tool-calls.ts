@@ -8,6 +8,7 @@ import { StreamError } from '../errors.js';
 import type { ToolCall } from '../contract/unified-model.js';
 import type { EventSink } from '../contract/event-sink.js';
 import { isText, TextBuffer } from './text-buffer.js';
+import { isString } from '../wire/read-path.js';
 
 export interface OpenCall {
   index: number;
@@ -67,10 +68,10 @@ export class ToolCalls {
   /** A whole call in one piece: arguments as a string or as an object. */
   add(id: unknown, name: unknown, args: unknown, key: unknown, signature: unknown, responseId: string | undefined): void {
     // Rules for whole calls run on every event; an event without a call has no name and no id.
-    if (typeof name !== 'string' && typeof id !== 'string') return;
+    if (!isString(name) && !isString(id)) return;
     const call = this.create(key, id, name, responseId);
     if (isText(signature)) call.keep = { signature };
-    if (typeof args === 'string') this.appendArgs(call, args);
+    if (isString(args)) this.appendArgs(call, args);
     else if (args !== undefined && args !== null) {
       call.full = JSON.stringify(args);
       call.fromObject = true;
@@ -107,7 +108,7 @@ export class ToolCalls {
       // Some wires (Gemini) give no id: make one, unique within the turn and, through the
       // response id, across the conversation (other providers reject repeated ids).
       id: isText(id) ? id : responseId === undefined ? `call_${index}` : `call_${responseId}_${index}`,
-      name: typeof name === 'string' ? name : '',
+      name: isString(name) ? name : '',
       parts: new TextBuffer(),
       full: undefined,
       fromObject: false,
@@ -137,11 +138,11 @@ export class ToolCalls {
 }
 
 /** A block of another kind opened at a call's key: the stream is inconsistent. */
-export function keyClash(calls: { readonly provider: string }, key: unknown): never {
+export const keyClash: (calls: { readonly provider: string }, key: unknown) => never = (calls, key) => {
   throw new StreamError({ provider: calls.provider, reason: `a tool call and another block share index ${String(key)}` });
-}
+};
 
-function finalCall(call: OpenCall): ToolCall {
+const finalCall = (call: OpenCall): ToolCall => {
   const joined = call.full ?? (call.parts.empty && call.initial !== undefined ? call.initial : call.parts.toString());
   // A call with no argument text at all has no arguments: "{}" (docs/unified-model.md#tool-call-arguments).
   const args = joined === '' ? '{}' : joined;
@@ -158,4 +159,4 @@ function finalCall(call: OpenCall): ToolCall {
   }
   if (call.error) out.argumentsError = call.error;
   return out;
-}
+};

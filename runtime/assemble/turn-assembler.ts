@@ -18,6 +18,7 @@ import { isText } from './text-buffer.js';
 import { TextPart } from './text-part.js';
 import { ToolCalls } from './tool-calls.js';
 import { UsageState } from './usage-state.js';
+import { isArray, isString } from '../wire/read-path.js';
 
 export class TurnAssembler implements EventSink, Assembler {
   /** Events produced since the stream layer last drained them (streams only). */
@@ -103,7 +104,7 @@ export class TurnAssembler implements EventSink, Assembler {
   /** Citations of the open text: one wire citation object or a list of them. */
   addCitations(raw: unknown): void {
     const map = this.#rules.parts?.citation;
-    for (const one of Array.isArray(raw) ? raw : [raw]) {
+    for (const one of isArray(raw) ? raw : [raw]) {
       const c = citationOf(map, one);
       if (c !== undefined) this.text.addCitation(c);
     }
@@ -132,9 +133,9 @@ export class TurnAssembler implements EventSink, Assembler {
   fail(message: unknown, type: unknown, code: unknown, body: unknown): never {
     const error = new ProviderError({
       provider: this.provider,
-      message: this.#redact(typeof message === 'string' ? message : 'error event without a message'),
-      type: typeof type === 'string' ? type : undefined,
-      code: typeof code === 'string' || typeof code === 'number' ? String(code) : undefined,
+      message: this.#redact(isString(message) ? message : 'error event without a message'),
+      type: isString(type) ? type : undefined,
+      code: isString(code) || typeof code === 'number' ? String(code) : undefined,
       body: this.#redact(body),
       retryable: false,
     });
@@ -229,7 +230,7 @@ export class TurnAssembler implements EventSink, Assembler {
 
 type ThinkingPartList = ThinkingPart[];
 
-function withCalls(content: ResponsePart[], calls: ToolCall[]): ResponsePart[] {
+const withCalls = (content: ResponsePart[], calls: ToolCall[]): ResponsePart[] => {
   let k = 0;
   return content.map((p) => (p.type === 'tool-call' ? { type: 'tool-call', call: calls[k++]! } : p));
-}
+};

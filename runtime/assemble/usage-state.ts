@@ -11,7 +11,7 @@ import type { EventSink } from '../contract/event-sink.js';
 export class UsageState {
   raw: Record<string, unknown> | undefined;
   /** Usage arrived since the last batch was handed out (streams that make events only). */
-  fresh: boolean | undefined;
+  #fresh: boolean | undefined;
   /** Kept whole so mapUsage is called as a method of the rules, as before the split. */
   readonly #rules: { mapUsage(raw: Record<string, unknown>): Usage };
   readonly #sink: EventSink;
@@ -25,13 +25,13 @@ export class UsageState {
   set(raw: unknown): void {
     if (!isObject(raw)) return;
     this.raw = raw;
-    this.fresh = this.#sink.emit;
+    this.#fresh = this.#sink.emit;
   }
 
   /** The batch's `usage` event, last in it: the latest usage, mapped once, when any arrived since the last. */
   flush(batch: StreamEvent[]): void {
-    if (!this.fresh) return;
-    this.fresh = false;
+    if (!this.#fresh) return;
+    this.#fresh = false;
     batch.push({ type: 'usage', usage: this.mapped()! });
   }
 

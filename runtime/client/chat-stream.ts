@@ -77,7 +77,7 @@ export class ChatStream<R extends ChatResponse = ChatResponse> implements AsyncI
    * `Response` (`new Response(stream.toReadableStream())`). Cancelling it cancels the request.
    */
   toReadableStream(): ReadableStream<Uint8Array> {
-    const it = this[Symbol.asyncIterator]();
+    const it = this.#iterate(true);
     const stop = this.#stop;
     const encoder = new TextEncoder();
     return new ReadableStream<Uint8Array>({
@@ -162,6 +162,6 @@ export class ChatStream<R extends ChatResponse = ChatResponse> implements AsyncI
 }
 
 /** The end of an iteration (a fresh object each time: callers may keep or change it). */
-function done(): IteratorResult<StreamEvent> {
+const done = (): IteratorResult<StreamEvent> => {
   return { done: true, value: undefined };
-}
+};

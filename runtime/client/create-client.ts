@@ -6,7 +6,7 @@
 import type { ProviderAdapter } from '../contract/adapter.js';
 import { TurnAssembler } from '../assemble/turn-assembler.js';
 import { RequestError, StreamError, WireforgeError } from '../errors.js';
-import { readPath } from '../wire/read-path.js';
+import { keys, readPath } from '../wire/read-path.js';
 import { checkDefaults, checkRequest, unknownKeys } from '../request/check-request.js';
 import { isPlainObject, mergeInto, sanitize } from '../request/safe-merge.js';
 import { authorize, keyOf, passOption } from '../transport/authorize.js';
@@ -35,7 +35,7 @@ const DEFAULT_TIMEOUT_MS = 600_000;
 const CLIENT_OPTIONS = Object.fromEntries('apiKey model baseUrl fetch headers allowAuthOverride timeoutMs idleTimeoutMs maxRetries defaults endpoint getToken aws'.split(' ').map((k) => [k]));
 const CALL_OPTIONS = { signal: 0, headers: 0 };
 
-export function createClientFor(adapter: ProviderAdapter, options: ClientOptions = {}): Client {
+export const createClientFor = (adapter: ProviderAdapter, options: ClientOptions = {}): Client => {
   const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
   const { id, endpoint: ep } = adapter;
   unknownKeys(id, options, CLIENT_OPTIONS, 'options.');
@@ -51,7 +51,7 @@ export function createClientFor(adapter: ProviderAdapter, options: ClientOptions
   // defineAdapter made sure the unit is there when the spec declares options.
   const endpoint = ep.options && adapter.codec.uses!.endpointOptions!(adapter, options.endpoint, env, baseUrl, ep.auth.sigv4 !== undefined && key === undefined);
   // Endpoint options passed to a spec that declares none.
-  const unused = endpoint ? undefined : Object.keys(options.endpoint ?? {})[0];
+  const unused = endpoint ? undefined : keys(options.endpoint ?? {})[0];
   if (unused !== undefined) throw new RequestError(id, `endpoint.${unused}`, `${id} takes no endpoint options`);
   const { apiKey, sign } = authorize(adapter, options, key, env, endpoint ?? {}, redact);
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
@@ -134,7 +134,7 @@ export function createClientFor(adapter: ProviderAdapter, options: ClientOptions
   };
   // The schema typing is the structured layer's; this client returns plain responses (and refuses a schema).
   return client as Client;
-}
+};
 
 /** The client as this module implements it, before the schema typing. */
 interface Untyped {
@@ -144,7 +144,7 @@ interface Untyped {
 }
 
 /** Model-level defaults under the request: a request value that is set wins; providerOptions merge key by key. */
-function withDefaults(request: ChatRequest, options: ClientOptions): ChatRequest {
+const withDefaults = (request: ChatRequest, options: ClientOptions): ChatRequest => {
   const defaults = options.defaults ?? {};
   const out: ChatRequest = { ...defaults, ...definedOnly(request) } as ChatRequest;
   out.model = request.model ?? defaults.model ?? options.model;
@@ -156,10 +156,10 @@ function withDefaults(request: ChatRequest, options: ClientOptions): ChatRequest
   }
   if (defaults.reasoning && request.reasoning) out.reasoning = { ...defaults.reasoning, ...definedOnly(request.reasoning) };
   return out;
-}
+};
 
-function definedOnly<T extends object>(o: T): Partial<T> {
+const definedOnly = <T extends object>(o: T): Partial<T> => {
   const out: Partial<T> = {};
-  for (const k of Object.keys(o) as Array<keyof T>) if (o[k] !== undefined) out[k] = o[k];
+  for (const k of keys(o) as Array<keyof T>) if (o[k] !== undefined) out[k] = o[k];
   return out;
-}
+};

@@ -100,7 +100,7 @@ export async function* readStream(c: StreamContext): AsyncGenerator<StreamEvent[
 }
 
 /** Bytes in, framed events out: text framings decode UTF-8 once (split-safe); event-stream frames are binary. */
-function framerFor(c: StreamContext, onFrame: FrameSink): { push(bytes: Uint8Array): void; end(): { unterminated: boolean } } {
+const framerFor = (c: StreamContext, onFrame: FrameSink): { push(bytes: Uint8Array): void; end(): { unterminated: boolean } } => {
   const { adapter } = c;
   const { framing } = adapter.stream;
   if (framing === 'event-stream') return adapter.codec.uses!.eventStream!.forStream(onFrame, adapter, c.redact);
@@ -113,10 +113,10 @@ function framerFor(c: StreamContext, onFrame: FrameSink): { push(bytes: Uint8Arr
       return framer.end();
     },
   };
-}
+};
 
 /** Each framed event: the done sentinel, or JSON into the generated readEvent. */
-function frameHandler(c: StreamContext): FrameSink {
+const frameHandler = (c: StreamContext): FrameSink => {
   const { adapter, assembler: a } = c;
   const sentinel = adapter.stream.doneSentinel;
   return (event, data, offset, unterminated) => {
@@ -140,10 +140,10 @@ function frameHandler(c: StreamContext): FrameSink {
     }
     adapter.readEvent(a, payload as never, event);
   };
-}
+};
 
 /** A whole body as text, each read bounded by the idle timeout (a stalled blocking body fails too). */
-export async function readBodyText(c: Pick<StreamContext, 'adapter' | 'sent' | 'idleTimeoutMs'>): Promise<string> {
+export const readBodyText = async (c: Pick<StreamContext, 'adapter' | 'sent' | 'idleTimeoutMs'>): Promise<string> => {
   const body = c.sent.response.body;
   if (!body) return '';
   const text = new TextDecoder();
@@ -163,7 +163,7 @@ export async function readBodyText(c: Pick<StreamContext, 'adapter' | 'sent' | '
     watch.stop();
     if (!done) await watch.cancel();
   }
-}
+};
 
 /**
  * A body's reader under the idle timeout, kept by one timer per body rather than one per read:
@@ -179,7 +179,7 @@ interface IdleWatch {
   cancel(reason?: unknown): Promise<void>;
 }
 
-function watchIdle(body: ReadableStream<Uint8Array>, c: Pick<StreamContext, 'adapter' | 'sent' | 'idleTimeoutMs'>): IdleWatch {
+const watchIdle = (body: ReadableStream<Uint8Array>, c: Pick<StreamContext, 'adapter' | 'sent' | 'idleTimeoutMs'>): IdleWatch => {
   const reader = body.getReader();
   const cancel = (reason?: unknown) => reader.cancel(reason).catch(() => undefined);
   const ms = c.idleTimeoutMs;
@@ -216,9 +216,9 @@ function watchIdle(body: ReadableStream<Uint8Array>, c: Pick<StreamContext, 'ada
       return result;
     },
   };
-}
+};
 
-function withPartial(error: unknown, c: StreamContext): unknown {
+const withPartial = (error: unknown, c: StreamContext): unknown => {
   if (c.signal?.aborted) return abortReason(c.signal);
   // The transport's own text may quote anything, a key included.
   const e =
@@ -227,4 +227,4 @@ function withPartial(error: unknown, c: StreamContext): unknown {
       : new StreamError({ provider: c.adapter.id, reason: `reading the stream failed: ${c.redact(messageOf(error))}`, cause: error });
   if (e.partial === undefined) e.partial = c.assembler.result();
   return e;
-}
+};

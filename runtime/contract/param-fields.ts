@@ -25,21 +25,21 @@ export const PARAM_FIELDS = [
 export type ParamField = (typeof PARAM_FIELDS)[number];
 
 /** The reader of a unified param field, made once per field. */
-export function paramReader(field: string): (r: ChatRequest) => unknown {
+export const paramReader = (field: string): ((r: ChatRequest) => unknown) => {
   const [top, inner] = field.split('.') as [string, string | undefined];
   type Fields = Record<string, Record<string, unknown> | undefined>;
   return inner === undefined ? (r) => (r as unknown as Fields)[top] : (r) => (r as unknown as Fields)[top]?.[inner];
-}
+};
 
 /** A param field's value in a request; any other name is read as a top-level field. */
-export function readParam(req: ChatRequest, field: string): unknown {
+export const readParam = (req: ChatRequest, field: string): unknown => {
   return (PARAM_FIELDS as readonly string[]).includes(field) ? paramReader(field)(req) : (req as unknown as Record<string, unknown>)[field];
-}
+};
 
 /** Sets a param field in a request, keeping what else its object holds (`reasoning`). */
-export function writeParam(req: ChatRequest, field: ParamField, v: unknown): void {
+export const writeParam = (req: ChatRequest, field: ParamField, v: unknown): void => {
   const [top, inner] = field.split('.') as [string, string | undefined];
   const o = req as unknown as Record<string, unknown>;
   if (inner === undefined) o[top] = v;
   else o[top] = { ...(o[top] as object | undefined), [inner]: v };
-}
+};

@@ -10,8 +10,12 @@ export type CallMode = 'stream' | 'blocking';
 export interface RequestWarnings {
   readonly list: Warning[];
   readonly provider: string;
+  /** The wire's name, as warnings say it. */
+  readonly wire: string;
   /** Record a field that is set but not sent; returns undefined so callers can `return w.drop(…)`. */
   drop(field: string, message: string): undefined;
+  /** `drop` with the message `<wire> has no <what>`. */
+  lacks(field: string, what: string): undefined;
   overridden(field: string, message: string): void;
   reject(field: string, message: string): never;
 }

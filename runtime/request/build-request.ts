@@ -17,6 +17,7 @@ import { prepareConversation } from './prepare-conversation.js';
 import { toolChoiceForm } from './tool-choice.js';
 import { setPath } from './set-path.js';
 import { Warnings } from './warnings.js';
+import { hasOwn, isArray, keys } from '../wire/read-path.js';
 
 interface Plan {
   /** Fields dropped or rejected with a reason. */
@@ -29,7 +30,7 @@ interface Plan {
 }
 
 /** The request builder of one adapter. */
-export function requestBuilder(profile: Profile, codec: Codec): (input: ChatRequest, mode: CallMode) => BuiltRequest {
+export const requestBuilder = (profile: Profile, codec: Codec): ((input: ChatRequest, mode: CallMode) => BuiltRequest) => {
   const plan = planParams(profile, codec);
   const rq = profile.request;
   const continuity = { ...profile.continuity, provider: profile.id };
@@ -48,7 +49,7 @@ export function requestBuilder(profile: Profile, codec: Codec): (input: ChatRequ
   const joined = toMessages.merge;
   const merge = joined && useOf(codec, profile.id, 'merge');
   return (input, mode) => {
-    const w = new Warnings(profile.id);
+    const w = new Warnings(profile.id, wireName);
     // History first: continuity rules may take fields out of what this conversation can carry.
     const conv = prepareConversation(input, system.placement, system.join, continuity, w, rules);
     const req = conv.request;
@@ -58,8 +59,8 @@ export function requestBuilder(profile: Profile, codec: Codec): (input: ChatRequ
       w.drop(s.field, s.reason);
     }
     if (!toolForms && req.tools?.length) w.drop('tools', noTools);
-    if (!toChoice && req.toolChoice !== undefined) w.drop('toolChoice', `${wireName} has no tool choice`);
-    if (!toFormat && req.responseFormat !== undefined) w.drop('responseFormat', `${wireName} has no response format setting`);
+    if (!toChoice && req.toolChoice !== undefined) w.lacks('toolChoice', 'tool choice');
+    if (!toFormat && req.responseFormat !== undefined) w.lacks('responseFormat', 'response format setting');
 
     const cx = new (codec.uses?.blocks ?? TemplateContext)(codec.parts, codec.blocks, w);
     const mapped: unknown[] = [];
@@ -82,18 +83,18 @@ export function requestBuilder(profile: Profile, codec: Codec): (input: ChatRequ
       const hosted: unknown[] = [];
       req.tools.forEach((t, i) => {
         if (t.type === 'provider') {
-          const wire = hostedTools ? hostedTools(t, i, toTools!, wireName, w) : w.drop(`tools[${i}]`, `${wireName} has no provider tool "${t.name}"; it was not sent`);
+          const wire = hostedTools ? hostedTools(t, i, toTools!, wireName, w) : w.lacks(`tools[${i}]`, `provider tool "${t.name}"; it was not sent`);
           if (wire !== undefined) hosted.push(wire);
           return;
         }
-        if (t.strict !== undefined && !rq.carries.toolStrict) w.drop(`tools[${i}].strict`, `${wireName} has no strict flag on tools`);
+        if (t.strict !== undefined && !rq.carries.toolStrict) w.lacks(`tools[${i}].strict`, 'strict flag on tools');
         functions.push(t);
       });
       const items = functions.map(toolForms.item);
       const declared = items.length === 0 ? [] : toolForms.wrap ? toolForms.wrap(items) : items;
       // Provider-run tools sit beside the function declarations (Gemini: beside the functionDeclarations entry).
-      const all = Array.isArray(declared) ? [...declared, ...hosted] : declared;
-      if (!Array.isArray(all) || all.length) setPath(body, toTools!.to, all);
+      const all = isArray(declared) ? [...declared, ...hosted] : declared;
+      if (!isArray(all) || all.length) setPath(body, toTools!.to, all);
     }
     if (toChoice) {
       const choice = choiceRules ? choiceRules(req, profile, codec, w) : req.toolChoice === undefined ? undefined : toolChoiceForm(req, profile, codec, w, undefined);
@@ -115,15 +116,15 @@ export function requestBuilder(profile: Profile, codec: Codec): (input: ChatRequ
       warnings: w.list,
     };
   };
-}
+};
 
-function planParams(profile: Profile, codec: Codec): Plan {
+const planParams = (profile: Profile, codec: Codec): Plan => {
   const warns: Plan['warns'] = [];
   const writes: Plan['writes'] = [];
   const defaults: Plan['defaults'] = [];
   let rules: ParamRulesUnit | undefined;
   // In the profile's order, which generated profiles keep as PARAM_FIELDS has it.
-  for (const field of Object.keys(profile.request.params) as ParamField[]) {
+  for (const field of keys(profile.request.params) as ParamField[]) {
     const rule = profile.request.params[field];
     const get = paramReader(field);
     if (rule === undefined || 'carriedBy' in rule) continue;
@@ -142,18 +143,18 @@ function planParams(profile: Profile, codec: Codec): Plan {
     }
   }
   return { warns, writes, defaults, rules };
-}
+};
 
-function mapMessage(m: Message, p: Profile, c: Codec, cx: MessageContext, w: Warnings): unknown {
+const mapMessage = (m: Message, p: Profile, c: Codec, cx: MessageContext, w: Warnings): unknown => {
   // Runs once per message of every request: one table lookup, and a closure only for a wire with
   // no place for call signatures. With placement `field`, prepareConversation took system
   // messages out already.
   const carries = p.request.carries;
   const wire = p.name;
   let role: keyof RoleTemplates = m.role;
-  if (m.role === 'user' && m.name !== undefined && !carries.userName) w.drop(`${cx.where()}.name`, `${wire} has no field for a participant name`);
+  if (m.role === 'user' && m.name !== undefined && !carries.userName) w.lacks(`${cx.where()}.name`, 'field for a participant name');
   if (m.role === 'assistant' && !carries.callSignature && m.toolCalls?.some((t) => t.signature !== undefined)) {
-    w.drop(`${cx.where()}.toolCalls`, `${wire} has no place for tool-call signatures; they were not sent`);
+    w.lacks(`${cx.where()}.toolCalls`, 'place for tool-call signatures; they were not sent');
   }
   if (m.role === 'tool' && m.isError) {
     if (c.roles.toolError) role = 'toolError';
@@ -162,33 +163,33 @@ function mapMessage(m: Message, p: Profile, c: Codec, cx: MessageContext, w: War
   const template = c.roles[role] as ((m: Message, cx: MessageContext) => unknown) | undefined;
   if (template) return template(m, cx);
   return w.drop(cx.where(), `${wire} ${m.role === 'approval' ? 'takes no approval responses' : 'has no template for this role'}; the message was not sent`);
-}
+};
 
 /** Each response format: the codec's form for it, and what the warning says when there is none. */
 const FORMATS = {
-  text: ['text', 'has no plain-text response format'],
-  json: ['json', 'has no schemaless JSON mode; use json_schema'],
-  json_schema: ['jsonSchema', 'has no JSON-schema response format'],
+  text: ['text', 'plain-text response format'],
+  json: ['json', 'schemaless JSON mode; use json_schema'],
+  json_schema: ['jsonSchema', 'JSON-schema response format'],
 } as const;
 
-function responseFormat(req: ChatRequest, p: Profile, c: Codec, w: Warnings): unknown {
+const responseFormat = (req: ChatRequest, p: Profile, c: Codec, w: Warnings): unknown => {
   const f = req.responseFormat!;
-  if (!Object.hasOwn(FORMATS, f.type)) return undefined;
+  if (!hasOwn(FORMATS, f.type)) return undefined;
   const [key, missing] = FORMATS[f.type];
   const form = c.responseFormat[key] as ((f: unknown) => unknown) | undefined;
-  return form ? form(f) : w.drop('responseFormat', `${p.name} ${missing}`);
-}
+  return form ? form(f) : w.lacks('responseFormat', missing);
+};
 
 /**
  * Wire messages in order, where one message may have become several top-level items (an
  * assistant turn written as a bare `$blocks`, as Responses `input` items) and some none. A loop,
  * not flatMap: this runs on every request and flatMap costs about a microsecond here.
  */
-function spreadItems(mapped: unknown[], spread: boolean | undefined): unknown[] {
+const spreadItems = (mapped: unknown[], spread: boolean | undefined): unknown[] => {
   const out: unknown[] = [];
   for (const m of mapped) {
-    if (spread && Array.isArray(m)) for (const item of m) out.push(item);
+    if (spread && isArray(m)) for (const item of m) out.push(item);
     else if (m !== undefined) out.push(m);
   }
   return out;
-}
+};

@@ -7,24 +7,23 @@
  * shape is data (one table per object of types.ts); one walk over the request, and no allocation
  * when it is well formed.
  */
-import { RequestError } from '../errors.js';
+import { quote, RequestError } from '../errors.js';
 import type { ChatRequest } from '../contract/unified-model.js';
-import { isObject } from '../wire/read-path.js';
+import { entries, hasOwn, isArray, isInteger, isObject, isString, keys, values } from '../wire/read-path.js';
 import { nearest } from './did-you-mean.js';
 
 /** The provider of the request being checked (a check runs start to end synchronously). */
 let provider = '';
 
-function fail(path: string, message: string): never {
+// Typed where declared: a call narrows what follows only through a declared `never`.
+const fail: (path: string, message: string) => never = (path, message) => {
   throw new RequestError(provider, path, message);
-}
+};
 
 /** What a value must be, and what it is (`must be a string, got an object`). */
-function bad(path: string, must: string, v: unknown): never {
+const bad: (path: string, must: string, v: unknown) => never = (path, must, v) => {
   return fail(path, `must be ${must}, got ${describe(v)}`);
-}
-
-const isString = (v: unknown): v is string => typeof v === 'string';
+};
 
 /** Each kind of field: its test, and what the message says it must be. */
 const KINDS = {
@@ -32,20 +31,20 @@ const KINDS = {
   name: [(v) => isString(v) && v !== '', 'a non-empty string'],
   boolean: [(v) => typeof v === 'boolean', 'true or false'],
   number: [Number.isFinite, 'a finite number'],
-  count: [(v) => Number.isInteger(v) && (v as number) > 0, 'a positive integer'],
+  count: [(v) => isInteger(v) && (v as number) > 0, 'a positive integer'],
   // -1: the provider decides (Gemini's dynamic thinking budget).
-  budget: [(v) => Number.isInteger(v) && (v as number) >= -1, 'an integer of at least -1'],
-  strings: [(v) => Array.isArray(v) && v.every(isString), 'an array of strings'],
-  stringMap: [(v) => isObject(v) && Object.values(v).every(isString), 'an object of strings'],
+  budget: [(v) => isInteger(v) && (v as number) >= -1, 'an integer of at least -1'],
+  strings: [(v) => isArray(v) && v.every(isString), 'an array of strings'],
+  stringMap: [(v) => isObject(v) && values(v).every(isString), 'an object of strings'],
   object: [isObject, 'an object'],
   schema: [isObject, 'a JSON Schema object'],
-  array: [Array.isArray, 'an array'],
+  array: [isArray, 'an array'],
   text: [(v) => v === null || isString(v), 'a string or null'],
 } satisfies Record<string, [(v: unknown) => boolean, string]>;
 
 /** The kinds by name, required (`!kind`) or not: no string work per field. */
 const BY_NAME: Record<string, [(v: unknown) => boolean, string]> = {};
-for (const [name, kind] of Object.entries(KINDS)) BY_NAME[name] = BY_NAME[`!${name}`] = kind;
+for (const [name, kind] of entries(KINDS)) BY_NAME[name] = BY_NAME[`!${name}`] = kind;
 
 /**
  * A field: a kind (optional; `!kind` is required), a list of allowed strings (optional), or a
@@ -59,17 +58,17 @@ type Check = (v: unknown, at: string) => void;
  * A key no shape names: a typo (`temprature`) or a field of another API (`max_tokens`) would
  * otherwise be dropped without a word. `tag` is the key that picked the shape (`role`, `type`).
  */
-export function unknownKeys(id: string, o: object, known: object, prefix: string, tag?: string): void {
+export const unknownKeys = (id: string, o: object, known: object, prefix: string, tag?: string): void => {
   provider = id;
   for (const key in o) {
-    if (Object.hasOwn(known, key) || key === tag) continue;
-    const near = nearest(key, [...Object.keys(known), tag]);
+    if (hasOwn(known, key) || key === tag) continue;
+    const near = nearest(key, [...keys(known), tag]);
     fail(prefix + key, `unknown key${near ? ` (did you mean "${near}"?)` : ''}`);
   }
-}
+};
 
 /** `o` (an object, at `prefix`) against `shape`; `tag` is the key that picked the shape. */
-function check(o: Record<string, unknown>, shape: Shape, prefix: string, tag?: string): void {
+const check = (o: Record<string, unknown>, shape: Shape, prefix: string, tag?: string): void => {
   unknownKeys(provider, o, shape, prefix, tag);
   for (const key in shape) {
     const field = shape[key]!;
@@ -83,7 +82,7 @@ function check(o: Record<string, unknown>, shape: Shape, prefix: string, tag?: s
       if (!test(v)) bad(prefix + key, must, v);
     }
   }
-}
+};
 
 /** A list item: an object of this shape; `what` names it when it is not an object. */
 const item =
@@ -105,7 +104,7 @@ const optional =
  */
 const variant =
   (what: string, key: string, shapes: Readonly<Record<string, Shape>>, fallback?: string) => {
-    const names = Object.keys(shapes);
+    const names = keys(shapes);
     return (v: unknown, at: string): string => {
       if (!isObject(v)) bad(at, what, v);
       const k = v[key] === undefined && fallback ? fallback : oneOf(v[key], names, `${at}.${key}`);
@@ -119,7 +118,7 @@ const list =
   (each: Check): Check =>
   (v, at) => {
     if (v === undefined) return;
-    if (!Array.isArray(v)) bad(at, 'an array', v);
+    if (!isArray(v)) bad(at, 'an array', v);
     v.forEach((item, i) => each(item, `${at}[${i}]`));
   };
 
@@ -127,7 +126,7 @@ const part = variant('a content part', 'type', { text: { text: '!string', cacheC
 
 const content: Check = (v, at) => {
   if (isString(v)) return;
-  if (!Array.isArray(v)) bad(at, 'a string or an array of parts', v);
+  if (!isArray(v)) bad(at, 'a string or an array of parts', v);
   v.forEach((p: Record<string, unknown>, j) => {
     const where = `${at}[${j}]`;
     if (part(p, where) === 'image' && !isString(p.url) && !isString(p.data)) fail(where, 'an image needs a url or base64 data');
@@ -153,7 +152,7 @@ const ONE_TOOL: Shape = { name: 'string' };
 
 const REQUEST: Shape = {
   messages: (v, at) => {
-    if (!Array.isArray(v)) bad(at, 'an array of messages', v);
+    if (!isArray(v)) bad(at, 'an array of messages', v);
     if (v.length === 0) fail(at, 'must hold at least one message');
     eachMessage(v, at);
   },
@@ -192,30 +191,30 @@ const formats = variant('an object', 'type', { text: {}, json: { schema: unread 
 // The client's defaults: any request field but the messages.
 const { messages: _, ...DEFAULTS } = REQUEST;
 
-export function checkRequest(id: string, req: unknown): asserts req is ChatRequest {
+export const checkRequest: (id: string, req: unknown) => asserts req is ChatRequest = (id, req) => {
   provider = id;
   if (!isObject(req)) bad('request', 'an object', req);
   check(req, REQUEST, '');
-}
+};
 
 /** createClient's `defaults`, when the client is made. */
-export function checkDefaults(id: string, defaults: object): void {
+export const checkDefaults = (id: string, defaults: object): void => {
   provider = id;
   check(defaults as Record<string, unknown>, DEFAULTS, 'defaults.');
-}
+};
 
-function oneOf(v: unknown, allowed: readonly string[], path: string): string {
+const oneOf = (v: unknown, allowed: readonly string[], path: string): string => {
   if (isString(v) && allowed.includes(v)) return v;
   return fail(path, `${describe(v)} is not one of ${allowed.join(', ')}`);
-}
+};
 
 /** A value as the message shows it: short, and never a whole user object. */
-function describe(v: unknown): string {
+const describe = (v: unknown): string => {
   if (v === undefined) return 'nothing';
   if (v === null) return 'null';
   // Strings may be user text: their length, and a short one that looks like a number or a word.
-  if (isString(v)) return /^[\w.-]{0,24}$/.test(v) ? JSON.stringify(v) : `a string of ${v.length} characters`;
+  if (isString(v)) return /^[\w.-]{0,24}$/.test(v) ? quote(v) : `a string of ${v.length} characters`;
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  if (Array.isArray(v)) return 'an array';
+  if (isArray(v)) return 'an array';
   return typeof v === 'object' ? 'an object' : typeof v;
-}
+};

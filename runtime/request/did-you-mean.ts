@@ -7,7 +7,7 @@
 const plain = (s: string) => s.toLowerCase().replace(/[-_]/g, '');
 
 /** Levenshtein distance, one row at a time. */
-function distance(a: string, b: string): number {
+const distance = (a: string, b: string): number => {
   let row = [...Array(b.length + 1).keys()];
   for (let i = 0; i < a.length; i++) {
     const next = [i + 1];
@@ -15,10 +15,10 @@ function distance(a: string, b: string): number {
     row = next;
   }
   return row[b.length]!;
-}
+};
 
 /** The known key nearest to `key`, if one is near enough to be what was meant. */
-export function nearest(key: string, known: ReadonlyArray<string | undefined>): string | undefined {
+export const nearest = (key: string, known: ReadonlyArray<string | undefined>): string | undefined => {
   const k = plain(key);
   let best: string | undefined;
   // At most two edits, and fewer for short keys: one for three to five letters, none below.
@@ -28,4 +28,4 @@ export function nearest(key: string, known: ReadonlyArray<string | undefined>): 
     if (d <= most) [best, most] = [name, d - 1];
   }
   return best;
-}
+};

@@ -8,7 +8,7 @@
 import type { Warnings } from './warnings.js';
 import { mergeInto, sanitize } from './safe-merge.js';
 
-export function finalizeBody(
+export const finalizeBody = (
   body: Record<string, unknown> | undefined,
   forced: Readonly<Record<string, unknown>> | undefined,
   providerOptions: Record<string, unknown> | undefined,
@@ -16,7 +16,7 @@ export function finalizeBody(
   /** Layers that fill only what is still unset, the first winning: carried state, then the spec's defaults. */
   carried?: Record<string, unknown>,
   defaults?: Record<string, unknown>,
-): Record<string, unknown> {
+): Record<string, unknown> => {
   const out = body ?? {};
   if (providerOptions) {
     mergeInto(out, sanitize(providerOptions) as Record<string, unknown>, true, '', (path) =>
@@ -28,4 +28,4 @@ export function finalizeBody(
   if (defaults) mergeInto(out, defaults, true);
   if (forced) mergeInto(out, forced, false);
   return out;
-}
+};

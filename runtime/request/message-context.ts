@@ -7,6 +7,7 @@ import type { BlockTemplates, MessageContext, MessageContextUnit, PartTemplates 
 import type { AssistantMessage, ContentPart, ResponsePart, ToolCall, ToolMessage } from '../contract/unified-model.js';
 import { missingUse } from '../errors.js';
 import type { Warnings } from './warnings.js';
+import { isString } from '../wire/read-path.js';
 
 /** The message context of every wire; BlockContext (block-context.ts) adds the block methods. */
 export class TemplateContext implements MessageContext {
@@ -53,11 +54,11 @@ export class TemplateContext implements MessageContext {
 
   /** String content as it is; part lists through the part templates. */
   content(c: string | ContentPart[]): unknown {
-    return typeof c === 'string' ? c : this.parts(c);
+    return isString(c) ? c : this.parts(c);
   }
 
   parts(c: string | ContentPart[]): unknown[] {
-    if (typeof c === 'string') return this.#parts.text ? [this.#parts.text({ type: 'text', text: c })] : [c];
+    if (isString(c)) return this.#parts.text ? [this.#parts.text({ type: 'text', text: c })] : [c];
     const out: unknown[] = [];
     c.forEach((p, j) => {
       const mapped = this.#part(p, j);
@@ -120,8 +121,8 @@ for (const name of ['imageData', 'text', 'blocks', 'thinkingBlocks', 'thinkingTe
 TemplateContext satisfies MessageContextUnit;
 
 /** A part as warnings name it: `a provider-run web_search call`, `a code_execution part`, `a file part`. */
-export function describePart(p: ResponsePart): string {
+export const describePart = (p: ResponsePart): string => {
   // provider-tool-call, provider-tool-result: the tool's name and what the part is of it.
   if (p.type === 'provider-tool-call' || p.type === 'provider-tool-result') return `a provider-run ${p.name} ${p.type.slice(14)}`;
   return `a ${p.type === 'opaque' ? p.kind : p.type} part`;
-}
+};

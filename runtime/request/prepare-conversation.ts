@@ -7,6 +7,7 @@ import type { ChatRequest, ContentPart, Message } from '../contract/unified-mode
 import type { ContinuityUnit } from '../contract/codec.js';
 import type { Continuity } from '../contract/profile.js';
 import type { Warnings } from './warnings.js';
+import { isArray } from '../wire/read-path.js';
 
 export interface Conversation {
   /** Joined system text when placement is `field`; undefined when there is none. */
@@ -22,14 +23,14 @@ export interface Conversation {
   carried?: Record<string, unknown> | undefined;
 }
 
-export function prepareConversation(
+export const prepareConversation = (
   req: ChatRequest,
   placement: 'message' | 'field',
   join: string,
   continuity: Continuity,
   w: Warnings,
   rules?: ContinuityUnit,
-): Conversation {
+): Conversation => {
   const systemTexts: string[] = [];
   const messages: Message[] = [];
   const origins: number[] = [];
@@ -69,14 +70,14 @@ export function prepareConversation(
       if (id !== m.toolCallId) out = { ...m, toolCallId: id };
       if (m.toolName === undefined && names.has(id)) out = { ...out, toolName: names.get(id) } as Message;
     }
-    if ((m.role === 'user' || m.role === 'tool') && Array.isArray(m.content)) out = { ...out, content: m.content.map(normaliseImage) } as Message;
+    if ((m.role === 'user' || m.role === 'tool') && isArray(m.content)) out = { ...out, content: m.content.map(normaliseImage) } as Message;
     messages.push(out);
     origins.push(i);
   });
   // Without a unit the history goes as it is: the templates carry nothing another provider made.
   const kept = rules ? rules(messages, origins, req, continuity, w) : { messages, request: req };
   return { system: systemTexts.length ? systemTexts.join(join) : undefined, messages: kept.messages, origins, body: kept.body, request: kept.request, carried: kept.carried };
-}
+};
 
 /** Base64 prefixes of the image formats providers accept, for data given without a mediaType. */
 const SIGNATURES: Array<[string, string]> = [
@@ -90,7 +91,7 @@ const SIGNATURES: Array<[string, string]> = [
  * `data:` URLs become data + mediaType, so specs that take base64 only can carry them; base64
  * data without a mediaType gets one from its first bytes when the format is recognisable.
  */
-function normaliseImage(p: ContentPart): ContentPart {
+const normaliseImage = (p: ContentPart): ContentPart => {
   if (p.type !== 'image') return p;
   const { data, url } = p;
   if (data !== undefined) {
@@ -102,4 +103,4 @@ function normaliseImage(p: ContentPart): ContentPart {
   const header = url.slice(5, comma);
   if (comma < 0 || !header.endsWith(';base64')) return p;
   return { type: 'image', data: url.slice(comma + 1), mediaType: p.mediaType ?? header.slice(0, -7) };
-}
+};

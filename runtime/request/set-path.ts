@@ -7,7 +7,7 @@ import type { WirePath } from '../contract/profile.js';
 import { isObject } from '../wire/read-path.js';
 import { FORBIDDEN_KEYS } from './safe-merge.js';
 
-export function setPath(target: Record<string, unknown>, path: WirePath, value: unknown): void {
+export const setPath = (target: Record<string, unknown>, path: WirePath, value: unknown): void => {
   // Nothing to write makes no objects on the way.
   if (value === undefined) return;
   // The generator refuses such paths; this keeps a hand-written profile from reaching a prototype.
@@ -24,4 +24,4 @@ export function setPath(target: Record<string, unknown>, path: WirePath, value: 
   const existing = node[k];
   if (isObject(existing) && isObject(value)) Object.assign(existing, value);
   else node[k] = value;
-}
+};

@@ -8,22 +8,23 @@ import type { Codec, ToolChoiceRulesUnit } from '../contract/codec.js';
 import type { Profile } from '../contract/profile.js';
 import type { ChatRequest } from '../contract/unified-model.js';
 import type { Warnings } from './warnings.js';
+import { quote } from '../errors.js';
 
 /** The form of the choice the request gives; `noParallel` for wires that say `parallelToolCalls: false` inside it. */
-export function toolChoiceForm(req: ChatRequest, p: Profile, c: Codec, w: Warnings, noParallel: true | undefined): unknown {
+export const toolChoiceForm = (req: ChatRequest, p: Profile, c: Codec, w: Warnings, noParallel: true | undefined): unknown => {
   // A `when` the spec puts on its forms (tools declared), compiled: it has warned when it fails.
   if (c.toolChoice.when && !c.toolChoice.when(req, w)) return;
   const choice = req.toolChoice;
   const kind = typeof choice === 'object' && choice !== null ? 'named' : choice;
   if (kind !== 'auto' && kind !== 'none' && kind !== 'required' && kind !== 'named') {
-    w.reject('toolChoice', `unknown tool choice ${JSON.stringify(choice)}`);
+    w.reject('toolChoice', `unknown tool choice ${quote(choice)}`);
   }
   const form = c.toolChoice[kind];
-  return form ? form({ name: typeof choice === 'object' ? choice.name : undefined, noParallel }) : w.drop('toolChoice', `${p.name} has no "${kind}" tool choice`);
-}
+  return form ? form({ name: typeof choice === 'object' ? choice.name : undefined, noParallel }) : w.lacks('toolChoice', `"${kind}" tool choice`);
+};
 
 /** The tool choice of a wire with `params.parallelToolCalls: { carriedBy }` or an `unset` form. */
-export function toolChoiceRules(req: ChatRequest, p: Profile, c: Codec, w: Warnings): unknown {
+export const toolChoiceRules = (req: ChatRequest, p: Profile, c: Codec, w: Warnings): unknown => {
   const parallel = p.request.params.parallelToolCalls;
   const noParallel = parallel !== undefined && 'carriedBy' in parallel && req.parallelToolCalls === false ? true : undefined;
   if (req.toolChoice === undefined && !req.tools?.length) {
@@ -37,6 +38,6 @@ export function toolChoiceRules(req: ChatRequest, p: Profile, c: Codec, w: Warni
   // The choice was dropped (no tools declared, or no such form): the flag it would carry goes with it.
   if (form === undefined && noParallel) w.drop('parallelToolCalls', `${p.name} says this inside the tool choice, which was not sent`);
   return form;
-}
+};
 
 toolChoiceRules satisfies ToolChoiceRulesUnit;

@@ -8,33 +8,33 @@ export interface Linked {
   dispose(): void;
 }
 
-export function linkSignal(parent: AbortSignal | undefined): Linked {
+export const linkSignal = (parent: AbortSignal | undefined): Linked => {
   const controller = new AbortController();
   return {
     signal: controller.signal,
     abort: (reason) => controller.abort(reason),
     dispose: followSignal(parent, controller),
   };
-}
+};
 
 /** Aborts `controller` when `parent` does (now, if it already has); returns the function that stops listening. */
-export function followSignal(parent: AbortSignal | undefined, controller: AbortController): () => void {
+export const followSignal = (parent: AbortSignal | undefined, controller: AbortController): (() => void) => {
   const onAbort = () => controller.abort(parent!.reason);
   if (parent?.aborted) onAbort();
   else parent?.addEventListener('abort', onAbort, { once: true });
   return () => parent?.removeEventListener('abort', onAbort);
-}
+};
 
 /** The error a cancelled call rejects with: the signal's reason, or a DOMException AbortError. */
-export function abortReason(signal: AbortSignal): unknown {
+export const abortReason = (signal: AbortSignal): unknown => {
   return signal.reason ?? abortError('This operation was aborted');
-}
+};
 
-export function abortError(message: string): DOMException {
+export const abortError = (message: string): DOMException => {
   return new DOMException(message, 'AbortError');
-}
+};
 
-export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+export const sleep = (ms: number, signal: AbortSignal | undefined): Promise<void> => {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(abortReason(signal));
     const timer = setTimeout(() => {
@@ -47,7 +47,7 @@ export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void
     };
     signal?.addEventListener('abort', onAbort, { once: true });
   });
-}
+};
 
 /** The promise, or the signal's reason as soon as it aborts (a getToken() that never settles): for signers. */
 export function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {

@@ -3,7 +3,7 @@ import type { ErrorFields, ProviderAdapter } from '../contract/adapter.js';
 import { excerptOf, providerErrorFor, type ProviderError } from '../errors.js';
 import type { Redact } from '../contract/transport.js';
 
-export async function readErrorResponse(adapter: ProviderAdapter, response: Response, redact: Redact): Promise<ProviderError> {
+export const readErrorResponse = async (adapter: ProviderAdapter, response: Response, redact: Redact): Promise<ProviderError> => {
   const { status, headers } = response;
   const errors = adapter.profile.errors;
   let text = '';
@@ -37,9 +37,9 @@ export async function readErrorResponse(adapter: ProviderAdapter, response: Resp
     retryAfterMs: fields.retryDelayMs,
     headers,
   });
-}
+};
 
 /** The error type a header names (AWS `x-amzn-ErrorType: ValidationException:http://…`): the text before any `:`. */
-function headerType(headers: Headers, header: string | undefined): string | undefined {
+const headerType = (headers: Headers, header: string | undefined): string | undefined => {
   return header ? headers.get(header)?.split(':')[0]!.trim() || undefined : undefined;
-}
+};

@@ -7,7 +7,7 @@ import type { Redact } from '../contract/transport.js';
 /** Tokens kept for scrubbing: a getter that mints one per request must not grow the list for ever. */
 const RECENT_TOKENS = 8;
 
-export function makeRedactor(...initial: Array<string | undefined>): Redact {
+export const makeRedactor = (...initial: Array<string | undefined>): Redact => {
   const secrets: string[] = [];
   const tokens: string[] = [];
   const add = (secret: string | undefined, transient = false): void => {
@@ -35,9 +35,9 @@ export function makeRedactor(...initial: Array<string | undefined>): Redact {
     return v;
   };
   return Object.assign(scrub as <T>(value: T) => T, { add });
-}
+};
 
 /** An error's message, or what a thrown non-Error says (pass it through redact before use). */
-export function messageOf(error: unknown): string {
+export const messageOf = (error: unknown): string => {
   return error instanceof Error ? error.message : String(error);
-}
+};

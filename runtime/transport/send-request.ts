@@ -31,7 +31,7 @@ export interface Sent {
 
 const MAX_WAIT_MS = 60_000;
 
-export async function sendRequest(adapter: ProviderAdapter, o: SendOptions): Promise<Sent> {
+export const sendRequest = async (adapter: ProviderAdapter, o: SendOptions): Promise<Sent> => {
   const { url, headers, body, signal, timeoutMs, maxRetries, redact, sign } = o;
   for (let attempt = 0; ; attempt++) {
     const link = linkSignal(signal);
@@ -70,25 +70,25 @@ export async function sendRequest(adapter: ProviderAdapter, o: SendOptions): Pro
     }
     throw error;
   }
-}
+};
 
 /** An absolute http(s) URL: a failure to reach it may pass; any other URL fails the same way again. */
-function reachable(url: string): boolean {
+const reachable = (url: string): boolean => {
   try {
     return /^https?:$/.test(new URL(url).protocol);
   } catch {
     return false;
   }
-}
+};
 
 /** Exponential backoff with jitter; the server's retry-after(-ms), or the wait its error body states, wins, capped. */
-export function backoff(attempt: number, headers: Headers | undefined, bodyDelayMs?: number): number {
+export const backoff = (attempt: number, headers: Headers | undefined, bodyDelayMs?: number): number => {
   // The jitter stays under the cap (8 s at most).
   return Math.min(serverWait(headers) ?? bodyDelayMs ?? Math.min(500 * 2 ** attempt, 8000) * (0.75 + Math.random() * 0.25), MAX_WAIT_MS);
-}
+};
 
 /** The wait retry-after-ms or retry-after (seconds or an HTTP date) asks for, if one is usable. */
-export function serverWait(headers: Headers | undefined): number | undefined {
+export const serverWait = (headers: Headers | undefined): number | undefined => {
   const ms = headers?.get('retry-after-ms');
   if (ms && Number.isFinite(Number(ms))) return Number(ms);
   const after = headers?.get('retry-after');
@@ -98,19 +98,19 @@ export function serverWait(headers: Headers | undefined): number | undefined {
     if (Number.isFinite(wait) && wait >= 0) return wait;
   }
   return undefined;
-}
+};
 
 /** What failed, from fetch's error and its cause (`fetch failed` alone says nothing): ECONNREFUSED, ENOTFOUND, an invalid URL. */
-function describeFailure(error: unknown): string {
+const describeFailure = (error: unknown): string => {
   if (!(error instanceof Error)) return String(error);
   const { message, cause } = error as { message: string; cause?: unknown };
   if (!(cause instanceof Error)) return message;
   const detail = String((cause as { code?: unknown }).code ?? cause.message);
   return message.includes(detail) ? message : `${message} (${detail})`;
-}
+};
 
 /** The transport's error as a copy with its messages redacted (a header error may quote the key), codes kept. */
-function redactedCause(error: unknown, redact: Redact, depth = 0): Error {
+const redactedCause = (error: unknown, redact: Redact, depth = 0): Error => {
   const e = error instanceof Error ? error : new Error(String(error));
   const copy = new Error(redact(e.message));
   copy.name = e.name;
@@ -119,4 +119,4 @@ function redactedCause(error: unknown, redact: Redact, depth = 0): Error {
   const cause = (e as { cause?: unknown }).cause;
   if (cause !== undefined && depth < 3) (copy as { cause?: unknown }).cause = redactedCause(cause, redact, depth + 1);
   return copy;
-}
+};
