@@ -6,7 +6,7 @@
  * the stream's snapshot at that moment: the assembled part, exactly what final() will hold.
  */
 import type { LanguageModelV4StreamPart, SharedV4ProviderMetadata, SharedV4Warning } from '@ai-sdk/provider';
-import type { ChatResponse, ResponsePart, StreamEvent, ThinkingPart, Usage } from '../runtime/contract/unified-model.js';
+import type { ChatResponse, ResponsePart, StreamEvent, ThinkingPart, ToolCall, Usage } from '../runtime/contract/unified-model.js';
 import { metadataOf, type Origin } from './part-metadata.js';
 import { citationsOf, contentOf, finishOf, usageOf, warningsOf } from './to-content.js';
 
@@ -27,6 +27,8 @@ export class StreamParts {
   #text = { at: 0, offset: 0 };
   #thinking = { at: 0, offset: 0 };
   #usage: Usage | null = null;
+  /** The snapshot's calls by id (see #historyCall). */
+  #history: Map<string, ToolCall> | undefined;
   readonly #origin: Origin;
   readonly #snapshot: () => ChatResponse;
   readonly #emit: Emit;
@@ -74,8 +76,7 @@ export class StreamParts {
         this.#close();
         const started = this.#calls.get(e.index);
         if (started !== undefined) emit({ type: 'tool-input-end', id: started });
-        // The history copy of the call (its signature, the item it came as), as the snapshot has it.
-        const call = this.#snapshot().message.toolCalls?.find((c) => c.id === e.call.id) ?? e.call;
+        const call = this.#historyCall(e.call);
         const part = contentOf({ type: 'tool-call', call }, this.#origin, this.#ids);
         if (part?.type === 'tool-call') emit(started === undefined || started === part.toolCallId ? part : { ...part, toolCallId: started });
         break;
@@ -93,6 +94,21 @@ export class StreamParts {
         emit({ type: 'finish', usage: usageOf(e.usage ?? this.#usage), finishReason: finishOf(e.finishReason, e.rawFinishReason), providerMetadata: { wireforge: { provider: this.#origin.provider } } });
         break;
     }
+  }
+
+  /**
+   * The history copy of a call (its signature, the item it came as), as the snapshot has it. One
+   * snapshot serves every call of the batch it was taken in (the assembler reads a whole network
+   * chunk before its events go out); a call it does not hold yet takes a new one. A snapshot per
+   * call made a body of a thousand whole calls quadratic.
+   */
+  #historyCall(call: ToolCall): ToolCall {
+    let found = this.#history?.get(call.id);
+    if (found === undefined) {
+      this.#history = new Map((this.#snapshot().message.toolCalls ?? []).map((c) => [c.id, c]));
+      found = this.#history.get(call.id);
+    }
+    return found ?? call;
   }
 
   /** The id of the open block of this kind, opening it (and closing another) first. */
