@@ -110,3 +110,25 @@ describe('examples/worker in workerd, through the openai SDK', () => {
     expect(ids).toEqual(expect.arrayContaining(['smart', 'claude-haiku-4-5', 'claude-sonnet-4-5']));
   });
 });
+
+describe('examples/worker in workerd with a secret missing', () => {
+  it('answers 500 and logs the located config problem, naming the variable and no key', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'wireforge-worker-'));
+    const bundle = await buildWorker(path.join(dir, 'worker.js'));
+    // ANTHROPIC_API_KEY is not bound: both routes that use it are reported, before any upstream call.
+    const worker = await startWorkerd({ module: bundle.outfile, compatibilityDate: '2025-11-01', bindings: { OPENAI_API_KEY: OPENAI_KEY, GATEWAY_TOKEN: TOKEN, OPENAI_BASE_URL: 'http://127.0.0.1:9' } });
+    try {
+      const r = await fetch(`${worker.url}/openai/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'smart', messages: [{ role: 'user', content: 'hi' }] }) });
+      expect(r.status).toBe(500);
+      await r.body?.cancel();
+      await expect.poll(() => worker.log(), { timeout: 2000 }).toContain('GatewayConfigError');
+      expect(worker.log()).toContain('/routes/0/targets/1/key/env unset-env environment variable ANTHROPIC_API_KEY is not set');
+      expect(worker.log()).toContain('/routes/1/targets/0/key/env');
+      expect(worker.log()).not.toContain(OPENAI_KEY);
+      expect(worker.log()).not.toContain(TOKEN);
+    } finally {
+      await worker.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
