@@ -18,17 +18,23 @@ const TOKEN = 'worker-team-token-0123';
 const OPENAI_KEY = 'sk-openai-upstream-worker-01';
 const ANTHROPIC_KEY = 'sk-ant-upstream-worker-01';
 
+let dir: string;
+let bundle: { outfile: string; bytes: number };
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'wireforge-worker-'));
+  bundle = await buildWorker(path.join(dir, 'worker.js'));
+});
+afterAll(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
 describe('examples/worker in workerd, through the openai SDK', () => {
-  let dir: string;
-  let bundle: { outfile: string; bytes: number };
   let openaiUp: MockServer;
   let anthropicUp: MockServer;
   let worker: Workerd;
   let openai: OpenAI;
   beforeAll(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'wireforge-worker-'));
-    [bundle, openaiUp, anthropicUp] = await Promise.all([
-      buildWorker(path.join(dir, 'worker.js')),
+    [openaiUp, anthropicUp] = await Promise.all([
       createMockServer({ provider: 'openai-chat', apiKey: OPENAI_KEY, script: script() }),
       createMockServer({ provider: 'anthropic-messages', apiKey: ANTHROPIC_KEY, script: script() }),
     ]);
@@ -43,7 +49,6 @@ describe('examples/worker in workerd, through the openai SDK', () => {
   afterAll(async () => {
     await worker?.close();
     await Promise.all([openaiUp?.close(), anthropicUp?.close()]);
-    if (dir) await rm(dir, { recursive: true, force: true });
   });
 
   it('the bundle is one module with no Node built-in in it', async () => {
@@ -113,8 +118,6 @@ describe('examples/worker in workerd, through the openai SDK', () => {
 
 describe('examples/worker in workerd with a secret missing', () => {
   it('answers 500 and logs the located config problem, naming the variable and no key', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'wireforge-worker-'));
-    const bundle = await buildWorker(path.join(dir, 'worker.js'));
     // ANTHROPIC_API_KEY is not bound: both routes that use it are reported, before any upstream call.
     const worker = await startWorkerd({ module: bundle.outfile, compatibilityDate: '2025-11-01', bindings: { OPENAI_API_KEY: OPENAI_KEY, GATEWAY_TOKEN: TOKEN, OPENAI_BASE_URL: 'http://127.0.0.1:9' } });
     try {
@@ -128,7 +131,30 @@ describe('examples/worker in workerd with a secret missing', () => {
       expect(worker.log()).not.toContain(TOKEN);
     } finally {
       await worker.close();
-      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('examples/worker in workerd with its first target down', () => {
+  it('smart: the OpenAI target answers 503, Claude answers, the fallback is named in the headers', async () => {
+    const down = await createMockServer({ provider: 'openai-chat', apiKey: OPENAI_KEY, script: [{ fault: { status: 503, message: 'The server is overloaded' } }] });
+    const anthropicUp = await createMockServer({ provider: 'anthropic-messages', apiKey: ANTHROPIC_KEY, script: script() });
+    const worker = await startWorkerd({
+      module: bundle.outfile,
+      compatibilityDate: '2025-11-01',
+      bindings: { OPENAI_API_KEY: OPENAI_KEY, ANTHROPIC_API_KEY: ANTHROPIC_KEY, GATEWAY_TOKEN: TOKEN, OPENAI_BASE_URL: down.url, ANTHROPIC_BASE_URL: anthropicUp.url },
+    });
+    try {
+      const openai = new OpenAI({ apiKey: TOKEN, baseURL: `${worker.url}/openai`, maxRetries: 0 });
+      const { data, response } = await openai.chat.completions.create({ model: 'smart', messages: [{ role: 'user', content: 'hi' }] }).withResponse();
+      expect(data.choices[0]!.message.content).toBe(GREETING);
+      expect(down.requests.length).toBe(1);
+      expect((anthropicUp.requests[0]!.body as { model: string }).model).toBe('claude-sonnet-4-5');
+      expect(response.headers.get('x-wireforge-target')).toBe('anthropic-messages/claude-sonnet-4-5');
+      expect(response.headers.get('x-wireforge-fallbacks')).toBe('openai-chat/gpt-4.1 503');
+    } finally {
+      await worker.close();
+      await Promise.all([down.close(), anthropicUp.close()]);
     }
   });
 });
