@@ -1,6 +1,8 @@
 /**
- * `pnpm bench` [--quick] [--stream] [--only openai-chat,anthropic-messages] [--no-write]
+ * `pnpm bench` [--quick] [--stream | --gateway] [--only openai-chat,anthropic-messages] [--no-write]
  * `--stream`: only the streaming comparisons (both GC modes) and the targets they are judged on.
+ * `--gateway`: only the gateway over loopback (per-event overhead, first byte), printed as it runs;
+ * no report is written (for working on the gateway: a few seconds with --quick).
  * `pnpm bench --report [FILE]`: re-render a saved run (default bench/results/latest.json; every run also
  * leaves bench/.cache/last.json), measuring nothing.
  *
@@ -31,6 +33,7 @@ const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');
 const write = !argv.includes('--no-write');
 const streamOnly = argv.includes('--stream');
+const gatewayOnly = argv.includes('--gateway');
 const onlyArg = argv.find((a) => a.startsWith('--only'));
 const only = onlyArg ? (onlyArg.includes('=') ? onlyArg.split('=')[1]! : argv[argv.indexOf(onlyArg) + 1]!).split(',') : undefined;
 const protocols = PROTOCOLS.filter((p) => !only || only.includes(p));
@@ -243,7 +246,7 @@ function gatewayAll(worker: string): GatewayCell[] {
     const cell: GatewayCell = 'direct' in r ? r : { ok: false, listen, upstream, error: r.error };
     out.push(cell);
     const per = (ms: number) => `${((ms * 1000) / settings.gwEvents).toFixed(2)} µs/event`;
-    log(`  gateway ${listen} → ${upstream}: ${'direct' in cell ? `direct ${per(cell.direct)}, through the gateway ${per(cell.via)}; first byte ${(cell.ttfbDirect / 1000).toFixed(2)} / ${(cell.ttfbVia / 1000).toFixed(2)} ms${cell.ok ? '' : ` ✗ ${cell.error ?? ''}`}` : `✗ ${cell.error}`} (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+    log(`  gateway ${listen} → ${upstream}: ${'direct' in cell ? `direct ${per(cell.direct)}, through the gateway ${per(cell.via)}; added ${(((cell.via - cell.direct) * 1000) / settings.gwEvents).toFixed(2)} µs/event (target ≤ 8), body reads ${cell.chunksDirect} / ${cell.chunksVia}; first byte ${(cell.ttfbDirect / 1000).toFixed(2)} / ${(cell.ttfbVia / 1000).toFixed(2)} ms, added ${((cell.ttfbVia - cell.ttfbDirect) / 1000).toFixed(2)} ms (target ≤ 1)${cell.ok ? '' : ` ✗ ${cell.error ?? ''}`}` : `✗ ${cell.error}`} (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
   }
   return out;
 }
@@ -775,6 +778,12 @@ async function main(): Promise<void> {
   if (loadAtStart > cpus().length * 0.75) log(`warning: load average ${loadAtStart.toFixed(2)} on ${cpus().length} cores; timings will be noisy`);
   log(`wireforge bench${quick ? ' --quick' : ''}: building the worker`);
   const worker = await buildWorker();
+  if (gatewayOnly) {
+    log('gateway over loopback (one process per pair)');
+    gatewayAll(worker);
+    await esbuild.stop();
+    return;
+  }
   log('streaming comparisons (one process each; then the floors and wireforge with a full GC before each run)');
   const rows = timeAll(worker);
   // A --stream run measures the streaming comparisons only; the other sections are left out of its report.
