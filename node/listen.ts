@@ -1,7 +1,6 @@
 /**
  * A fetch handler on node:http: each request becomes a web `Request` (its signal aborts when the
- * client goes away), each `Response` is written back as its body streams (the chunks of one tick in
- * one socket write). What
+ * client goes away), each `Response` is written back as its body streams, chunk by chunk. What
  * the gateway and the mock server need from Node and nothing more: body and header limits, and
  * a close that ends open streams.
  */
@@ -139,22 +138,12 @@ async function write(res: ServerResponse, response: Response, signal: AbortSigna
   if (!response.body) return void res.end();
   const reader = response.body.getReader();
   signal.addEventListener('abort', () => void reader.cancel().catch(() => undefined), { once: true });
-  // The chunks made from one upstream chunk arrive in one run of microtasks: corked, they leave in
-  // one socket write when that run ends (next tick), not one write each; none waits for later I/O.
-  let corked = false;
-  const uncork = () => {
-    corked = false;
-    res.uncork();
-  };
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (!corked) {
-        corked = true;
-        res.cork();
-        process.nextTick(uncork);
-      }
+      // Each chunk goes out as it is made (no buffering behind later ones); node:http corks the socket
+      // for the rest of the tick, so the chunks of one tick already leave in one socket write.
       if (!res.write(value)) await drained(res);
       if (res.destroyed) break;
     }
