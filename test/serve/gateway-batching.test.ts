@@ -39,7 +39,8 @@ async function reads(text: string): Promise<string[]> {
   expect(res.status).toBe(200);
   const out: string[] = [];
   const decoder = new TextDecoder();
-  for await (const piece of res.body!) out.push(decoder.decode(piece as Uint8Array, { stream: true }));
+  const reader = res.body!.getReader();
+  for (let r = await reader.read(); !r.done; r = await reader.read()) out.push(decoder.decode(r.value, { stream: true }));
   return out;
 }
 
