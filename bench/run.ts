@@ -1,6 +1,9 @@
 /**
- * `pnpm bench` [--quick] [--stream] [--only openai-chat,anthropic-messages] [--no-write]
+ * `pnpm bench` [--quick] [--stream | --gateway] [--only openai-chat,anthropic-messages] [--no-write]
  * `--stream`: only the streaming comparisons (both GC modes) and the targets they are judged on.
+ * `--gateway`: only the gateway over loopback (per-event overhead, first byte; blocking requests at
+ * 1–200 concurrent clients), printed as it runs;
+ * no report is written (for working on the gateway: a few seconds with --quick).
  * `pnpm bench --report [FILE]`: re-render a saved run (default bench/results/latest.json; every run also
  * leaves bench/.cache/last.json), measuring nothing.
  *
@@ -22,6 +25,7 @@ import type { MicroJob, MicroRow } from './micro.js';
 import type { ValidateJob, ValidateRow } from './validate-arguments.js';
 import type { CloudJob, CloudRow } from './cloud.js';
 import type { GatewayJob, GatewayRow } from './gateway.js';
+import type { GatewayLoadJob, GatewayLoadLevel, GatewayLoadRow } from './gateway-load.js';
 import type { LimitsJob, LimitsRow } from './limits.js';
 import type { Job, TimeJob, TimeResult } from './worker.js';
 
@@ -31,13 +35,14 @@ const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');
 const write = !argv.includes('--no-write');
 const streamOnly = argv.includes('--stream');
+const gatewayOnly = argv.includes('--gateway');
 const onlyArg = argv.find((a) => a.startsWith('--only'));
 const only = onlyArg ? (onlyArg.includes('=') ? onlyArg.split('=')[1]! : argv[argv.indexOf(onlyArg) + 1]!).split(',') : undefined;
 const protocols = PROTOCOLS.filter((p) => !only || only.includes(p));
 
 const settings = quick
-  ? { events: 4000, warmup: 1, runs: 3, minRuns: 3, budgetMs: 1500, memEvents: 4000, microRounds: 3, microCalls: 2000, genRuns: 1, gwEvents: 2000, gwWarmup: 1, gwRounds: 3, gwRequests: 50, gwTtfbWarmup: 20 }
-  : { events: 22000, warmup: 2, runs: 7, minRuns: 3, budgetMs: 2500, memEvents: 22000, microRounds: 7, microCalls: 5000, genRuns: 2, gwEvents: 2000, gwWarmup: 3, gwRounds: 9, gwRequests: 200, gwTtfbWarmup: 50 };
+  ? { events: 4000, warmup: 1, runs: 3, minRuns: 3, budgetMs: 1500, memEvents: 4000, microRounds: 3, microCalls: 2000, genRuns: 1, gwEvents: 2000, gwWarmup: 1, gwRounds: 3, gwRequests: 50, gwTtfbWarmup: 20, gwLoadRequests: 200, gwLoadBlocks: 2 }
+  : { events: 22000, warmup: 2, runs: 7, minRuns: 3, budgetMs: 2500, memEvents: 22000, microRounds: 7, microCalls: 5000, genRuns: 2, gwEvents: 2000, gwWarmup: 3, gwRounds: 9, gwRequests: 200, gwTtfbWarmup: 50, gwLoadRequests: 1000, gwLoadBlocks: 4 };
 
 const log = (s: string) => process.stderr.write(`${s}\n`);
 
@@ -243,9 +248,31 @@ function gatewayAll(worker: string): GatewayCell[] {
     const cell: GatewayCell = 'direct' in r ? r : { ok: false, listen, upstream, error: r.error };
     out.push(cell);
     const per = (ms: number) => `${((ms * 1000) / settings.gwEvents).toFixed(2)} µs/event`;
-    log(`  gateway ${listen} → ${upstream}: ${'direct' in cell ? `direct ${per(cell.direct)}, through the gateway ${per(cell.via)}; first byte ${(cell.ttfbDirect / 1000).toFixed(2)} / ${(cell.ttfbVia / 1000).toFixed(2)} ms${cell.ok ? '' : ` ✗ ${cell.error ?? ''}`}` : `✗ ${cell.error}`} (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+    log(`  gateway ${listen} → ${upstream}: ${'direct' in cell ? `direct ${per(cell.direct)}, through the gateway ${per(cell.via)}; added ${(((cell.via - cell.direct) * 1000) / settings.gwEvents).toFixed(2)} µs/event (target ≤ 8), body reads ${cell.chunksDirect} / ${cell.chunksVia}; first byte ${(cell.ttfbDirect / 1000).toFixed(2)} / ${(cell.ttfbVia / 1000).toFixed(2)} ms, added ${((cell.ttfbVia - cell.ttfbDirect) / 1000).toFixed(2)} ms (target ≤ 1)${cell.ok ? '' : ` ✗ ${cell.error ?? ''}`}` : `✗ ${cell.error}`} (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
   }
   return out;
+}
+
+/** Concurrent clients for the blocking-request ladder; the report's table shows every level. */
+const GATEWAY_LOAD_LEVELS = [1, 4, 16, 50, 200];
+/** The throughput row: the most requests per second at a level whose added p99 is within this (ms). */
+const GATEWAY_LOAD_P99_BUDGET = 10;
+/** Targets on the streamed rows (issue 26): added per event, µs; added to the first byte, ms (medians). */
+const GATEWAY_EVENT_TARGET = 8;
+const GATEWAY_TTFB_TARGET = 1;
+
+/** Blocking requests under load, for the pair that translates (openai-chat callers in front of Anthropic). */
+function gatewayLoadAll(worker: string): GatewayLoadRow | { ok: false; error: string } | undefined {
+  const [listen, upstream] = GATEWAY_PAIRS[0]!;
+  if (!protocols.includes(listen) || !protocols.includes(upstream)) return undefined;
+  const t0 = performance.now();
+  const job: GatewayLoadJob = { mode: 'gateway-load', listen, upstream, levels: GATEWAY_LOAD_LEVELS, requests: settings.gwLoadRequests, warmup: 50, blocks: settings.gwLoadBlocks };
+  const r = runJob<GatewayLoadRow>(worker, job);
+  const ms = (x: number) => x.toFixed(2);
+  if ('levels' in r) for (const l of r.levels) log(`  blocking ${listen} → ${upstream}, ${l.clients} client(s): added p50 ${ms(l.viaP50 - l.directP50)} ms, p99 ${ms(l.viaP99 - l.directP99)} ms; ${Math.round(l.viaRps)} / ${Math.round(l.directRps)} req/s through / direct${r.ok ? '' : ` ✗ ${r.error ?? ''}`}`);
+  else log(`  blocking ${listen} → ${upstream}: ✗ ${r.error}`);
+  log(`  (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+  return r;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -369,6 +396,8 @@ interface Results {
   cloud?: CloudRow | { ok: false; error: string };
   /** The gateway over loopback, per listen → upstream pair (absent in results from before it was measured). */
   gateway?: GatewayCell[];
+  /** Blocking requests through the gateway at several concurrencies (absent in results from before it was measured). */
+  gatewayLoad?: GatewayLoadRow | { ok: false; error: string };
   /** A limit check per request, in memory and on Redis (absent in results from before it was measured). */
   limits?: LimitsRow | { ok: false; error: string };
   gen: ReturnType<typeof genTiming>;
@@ -645,6 +674,8 @@ function report(res: Results): string {
         }
         const e = g.events;
         const mark = g.ok ? '' : ` ✗ ${g.error ?? 'wrong result'}`;
+        const added = ((g.via - g.direct) * 1000) / e;
+        if (!(added <= GATEWAY_EVENT_TARGET)) misses.push(`gateway ${pair(g)}: ${Number.isFinite(added) ? added.toFixed(2) : '—'} µs added per streamed event (target ≤ ${GATEWAY_EVENT_TARGET} µs)`);
         L.push(
           `| ${pair(g)}${mark} | ${per(g.direct, e)} | ${per(g.via, e)} | **${per(g.via - g.direct, e)}** | ${ratio(g.via, g.direct)} | ${per(g.directListen, e)} | ${per(g.memDirect, e)} / ${per(g.memVia, e)} | ${Math.round(g.bytesDirect / e)} / ${Math.round(g.bytesVia / e)} B | ${g.chunksDirect} / ${g.chunksVia} |`,
         );
@@ -663,6 +694,8 @@ function report(res: Results): string {
           L.push(`| ${pair(g)} | ✗ ${g.error} | | | | | |`);
           continue;
         }
+        const addedMs = (g.ttfbVia - g.ttfbDirect) / 1000;
+        if (!(addedMs <= GATEWAY_TTFB_TARGET)) misses.push(`gateway ${pair(g)}: ${Number.isFinite(addedMs) ? addedMs.toFixed(2) : '—'} ms added to the first byte (target ≤ ${GATEWAY_TTFB_TARGET} ms)`);
         L.push(`| ${pair(g)}${g.ok ? '' : ' ✗'} | ${ms(g.ttfbDirect)} | ${ms(g.ttfbVia)} | **${ms(g.ttfbVia - g.ttfbDirect)}** | ${ratio(g.ttfbVia, g.ttfbDirect)} | ${ms(g.ttfbDirectP90)} | ${ms(g.ttfbViaP90)} |`);
       }
       // Node warns once per emitter: the count is of responses that passed 10 listeners for one event.
@@ -670,6 +703,31 @@ function report(res: Results): string {
       if (leaks) {
         L.push('');
         L.push(`> ⚠ ${leaks} MaxListenersExceededWarning(s) in these processes (Node warns once per emitter): a served response gathered more than 10 listeners for one event while it streamed (the node:http listener's writes waiting for \`drain\`).`);
+      }
+      L.push('');
+    }
+
+    // Blocking requests under load
+    if (res.gatewayLoad) {
+      const gl = res.gatewayLoad;
+      L.push('## Gateway under load: blocking requests, added latency and throughput');
+      L.push('');
+      if (!('levels' in gl)) L.push(`✗ ${gl.error}`);
+      else {
+        const s = res.settings as Partial<typeof settings>;
+        L.push(
+          `A short blocking (non-streamed) turn, ${gl.listen} callers → gateway → ${gl.upstream} mock, against the same request in the upstream protocol straight to the mock. At each level that many callers each send their next request when the last is answered (closed loop, fetch); ${gl.requests.toLocaleString('en')} requests per side and level in ${s.gwLoadBlocks ?? '?'} blocks that alternate direct / through, after an untimed warm-up. Mock, gateway and callers share one process and thread, so a latency holds all their CPU; **added** = through − direct at the same level and quantile. Throughput: requests answered per second over the level's blocks. ms.`,
+        );
+        L.push('');
+        L.push('| concurrent clients | direct p50 | through p50 | **added p50** | direct p99 | through p99 | **added p99** | req/s direct | req/s through |');
+        L.push('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+        const f = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : '—');
+        for (const l of gl.levels) L.push(`| ${l.clients} | ${f(l.directP50)} | ${f(l.viaP50)} | **${f(l.viaP50 - l.directP50)}** | ${f(l.directP99)} | ${f(l.viaP99)} | **${f(l.viaP99 - l.directP99)}** | ${Math.round(l.directRps)} | ${Math.round(l.viaRps)} |`);
+        const within = gl.levels.filter((l) => l.viaP99 - l.directP99 <= GATEWAY_LOAD_P99_BUDGET);
+        const best = within.reduce<GatewayLoadLevel | undefined>((b, l) => (!b || l.viaRps > b.viaRps ? l : b), undefined);
+        L.push('');
+        L.push(best ? `Throughput at an added p99 ≤ ${GATEWAY_LOAD_P99_BUDGET} ms: **${Math.round(best.viaRps)} requests/s** through the gateway (${best.clients} concurrent client(s); direct at that level: ${Math.round(best.directRps)}/s).` : `Throughput at an added p99 ≤ ${GATEWAY_LOAD_P99_BUDGET} ms: no level held it.`);
+        if (!gl.ok) L.push(`\n✗ ${gl.error ?? 'wrong answers'}`);
       }
       L.push('');
     }
@@ -750,6 +808,7 @@ async function otherSections(worker: string) {
   const cloud = runJob<CloudRow>(worker, { mode: 'cloud', events: settings.events, rounds: settings.microRounds, calls: Math.max(200, settings.microCalls >> 3) } satisfies CloudJob);
   log('gateway over loopback (one process per pair)');
   const gateway = gatewayAll(worker);
+  const gatewayLoad = gatewayLoadAll(worker);
   log('gateway limit check: in memory, on Redis');
   const limits = runJob<LimitsRow>(worker, { mode: 'limits', checks: quick ? 500 : 2000, rounds: quick ? 3 : 5 } satisfies LimitsJob);
   log(`  ${'redis' in limits ? `in memory ${limits.memory.toFixed(2)} µs, on Redis ${limits.redis.toFixed(1)} µs per check (32 in flight: ${limits.memoryConcurrent.toFixed(2)} / ${limits.redisConcurrent.toFixed(1)} µs)` : `✗ ${limits.error}`}`);
@@ -759,7 +818,7 @@ async function otherSections(worker: string) {
   const gen = genTiming();
   log('bundle sizes');
   const bundles = await bundleSizes();
-  return { mem, micro, microMixed: microMixedRes, cloud, gateway, limits, validation, gen, bundles };
+  return { mem, micro, microMixed: microMixedRes, cloud, gateway, ...(gatewayLoad ? { gatewayLoad } : {}), limits, validation, gen, bundles };
 }
 
 async function main(): Promise<void> {
@@ -775,6 +834,13 @@ async function main(): Promise<void> {
   if (loadAtStart > cpus().length * 0.75) log(`warning: load average ${loadAtStart.toFixed(2)} on ${cpus().length} cores; timings will be noisy`);
   log(`wireforge bench${quick ? ' --quick' : ''}: building the worker`);
   const worker = await buildWorker();
+  if (gatewayOnly) {
+    log('gateway over loopback (one process per pair)');
+    gatewayAll(worker);
+    gatewayLoadAll(worker);
+    await esbuild.stop();
+    return;
+  }
   log('streaming comparisons (one process each; then the floors and wireforge with a full GC before each run)');
   const rows = timeAll(worker);
   // A --stream run measures the streaming comparisons only; the other sections are left out of its report.

@@ -9,6 +9,7 @@ import { micro, type MicroJob } from './micro.js';
 import { validateArguments, type ValidateJob } from './validate-arguments.js';
 import { cloudBench, type CloudJob } from './cloud.js';
 import { gatewayBench, type GatewayJob } from './gateway.js';
+import { gatewayLoadBench, type GatewayLoadJob } from './gateway-load.js';
 import { limitsBench, type LimitsJob } from './limits.js';
 
 export interface TimeJob {
@@ -43,7 +44,7 @@ export interface TimeResult {
   ratios?: number[];
 }
 
-export type Job = TimeJob | MemoryJob | MicroJob | ValidateJob | CloudJob | GatewayJob | LimitsJob;
+export type Job = TimeJob | MemoryJob | MicroJob | ValidateJob | CloudJob | GatewayJob | GatewayLoadJob | LimitsJob;
 
 /**
  * A young-generation collection before each timed run, so one run's garbage is not swept in the
@@ -120,6 +121,7 @@ async function main(): Promise<void> {
     else if (job.mode === 'validate') out = await validateArguments(job);
     else if (job.mode === 'cloud') out = await cloudBench(job);
     else if (job.mode === 'gateway') out = await gatewayBench(job);
+    else if (job.mode === 'gateway-load') out = await gatewayLoadBench(job);
     else if (job.mode === 'limits') out = await limitsBench(job);
     else out = await micro(job);
   } catch (e) {

@@ -142,7 +142,8 @@ async function write(res: ServerResponse, response: Response, signal: AbortSigna
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      // Each event goes out as it is made (no buffering behind later ones).
+      // Each chunk goes out as it is made (no buffering behind later ones); node:http corks the socket
+      // for the rest of the tick, so the chunks of one tick already leave in one socket write.
       if (!res.write(value)) await drained(res);
       if (res.destroyed) break;
     }

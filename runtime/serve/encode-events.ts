@@ -33,13 +33,22 @@ export function eventEncoder(adapter: ProviderAdapter, framingAsked?: 'json-arra
   if (framingAsked === 'json-array') return jsonArray();
   const { framing, doneSentinel, unwrap } = adapter.profile.stream;
   if (framing === 'event-stream') return { contentType: 'application/vnd.amazon.eventstream', bytes: (events) => concat(events.map((e) => eventStreamMessage(e, unwrap))), end: () => NOTHING };
-  if (framing === 'ndjson') return { contentType: 'application/x-ndjson', bytes: (events) => utf8.encode(events.map((e) => `${JSON.stringify(e.data)}\n`).join('')), end: () => NOTHING };
+  if (framing === 'ndjson') return { contentType: 'application/x-ndjson', bytes: ndjson, end: () => NOTHING };
   const done = doneSentinel === undefined ? NOTHING : utf8.encode(`data: ${doneSentinel}\n\n`);
-  return {
-    contentType: 'text/event-stream',
-    bytes: (events) => utf8.encode(events.map((e) => `${e.event === undefined ? '' : `event: ${e.event}\n`}data: ${JSON.stringify(e.data)}\n\n`).join('')),
-    end: () => done,
-  };
+  return { contentType: 'text/event-stream', bytes: sse, end: () => done };
+}
+
+// One string and its bytes per batch (no array of pieces): these run once per streamed event.
+function sse(events: readonly WireEvent[]): Uint8Array {
+  let text = '';
+  for (const e of events) text += `${e.event === undefined ? '' : `event: ${e.event}\n`}data: ${JSON.stringify(e.data)}\n\n`;
+  return utf8.encode(text);
+}
+
+function ndjson(events: readonly WireEvent[]): Uint8Array {
+  let text = '';
+  for (const e of events) text += `${JSON.stringify(e.data)}\n`;
+  return utf8.encode(text);
 }
 
 /** The events as the elements of one JSON array, written as they come (`[` before the first, `]` at the end). */

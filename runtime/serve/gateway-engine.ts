@@ -13,7 +13,7 @@ import { eventEncoder, requestedFraming, type EventEncoder } from './encode-even
 import { errorTypeFor } from './error-body.js';
 import { notServed, servesPath } from './endpoint-path.js';
 import { responseBody, type ServedTurn } from './served-turn.js';
-import { StreamWriter } from './stream-writer.js';
+import { StreamWriter, type WireEvent } from './stream-writer.js';
 import { dropCacheMarks, type CacheMarkPlaces } from './cache-marks.js';
 import { rateLimitHeaders } from './upstream-waits.js';
 import { readText } from './read-body.js';
@@ -155,24 +155,41 @@ function streamed(
 ): Response {
   const writer = new StreamWriter(listen.adapter, listen.serve, { id: 'gw_1', model: model ?? 'unknown', created: Math.floor(Date.now() / 1000), request });
   let pending: IteratorResult<StreamEvent> | undefined = first;
+  // The next event, asked for before the last batch went out (its failure is met when awaited).
+  let ahead: Promise<IteratorResult<StreamEvent>> | undefined;
   let done = false;
+  // Set by `ahead` once it has settled: an event of the same upstream chunk settles within a microtask.
+  let ready = false;
+  const settled = () => void (ready = true);
+  const batch: WireEvent[] = [];
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
         // A pull that enqueues nothing is not called again: read on until an event writes something.
+        // The events one upstream chunk brought go out as one chunk (one write), not one each: after
+        // an event that wrote something, the next is taken into the batch only if it is already there.
+        batch.length = 0;
         while (!done) {
-          const next = pending ?? (await events.next());
+          const next = pending ?? (await (ahead ?? events.next()));
           pending = undefined;
+          ahead = undefined;
           if (next.done) {
             done = true;
-            const tail = encoder.bytes(writer.end());
-            if (tail.length) controller.enqueue(tail);
+            for (const w of writer.end()) batch.push(w);
+            const tail = batch.length ? encoder.bytes(batch) : undefined;
+            if (tail?.length) controller.enqueue(tail);
             const end = encoder.end();
             if (end.length) controller.enqueue(end);
             return controller.close();
           }
           const written = writer.write(foreign ? withoutWire(next.value) : next.value);
-          if (written.length) return controller.enqueue(encoder.bytes(written));
+          if (!written.length) continue;
+          for (const w of written) batch.push(w);
+          ready = false;
+          ahead = events.next();
+          ahead.then(settled, settled);
+          await undefined;
+          if (!ready) return controller.enqueue(encoder.bytes(batch));
         }
       } catch (e) {
         // Upstream failed mid-stream: an error event in the listen protocol, then the end.
@@ -180,7 +197,9 @@ function streamed(
         const status = e instanceof ProviderError && e.status !== undefined ? e.status : 502;
         const message = redact(e instanceof Error ? e.message : String(e));
         const type = errorTypeFor(listen.serve, status);
-        controller.enqueue(encoder.bytes(writer.errorEvent({ status, message, type })));
+        // The events batched before the failure go first.
+        for (const w of writer.errorEvent({ status, message, type })) batch.push(w);
+        controller.enqueue(encoder.bytes(batch));
         controller.close();
       }
     },

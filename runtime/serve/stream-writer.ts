@@ -20,10 +20,12 @@ export interface WireEvent {
   exception?: string;
 }
 
-type Block =
+// `itemId` is made once per block (from its index), not once per delta.
+type Block = (
   | { kind: 'text'; index: number; text: string }
   | { kind: 'thinking'; index: number; text: string; signature?: string }
-  | { kind: 'call'; index: number; callIndex: number; id: string; name: string; text: string; waiting?: boolean; done?: ToolCall; first?: boolean };
+  | { kind: 'call'; index: number; callIndex: number; id: string; name: string; text: string; waiting?: boolean; done?: ToolCall; first?: boolean }
+) & { itemId?: string };
 type CallBlock = Extract<Block, { kind: 'call' }>;
 
 export class StreamWriter {
@@ -220,6 +222,7 @@ export class StreamWriter {
       const b = this.waiting.shift()!;
       b.waiting = false;
       b.index = this.blocks++;
+      b.itemId = undefined;
       b.first = this.shown++ === 0;
       this.open = b;
       this.emit(out, 'toolCallStart', this.blockSlots(b, { first: b.first }));
@@ -287,10 +290,15 @@ export class StreamWriter {
 
   /** The slots of a block's step; a call's parsed arguments only where its call is complete (they are parsed once). */
   private blockSlots(b: Block, extra: Partial<ServeSlots>, complete = false): Partial<ServeSlots> {
-    const base = { id: this.turn.id, model: this.turn.model, created: this.turn.created, createdAt: this.createdAt, index: b.index, itemId: `${this.turn.id}_${b.index}`, text: b.text, arguments: b.text };
-    if (b.kind === 'call') return { ...base, callId: b.id, name: b.name, callIndex: b.callIndex, ...(complete ? { argumentsObject: parseObject(b.text) } : {}), ...extra };
-    if (b.kind === 'thinking') return { ...base, signature: b.signature, ...extra };
-    return { ...base, ...extra };
+    // One object per step (a delta's hot path): the block's own fields added to it, not spread into copies.
+    const slots: { -readonly [K in keyof ServeSlots]?: ServeSlots[K] } = { id: this.turn.id, model: this.turn.model, created: this.turn.created, createdAt: this.createdAt, index: b.index, itemId: (b.itemId ??= `${this.turn.id}_${b.index}`), text: b.text, arguments: b.text };
+    if (b.kind === 'call') {
+      slots.callId = b.id;
+      slots.name = b.name;
+      slots.callIndex = b.callIndex;
+      if (complete) slots.argumentsObject = parseObject(b.text);
+    } else if (b.kind === 'thinking') slots.signature = b.signature;
+    return Object.assign(slots, extra);
   }
 
   private emit(out: WireEvent[], step: ServeStep, slots: Partial<ServeSlots>): void {
@@ -311,11 +319,16 @@ export class StreamWriter {
         written = body === undefined ? undefined : chunk(s as unknown as ServeSlots, body);
       }
       if (written === undefined) continue;
-      // `$event` names the event where the payload does not (AWS event-stream's `:event-type`).
-      const { $event, ...rest } = written as Record<string, unknown>;
-      const data = typeof $event === 'string' ? rest : written;
-      const event = typeof $event === 'string' ? $event : name ? readName(data, name) : undefined;
-      out.push(event === undefined ? { data } : { data, event });
+      // `$event` names the event where the payload does not (AWS event-stream's `:event-type`);
+      // only such a payload is copied (without it).
+      const $event = (written as Record<string, unknown>).$event;
+      if (typeof $event === 'string') {
+        const { $event: _named, ...data } = written as Record<string, unknown>;
+        out.push({ data, event: $event });
+        continue;
+      }
+      const event = name ? readName(written, name) : undefined;
+      out.push(event === undefined ? { data: written } : { data: written, event });
     }
   }
 }
