@@ -47,8 +47,8 @@ export interface RequestWatch extends Admission {
   fellBack(entry: string, failure: string): void;
   /** This target is tried now: the one that answered, if the request ends without refused(). */
   trying(label: string, specId: string): void;
-  /** The request ends without an answer from any target. */
-  refused(status: number, error?: string): void;
+  /** The request ends without an answer from any target; `passedOver`: as the fallbacks header lists them (the last failure is the answer itself). */
+  refused(status: number, error?: string, passedOver?: string[]): void;
 }
 
 /** The router's telemetry setup, or undefined when neither spans nor usage records are on. */
@@ -105,13 +105,14 @@ function watch(request: { route: string; model: string; client?: string; stream:
     },
     fellBack(entry, failure) {
       fallbacks.push(entry);
-      span?.addEvent('wireforge.gateway.fallback', { 'wireforge.gateway.target': entry.slice(0, entry.lastIndexOf(' ')), 'error.type': failure });
+      span?.addEvent('wireforge.gateway.attempt', { 'wireforge.gateway.target': entry.slice(0, entry.lastIndexOf(' ')), 'error.type': failure });
     },
     trying(label, specId) {
       tried = { label, specId };
     },
-    refused(s, e) {
+    refused(s, e, passedOver) {
       tried = undefined;
+      if (passedOver) fallbacks.splice(0, fallbacks.length, ...passedOver);
       status = s;
       error = e ?? String(s);
       if (span) recordError(span, error);

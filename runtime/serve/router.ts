@@ -159,7 +159,7 @@ export function createRouter(config: GatewayConfig, ctx: RouterContext): (reques
     const res = await attempt(l, route, admitted, key, admission, watch);
     // No target answered: the request is over.
     if (!res.headers.has(TARGET_HEADER)) {
-      watch?.refused(res.status, lastFailure.get(res));
+      watch?.refused(res.status, lastFailure.get(res), res.headers.get(FALLBACKS_HEADER)?.split(', ') ?? []);
       admission?.done();
     }
     return res;
