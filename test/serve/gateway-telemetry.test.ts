@@ -16,6 +16,7 @@ import type { UsageRecord } from '../../runtime/serve/index.js';
 import { GREETING, script } from '../helpers/sdk-drivers.js';
 
 const TOKEN = 'team-token-0123456789';
+const TINY_TOKEN = 'tiny-token-0123456789';
 const OPENAI_KEY = 'sk-openai-upstream-0001';
 const ANTHROPIC_KEY = 'sk-ant-upstream-0001';
 
@@ -41,7 +42,10 @@ describe('gateway telemetry: spans and usage records', () => {
     anthropic = await createMockServer({ provider: 'anthropic-messages', apiKey: ANTHROPIC_KEY, script: script() });
     gw = await startGateway({
       listen: [{ spec: 'openai-chat', path: '/openai' }],
-      clients: [{ name: 'team', token: TOKEN }],
+      clients: [
+        { name: 'team', token: TOKEN },
+        { name: 'tiny', token: TINY_TOKEN, limits: { requestsPerMinute: 1 } },
+      ],
       routes: [
         {
           model: 'smart',
@@ -125,6 +129,19 @@ describe('gateway telemetry: spans and usage records', () => {
     expect(span!.attributes['wireforge.gateway.fallbacks']).toBeUndefined();
     expect(span!.status.code).toBe(2); // SpanStatusCode.ERROR
     expect(records).toEqual([{ time: expect.any(String), route: 'down', model: 'down', client: 'team', stream: false, fallbacks: [], status: 503, error: '503', latencyMs: expect.any(Number) }]);
+  });
+
+  it("a request refused by the client's limit: a record with 429 and no target, the span an error", async () => {
+    const tiny = new OpenAI({ apiKey: TINY_TOKEN, baseURL: `${gw.url}/openai`, maxRetries: 0 });
+    await tiny.chat.completions.create({ model: 'smart', messages: [{ role: 'user', content: 'hi' }] });
+    await expect(tiny.chat.completions.create({ model: 'smart', messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({ status: 429 });
+    expect(records.map((r) => [r.client, r.status, r.target, r.error])).toEqual([
+      ['tiny', 200, 'anthropic-messages/claude-up', undefined],
+      ['tiny', 429, undefined, '429'],
+    ]);
+    const refused = exporter.getFinishedSpans()[1]!;
+    expect(refused.attributes['error.type']).toBe('429');
+    expect(refused.status.code).toBe(2);
   });
 });
 
