@@ -7,6 +7,7 @@
 import type { ProviderAdapter } from '../contract/adapter.js';
 import type { ChatRequest, ChatResponse, StreamEvent } from '../contract/unified-model.js';
 import { ChatStream } from '../client/chat-stream.js';
+import { RequestError } from '../errors.js';
 import type { Client } from '../client/create-client.js';
 import { errorType, findTracer, recordError, recordResponse, requestAttributes, spanName, SPAN_KIND, type SpanLike, type TelemetryOption, type TracerLike } from './genai.js';
 
@@ -20,7 +21,9 @@ export function withTelemetry(client: Client, adapter: ProviderAdapter, option: 
   let tracer: Promise<TracerLike> | undefined;
   const start = async (request: ChatRequest): Promise<SpanLike> => {
     const asked = request.model ?? model;
-    return (await (tracer ??= findTracer(option))).startSpan(spanName(asked), { kind: SPAN_KIND.client, attributes: requestAttributes(adapter.id, asked) });
+    return (await (tracer ??= findTracer(option).catch((e: unknown) => {
+      throw new RequestError(adapter.id, 'telemetry', `no tracer was given and @opentelemetry/api could not be loaded (${e instanceof Error ? e.message : String(e)}): install it, or pass telemetry: { tracer }`);
+    }))).startSpan(spanName(asked), { kind: SPAN_KIND.client, attributes: requestAttributes(adapter.id, asked) });
   };
   const failed = (span: SpanLike, e: unknown) => {
     recordError(span, errorType(e), e instanceof Error ? e.message : undefined);
