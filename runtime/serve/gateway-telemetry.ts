@@ -43,10 +43,10 @@ export interface GatewayTelemetryContext {
 
 /** One request's watcher: an admission (wrapping the limiter's, if any) that also records what it sees. */
 export interface RequestWatch extends Admission {
-  /** A target failed before answering; the next is tried. */
-  fellBack(entry: string, failure: string): void;
-  /** This target is tried now: the one that answered, if the request ends without refused(). */
-  trying(label: string, specId: string): void;
+  /** A target (`<spec>/<model>`) failed before answering, or was passed over (`keys-resting`). */
+  fellBack(target: string, failure: string): void;
+  /** This target is tried now, after those `passedOver`: the one that answered, if the request ends without refused(). */
+  trying(label: string, specId: string, passedOver: readonly string[]): void;
   /** The request ends without an answer from any target; `passedOver`: as the fallbacks header lists them (the last failure is the answer itself). */
   refused(status: number, error?: string, passedOver?: string[]): void;
 }
@@ -103,12 +103,12 @@ function watch(request: { route: string; model: string; client?: string; stream:
       error = errorType(e);
       if (span) recordError(span, error, e instanceof Error ? e.message : undefined);
     },
-    fellBack(entry, failure) {
-      fallbacks.push(entry);
-      span?.addEvent('wireforge.gateway.attempt', { 'wireforge.gateway.target': entry.slice(0, entry.lastIndexOf(' ')), 'error.type': failure });
+    fellBack(t, failure) {
+      span?.addEvent('wireforge.gateway.attempt', { 'wireforge.gateway.target': t, 'error.type': failure });
     },
-    trying(label, specId) {
+    trying(label, specId, passedOver) {
       tried = { label, specId };
+      fallbacks.splice(0, fallbacks.length, ...passedOver);
     },
     refused(s, e, passedOver) {
       tried = undefined;

@@ -193,14 +193,17 @@ export function createRouter(config: GatewayConfig, ctx: RouterContext): (reques
         const place = t.pool?.take();
         if (t.pool && place === undefined) {
           // Resting before this request: say so (after its own 429s here, those say it).
-          if (!asked429) tried.push(`${label} keys-resting`);
+          if (!asked429) {
+            tried.push(`${label} keys-resting`);
+            watch?.fellBack(label, 'keys-resting');
+          }
           break;
         }
         if (!t.pool && callerKeyValue) redact.add?.(callerKeyValue, true);
         const client = place === undefined ? createClientFor(t.upstream, { ...t.options, apiKey: callerKeyValue }) : clientAt(t, place);
         try {
           // Told before: a blocking answer ends the watch inside forwardRequest.
-          watch?.trying(label, t.upstream.id);
+          watch?.trying(label, t.upstream.id, tried);
           const res = await forwardRequest(l.spec, { upstream: t.upstream, client, model: t.model ?? asked, cacheMarks: t.cacheMarks }, admitted, redact, admission);
           res.headers.set(TARGET_HEADER, label);
           if (tried.length) res.headers.set(FALLBACKS_HEADER, tried.join(', '));
@@ -210,7 +213,7 @@ export function createRouter(config: GatewayConfig, ctx: RouterContext): (reques
           lastTarget = t;
           if (!worthAnotherTry(e)) return failedWith(withTried(upstreamFailure(e, l.fail, t.pool ? t.upstream.profile.name : undefined), tried), e);
           lastAt = tried.push(`${label} ${failureOf(e)}`) - 1;
-          watch?.fellBack(tried[lastAt]!, failureOf(e));
+          watch?.fellBack(label, failureOf(e));
           if (place !== undefined && e instanceof ProviderError && e.status === 429) {
             t.pool!.cool(place, serverWait(e.headers) ?? e.retryAfterMs);
             continue;
