@@ -156,7 +156,15 @@ export function createRouter(config: GatewayConfig, ctx: RouterContext): (reques
       return refusal;
     }
     const admission = watch ?? limited;
-    const res = await attempt(l, route, admitted, key, admission, watch);
+    let res: Response;
+    try {
+      res = await attempt(l, route, admitted, key, admission, watch);
+    } catch (e) {
+      // The gateway itself failed (the handler answers 500): the span and record still end.
+      watch?.refused(500, e instanceof Error ? e.name : 'Error');
+      watch?.done();
+      throw e;
+    }
     // No target answered: the request is over.
     if (!res.headers.has(TARGET_HEADER)) {
       watch?.refused(res.status, lastFailure.get(res), res.headers.get(FALLBACKS_HEADER)?.split(', ') ?? []);
