@@ -3,7 +3,7 @@
  * Names and shapes are described in docs/unified-model.md; other code and users rely on them.
  */
 import type { FromSchema, InferOutput, StandardSchemaV1 } from './schema.js';
-import type { TelemetryOption } from '../telemetry/genai.js';
+import type { TelemetryOption } from './telemetry.js';
 
 export type Role = 'system' | 'user' | 'assistant' | 'tool' | 'approval';
 

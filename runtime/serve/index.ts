@@ -22,4 +22,4 @@ export { createMemoryLimiter } from './limits/memory-limiter.js';
 export type { Limiter, LimitedClient, ClientLimits, Acquired } from './limits/limiter.js';
 export type { GatewayClient } from './limits/gateway-limits.js';
 export type { UsageRecord, GatewayTelemetryContext } from './gateway-telemetry.js';
-export type { TracerLike, SpanLike, TelemetryOption } from '../telemetry/genai.js';
+export type { TracerLike, SpanLike, TelemetryOption } from '../contract/telemetry.js';

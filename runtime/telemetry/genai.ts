@@ -5,24 +5,9 @@
  * on and no tracer was given, so nothing loads it otherwise.
  */
 import type { ChatResponse } from '../contract/unified-model.js';
+import type { SpanLike, TelemetryOption, TracerLike } from '../contract/telemetry.js';
 
-/** The few members of an OpenTelemetry span wireforge uses (structural: no type import of the optional peer). */
-export interface SpanLike {
-  setAttribute(key: string, value: string | number | boolean | string[]): unknown;
-  addEvent(name: string, attributes?: Record<string, string | number | boolean | string[]>): unknown;
-  setStatus(status: { code: number; message?: string }): unknown;
-  end(): void;
-}
-
-/** What `trace.getTracer(...)` gives: any OpenTelemetry tracer. */
-export interface TracerLike {
-  startSpan(name: string, options?: { kind?: number; attributes?: Record<string, string | number | boolean | string[]> }): SpanLike;
-}
-
-export interface TelemetryOption {
-  /** The tracer to use; default: `trace.getTracer('wireforge')` of `@opentelemetry/api` (the global provider). */
-  tracer?: TracerLike;
-}
+export type { SpanLike, TelemetryOption, TracerLike };
 
 /** OpenTelemetry's enum values, as numbers (so the API is not loaded for them). */
 export const SPAN_KIND = { server: 1, client: 2 } as const;
