@@ -32,6 +32,8 @@ describe('@opentelemetry/api is loaded only when telemetry is on', () => {
   let url: string;
   let gw: Listening;
   beforeAll(async () => {
+    // Test files share a worker's module cache (vitest.config.ts): another file may have loaded the real module.
+    vi.resetModules();
     server = createServer((req, res) => {
       req.resume();
       req.on('end', () => {
