@@ -20,11 +20,12 @@ const TINY_TOKEN = 'tiny-token-0123456789';
 const OPENAI_KEY = 'sk-openai-upstream-0001';
 const ANTHROPIC_KEY = 'sk-ant-upstream-0001';
 
-async function failing(): Promise<{ url: string; close: () => Promise<void> }> {
+async function failing(status = 503): Promise<{ url: string; close: () => Promise<void> }> {
   const server: Server = createServer((req, res) => {
     req.resume();
-    res.writeHead(503, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ error: { message: 'The server is overloaded', type: 'server_error', code: null } }));
+    // A 429 asks for a 30 s rest (retry-after in seconds), so the key pool cools its key.
+    res.writeHead(status, { 'content-type': 'application/json', ...(status === 429 ? { 'retry-after': '30' } : {}) });
+    res.end(JSON.stringify({ error: { message: status === 429 ? 'Rate limit reached' : 'The server is overloaded', type: status === 429 ? 'requests' : 'server_error', code: null } }));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((r) => server.close(() => r())) };
@@ -32,6 +33,7 @@ async function failing(): Promise<{ url: string; close: () => Promise<void> }> {
 
 describe('gateway telemetry: spans and usage records', () => {
   let down: Awaited<ReturnType<typeof failing>>;
+  let busy: Awaited<ReturnType<typeof failing>>;
   let anthropic: MockServer;
   let gw: Listening;
   const exporter = new InMemorySpanExporter();
@@ -39,6 +41,7 @@ describe('gateway telemetry: spans and usage records', () => {
   const records: UsageRecord[] = [];
   beforeAll(async () => {
     down = await failing();
+    busy = await failing(429);
     anthropic = await createMockServer({ provider: 'anthropic-messages', apiKey: ANTHROPIC_KEY, script: script() });
     gw = await startGateway({
       listen: [{ spec: 'openai-chat', path: '/openai' }],
@@ -55,6 +58,13 @@ describe('gateway telemetry: spans and usage records', () => {
           ],
         },
         { model: 'down', targets: [{ spec: 'openai-chat', model: 'gpt-up', baseUrl: down.url, key: { keys: [OPENAI_KEY] } }] },
+        {
+          model: 'pooled',
+          targets: [
+            { spec: 'openai-chat', model: 'gpt-busy', baseUrl: busy.url, key: { keys: [OPENAI_KEY] } },
+            { spec: 'anthropic-messages', model: 'claude-up', baseUrl: anthropic.url, key: { keys: [ANTHROPIC_KEY] } },
+          ],
+        },
       ],
       tracer,
       onUsage: (r) => records.push(r),
@@ -64,6 +74,7 @@ describe('gateway telemetry: spans and usage records', () => {
     await gw.close();
     await anthropic.close();
     await down.close();
+    await busy.close();
   });
   beforeEach(() => {
     exporter.reset();
@@ -129,6 +140,15 @@ describe('gateway telemetry: spans and usage records', () => {
     expect(span!.attributes['wireforge.gateway.fallbacks']).toBeUndefined();
     expect(span!.status.code).toBe(2); // SpanStatusCode.ERROR
     expect(records).toEqual([{ time: expect.any(String), route: 'down', model: 'down', client: 'team', stream: false, fallbacks: [], status: 503, error: '503', latencyMs: expect.any(Number) }]);
+  });
+
+  it('a target whose one key got a 429 and now rests: passed over as keys-resting, an attempt event each time', async () => {
+    await openai().chat.completions.create({ model: 'pooled', messages: [{ role: 'user', content: 'hi' }] });
+    await openai().chat.completions.create({ model: 'pooled', messages: [{ role: 'user', content: 'hi' }] });
+    expect(records.map((r) => r.fallbacks)).toEqual([['openai-chat/gpt-busy 429'], ['openai-chat/gpt-busy keys-resting']]);
+    const spans = exporter.getFinishedSpans();
+    expect(spans.map((s) => s.events.map((e) => e.attributes?.['error.type']))).toEqual([['429'], ['keys-resting']]);
+    expect(spans.map((s) => s.attributes['wireforge.gateway.fallbacks'])).toEqual([['openai-chat/gpt-busy 429'], ['openai-chat/gpt-busy keys-resting']]);
   });
 
   it("a request refused by the client's limit: a record with 429 and no target, the span an error", async () => {
