@@ -7,6 +7,7 @@ import { adapters } from '../generated/index.js';
 import { serves } from '../generated/serve.js';
 import { checkGatewayConfig, GatewayConfigError, type GatewayConfig } from '../runtime/serve/gateway-config.js';
 import type { Limiter } from '../runtime/serve/limits/limiter.js';
+import type { RouterContext } from '../runtime/serve/router.js';
 import { createGateway, DEFAULT_BODY_LIMIT, type GatewayOptions } from '../runtime/serve/gateway.js';
 import { errorResponse } from '../runtime/serve/error-body.js';
 import { withCors } from '../runtime/serve/cors.js';
@@ -36,6 +37,10 @@ export interface GatewayConfigServerOptions extends GatewayConfig, Omit<ListenOp
   insecure?: boolean;
   /** The clients' limit counters when `redis` is not set: this process's by default. */
   limiter?: Limiter;
+  /** The tracer for the gateway's spans (docs/serving.md#telemetry); turns them on. */
+  tracer?: RouterContext['tracer'];
+  /** Called with each routed request's usage record. */
+  onUsage?: RouterContext['onUsage'];
 }
 
 /** The built-in specs by id: with their serve section when they have one (any can be a target; those can listen too). */
@@ -75,7 +80,7 @@ export async function startGateway(options: GatewayServerOptions | GatewayConfig
 }
 
 async function startRouted(options: GatewayConfigServerOptions): Promise<Listening> {
-  const { specs: own, insecure, host = '127.0.0.1', port, requestTimeoutMs, limiter: given, ...config } = options;
+  const { specs: own, insecure, host = '127.0.0.1', port, requestTimeoutMs, limiter: given, tracer, onUsage, ...config } = options;
   const specs = { ...builtInSpecs(), ...own };
   // The config first: a config with problems says so before anything connects or listens.
   const problems = checkGatewayConfig(config, { specs, env: process.env });
@@ -85,7 +90,7 @@ async function startRouted(options: GatewayConfigServerOptions): Promise<Listeni
   }
   // ── limits on Redis: ioredis is loaded only when `redis` is set ──
   const limiter = config.redis ? await (await import('./limits/redis-limiter.js')).createRedisLimiter({ url: config.redis, onDown: config.limitsOnRedisDown }) : given;
-  const handler = createGateway(config, { specs, ...(limiter ? { limiter } : {}) });
+  const handler = createGateway(config, { specs, ...(limiter ? { limiter } : {}), ...(tracer ? { tracer } : {}), ...(onUsage ? { onUsage } : {}) });
   const bodyLimit = config.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const first = typeof config.listen === 'string' ? config.listen : config.listen[0]!;
   const firstSpec = typeof first === 'string' ? first : first.spec;

@@ -34,3 +34,4 @@ export type { ToolExecution } from './tools/execute-calls.js';
 export type { FromSchema } from './tools/json-schema-type.js';
 export type { InferOutput, StandardSchemaV1 } from './tools/standard-schema.js';
 export { StructuredOutputError, ToolArgumentsError, ToolExecutionError, UnknownToolError } from './errors.js';
+export type { TracerLike, SpanLike, TelemetryOption } from './contract/telemetry.js';

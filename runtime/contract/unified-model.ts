@@ -3,6 +3,7 @@
  * Names and shapes are described in docs/unified-model.md; other code and users rely on them.
  */
 import type { FromSchema, InferOutput, StandardSchemaV1 } from './schema.js';
+import type { TelemetryOption } from './telemetry.js';
 
 export type Role = 'system' | 'user' | 'assistant' | 'tool' | 'approval';
 
@@ -358,6 +359,12 @@ export interface ClientOptions {
    * AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN.
    */
   aws?: AwsCredentialsOption | (() => AwsCredentialsOption | Promise<AwsCredentialsOption>);
+  /**
+   * One OpenTelemetry span per call (GenAI conventions; docs/serving.md#telemetry): `{}` for the
+   * global tracer of `@opentelemetry/api` (an optional peer, loaded only then), or `{ tracer }`.
+   * Clients of `createClient` only: the core `createClientFor` refuses it.
+   */
+  telemetry?: TelemetryOption;
 }
 
 export interface AwsCredentialsOption {

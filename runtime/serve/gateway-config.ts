@@ -70,6 +70,10 @@ export interface GatewayConfig {
   redis?: string;
   /** For the limiter: what a request gets while Redis cannot be reached. */
   limitsOnRedisDown?: 'open' | 'closed';
+  /** OpenTelemetry spans, one per routed request (docs/serving.md#telemetry): `true`, or `{ name }` for the tracer's name (default `wireforge`). */
+  telemetry?: boolean | { name?: string };
+  /** One usage record per routed request as a JSON line on stdout (`createGateway(config, { onUsage })` takes a callback). */
+  usageLog?: 'stdout';
 }
 
 /** How the config's spec ids and key variables are found. */
@@ -101,7 +105,8 @@ export class GatewayConfigError extends WireforgeError {
 
 /** The keys each object of the config takes (the JSON Schema in specs/gateway.schema.json lists the same; a test holds them equal). */
 export const CONFIG_KEYS = {
-  config: ['listen', 'clients', 'routes', 'cors', 'bodyLimit', 'timeoutMs', 'maxRetries', 'redis', 'limitsOnRedisDown'],
+  config: ['listen', 'clients', 'routes', 'cors', 'bodyLimit', 'timeoutMs', 'maxRetries', 'redis', 'limitsOnRedisDown', 'telemetry', 'usageLog'],
+  telemetry: ['name'],
   listen: ['spec', 'path', 'models'],
   client: ['name', 'token', 'routes', 'limits'],
   limits: ['requestsPerMinute', 'tokensPerMinute', 'concurrentStreams'],
@@ -262,6 +267,8 @@ export function checkGatewayConfig(config: unknown, ctx: ConfigContext): ConfigP
   count(c.maxRetries, '/maxRetries', 0);
   if (c.redis !== undefined && text(c.redis, '/redis') && !/^rediss?:\/\//.test(c.redis)) add('bad-value', '/redis', 'must be a redis:// or rediss:// URL');
   if (c.limitsOnRedisDown !== undefined && c.limitsOnRedisDown !== 'open' && c.limitsOnRedisDown !== 'closed') add('bad-value', '/limitsOnRedisDown', `takes open or closed, not ${JSON.stringify(c.limitsOnRedisDown)}`);
+  if (c.telemetry !== undefined && typeof c.telemetry !== 'boolean' && keys(c.telemetry, '/telemetry', CONFIG_KEYS.telemetry, [], 'telemetry') && c.telemetry.name !== undefined) text(c.telemetry.name, '/telemetry/name');
+  if (c.usageLog !== undefined && c.usageLog !== 'stdout') add('bad-value', '/usageLog', `takes stdout, not ${JSON.stringify(c.usageLog)}`);
   return out;
 }
 

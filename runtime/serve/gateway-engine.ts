@@ -101,6 +101,7 @@ export async function forwardRequest(listen: ServedSpec, target: UpstreamTarget,
   if (!decoded.stream) {
     const r = await client.chat(request, call);
     admission?.usage(r.usage);
+    admission?.answered?.(r);
     admission?.done();
     const { body: out, warnings } = responseBody(listen.adapter, listen.serve, { ...turnOf(r, request.model), request: body });
     return json(out, 200, warningsHeader([...own, ...r.warnings, ...warnings]));
@@ -111,6 +112,7 @@ export async function forwardRequest(listen: ServedSpec, target: UpstreamTarget,
   const first = await upstreamEvents.next();
   // Metered from the second event: a failure before the first is the caller's to end (it may try another target).
   const events = admission ? metered(upstreamEvents, admission) : upstreamEvents;
+  if (!first.done && first.value.type === 'start') admission?.answered?.(first.value);
   if (admission && first.done) {
     admission.usage(null);
     admission.done();

@@ -21,3 +21,5 @@ export { withCors, type CorsOption } from './cors.js';
 export { createMemoryLimiter } from './limits/memory-limiter.js';
 export type { Limiter, LimitedClient, ClientLimits, Acquired } from './limits/limiter.js';
 export type { GatewayClient } from './limits/gateway-limits.js';
+export type { UsageRecord, GatewayTelemetryContext } from './gateway-telemetry.js';
+export type { TracerLike, SpanLike, TelemetryOption } from '../contract/telemetry.js';

@@ -24,6 +24,7 @@ import { KeyPool } from './key-pool.js';
 import { gatewayLimits, type Admission, type GatewayClient } from './limits/gateway-limits.js';
 import type { Limiter } from './limits/limiter.js';
 import { MODEL_LISTS, modelListShape } from './model-list.js';
+import { gatewayTelemetry, type GatewayTelemetryContext, type RequestWatch } from './gateway-telemetry.js';
 
 /** The target that answered, as `<spec>/<model>`. */
 export const TARGET_HEADER = 'x-wireforge-target';
@@ -56,7 +57,7 @@ interface Route {
 }
 
 /** What the router is made with besides the config: how it finds specs and variables, and where limit counters live. */
-export interface RouterContext extends ConfigContext {
+export interface RouterContext extends ConfigContext, GatewayTelemetryContext {
   /** The clients' limit counters: this process by default (node's startGateway passes a Redis one when `redis` is set). */
   limiter?: Limiter;
 }
@@ -73,6 +74,8 @@ export function createRouter(config: GatewayConfig, ctx: RouterContext): (reques
     return { token, client: { name: c.name, token, ...(c.limits ? { limits: c.limits } : {}) } as GatewayClient, routes: c.routes ? new Set(c.routes) : undefined };
   });
   const admit = tokens.some((t) => t.client.limits) ? gatewayLimits(ctx.limiter) : undefined;
+  // Spans and usage records (gateway-telemetry.ts): undefined, and nothing watched, when neither is on.
+  const telemetry = gatewayTelemetry(config, ctx);
   const shared: ClientOptions = { maxRetries: config.maxRetries ?? 0, ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}) };
 
   const routes: Route[] = config.routes.map((r) => ({
@@ -144,11 +147,29 @@ export function createRouter(config: GatewayConfig, ctx: RouterContext): (reques
     }
     if (client.routes && !client.routes.has(route.name)) return l.fail(403, `client "${client.client!.name}" may not use model "${asked}"`);
     // ── limits per client token (runtime/serve/limits): one admission for the request, whichever target answers ──
-    const admission = admit && client.client ? await admit(client.client, admitted.decoded.stream) : undefined;
-    if (admission && !admission.ok) return l.fail(admission.status, admission.message, { 'retry-after': String(admission.retryAfterSeconds) });
-    const res = await attempt(l, route, admitted, key, admission);
+    const limited = admit && client.client ? await admit(client.client, admitted.decoded.stream) : undefined;
+    const watch = telemetry ? await telemetry.watch({ route: route.name, model: asked!, ...(client.client ? { client: client.client.name } : {}), stream: admitted.decoded.stream }, limited?.ok ? limited : undefined) : undefined;
+    if (limited && !limited.ok) {
+      const refusal = l.fail(limited.status, limited.message, { 'retry-after': String(limited.retryAfterSeconds) });
+      watch?.refused(refusal.status);
+      watch?.done();
+      return refusal;
+    }
+    const admission = watch ?? limited;
+    let res: Response;
+    try {
+      res = await attempt(l, route, admitted, key, admission, watch);
+    } catch (e) {
+      // The gateway itself failed (the handler answers 500): the span and record still end.
+      watch?.refused(500, e instanceof Error ? e.name : 'Error');
+      watch?.done();
+      throw e;
+    }
     // No target answered: the request is over.
-    if (!res.headers.has(TARGET_HEADER)) admission?.done();
+    if (!res.headers.has(TARGET_HEADER)) {
+      watch?.refused(res.status, lastFailure.get(res), res.headers.get(FALLBACKS_HEADER)?.split(', ') ?? []);
+      admission?.done();
+    }
     return res;
   }
 
@@ -166,7 +187,7 @@ export function createRouter(config: GatewayConfig, ctx: RouterContext): (reques
     return exact.get(model) ?? routes.find((r) => r.pattern?.test(model));
   }
 
-  async function attempt(l: Listener, route: Route, admitted: AdmittedRequest, callerKeyValue: string | undefined, admission: Admission | undefined): Promise<Response> {
+  async function attempt(l: Listener, route: Route, admitted: AdmittedRequest, callerKeyValue: string | undefined, admission: Admission | undefined, watch: RequestWatch | undefined): Promise<Response> {
     const tried: string[] = [];
     const asked = admitted.decoded.request.model;
     let last: unknown;
@@ -180,12 +201,17 @@ export function createRouter(config: GatewayConfig, ctx: RouterContext): (reques
         const place = t.pool?.take();
         if (t.pool && place === undefined) {
           // Resting before this request: say so (after its own 429s here, those say it).
-          if (!asked429) tried.push(`${label} keys-resting`);
+          if (!asked429) {
+            tried.push(`${label} keys-resting`);
+            watch?.fellBack(label, 'keys-resting');
+          }
           break;
         }
         if (!t.pool && callerKeyValue) redact.add?.(callerKeyValue, true);
         const client = place === undefined ? createClientFor(t.upstream, { ...t.options, apiKey: callerKeyValue }) : clientAt(t, place);
         try {
+          // Told before: a blocking answer ends the watch inside forwardRequest.
+          watch?.trying(label, t.upstream.id, tried);
           const res = await forwardRequest(l.spec, { upstream: t.upstream, client, model: t.model ?? asked, cacheMarks: t.cacheMarks }, admitted, redact, admission);
           res.headers.set(TARGET_HEADER, label);
           if (tried.length) res.headers.set(FALLBACKS_HEADER, tried.join(', '));
@@ -193,8 +219,9 @@ export function createRouter(config: GatewayConfig, ctx: RouterContext): (reques
         } catch (e) {
           last = e;
           lastTarget = t;
-          if (!worthAnotherTry(e)) return withTried(upstreamFailure(e, l.fail, t.pool ? t.upstream.profile.name : undefined), tried);
+          if (!worthAnotherTry(e)) return failedWith(withTried(upstreamFailure(e, l.fail, t.pool ? t.upstream.profile.name : undefined), tried), e);
           lastAt = tried.push(`${label} ${failureOf(e)}`) - 1;
+          watch?.fellBack(label, failureOf(e));
           if (place !== undefined && e instanceof ProviderError && e.status === 429) {
             t.pool!.cool(place, serverWait(e.headers) ?? e.retryAfterMs);
             continue;
@@ -209,8 +236,15 @@ export function createRouter(config: GatewayConfig, ctx: RouterContext): (reques
       const wait = Math.min(...route.targets.map((t) => t.pool?.wait() ?? 0));
       return withTried(l.fail(429, `every key of route "${route.name}" is resting after a 429; try again in ${Math.ceil(wait / 1000)} s`, { 'retry-after': String(Math.max(1, Math.ceil(wait / 1000))) }), tried);
     }
-    return withTried(upstreamFailure(last, l.fail, lastTarget?.pool ? lastTarget.upstream.profile.name : undefined), tried);
+    return failedWith(withTried(upstreamFailure(last, l.fail, lastTarget?.pool ? lastTarget.upstream.profile.name : undefined), tried), last);
   }
+}
+
+/** The failure behind an answer no target gave, for its usage record and span (`error.type`). */
+const lastFailure = new WeakMap<Response, string>();
+function failedWith(res: Response, e: unknown): Response {
+  lastFailure.set(res, failureOf(e));
+  return res;
 }
 
 function clientAt(t: Target, place: number): Client {

@@ -133,6 +133,6 @@ describe('gateway config: located diagnostics at start', () => {
     const schema = JSON.parse(readFileSync(join(root, 'specs/gateway.schema.json'), 'utf8')) as { properties: Record<string, unknown>; $defs: Record<string, { properties: Record<string, unknown> }> };
     const keysOf = (o: { properties: Record<string, unknown> }) => Object.keys(o.properties).sort();
     expect(keysOf(schema)).toEqual([...CONFIG_KEYS.config].sort());
-    for (const k of ['listen', 'client', 'limits', 'route', 'target'] as const) expect(keysOf(schema.$defs[k]!)).toEqual([...CONFIG_KEYS[k]].sort());
+    for (const k of ['listen', 'client', 'limits', 'route', 'target', 'telemetry'] as const) expect(keysOf(schema.$defs[k]!)).toEqual([...CONFIG_KEYS[k]].sort());
   });
 });

@@ -3,7 +3,7 @@
  * counts its tokens and gives its stream slot back once (docs/serving.md#limits).
  */
 import { WireforgeError } from '../../errors.js';
-import type { StreamEvent, Usage } from '../../contract/unified-model.js';
+import type { ChatResponse, StreamEvent, Usage } from '../../contract/unified-model.js';
 import { sameSecret } from '../caller-key.js';
 import type { ClientLimits, LimitedClient, Limiter } from './limiter.js';
 import { createMemoryLimiter } from './memory-limiter.js';
@@ -26,6 +26,10 @@ export interface Admission {
   usage(u: Usage | null | undefined): void;
   /** The request is over (answered, failed or cancelled): its stream slot goes back. Once only. */
   done(): void;
+  /** For telemetry (serve/gateway-telemetry.ts): what the answer says (a stream's start, then its finish). */
+  answered?(r: Partial<Pick<ChatResponse, 'id' | 'model' | 'finishReason'>>): void;
+  /** For telemetry: the answer failed after it started (mid-stream). */
+  failed?(e: unknown): void;
 }
 
 const LIMIT_FIELDS = ['requestsPerMinute', 'tokensPerMinute', 'concurrentStreams'] as const;
@@ -93,9 +97,13 @@ export function metered(events: AsyncIterator<StreamEvent>, admission: Admission
         if (r.done) {
           admission.usage(usage);
           admission.done();
-        } else if (r.value.type === 'finish' || r.value.type === 'usage') usage = r.value.usage ?? usage;
+        } else if (r.value.type === 'finish' || r.value.type === 'usage') {
+          usage = r.value.usage ?? usage;
+          if (r.value.type === 'finish') admission.answered?.({ finishReason: r.value.finishReason });
+        }
         return r;
       } catch (e) {
+        admission.failed?.(e);
         admission.usage(usage);
         admission.done();
         throw e;

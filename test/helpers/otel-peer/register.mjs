@@ -1,0 +1,3 @@
+import { register } from 'node:module';
+
+register('./hook.mjs', import.meta.url);
