@@ -3,9 +3,8 @@
  * is written: a spec whose code does not type-check is a generator error naming the spec, not
  * something `tsc` finds later.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { Project, ts, type SourceFile } from 'ts-morph';
+import { ts } from 'ts-morph';
+import { memoryProject } from '../memory-project.js';
 import type { Diagnostic } from '../diagnostics.js';
 import type { SpecIR } from '../ir/types.js';
 
@@ -23,25 +22,10 @@ const OPTIONS: ts.CompilerOptions = {
   types: [],
 };
 
-// One project per process, kept between runs while nothing it read from disk has changed: the
-// lib and runtime files are parsed once (a test suite runs the generator dozens of times).
-let shared: { project: Project; emitted: SourceFile[]; read: Map<string, string> } | undefined;
-
-function projectFor(): NonNullable<typeof shared> {
-  const fresh = shared !== undefined && [...shared.read].every(([file, text]) => existsSync(file) && readFileSync(file, 'utf8') === text);
-  if (!fresh) shared = { project: new Project({ compilerOptions: OPTIONS, skipAddingFilesFromTsConfig: true }), emitted: [], read: new Map() };
-  for (const sf of shared!.emitted.splice(0)) shared!.project.removeSourceFile(sf);
-  return shared!;
-}
+const run = memoryProject(OPTIONS);
 
 export function typeCheck(files: Map<string, string>, outDir: string, irs: SpecIR[]): Diagnostic[] {
-  const { project, emitted, read } = projectFor();
-  const sources = [...files].map(([name, text]) => project.createSourceFile(join(outDir, name), text, { overwrite: true }));
-  emitted.push(...sources);
-  const program = project.getProgram().compilerObject;
-  const mine = new Set(sources.map((sf) => sf.compilerNode.fileName));
-  read.clear();
-  for (const sf of program.getSourceFiles()) if (!mine.has(sf.fileName) && !program.isSourceFileDefaultLibrary(sf) && existsSync(sf.fileName)) read.set(sf.fileName, sf.text);
+  const { sources, program } = run(files, outDir);
   const out: Diagnostic[] = [];
   for (const sf of sources) {
     const name = sf.getBaseName();

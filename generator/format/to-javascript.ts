@@ -5,9 +5,8 @@
  * declarations name its types), then formatted like every emitted file: the same specs give the
  * same bytes.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { Project, ts, type SourceFile } from 'ts-morph';
+import { ts } from 'ts-morph';
+import { memoryProject } from '../memory-project.js';
 import { formatCode } from './format-code.js';
 
 const OPTIONS: ts.CompilerOptions = {
@@ -23,26 +22,13 @@ const OPTIONS: ts.CompilerOptions = {
   types: [],
 };
 
-// One project per process while the runtime files it read are unchanged (as the type check's):
-// the lib and runtime declarations are parsed once.
-let shared: { project: Project; added: SourceFile[]; read: Map<string, string> } | undefined;
-
-function projectFor(): NonNullable<typeof shared> {
-  const fresh = shared !== undefined && [...shared.read].every(([file, text]) => existsSync(file) && readFileSync(file, 'utf8') === text);
-  if (!fresh) shared = { project: new Project({ compilerOptions: OPTIONS, skipAddingFilesFromTsConfig: true }), added: [], read: new Map() };
-  for (const sf of shared!.added.splice(0)) shared!.project.removeSourceFile(sf);
-  return shared!;
-}
+const run = memoryProject(OPTIONS);
 
 /** `name.ts` → `name.js` and `name.d.ts`; a message per file the compiler could not emit. */
 export async function toJavaScript(files: ReadonlyMap<string, string>, outDir: string): Promise<{ files: Map<string, string>; problems: string[] }> {
-  const { project, added, read } = projectFor();
-  const sources = [...files].map(([name, text]) => [name, project.createSourceFile(join(outDir, name), text, { overwrite: true })] as const);
-  added.push(...sources.map(([, sf]) => sf));
-  const program = project.getProgram().compilerObject;
-  const mine = new Set(sources.map(([, sf]) => sf.compilerNode.fileName));
-  read.clear();
-  for (const sf of program.getSourceFiles()) if (!mine.has(sf.fileName) && !program.isSourceFileDefaultLibrary(sf) && existsSync(sf.fileName)) read.set(sf.fileName, sf.text);
+  const names = [...files.keys()];
+  const { project, sources: emitted } = run(files, outDir);
+  const sources = emitted.map((sf, i) => [names[i]!, sf] as const);
   const out = new Map<string, string>();
   const problems: string[] = [];
   for (const [name, sf] of sources) {
