@@ -71,3 +71,21 @@ describe('named maps a spec merges into its request templates', () => {
     expect(json(request.parts!.text)).toBe(json({ kind: 'text', body: '$text', lang: 'en' }));
   });
 });
+
+describe('named maps in a base spec', () => {
+  // MINI as a base of its own whose text and thinking blocks share their signature key.
+  const BASE = MINI.text
+    .replace(/^id: mini$/m, 'id: mini-base-shared')
+    .replace('      text: { kind: text, body: $text }\n      toolCall:', '      text: { kind: text, body: $text, <<: &sig { sig: $signature } }\n      thinking: { kind: thought, body: $text, <<: *sig }\n      toolCall:');
+
+  it('writes the constant once, before the serve export whose request templates spread it', async () => {
+    expect(BASE).toContain('<<: *sig');
+    const { files, diagnostics } = await generate([{ file: 'test/generator/mini-base-shared.yaml', text: BASE }]);
+    expect(diagnostics).toEqual([]);
+    const text = files.get('mini-base-shared.ts')!;
+    expect(text.match(/const sig = /g)).toHaveLength(1);
+    expect(text.indexOf("const sig = { sig: '$signature' };")).toBeLessThan(text.indexOf('export const serve'));
+    expect(text).toContain("text: { kind: 'text', body: '$text', ...sig }");
+    expect(text).toContain("thinking: { kind: 'thought', body: '$text', ...sig }");
+  });
+});
