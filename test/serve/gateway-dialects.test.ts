@@ -20,6 +20,8 @@ type Json = Record<string, any>;
 
 describe('gateway dialects: reasoning and its signature through Chat Completions', () => {
   let anthropic: MockServer;
+  let down: MockServer;
+  let openrouter: MockServer;
   let gw: Listening;
   const sdk = (prefix = '/openai') => new OpenAI({ apiKey: 'unused-no-client-tokens', baseURL: `${gw.url}${prefix}`, maxRetries: 0 });
   /** What the upstream got last: its messages, as Anthropic's wire has them. */
@@ -34,6 +36,9 @@ describe('gateway dialects: reasoning and its signature through Chat Completions
         { reply: { text: 'Noted.' } },
       ],
     });
+    // An Anthropic target that is overloaded, and an OpenRouter one behind it (a wire that reads reasoning_details).
+    down = await createMockServer({ provider: 'anthropic-messages', script: [{ fault: { status: 529, message: 'Overloaded' } }] });
+    openrouter = await createMockServer({ provider: 'openrouter', script: [{ reply: { text: 'From the fallback.' } }] });
     const target = { spec: 'anthropic-messages', model: 'claude-up', baseUrl: anthropic.url, key: { keys: [KEY] } };
     gw = await startGateway({
       listen: [
@@ -45,12 +50,22 @@ describe('gateway dialects: reasoning and its signature through Chat Completions
         { model: 'claude-or', dialect: 'openrouter', targets: [target] },
         { model: 'claude-ds', dialect: 'deepseek', targets: [target] },
         { model: 'claude', targets: [target] },
+        {
+          model: 'claude-fb',
+          dialect: 'openrouter',
+          targets: [
+            { spec: 'anthropic-messages', model: 'claude-up', baseUrl: down.url, key: { keys: [KEY] } },
+            { spec: 'openrouter', model: 'anthropic/claude-up', baseUrl: openrouter.url, key: { keys: ['sk-or-fallback-01'] } },
+          ],
+        },
       ],
     });
   });
   afterAll(async () => {
     await gw.close();
     await anthropic.close();
+    await down.close();
+    await openrouter.close();
   });
 
   /** The second turn, with the first turn's assistant message as the caller sends it back. */
@@ -116,6 +131,21 @@ describe('gateway dialects: reasoning and its signature through Chat Completions
     expect(received()[1]!.content).toEqual([{ type: 'text', text: ANSWER }]);
     const warnings = JSON.parse(response.headers.get('x-wireforge-warnings') ?? '[]') as Json[];
     expect(warnings).toContainEqual({ field: 'messages[1].thinking', message: 'reasoning from deepseek is not valid for anthropic-messages; it was not sent' });
+  });
+
+  it('a fallback of another protocol does not get reasoning signed for the first target: it is left out, with a warning', async () => {
+    const details = [{ type: 'reasoning.text', text: THOUGHT, signature: SIGNATURE, index: 0 }];
+    const { data, response } = await sdk().chat.completions.create({ model: 'claude-fb', messages: secondTurn({ role: 'assistant', content: ANSWER, reasoning_details: details }) }).withResponse();
+    expect(data.choices[0]!.message.content).toBe('From the fallback.');
+    expect(response.headers.get('x-wireforge-fallbacks')).toBe('anthropic-messages/claude-up 529');
+    const sent = (openrouter.requests.at(-1)!.body as { messages: Json[] }).messages[1]!;
+    expect(sent.role).toBe('assistant');
+    expect(sent.reasoning_details).toBeUndefined();
+    const warnings = JSON.parse(response.headers.get('x-wireforge-warnings') ?? '[]') as Json[];
+    expect(warnings).toContainEqual({ field: 'messages[1].thinking', message: 'reasoning from anthropic-messages is not valid for openrouter; it was not sent' });
+    // The first target was asked with the reasoning, signature and all.
+    const first = (down.requests.at(-1)!.body as { messages: Json[] }).messages[1]!;
+    expect(first.content[0]).toEqual({ type: 'thinking', thinking: THOUGHT, signature: SIGNATURE });
   });
 
   it('the default route answers strict Chat Completions: no reasoning field in the body or any chunk', async () => {
