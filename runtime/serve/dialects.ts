@@ -19,7 +19,7 @@ export function askedDialect(body: Record<string, unknown>, listen: ServedSpec, 
   const own = body[OWN_FIELD];
   delete body[OWN_FIELD];
   const values = () => [listen.adapter.id, ...allowed.keys()].map((v) => JSON.stringify(v)).join(', ');
-  if (typeof own !== 'object' || own === null || Array.isArray(own)) return { refused: `${OWN_FIELD} must be an object ({ "dialect": ${values()} }), not ${JSON.stringify(own)}` };
+  if (typeof own !== 'object' || own === null || Array.isArray(own)) return { refused: `${OWN_FIELD} must be an object such as { "dialect": "<spec id>" }, not ${JSON.stringify(own)} (${OWN_FIELD}.dialect takes ${values()} here)` };
   for (const k of Object.keys(own)) if (k !== 'dialect') return { refused: `${OWN_FIELD}.${k} is not a field the gateway reads (it reads ${OWN_FIELD}.dialect)` };
   const asked = (own as { dialect?: unknown }).dialect;
   if (asked === undefined) return undefined;

@@ -73,9 +73,11 @@ describe('gateway dialects: reasoning and its signature through Chat Completions
   const thinkingSent = () => received()[1]!.content.filter((b: Json) => b.type === 'thinking');
 
   it('dialect: openrouter, blocking: reasoning_details with the signature; sent back, Anthropic gets that signature', async () => {
-    const first = await sdk().chat.completions.create({ model: 'claude-or', messages: [{ role: 'user', content: 'sum 2+2' }] });
+    const { data: first, response } = await sdk().chat.completions.create({ model: 'claude-or', messages: [{ role: 'user', content: 'sum 2+2' }] }).withResponse();
     const message = first.choices[0]!.message as unknown as Json;
     expect(message.content).toBe(ANSWER);
+    // The dialect has a place for Claude's reasoning: nothing was left out.
+    expect(response.headers.get('x-wireforge-warnings')).toBeNull();
     expect(message.reasoning_details).toHaveLength(1);
     expect(message.reasoning_details[0]).toMatchObject({ type: 'reasoning.text', text: THOUGHT, signature: SIGNATURE, index: 0 });
 
@@ -149,9 +151,12 @@ describe('gateway dialects: reasoning and its signature through Chat Completions
   });
 
   it('the default route answers strict Chat Completions: no reasoning field in the body or any chunk', async () => {
-    const first = await sdk().chat.completions.create({ model: 'claude', messages: [{ role: 'user', content: 'sum 2+2' }] });
-    // The message as OpenAI documents it, and nothing else.
+    const { data: first, response } = await sdk().chat.completions.create({ model: 'claude', messages: [{ role: 'user', content: 'sum 2+2' }] }).withResponse();
+    // The choice and message as OpenAI documents them, and nothing else.
+    expect(Object.keys(first.choices[0]!)).toEqual(['index', 'message', 'logprobs', 'finish_reason']);
     expect(first.choices[0]!.message).toEqual({ role: 'assistant', content: ANSWER, refusal: null, annotations: [] });
+    // As before dialects: the reasoning is left out, and the warnings header says so.
+    expect(JSON.parse(response.headers.get('x-wireforge-warnings') ?? '[]')).toEqual([expect.objectContaining({ field: expect.stringContaining('thinking') })]);
     const stream = await sdk().chat.completions.create({ model: 'claude', stream: true, messages: [{ role: 'user', content: 'sum 2+2' }] });
     const keys = new Set<string>();
     for await (const chunk of stream) for (const c of chunk.choices) for (const k of Object.keys(c.delta)) keys.add(k);
@@ -199,7 +204,9 @@ describe('gateway dialects: reasoning and its signature through Chat Completions
     expect(strict).toBeInstanceOf(OpenAI.BadRequestError);
     expect(strict.message).toContain('allows no dialect');
     const unknownField = (await ask('/openai', { dialect: 'openrouter', mode: 'x' })) as Error;
-    expect(unknownField.message).toContain('wireforge.mode');
+    expect(unknownField.message).toContain('wireforge.mode is not a field the gateway reads');
+    const notObject = (await ask('/openai', 'openrouter')) as Error;
+    expect(notObject.message).toContain('wireforge must be an object such as { "dialect": "<spec id>" }, not "openrouter"');
     // Nothing went upstream.
     expect(anthropic.requests.length).toBe(before);
   });
