@@ -23,8 +23,10 @@ import { adapterOf, checkGatewayConfig, envIn, specIn, GatewayConfigError, route
 import { KeyPool } from './key-pool.js';
 import { gatewayLimits, type Admission, type GatewayClient } from './limits/gateway-limits.js';
 import type { Limiter } from './limits/limiter.js';
-import { MODEL_LISTS, modelListShape } from './model-list.js';
+import { MODEL_LISTS, modelListAsk, modelListShape } from './model-list.js';
 import { gatewayTelemetry, type GatewayTelemetryContext, type RequestWatch } from './gateway-telemetry.js';
+
+const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
 
 /** The target that answered, as `<spec>/<model>`. */
 export const TARGET_HEADER = 'x-wireforge-target';
@@ -128,11 +130,21 @@ export function createRouter(config: GatewayConfig, ctx: RouterContext): (reques
   async function handle(req: Request, l: Listener, path: string): Promise<Response> {
     const key = callerKey(l.spec, (h) => req.headers.get(h));
     const models = l.models === false ? undefined : MODEL_LISTS[l.models];
-    if (req.method === 'GET' && models && models.paths.includes(path)) {
+    const ask = req.method === 'GET' && models ? modelListAsk(models, path) : undefined;
+    if (ask && models) {
       const client = authorize(key, l);
       if (client instanceof Response) return client;
-      const names = client.routes ? listed.filter((n) => client.routes!.has(routeOf(n)?.name ?? '')) : listed;
-      return new Response(JSON.stringify(models.body(names)), { status: 200, headers: { 'content-type': 'application/json' } });
+      const mayUse = (n: string) => !client.routes || client.routes.has(routeOf(n)?.name ?? '');
+      if ('one' in ask) {
+        // Any model a route takes (a pattern's included), as the caller may use it: `models.retrieve(id)`.
+        if (!routeOf(ask.one) || !mayUse(ask.one)) {
+          const hint = didYouMean(ask.one, listed.filter(mayUse));
+          return l.fail(404, `no route for model "${ask.one}"${hint ? `; ${hint}` : ''}`);
+        }
+        return json(models.entry(ask.one));
+      }
+      const names = listed.filter(mayUse);
+      return json(models.body(names.map(models.entry), names));
     }
     if (req.method !== 'POST') return l.fail(405, `${req.method} is not served; send POST${models ? ` (or GET ${l.prefix}${models.paths[0]} for the model list)` : ''}`);
     const client = authorize(key, l);
