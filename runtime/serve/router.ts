@@ -160,7 +160,7 @@ export function createRouter(config: GatewayConfig, ctx: RouterContext): (reques
     if (client.routes && !client.routes.has(route.name)) return l.fail(403, `client "${client.client!.name}" may not use model "${asked}"`);
     // ── limits per client token (runtime/serve/limits): one admission for the request, whichever target answers ──
     const limited = admit && client.client ? await admit(client.client, admitted.decoded.stream) : undefined;
-    const watch = telemetry ? await telemetry.watch({ route: route.name, model: asked!, ...(client.client ? { client: client.client.name } : {}), stream: admitted.decoded.stream }, limited?.ok ? limited : undefined) : undefined;
+    const watch = telemetry ? await telemetry.watch({ route: route.name, model: asked!, ...(client.client ? { client: client.client.name } : {}), stream: admitted.decoded.stream }, limited?.ok ? limited : undefined, (h) => req.headers.get(h)) : undefined;
     if (limited && !limited.ok) {
       const refusal = l.fail(limited.status, limited.message, { 'retry-after': String(limited.retryAfterSeconds) });
       watch?.refused(refusal.status);
