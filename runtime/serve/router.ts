@@ -21,6 +21,7 @@ import { EXPOSED_LIMITS } from './upstream-waits.js';
 import { admitRequest, forwardRequest, upstreamFailure, DEFAULT_BODY_LIMIT, ERROR_SOURCE_HEADER, WARNINGS_HEADER, type AdmittedRequest, type FailWith } from './gateway-engine.js';
 import { adapterOf, checkGatewayConfig, envIn, specIn, GatewayConfigError, routePattern, type ConfigContext, type GatewayConfig, type GatewayConfigTarget, type ModelListShape } from './gateway-config.js';
 import { KeyPool } from './key-pool.js';
+import { shareRests } from './shared-rests.js';
 import { gatewayLimits, type Admission, type GatewayClient } from './limits/gateway-limits.js';
 import type { Limiter } from './limits/limiter.js';
 import { MODEL_LISTS, modelListAsk, modelListShape } from './model-list.js';
@@ -101,6 +102,8 @@ export function createRouter(config: GatewayConfig, ctx: RouterContext): (reques
       options: { ...shared, ...(t.baseUrl ? { baseUrl: t.baseUrl } : {}) },
     };
   }
+  // Several instances on one store rest a key together (shared-rests.ts).
+  if (ctx.limiter?.rests) shareRests(routes.flatMap((r) => r.targets.flatMap((t) => (t.pool ? [t.pool] : []))), ctx.limiter.rests);
   const exact = new Map(routes.filter((r) => !r.pattern).map((r) => [r.name, r]));
   const listed = [...new Set(routes.flatMap((r) => r.listed))];
 
