@@ -23,10 +23,13 @@ import { askedDialect, OWN_FIELD } from './dialects.js';
 import { requestedModel } from './decode-request.js';
 import { adapterOf, checkGatewayConfig, envIn, extendsSpec, specIn, GatewayConfigError, routePattern, type ConfigContext, type GatewayConfig, type GatewayConfigTarget, type ModelListShape } from './gateway-config.js';
 import { KeyPool } from './key-pool.js';
+import { shareRests } from './shared-rests.js';
 import { gatewayLimits, type Admission, type GatewayClient } from './limits/gateway-limits.js';
 import type { Limiter } from './limits/limiter.js';
-import { MODEL_LISTS, modelListShape } from './model-list.js';
+import { MODEL_LISTS, modelListAsk, modelListShape } from './model-list.js';
 import { gatewayTelemetry, type GatewayTelemetryContext, type RequestWatch } from './gateway-telemetry.js';
+
+const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
 
 /** The target that answered, as `<spec>/<model>`. */
 export const TARGET_HEADER = 'x-wireforge-target';
@@ -106,6 +109,8 @@ export function createRouter(config: GatewayConfig, ctx: RouterContext): (reques
       options: { ...shared, ...(t.baseUrl ? { baseUrl: t.baseUrl } : {}) },
     };
   }
+  // Several instances on one store rest a key together (shared-rests.ts).
+  if (ctx.limiter?.rests) shareRests(routes.flatMap((r) => r.targets.flatMap((t) => (t.pool ? [t.pool] : []))), ctx.limiter.rests);
   const exact = new Map(routes.filter((r) => !r.pattern).map((r) => [r.name, r]));
   const listed = [...new Set(routes.flatMap((r) => r.listed))];
 
@@ -142,11 +147,21 @@ export function createRouter(config: GatewayConfig, ctx: RouterContext): (reques
   async function handle(req: Request, l: Listener, path: string): Promise<Response> {
     const key = callerKey(l.spec, (h) => req.headers.get(h));
     const models = l.models === false ? undefined : MODEL_LISTS[l.models];
-    if (req.method === 'GET' && models && models.paths.includes(path)) {
+    const ask = req.method === 'GET' && models ? modelListAsk(models, path) : undefined;
+    if (ask && models) {
       const client = authorize(key, l);
       if (client instanceof Response) return client;
-      const names = client.routes ? listed.filter((n) => client.routes!.has(routeOf(n)?.name ?? '')) : listed;
-      return new Response(JSON.stringify(models.body(names)), { status: 200, headers: { 'content-type': 'application/json' } });
+      const mayUse = (n: string) => !client.routes || client.routes.has(routeOf(n)?.name ?? '');
+      if ('one' in ask) {
+        // Any model a route takes (a pattern's included), as the caller may use it: `models.retrieve(id)`.
+        if (!routeOf(ask.one) || !mayUse(ask.one)) {
+          const hint = didYouMean(ask.one, listed.filter(mayUse));
+          return l.fail(404, `no route for model "${ask.one}"${hint ? `; ${hint}` : ''}`);
+        }
+        return json(models.entry(ask.one));
+      }
+      const names = listed.filter(mayUse);
+      return json(models.body(names.map(models.entry), names));
     }
     if (req.method !== 'POST') return l.fail(405, `${req.method} is not served; send POST${models ? ` (or GET ${l.prefix}${models.paths[0]} for the model list)` : ''}`);
     const client = authorize(key, l);
@@ -162,7 +177,7 @@ export function createRouter(config: GatewayConfig, ctx: RouterContext): (reques
     if (client.routes && !client.routes.has(route.name)) return l.fail(403, `client "${client.client!.name}" may not use model "${asked}"`);
     // ── limits per client token (runtime/serve/limits): one admission for the request, whichever target answers ──
     const limited = admit && client.client ? await admit(client.client, admitted.decoded.stream) : undefined;
-    const watch = telemetry ? await telemetry.watch({ route: route.name, model: asked!, ...(client.client ? { client: client.client.name } : {}), stream: admitted.decoded.stream }, limited?.ok ? limited : undefined) : undefined;
+    const watch = telemetry ? await telemetry.watch({ route: route.name, model: asked!, ...(client.client ? { client: client.client.name } : {}), stream: admitted.decoded.stream }, limited?.ok ? limited : undefined, (h) => req.headers.get(h)) : undefined;
     if (limited && !limited.ok) {
       const refusal = l.fail(limited.status, limited.message, { 'retry-after': String(limited.retryAfterSeconds) });
       watch?.refused(refusal.status);
