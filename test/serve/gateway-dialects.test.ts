@@ -8,6 +8,9 @@
  */
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as anthropicMessages from '../../generated/anthropic-messages.js';
+import * as openaiChat from '../../generated/openai-chat.js';
+import * as openrouter from '../../generated/openrouter.js';
 import { builtInSpecs, checkGatewayConfig, createMockServer, GatewayConfigError, startGateway, type Listening, type MockServer } from '../../node/index.js';
 
 const KEY = 'sk-ant-upstream-dialect-01';
@@ -237,6 +240,17 @@ describe('gateway dialects: config diagnostics', () => {
     expect(entry!.message).toContain('extends openai-chat, not the listen protocol anthropic-messages');
     // The listen protocol itself extends nothing.
     expect(check({ listen: 'openai-chat', routes: [{ model: 'm', dialect: 'openai-chat', targets: [target] }] })[0]!.message).toContain('extends no spec');
+  });
+
+  it('specs given inline (a Worker\'s) are dialects when they say what they extend', () => {
+    const own = { 'openai-chat': { adapter: openaiChat.adapter, serve: openaiChat.serve }, 'anthropic-messages': anthropicMessages.adapter };
+    const config = { listen: [{ spec: 'openai-chat', dialects: ['reasoning-chat'] }], routes: [{ model: 'm', dialect: 'reasoning-chat', targets: [target] }] };
+    const plain = checkGatewayConfig(config, { specs: { ...own, 'reasoning-chat': { adapter: openrouter.adapter, serve: openrouter.serve } }, env: {} });
+    expect(plain.map((p) => [p.pointer, p.message])).toEqual([
+      ['/listen/0/dialects/0', 'spec "reasoning-chat" extends no spec, not the listen protocol openai-chat: it cannot be a dialect here'],
+      ['/routes/0/dialect', 'spec "reasoning-chat" extends no spec, not the listen protocol openai-chat: it cannot be a dialect here'],
+    ]);
+    expect(checkGatewayConfig(config, { specs: { ...own, 'reasoning-chat': { adapter: openrouter.adapter, serve: openrouter.serve, extends: 'openai-chat' } }, env: {} })).toEqual([]);
   });
 
   it('startGateway refuses such a config before it listens', async () => {
