@@ -46,3 +46,20 @@ export const serves = {
   vllm: vllm,
   xai: xai,
 } as const;
+
+/** The spec each one extends directly, by id (the gateway's dialects: docs/serving.md#dialects). */
+export const bases: Readonly<Record<string, string>> = {
+  'azure-openai': 'openai-chat',
+  'azure-openai-v1': 'azure-openai',
+  'bedrock-anthropic': 'anthropic-messages',
+  deepseek: 'openai-chat',
+  groq: 'openai-chat',
+  mistral: 'openai-chat',
+  'openai-compatible': 'openai-chat',
+  openrouter: 'openai-chat',
+  together: 'openai-chat',
+  'vertex-anthropic': 'anthropic-messages',
+  'vertex-gemini': 'gemini',
+  vllm: 'openai-chat',
+  xai: 'openai-chat',
+};

@@ -42,7 +42,7 @@ export async function loadOwnSpecs(sources: SpecSource[], runtime: RuntimeLocati
     if (result.diagnostics.length) {
       throw new Error(`${result.diagnostics.map(formatDiagnostic).join('\n')}\n${result.diagnostics.length} problem(s) in the project's specs: nothing served (wireforge validate shows them)`);
     }
-    const ids = result.irs.filter((ir) => own.has(ir.files[0]!)).map((ir) => ir.id);
+    const owned = result.irs.filter((ir) => own.has(ir.files[0]!));
     // A module for each spec, the indexes left out: the server side takes a spec's exports directly.
     // This repository's source runs under a TypeScript loader (tsx, vitest): its modules stay .ts.
     const ext = runtime.version === 'source' ? '.ts' : '.js';
@@ -52,9 +52,10 @@ export async function loadOwnSpecs(sources: SpecSource[], runtime: RuntimeLocati
       writeFileSync(join(folder, name.replace(/\.ts$/, ext)), code);
     }
     const loaded = new Map<string, ServedSpec>();
-    for (const id of ids) {
+    for (const { id, base } of owned) {
       const mod = (await import(pathToFileURL(join(folder, `${id}${ext}`)).href)) as ServedSpec;
-      loaded.set(id, { adapter: mod.adapter, serve: mod.serve });
+      // The spec it extends: the gateway answers in it as a dialect of that one (docs/serving.md#dialects).
+      loaded.set(id, { adapter: mod.adapter, serve: mod.serve, ...(base ? { extends: base } : {}) });
     }
     return loaded;
   } finally {

@@ -4,7 +4,7 @@
  * an address other than loopback it needs a client token, or an explicit `insecure`.
  */
 import { adapters } from '../generated/index.js';
-import { serves } from '../generated/serve.js';
+import { bases, serves } from '../generated/serve.js';
 import { checkGatewayConfig, GatewayConfigError, type GatewayConfig } from '../runtime/serve/gateway-config.js';
 import type { Limiter } from '../runtime/serve/limits/limiter.js';
 import type { RouterContext } from '../runtime/serve/router.js';
@@ -48,7 +48,8 @@ export function builtInSpecs(): Record<string, ServedSpec | ServedSpec['adapter'
   const out: Record<string, ServedSpec | ServedSpec['adapter']> = {};
   for (const [id, adapter] of Object.entries(adapters as Record<string, ServedSpec['adapter']>)) {
     const serve = (serves as Record<string, ServedSpec['serve'] | undefined>)[id];
-    out[id] = serve ? { adapter, serve } : adapter;
+    const base = Object.hasOwn(bases, id) ? bases[id] : undefined;
+    out[id] = serve ? { adapter, serve, ...(base ? { extends: base } : {}) } : adapter;
   }
   return out;
 }

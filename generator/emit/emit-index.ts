@@ -80,7 +80,7 @@ export function emitServeIndex(irs: SpecIR[], options: ServeIndexOptions): strin
   const builtIn = options.builtIn;
   return [
     banner([options.specs]),
-    ...(builtIn ? [`import { serves as builtIn } from ${lit(builtIn)};`] : []),
+    ...(builtIn ? [`import { serves as builtIn, bases as builtInBases } from ${lit(builtIn)};`] : []),
     ...sorted.map((ir) => `import { serve as ${moduleIdent(ir.id)} } from ${lit(`./${ir.id}.js`)};`),
     '',
     `export * from ${lit(options.serveEntry)};`,
@@ -90,6 +90,13 @@ export function emitServeIndex(irs: SpecIR[], options: ServeIndexOptions): strin
     ...(builtIn ? ['  ...builtIn,'] : []),
     ...sorted.map((ir) => `  ${lit(ir.id)}: ${moduleIdent(ir.id)},`),
     '} as const;',
+    '',
+    // The gateway answers a caller in a dialect (a spec that extends its listen protocol): this says which extends which.
+    builtIn ? '/** The spec each one extends directly, by id: the built-in ones, then this project\'s. */' : '/** The spec each one extends directly, by id (the gateway\'s dialects: docs/serving.md#dialects). */',
+    'export const bases: Readonly<Record<string, string>> = {',
+    ...(builtIn ? ['  ...builtInBases,'] : []),
+    ...sorted.filter((ir) => ir.base !== undefined).map((ir) => `  ${lit(ir.id)}: ${lit(ir.base!)},`),
+    '};',
     '',
   ].join('\n');
 }

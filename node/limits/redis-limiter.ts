@@ -10,6 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { WireforgeError } from '../../runtime/errors.js';
+import type { SharedRests } from '../../runtime/serve/shared-rests.js';
 import { isSet, MINUTE_MS, retryAfterSeconds, STREAM_RETRY_MS, type Acquired, type LimitedClient, type Limiter } from '../../runtime/serve/limits/limiter.js';
 
 export interface RedisLimiterOptions {
@@ -85,11 +86,24 @@ interface Scripts {
   wfAcquire(buckets: string, leases: string, ...args: (string | number)[]): Promise<[number, number, string]>;
   wfRecord(buckets: string, ...args: (string | number)[]): Promise<number>;
   zrem(key: string, member: string): Promise<number>;
+  publish(channel: string, message: string): Promise<number>;
+  subscribe(channel: string): Promise<unknown>;
+  duplicate(override?: Record<string, unknown>): Scripts;
   quit(): Promise<unknown>;
   disconnect(): void;
   on(event: string, listener: (...args: unknown[]) => void): unknown;
   defineCommand(name: string, def: { numberOfKeys: number; lua: string }): void;
   connect(): Promise<void>;
+}
+
+/** A rest another instance told, or undefined for anything else on the channel. */
+function parseRest(text: unknown): { id: string; ms: number; from: string } | undefined {
+  try {
+    const m = JSON.parse(String(text)) as { id?: unknown; ms?: unknown; from?: unknown };
+    return typeof m.id === 'string' && typeof m.ms === 'number' && m.ms >= 0 && typeof m.from === 'string' ? { id: m.id, ms: m.ms, from: m.from } : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The URL as it may be shown: without its password. */
@@ -152,7 +166,29 @@ export async function createRedisLimiter(options: RedisLimiterOptions): Promise<
   }
   started = true;
   const keys = (name: string) => [`${prefix}{${name}}:b`, `${prefix}{${name}}:s`] as const;
+  // Key rests go to every instance by pub/sub (a message, not a stored count: a rest missed while
+  // Redis is away costs an instance one 429 of its own). Our own messages come back: skipped.
+  const channel = `${prefix}rests`;
+  const me = randomUUID();
+  let listener: Scripts | undefined;
+  const rests: SharedRests = {
+    tell(id, ms) {
+      void redis.publish(channel, JSON.stringify({ id, ms, from: me })).catch(down);
+    },
+    hear(on) {
+      // Its own connection (a subscriber takes no other command); it queues the subscription until
+      // connected and subscribes again after a reconnect (ioredis's autoResubscribe).
+      listener ??= redis.duplicate({ enableOfflineQueue: true, lazyConnect: false });
+      listener.on('error', () => {});
+      listener.on('message', (_: unknown, text: unknown) => {
+        const m = parseRest(text);
+        if (m && m.from !== me) on(m.id, m.ms);
+      });
+      void listener.subscribe(channel).catch(down);
+    },
+  };
   return {
+    rests,
     async acquire(client: LimitedClient, call: { stream: boolean }): Promise<Acquired> {
       const { requestsPerMinute: rpm, tokensPerMinute: tpm, concurrentStreams: streams } = client.limits;
       const leased = call.stream && isSet(streams);
@@ -178,6 +214,7 @@ export async function createRedisLimiter(options: RedisLimiterOptions): Promise<
       await redis.wfRecord(keys(client.name)[0], tpm, n).then(undefined, down);
     },
     async close(): Promise<void> {
+      await listener?.quit().catch(() => listener?.disconnect());
       await redis.quit().catch(() => redis.disconnect());
     },
   };

@@ -33,6 +33,8 @@ export type ServeStep =
 export interface ServedSpec {
   adapter: ProviderAdapter;
   serve: ServeCodec;
+  /** The id of the spec this one extends, if any (generated serve.ts `bases`): a gateway answers in it as a dialect of that one. */
+  extends?: string;
 }
 
 /** What a served stream is written from: the unified events. */

@@ -15,7 +15,8 @@ export interface SpanLike {
 
 /** What `trace.getTracer(...)` gives: any OpenTelemetry tracer. */
 export interface TracerLike {
-  startSpan(name: string, options?: { kind?: number; attributes?: Record<string, SpanAttributeValue> }): SpanLike;
+  /** `context`: the parent (an OpenTelemetry `Context`), e.g. the caller's trace. */
+  startSpan(name: string, options?: { kind?: number; attributes?: Record<string, SpanAttributeValue> }, context?: unknown): SpanLike;
 }
 
 export interface TelemetryOption {

@@ -743,6 +743,13 @@ function dotted(p: WirePath): string {
 }
 
 /** The `{model}` of a request path, by the endpoint's path templates. */
+/** The model a request names (in its body, or in its path), read before it is decoded; undefined when none is a string. */
+export function requestedModel(adapter: ProviderAdapter, body: Record<string, unknown>, path: string): string | undefined {
+  const to = adapter.profile.request.model;
+  const v = to ? readPath(body, to) : modelFromPath(adapter.endpoint.path, adapter.endpoint.streamPath, path);
+  return typeof v === 'string' ? v : undefined;
+}
+
 function modelFromPath(path: string, streamPath: string | undefined, url: string): string | undefined {
   for (const p of [path, streamPath]) {
     if (!p?.includes('{model}')) continue;

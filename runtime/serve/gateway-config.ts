@@ -20,6 +20,11 @@ export interface GatewayConfigListen {
   path?: string;
   /** The model list's shape on this prefix; default by the listen spec (`false`: none). */
   models?: ModelListShape | false;
+  /**
+   * Dialects a request may ask for here with `wireforge: { dialect }` in its body: ids of specs
+   * that extend this listen spec (docs/serving.md#dialects). None when left out.
+   */
+  dialects?: string[];
 }
 
 export type ModelListShape = 'openai' | 'anthropic' | 'gemini';
@@ -56,6 +61,12 @@ export interface GatewayConfigRoute {
   targets: GatewayConfigTarget[];
   /** The names a pattern route shows in model lists (each must match the pattern). */
   list?: string[];
+  /**
+   * A spec id that extends one of the listen protocols: its callers on that protocol are read and
+   * answered in it (OpenRouter's reasoning_details, DeepSeek's reasoning_content through Chat
+   * Completions). docs/serving.md#dialects.
+   */
+  dialect?: string;
 }
 
 export interface GatewayConfig {
@@ -107,10 +118,10 @@ export class GatewayConfigError extends WireforgeError {
 export const CONFIG_KEYS = {
   config: ['listen', 'clients', 'routes', 'cors', 'bodyLimit', 'timeoutMs', 'maxRetries', 'redis', 'limitsOnRedisDown', 'telemetry', 'usageLog'],
   telemetry: ['name'],
-  listen: ['spec', 'path', 'models'],
+  listen: ['spec', 'path', 'models', 'dialects'],
   client: ['name', 'token', 'routes', 'limits'],
   limits: ['requestsPerMinute', 'tokensPerMinute', 'concurrentStreams'],
-  route: ['model', 'targets', 'list'],
+  route: ['model', 'targets', 'list', 'dialect'],
   target: ['spec', 'model', 'baseUrl', 'key'],
 } as const;
 
@@ -163,6 +174,20 @@ export function checkGatewayConfig(config: unknown, ctx: ConfigContext): ConfigP
     } else if (!isObj(v) || !('id' in v || 'adapter' in v)) add('wrong-type', at, 'must be a spec id or a spec’s generated exports');
   };
 
+  /** A listen entry's spec id, when it names a spec the config can serve. */
+  const listenId = (v: unknown): string | undefined => (typeof v === 'string' ? v : isObj(v) && isObj(v.adapter) && typeof v.adapter.id === 'string' ? v.adapter.id : undefined);
+  /** A dialect: a served spec that extends one of `over` (the listen specs it may answer for). */
+  const dialectAt = (v: unknown, at: string, over: string[]): void => {
+    if (!text(v, at)) return;
+    const found = specIn(ctx.specs, v);
+    if (!found) return void add('unknown-spec', at, `no spec "${v}"`, didYouMean(v, known) ?? `known: ${known.join(', ')}`);
+    if (!('serve' in found)) return void add('bad-value', at, `spec "${v}" has no serve section: it cannot answer callers`);
+    if (over.some((id) => extendsSpec(ctx.specs, v, id))) return;
+    const chain = baseChain(ctx.specs, v);
+    const dialects = known.filter((id) => over.some((l) => extendsSpec(ctx.specs, id, l)));
+    add('bad-value', at, `spec "${v}" ${chain.length ? `extends ${chain.join(' → ')}` : 'extends no spec'}, not ${over.length === 1 ? `the listen protocol ${over[0]}` : `a listen protocol of this gateway (${over.join(', ')})`}: it cannot be a dialect here`, didYouMean(v, dialects) ?? (dialects.length ? `dialects here: ${dialects.join(', ')}` : undefined));
+  };
+
   if (!keys(config, '', CONFIG_KEYS.config, ['listen', 'routes'], 'the gateway config')) return out;
   const c = config;
 
@@ -182,11 +207,16 @@ export function checkGatewayConfig(config: unknown, ctx: ConfigContext): ConfigP
       else if (paths.has(path)) add('bad-value', ptr(at, 'path'), `path "${path || '/'}" is already the prefix of ${paths.get(path)}: each listen protocol needs its own`);
       else paths.set(path, at);
       if (l.models !== undefined && l.models !== false && !MODEL_SHAPES.includes(l.models as ModelListShape)) add('bad-value', ptr(at, 'models'), `takes ${MODEL_SHAPES.join(', ')} or false, not ${JSON.stringify(l.models)}`);
+      if (l.dialects === undefined) return;
+      if (!Array.isArray(l.dialects)) return add('wrong-type', ptr(at, 'dialects'), 'must be a list of spec ids');
+      const own = listenId(l.spec);
+      l.dialects.forEach((d, j) => dialectAt(d, ptr(ptr(at, 'dialects'), j), own === undefined ? [] : [own]));
     });
   }
 
   // routes
   const names: string[] = [];
+  const listenIds = Array.isArray(listen) ? listen.map((l) => listenId(typeof l === 'string' ? l : isObj(l) ? l.spec : undefined)).filter((id): id is string => id !== undefined) : [];
   if (!Array.isArray(c.routes)) add('wrong-type', '/routes', 'must be a list of routes');
   else {
     if (!c.routes.length) add('bad-value', '/routes', 'lists no route');
@@ -203,6 +233,7 @@ export function checkGatewayConfig(config: unknown, ctx: ConfigContext): ConfigP
         else if (!pattern) add('bad-value', ptr(at, 'list'), 'only a pattern route lists names of its own (a named route lists its name)');
         else r.list.forEach((n, j) => void (text(n, ptr(ptr(at, 'list'), j)) && !pattern.test(n) && add('bad-value', ptr(ptr(at, 'list'), j), `"${n}" does not match the route's pattern "${String(r.model)}"`)));
       }
+      if (r.dialect !== undefined) dialectAt(r.dialect, ptr(at, 'dialect'), listenIds);
       if (!Array.isArray(r.targets) || !r.targets.length) return void (r.targets !== undefined && add('wrong-type', ptr(at, 'targets'), 'must be a non-empty list of targets'));
       r.targets.forEach((t, j) => checkTarget(t, ptr(ptr(at, 'targets'), j)));
     });
@@ -270,6 +301,18 @@ export function checkGatewayConfig(config: unknown, ctx: ConfigContext): ConfigP
   if (c.telemetry !== undefined && typeof c.telemetry !== 'boolean' && keys(c.telemetry, '/telemetry', CONFIG_KEYS.telemetry, [], 'telemetry') && c.telemetry.name !== undefined) text(c.telemetry.name, '/telemetry/name');
   if (c.usageLog !== undefined && c.usageLog !== 'stdout') add('bad-value', '/usageLog', `takes stdout, not ${JSON.stringify(c.usageLog)}`);
   return out;
+}
+
+/** The specs `id` extends, nearest first (a cycle stops at the first repeat). */
+function baseChain(specs: ConfigContext['specs'], id: string): string[] {
+  const out: string[] = [];
+  for (let at = specIn(specs, id); at && 'extends' in at && typeof at.extends === 'string' && !out.includes(at.extends); at = specIn(specs, at.extends)) out.push(at.extends);
+  return out;
+}
+
+/** Spec `id` extends `base`, directly or through its bases: a dialect of it (docs/serving.md#dialects). */
+export function extendsSpec(specs: ConfigContext['specs'], id: string, base: string): boolean {
+  return baseChain(specs, id).includes(base);
 }
 
 /** A spec's adapter, whether given as its adapter or as its generated exports. */

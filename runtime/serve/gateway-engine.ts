@@ -39,7 +39,18 @@ export interface AdmittedRequest {
   decoded: DecodedRequest;
   url: URL;
   signal: AbortSignal;
+  /** The spec the request was read with and is answered in: the listen spec, or a dialect of it (dialects.ts). */
+  spec?: ServedSpec;
+  /**
+   * Whose reasoning the caller's assistant turns carry (their origin upstream): the listen
+   * protocol's by default; under a dialect, the route's first target's, which the gateway
+   * answered them from.
+   */
+  reasoningFrom?: string;
 }
+
+/** The spec to read a parsed body with and answer in (a dialect of the listen spec), or a refusal; it may take the gateway's own fields out of the body. */
+export type PickSpec = (body: Record<string, unknown>) => { spec: ServedSpec; reasoningFrom?: string } | Response;
 
 /** How the gateway answers a refusal of its own or an upstream failure, in the listen protocol's shape. */
 export type FailWith = (status: number, message: string, headers?: Record<string, string>, source?: 'gateway' | 'upstream', type?: string) => Response;
@@ -48,7 +59,7 @@ export type FailWith = (status: number, message: string, headers?: Record<string
  * The caller's request read and decoded with the listen spec (`path`: the endpoint path, a route
  * prefix taken off), or the listen protocol's refusal: wrong path, not JSON, too large, unreadable.
  */
-export async function admitRequest(listen: ServedSpec, req: Request, path: string, bodyLimit: number, fail: FailWith): Promise<AdmittedRequest | Response> {
+export async function admitRequest(listen: ServedSpec, req: Request, path: string, bodyLimit: number, fail: FailWith, pick?: PickSpec): Promise<AdmittedRequest | Response> {
   const url = new URL(req.url);
   // A wrong baseUrl in the caller is a 404 in the protocol's shape, as the provider would answer it.
   if (!servesPath(listen.adapter, path)) return fail(404, notServed(listen.adapter, path));
@@ -62,8 +73,16 @@ export async function admitRequest(listen: ServedSpec, req: Request, path: strin
   } catch {
     return fail(400, 'the body is not valid JSON');
   }
+  let spec = listen;
+  let reasoningFrom: string | undefined;
+  if (pick && typeof body === 'object' && body !== null && !Array.isArray(body)) {
+    const picked = pick(body as Record<string, unknown>);
+    if (picked instanceof Response) return picked;
+    ({ spec, reasoningFrom } = picked);
+  }
   try {
-    return { body, decoded: decodeRequest(listen.adapter, listen.serve, body, path), url, signal: req.signal };
+    const decoded = decodeRequest(spec.adapter, spec.serve, body, path);
+    return spec === listen ? { body, decoded, url, signal: req.signal } : { body, decoded, url, signal: req.signal, spec, ...(reasoningFrom ? { reasoningFrom } : {}) };
   } catch (e) {
     if (e instanceof RequestError) return fail(400, e.message);
     throw e;
@@ -86,10 +105,12 @@ export interface UpstreamTarget {
  * error event in the stream. `admission` (a limited client's): the answer's usage is counted and
  * the admission ended once the answer is whole, failed mid-stream or cancelled.
  */
-export async function forwardRequest(listen: ServedSpec, target: UpstreamTarget, admitted: AdmittedRequest, redact: (v: string) => string, admission?: Admission): Promise<Response> {
+export async function forwardRequest(listenSpec: ServedSpec, target: UpstreamTarget, admitted: AdmittedRequest, redact: (v: string) => string, admission?: Admission): Promise<Response> {
+  // A dialect of the listen spec, when the request was read with one, writes the answer.
+  const listen = admitted.spec ?? listenSpec;
   const { upstream, client } = target;
   const { decoded, body, url } = admitted;
-  const request = upstreamRequest(decoded.request, listen.adapter.id, target.model);
+  const request = upstreamRequest(decoded.request, admitted.reasoningFrom ?? listen.adapter.id, target.model);
   // Fields only the listen protocol knows (OpenAI's `n`, `logprobs`) mean nothing to another one.
   const own: Warning[] = decoded.unread.map((field) => ({ type: 'dropped', field, message: `${listen.adapter.profile.name} field ${field} has no place in the unified request; it was not sent upstream` }));
   dropCacheMarks(request, target.cacheMarks, upstream.profile.name, own);
@@ -103,7 +124,9 @@ export async function forwardRequest(listen: ServedSpec, target: UpstreamTarget,
     admission?.usage(r.usage);
     admission?.answered?.(r);
     admission?.done();
-    const { body: out, warnings } = responseBody(listen.adapter, listen.serve, { ...turnOf(r, request.model), request: body });
+    // A dialect carries the upstream's reasoning to the caller as its own, for the caller to send back (reasoningFrom).
+    const turn = turnOf(admitted.spec ? { ...r, message: { ...r.message, origin: undefined } } : r, request.model);
+    const { body: out, warnings } = responseBody(listen.adapter, listen.serve, { ...turn, request: body });
     return json(out, 200, warningsHeader([...own, ...r.warnings, ...warnings]));
   }
   const stream = client.stream(request, call);
@@ -121,7 +144,7 @@ export async function forwardRequest(listen: ServedSpec, target: UpstreamTarget,
   return streamed(listen, eventEncoder(listen.adapter, requestedFraming(listen.adapter, listen.serve, url)), first, events, request.model, redact, abort, upstream.id !== listen.adapter.id, own, body);
 }
 
-/** The caller's request for upstream: reasoning state from the listen side is marked as its own, so another provider drops it. */
+/** The caller's request for upstream: reasoning state from the listen side is marked as its origin's (`from`), so another provider drops it. */
 function upstreamRequest(r: ChatRequest, listenId: string, model: UpstreamModel): ChatRequest {
   const messages = r.messages.map((m) => (m.role === 'assistant' && !m.origin ? { ...m, origin: { provider: listenId } } : m));
   const chosen = typeof model === 'function' ? model(r.model) : (model ?? r.model);

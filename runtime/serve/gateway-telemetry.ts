@@ -6,7 +6,8 @@
  * stream path gains nothing when neither is on. docs/serving.md#telemetry.
  */
 import type { Usage } from '../contract/unified-model.js';
-import { errorType, findTracer, providerName, recordError, recordResponse, spanName, SPAN_KIND, type SpanLike, type TracerLike } from '../telemetry/genai.js';
+import { callerTrace } from '../telemetry/trace-context.js';
+import { errorType, findTracer, otelApi, providerName, recordError, recordResponse, spanName, SPAN_KIND, type SpanLike, type TracerLike } from '../telemetry/genai.js';
 import type { Admission } from './limits/gateway-limits.js';
 
 /** One routed request, as the gateway saw it. */
@@ -60,6 +61,9 @@ export function gatewayTelemetry(config: { telemetry?: boolean | { name?: string
   if (!spansOn && !sinks.length) return undefined;
   const name = typeof config.telemetry === 'object' ? config.telemetry.name : undefined;
   let tracer: Promise<TracerLike | undefined> | undefined;
+  // The caller's trace is read with the API; a tracer given without it installed makes root spans.
+  let api: Promise<typeof import('@opentelemetry/api') | undefined> | undefined;
+  const apiOnce = () => (api ??= otelApi().catch(() => undefined));
   const findOnce = () =>
     (tracer ??= findTracer(ctx.tracer ? { tracer: ctx.tracer } : undefined, name).catch((e: unknown) => {
       // Not installed: the gateway serves on without spans, and says so once.
@@ -68,11 +72,13 @@ export function gatewayTelemetry(config: { telemetry?: boolean | { name?: string
     }));
   return {
     /** The watch for a routed request, wrapping its admission. */
-    async watch(request: { route: string; model: string; client?: string; stream: boolean }, inner: Admission | undefined): Promise<RequestWatch> {
+    async watch(request: { route: string; model: string; client?: string; stream: boolean }, inner: Admission | undefined, header?: (name: string) => string | null): Promise<RequestWatch> {
       const t0 = performance.now();
       // gen_ai.provider.name is the answering target's: set when one answers.
       const attributes = { 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': request.model, 'wireforge.gateway.route': request.route };
-      const span = spansOn ? (await findOnce())?.startSpan(spanName(request.model), { kind: SPAN_KIND.server, attributes }) : undefined;
+      const found = spansOn ? await findOnce() : undefined;
+      const otel = found && header?.('traceparent') ? await apiOnce() : undefined;
+      const span = found?.startSpan(spanName(request.model), { kind: SPAN_KIND.server, attributes }, otel && header ? callerTrace(otel, header) : undefined);
       return watch(request, inner, span, sinks, t0);
     },
   };

@@ -30,9 +30,19 @@ export class KeyPool {
     return undefined;
   }
 
+  /** Told of each 429 here (shared-rests.ts tells the other instances). */
+  onCool: ((at: number, ms: number) => void) | undefined;
+
   /** The key at this place got a 429: it rests for `ms` (the upstream's wait), or the default. */
   cool(at: number, ms: number | undefined): void {
-    this.restUntil[at] = this.now() + (ms !== undefined && ms >= 0 ? ms : DEFAULT_COOLDOWN_MS);
+    const rest = ms !== undefined && ms >= 0 ? ms : DEFAULT_COOLDOWN_MS;
+    this.restFor(at, rest);
+    this.onCool?.(at, rest);
+  }
+
+  /** The key at this place rests `ms` from now, or longer if it already does (a rest told by another instance). */
+  restFor(at: number, ms: number): void {
+    this.restUntil[at] = Math.max(this.restUntil[at]!, this.now() + ms);
   }
 
   /** Until the first resting key comes back, in ms (0 when one is free). */

@@ -6,30 +6,45 @@
 import type { ModelListShape } from './gateway-config.js';
 
 interface ModelList {
-  /** The paths clients send it to: OpenAI's SDKs put `/v1` in the base URL, or not. */
+  /** The paths clients send it to: OpenAI's SDKs put `/v1` in the base URL, or not. One model is `<path>/<id>`. */
   paths: readonly string[];
-  body(names: readonly string[]): unknown;
+  /** One model as the list holds it, and as `GET <path>/<id>` answers it. */
+  entry(id: string): unknown;
+  body(entries: readonly unknown[], names: readonly string[]): unknown;
 }
 
 export const MODEL_LISTS: Readonly<Record<ModelListShape, ModelList>> = {
   openai: {
     paths: ['/v1/models', '/models'],
-    body: (names) => ({ object: 'list', data: names.map((id) => ({ id, object: 'model', created: 0, owned_by: 'wireforge' })) }),
+    entry: (id) => ({ id, object: 'model', created: 0, owned_by: 'wireforge' }),
+    body: (data) => ({ object: 'list', data }),
   },
   anthropic: {
     paths: ['/v1/models'],
-    body: (names) => ({
-      data: names.map((id) => ({ type: 'model', id, display_name: id, created_at: '1970-01-01T00:00:00Z' })),
-      has_more: false,
-      first_id: names[0] ?? null,
-      last_id: names.at(-1) ?? null,
-    }),
+    entry: (id) => ({ type: 'model', id, display_name: id, created_at: '1970-01-01T00:00:00Z' }),
+    body: (data, names) => ({ data, has_more: false, first_id: names[0] ?? null, last_id: names.at(-1) ?? null }),
   },
   gemini: {
     paths: ['/v1beta/models', '/v1/models'],
-    body: (names) => ({ models: names.map((n) => ({ name: `models/${n}`, displayName: n, supportedGenerationMethods: ['generateContent', 'streamGenerateContent'] })) }),
+    entry: (n) => ({ name: `models/${n}`, displayName: n, supportedGenerationMethods: ['generateContent', 'streamGenerateContent'] }),
+    body: (models) => ({ models }),
   },
 };
+
+/** What a GET path asks of a model list: the whole list, one model by id (percent-decoded: ids may hold `/`), or nothing. */
+export function modelListAsk(list: ModelList, path: string): { all: true } | { one: string } | undefined {
+  if (list.paths.includes(path)) return { all: true };
+  const under = list.paths.find((p) => path.startsWith(`${p}/`) && path.length > p.length + 1);
+  if (!under) return undefined;
+  const raw = path.slice(under.length + 1);
+  // Gemini's `models/<id>:generateContent` is a call, not a model.
+  if (raw.includes(':')) return undefined;
+  try {
+    return { one: decodeURIComponent(raw) };
+  } catch {
+    return undefined;
+  }
+}
 
 /** The shape a listen spec's clients read, by spec id; the rest speak OpenAI's (the compatible wires). */
 const SHAPE_BY_SPEC: Readonly<Record<string, ModelListShape>> = {

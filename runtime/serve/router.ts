@@ -19,12 +19,17 @@ import { errorResponse } from './error-body.js';
 import { carriesCacheMarks } from './cache-marks.js';
 import { EXPOSED_LIMITS } from './upstream-waits.js';
 import { admitRequest, forwardRequest, upstreamFailure, DEFAULT_BODY_LIMIT, ERROR_SOURCE_HEADER, WARNINGS_HEADER, type AdmittedRequest, type FailWith } from './gateway-engine.js';
-import { adapterOf, checkGatewayConfig, envIn, specIn, GatewayConfigError, routePattern, type ConfigContext, type GatewayConfig, type GatewayConfigTarget, type ModelListShape } from './gateway-config.js';
+import { askedDialect, OWN_FIELD } from './dialects.js';
+import { requestedModel } from './decode-request.js';
+import { adapterOf, checkGatewayConfig, envIn, extendsSpec, specIn, GatewayConfigError, routePattern, type ConfigContext, type GatewayConfig, type GatewayConfigTarget, type ModelListShape } from './gateway-config.js';
 import { KeyPool } from './key-pool.js';
+import { shareRests } from './shared-rests.js';
 import { gatewayLimits, type Admission, type GatewayClient } from './limits/gateway-limits.js';
 import type { Limiter } from './limits/limiter.js';
-import { MODEL_LISTS, modelListShape } from './model-list.js';
+import { MODEL_LISTS, modelListAsk, modelListShape } from './model-list.js';
 import { gatewayTelemetry, type GatewayTelemetryContext, type RequestWatch } from './gateway-telemetry.js';
+
+const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
 
 /** The target that answered, as `<spec>/<model>`. */
 export const TARGET_HEADER = 'x-wireforge-target';
@@ -37,6 +42,8 @@ interface Listener {
   models: ModelListShape | false;
   fail: FailWith;
   sendIn: string;
+  /** Dialects a request may ask for here (`wireforge: { dialect }`), by spec id. */
+  dialects: Map<string, ServedSpec>;
 }
 
 interface Target {
@@ -54,6 +61,8 @@ interface Route {
   pattern: RegExp | undefined;
   listed: string[];
   targets: Target[];
+  /** The route's dialect, for callers on each listen protocol it extends. */
+  dialects: Map<Listener, ServedSpec>;
 }
 
 /** What the router is made with besides the config: how it finds specs and variables, and where limit counters live. */
@@ -83,6 +92,7 @@ export function createRouter(config: GatewayConfig, ctx: RouterContext): (reques
     pattern: routePattern(r.model),
     listed: routePattern(r.model) ? (r.list ?? []) : [r.model],
     targets: r.targets.map((t) => target(t)),
+    dialects: new Map(),
   }));
   function target(t: GatewayConfigTarget): Target {
     const upstream = adapterOf(typeof t.spec === 'string' ? specIn(ctx.specs, t.spec) : t.spec)!;
@@ -99,6 +109,8 @@ export function createRouter(config: GatewayConfig, ctx: RouterContext): (reques
       options: { ...shared, ...(t.baseUrl ? { baseUrl: t.baseUrl } : {}) },
     };
   }
+  // Several instances on one store rest a key together (shared-rests.ts).
+  if (ctx.limiter?.rests) shareRests(routes.flatMap((r) => r.targets.flatMap((t) => (t.pool ? [t.pool] : []))), ctx.limiter.rests);
   const exact = new Map(routes.filter((r) => !r.pattern).map((r) => [r.name, r]));
   const listed = [...new Set(routes.flatMap((r) => r.listed))];
 
@@ -107,8 +119,15 @@ export function createRouter(config: GatewayConfig, ctx: RouterContext): (reques
     const spec = (typeof entry.spec === 'string' ? specIn(ctx.specs, entry.spec) : entry.spec) as ServedSpec;
     const fail: FailWith = (status, message, headers = {}, source = 'gateway', type) => errorResponse(spec.adapter, spec.serve, { status, message: redact(message), type }, { [ERROR_SOURCE_HEADER]: source, ...headers });
     const { header, scheme } = spec.adapter.endpoint.auth;
-    return { spec, prefix: entry.path ?? '', models: entry.models ?? modelListShape(spec.adapter.id), fail, sendIn: `the ${header} header${scheme ? ` (${scheme} <token>)` : ''}` };
+    const dialects = new Map((entry.dialects ?? []).map((id) => [id, specIn(ctx.specs, id) as ServedSpec]));
+    return { spec, prefix: entry.path ?? '', models: entry.models ?? modelListShape(spec.adapter.id), fail, sendIn: `the ${header} header${scheme ? ` (${scheme} <token>)` : ''}`, dialects };
   });
+  // A route's dialect answers the callers of each listen protocol it extends; others get their own.
+  config.routes.forEach((r, i) => {
+    if (r.dialect === undefined) return;
+    for (const l of listeners) if (extendsSpec(ctx.specs, r.dialect, l.spec.adapter.id)) routes[i]!.dialects.set(l, specIn(ctx.specs, r.dialect) as ServedSpec);
+  });
+  const routeDialects = routes.some((r) => r.dialects.size > 0);
   // The longest prefix first: `/v1` must not take what `/v1/anthropic` serves.
   const byPrefix = [...listeners].sort((a, b) => b.prefix.length - a.prefix.length);
 
@@ -128,16 +147,26 @@ export function createRouter(config: GatewayConfig, ctx: RouterContext): (reques
   async function handle(req: Request, l: Listener, path: string): Promise<Response> {
     const key = callerKey(l.spec, (h) => req.headers.get(h));
     const models = l.models === false ? undefined : MODEL_LISTS[l.models];
-    if (req.method === 'GET' && models && models.paths.includes(path)) {
+    const ask = req.method === 'GET' && models ? modelListAsk(models, path) : undefined;
+    if (ask && models) {
       const client = authorize(key, l);
       if (client instanceof Response) return client;
-      const names = client.routes ? listed.filter((n) => client.routes!.has(routeOf(n)?.name ?? '')) : listed;
-      return new Response(JSON.stringify(models.body(names)), { status: 200, headers: { 'content-type': 'application/json' } });
+      const mayUse = (n: string) => !client.routes || client.routes.has(routeOf(n)?.name ?? '');
+      if ('one' in ask) {
+        // Any model a route takes (a pattern's included), as the caller may use it: `models.retrieve(id)`.
+        if (!routeOf(ask.one) || !mayUse(ask.one)) {
+          const hint = didYouMean(ask.one, listed.filter(mayUse));
+          return l.fail(404, `no route for model "${ask.one}"${hint ? `; ${hint}` : ''}`);
+        }
+        return json(models.entry(ask.one));
+      }
+      const names = listed.filter(mayUse);
+      return json(models.body(names.map(models.entry), names));
     }
     if (req.method !== 'POST') return l.fail(405, `${req.method} is not served; send POST${models ? ` (or GET ${l.prefix}${models.paths[0]} for the model list)` : ''}`);
     const client = authorize(key, l);
     if (client instanceof Response) return client;
-    const admitted = await admitRequest(l.spec, req, path, bodyLimit, l.fail);
+    const admitted = await admitRequest(l.spec, req, path, bodyLimit, l.fail, (body) => answerIn(l, body, path));
     if (admitted instanceof Response) return admitted;
     const asked = admitted.decoded.request.model;
     const route = asked === undefined ? undefined : routeOf(asked);
@@ -148,7 +177,7 @@ export function createRouter(config: GatewayConfig, ctx: RouterContext): (reques
     if (client.routes && !client.routes.has(route.name)) return l.fail(403, `client "${client.client!.name}" may not use model "${asked}"`);
     // ── limits per client token (runtime/serve/limits): one admission for the request, whichever target answers ──
     const limited = admit && client.client ? await admit(client.client, admitted.decoded.stream) : undefined;
-    const watch = telemetry ? await telemetry.watch({ route: route.name, model: asked!, ...(client.client ? { client: client.client.name } : {}), stream: admitted.decoded.stream }, limited?.ok ? limited : undefined) : undefined;
+    const watch = telemetry ? await telemetry.watch({ route: route.name, model: asked!, ...(client.client ? { client: client.client.name } : {}), stream: admitted.decoded.stream }, limited?.ok ? limited : undefined, (h) => req.headers.get(h)) : undefined;
     if (limited && !limited.ok) {
       const refusal = l.fail(limited.status, limited.message, { 'retry-after': String(limited.retryAfterSeconds) });
       watch?.refused(refusal.status);
@@ -181,6 +210,23 @@ export function createRouter(config: GatewayConfig, ctx: RouterContext): (reques
     let found: (typeof tokens)[number] | undefined;
     for (const t of tokens) if (sameSecret(key, t.token)) found = t;
     return found ?? l.fail(401, `the gateway refused the token sent in ${l.sendIn}`);
+  }
+
+  /**
+   * The spec a request is read with and answered in (dialects.ts): the one its `wireforge` field
+   * asks for, else its route's dialect for this listen protocol, else the listen spec. Under a
+   * dialect that carries reasoning's signatures, the caller's reasoning is taken as the route's
+   * first target's (the gateway answered it from there): another target drops it, as it would any
+   * reasoning not its own. Under one that carries only its text, it is the dialect's own.
+   */
+  function answerIn(l: Listener, body: Record<string, unknown>, path: string): { spec: ServedSpec; reasoningFrom?: string } | Response {
+    const asked = Object.hasOwn(body, OWN_FIELD) ? askedDialect(body, l.spec, l.dialects) : undefined;
+    if (asked && 'refused' in asked) return l.fail(400, asked.refused);
+    if (!asked && !routeDialects) return { spec: l.spec };
+    const model = requestedModel(l.spec.adapter, body, path);
+    const route = model === undefined ? undefined : routeOf(model);
+    const spec = asked ?? route?.dialects.get(l) ?? l.spec;
+    return spec === l.spec || !route || !carriesSignatures(spec) ? { spec } : { spec, reasoningFrom: route.targets[0]!.upstream.id };
   }
 
   function routeOf(model: string): Route | undefined {
@@ -238,6 +284,14 @@ export function createRouter(config: GatewayConfig, ctx: RouterContext): (reques
     }
     return failedWith(withTried(upstreamFailure(last, l.fail, lastTarget?.pool ? lastTarget.upstream.profile.name : undefined), tried), last);
   }
+}
+
+/** A dialect whose request forms read reasoning's signature back (OpenRouter's reasoning_details; not DeepSeek's reasoning_content). */
+const signed = new WeakMap<ServedSpec, boolean>();
+function carriesSignatures(spec: ServedSpec): boolean {
+  let v = signed.get(spec);
+  if (v === undefined) signed.set(spec, (v = /"\$signature"/.test(JSON.stringify(spec.serve.request ?? {}))));
+  return v;
 }
 
 /** The failure behind an answer no target gave, for its usage record and span (`error.type`). */

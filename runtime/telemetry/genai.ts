@@ -64,12 +64,16 @@ export function recordError(span: SpanLike, type: string, message?: string): voi
 
 const OTEL_API = '@opentelemetry/api';
 
+/** `@opentelemetry/api`, imported on first use only (a rejected promise where it is not installed). */
+export function otelApi(): Promise<typeof import('@opentelemetry/api')> {
+  // A specifier in a variable: a bundler leaves the optional peer out instead of failing where it is not installed.
+  return import(OTEL_API) as Promise<typeof import('@opentelemetry/api')>;
+}
+
 /** The tracer given, else the global one from `@opentelemetry/api` (imported here, only now). */
 export async function findTracer(option: TelemetryOption | undefined, name = 'wireforge'): Promise<TracerLike> {
   if (option?.tracer) return option.tracer;
-  // A specifier in a variable: a bundler leaves the optional peer out instead of failing where it is not installed.
-  const api = (await import(OTEL_API)) as typeof import('@opentelemetry/api');
-  return api.trace.getTracer(name) as unknown as TracerLike;
+  return (await otelApi()).trace.getTracer(name) as unknown as TracerLike;
 }
 
 /** `error.type` for a failure: the HTTP status when there was one, else the error's name. */

@@ -2,8 +2,8 @@
  * The project's own specs everywhere the CLI takes an id (generator/cli.ts, run in process):
  * `gen --js` (and `"wireforge": { "js": true }`) writes .js + .d.ts, byte-identical on a rerun,
  * which `check` understands; `serve` and `gateway` take the project's ids; a wrong id, and a bad
- * `extends`, are answered with the built-in ids and the project's; `gen` notes only the
- * project's own specs unless asked.
+ * `extends`, are answered with the built-in ids and the project's; a project's spec that extends
+ * a listen protocol is a gateway dialect; `gen` notes only the project's own specs unless asked.
  */
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -126,6 +126,16 @@ describe('wireforge: the project\'s own specs everywhere', () => {
     const through = await post(`${gateway}/acme/chat`, { authorization: 'Bearer acme-key-0001' });
     expect(through.status, await through.clone().text()).toBe(200);
     expect(((await through.json()) as typeof body).choices?.[0]?.message?.content).toBe(body.choices?.[0]?.message?.content);
+  });
+
+  it('a spec of the project\'s that extends a listen protocol is a dialect in a gateway config; a misspelt one is located', { timeout: 120_000 }, async () => {
+    const dir = project({ 'acme.yaml': ACME });
+    const target = '{ spec: openai-chat, key: { keys: [sk-test-00000000] } }';
+    writeFileSync(join(dir, 'gateway.yaml'), `listen: openai-chat\nroutes:\n  - { model: a, dialect: acme, targets: [${target}] }\n  - { model: b, dialect: acmee, targets: [${target}] }\n`);
+    const res = await runCli(dir, 'gateway', '--config', 'gateway.yaml');
+    expect(res.status).toBe(1);
+    // acme's base (openai-chat) is known: only the misspelt dialect is a problem.
+    expect(res.stderr.trim()).toBe('gateway.yaml: 1 problem\ngateway.yaml:4:26 unknown-spec no spec "acmee" (at /routes/1/dialect); did you mean "acme"?');
   });
 
   it('a wrong id names the built-in ids and the project\'s, with a did-you-mean; so does a bad extends', { timeout: 120_000 }, async () => {

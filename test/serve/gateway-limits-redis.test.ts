@@ -95,6 +95,44 @@ describe('two gateway processes on one Redis', () => {
     }
   }, 60_000);
 
+  it('rest a key together: a 429 on key A through one instance rests A in the other, until its retry-after is over', async () => {
+    const [keyA, keyB] = ['sk-pool-shared-key-aaaa', 'sk-pool-shared-key-bbbb'];
+    // Key A is refused (retry-after 1 s) while `busy`; key B always answers.
+    let busy = true;
+    const pooled = await startLoopbackServer((r) =>
+      busy && r.headers.authorization === `Bearer ${keyA}`
+        ? { status: 429, headers: { 'content-type': 'application/json', 'retry-after': '1' }, body: JSON.stringify({ error: { message: 'Rate limit reached', type: 'requests', code: null } }) }
+        : answer,
+    );
+    const config = {
+      listen: 'openai-chat',
+      redis: redis.url,
+      clients: [{ name: 'pool-team', token: TEAM }],
+      routes: [{ model: 'gpt-test', targets: [{ spec: 'openai-chat', baseUrl: pooled.url, key: { keys: [keyA, keyB] } }] }],
+    };
+    const [a, b] = await Promise.all([gatewayProcess(config), gatewayProcess(config)]);
+    const keysSeen = () => pooled.requests.map((r) => (r.headers.authorization === `Bearer ${keyA}` ? 'A' : 'B'));
+    try {
+      // Through a: A first (429, rested), then B answers.
+      expect((await ask(a.url)).status).toBe(200);
+      expect(keysSeen()).toEqual(['A', 'B']);
+      // b's pool would start with A too; the rest a told reaches it through Redis.
+      await new Promise((r) => setTimeout(r, 300));
+      expect((await ask(b.url)).status).toBe(200);
+      expect(keysSeen()).toEqual(['A', 'B', 'B']);
+      // After its retry-after, A is back in b.
+      busy = false;
+      await new Promise((r) => setTimeout(r, 1100));
+      const seen = keysSeen().length;
+      await ask(b.url);
+      await ask(b.url);
+      expect(keysSeen().slice(seen).sort()).toEqual(['A', 'B']);
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+      await pooled.close();
+    }
+  }, 60_000);
+
   it('hold one concurrent-streams limit: a stream open on one refuses a second on the other, until it ends', async () => {
     const options = { listen: 'openai-chat', upstream: 'openai-chat', client: { apiKey: KEY, baseUrl: up.url }, redis: redis.url, clients: [{ name: 'stream-team', token: TEAM, limits: { concurrentStreams: 1 } }] };
     const [a, b] = await Promise.all([gatewayProcess(options), gatewayProcess(options)]);

@@ -57,6 +57,8 @@ describe('gateway for teams: routes, fallback, model lists', () => {
           ],
         },
         { model: 'fast', targets: [{ spec: 'anthropic-messages', model: 'claude-fast', baseUrl: anthropic.url, key: { keys: [ANTHROPIC_KEY] } }] },
+        // A pattern route: not listed (nothing in `list`), but each model it takes can be got by id.
+        { model: 'team/*', targets: [{ spec: 'anthropic-messages', baseUrl: anthropic.url, key: { keys: [ANTHROPIC_KEY] } }] },
       ],
       cors: ['https://app.example'],
     });
@@ -119,6 +121,24 @@ describe('gateway for teams: routes, fallback, model lists', () => {
     const names: string[] = [];
     for await (const m of await ai.models.list()) names.push(m.name!);
     expect(names).toEqual(['models/smart', 'models/fast']);
+  });
+
+  it('one model by id: openai.models.retrieve, anthropic.models.retrieve and ai.models.get; an unknown id or a route not allowed is a 404', async () => {
+    const openai = new OpenAI({ apiKey: TOKEN, baseURL: `${gw.url}/openai`, maxRetries: 0 });
+    expect(await openai.models.retrieve('smart')).toMatchObject({ id: 'smart', object: 'model' });
+    // A pattern route's model, its id holding a `/` (the SDK percent-encodes it in the path).
+    expect((await openai.models.retrieve('team/claude-x')).id).toBe('team/claude-x');
+    const missing = (await openai.models.retrieve('smrt').catch((x: unknown) => x)) as { status: number; message: string };
+    expect(missing.status).toBe(404);
+    expect(missing.message).toContain('did you mean "smart"');
+    const ant = new Anthropic({ apiKey: OTHER_TOKEN, baseURL: `${gw.url}/anthropic`, maxRetries: 0 });
+    expect(await ant.models.retrieve('fast')).toMatchObject({ type: 'model', id: 'fast' });
+    // `other` may use `fast` only: `smart` exists, but not for this client, and is not named to it.
+    const hidden = (await ant.models.retrieve('smart').catch((x: unknown) => x)) as { status: number; message: string };
+    expect(hidden.status).toBe(404);
+    expect(hidden.message).not.toContain('did you mean "smart"');
+    const ai = new GoogleGenAI({ apiKey: TOKEN, httpOptions: { baseUrl: `${gw.url}/gemini` } });
+    expect((await ai.models.get({ model: 'smart' })).name).toBe('models/smart');
   });
 
   it('client tokens: a wrong token is a 401, a route not allowed a 403, an unknown model a 404 naming the routes', async () => {

@@ -112,6 +112,23 @@ describe('gateway telemetry: spans and usage records', () => {
     expect(Number.isNaN(Date.parse(records[0]!.time))).toBe(false);
   });
 
+  it("the caller's W3C trace: the span continues it (same trace, the caller's span as parent); a malformed traceparent starts a new trace", async () => {
+    // Ids written by hand in the W3C Trace Context format (version-traceid-parentid-flags).
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const parentId = '00f067aa0ba902b7';
+    await openai().chat.completions.create({ model: 'smart', messages: [{ role: 'user', content: 'hi' }] }, { headers: { traceparent: `00-${traceId}-${parentId}-01`, tracestate: 'team=a1' } });
+    const [span] = exporter.getFinishedSpans();
+    expect(span!.spanContext().traceId).toBe(traceId);
+    expect(span!.parentSpanContext?.spanId).toBe(parentId);
+    expect(span!.spanContext().traceState?.get('team')).toBe('a1');
+    exporter.reset();
+    // An all-zero trace id is invalid: a root span, not a child of nothing.
+    await openai().chat.completions.create({ model: 'smart', messages: [{ role: 'user', content: 'hi' }] }, { headers: { traceparent: `00-${'0'.repeat(32)}-${parentId}-01` } });
+    const [root] = exporter.getFinishedSpans();
+    expect(root!.parentSpanContext).toBeUndefined();
+    expect(root!.spanContext().traceId).not.toBe('0'.repeat(32));
+  });
+
   it('streamed: the span and the record end with the stream, with its usage and finish reason', async () => {
     const stream = await openai().chat.completions.create({ model: 'smart', messages: [{ role: 'user', content: 'hi' }], stream: true, stream_options: { include_usage: true } });
     let text = '';

@@ -10,6 +10,7 @@
  * when each bucket holds at least 1; else the wait is the time until it does. No window edges:
  * L requests at once, then one more every 60/L seconds.
  */
+import type { SharedRests } from '../shared-rests.js';
 
 export interface ClientLimits {
   requestsPerMinute?: number;
@@ -40,6 +41,8 @@ export interface Limiter {
   /** Counts the tokens an answer reported against the client's tokens per minute. */
   recordTokens(client: LimitedClient, n: number): Promise<void>;
   close?(): Promise<void>;
+  /** Key rests shared with the other instances on the same store (Redis's limiter has them). */
+  rests?: SharedRests;
 }
 
 export const MINUTE_MS = 60_000;
