@@ -81,8 +81,17 @@ export function parseSpec(file: string, text: string): ParsedSpec {
       node.items.forEach((item, i) => walk(item as Node, `${pointer}/${i}`));
     }
   };
+  // The document first: its alias limit stops a hostile spec (aliases of aliases, each expanded)
+  // before any named map is read on its own.
+  let doc: unknown;
+  try {
+    doc = document.toJS({ maxAliasCount: 100 });
+  } catch {
+    diagnostics.push({ code: 'too-many-aliases', message: 'Aliases expand to too much data (more than 100 uses of one anchor, counting nested ones)', file, line: 1, col: 1, pointer: '', hint: 'write the repeated part out, or alias it fewer times' });
+    return { file, doc: undefined, positions, diagnostics };
+  }
   walk(document.contents as Node, '');
-  return { file, doc: document.toJS({ maxAliasCount: 100 }), positions, diagnostics, ...(merges.size ? { merges } : {}) };
+  return { file, doc, positions, diagnostics, ...(merges.size ? { merges } : {}) };
 }
 
 /** What a merge key's value merges in that has a name: an alias, an anchored map, or a list of them. */
@@ -92,7 +101,7 @@ function sharedMaps(document: Document, value: Node | null): SharedMap[] {
   for (const source of sources) {
     const anchor = isAlias(source) ? source.source : source.anchor;
     const target = isAlias(source) ? source.resolve(document) : source;
-    if (anchor && isMap(target)) out.push({ anchor, value: target.toJS(document) as Record<string, unknown> });
+    if (anchor && isMap(target)) out.push({ anchor, value: target.toJS(document, { maxAliasCount: 100 }) as Record<string, unknown> });
   }
   return out;
 }
