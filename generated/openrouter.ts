@@ -46,6 +46,9 @@ export const profile = {
   continuity: { scope: 'model' },
 } as const satisfies Profile;
 
+/** `detail`: the keys the spec's forms merge in (`<<: *detail`), written once. */
+const detail = { id: '$id', format: '$format', index: '$index' };
+
 /** The request templates this overlay changes, as data: compiled for its codec, read by its serve side. */
 const request = {
   roles: {
@@ -57,28 +60,9 @@ const request = {
     },
   },
   blocks: {
-    thinking: {
-      type: 'reasoning.text',
-      text: '$text',
-      signature: '$signature',
-      id: '$id',
-      format: '$format',
-      index: '$index',
-    },
-    summaryThinking: {
-      type: 'reasoning.summary',
-      summary: '$text',
-      id: '$id',
-      format: '$format',
-      index: '$index',
-    },
-    redactedThinking: {
-      type: 'reasoning.encrypted',
-      data: '$data',
-      id: '$id',
-      format: '$format',
-      index: '$index',
-    },
+    thinking: { type: 'reasoning.text', text: '$text', signature: '$signature', ...detail },
+    summaryThinking: { type: 'reasoning.summary', summary: '$text', ...detail },
+    redactedThinking: { type: 'reasoning.encrypted', data: '$data', ...detail },
   },
 };
 

@@ -3,6 +3,7 @@
 export type DiagnosticCode =
   | 'yaml-syntax'
   | 'duplicate-key'
+  | 'too-many-aliases'
   | 'unknown-key'
   | 'wrong-type'
   | 'missing-field'

@@ -19,6 +19,7 @@ import { codecPart, emitCodec } from './emit-codec.js';
 import { readerPart, type ScopeReads } from './emit-reader-part.js';
 import { requestDiff, serveExpr, serveMembers } from './emit-serve.js';
 import { diffExpr, valueExpr } from './emit-value.js';
+import { SharedData } from './emit-shared.js';
 import { wireTypeStatements } from './emit-wire-types.js';
 
 export interface EmitOptions {
@@ -63,8 +64,12 @@ export function emitModule(ir: SpecIR, base: SpecIR | undefined, options: EmitOp
   statements.push(constant('profile', `${profile} as const satisfies Profile`, 'What this wire is, as data: applied by the runtime.'));
   const serve = serveMembers(ir);
   const baseServe = base ? serveMembers(base) : undefined;
+  // The request templates as the spec writes them, with the maps it names and merges in (`<<: *detail`) spread from one constant.
+  const shared = new SharedData(ir.merges, options.kitNames);
+  const shown = serveMembers(ir, shared);
   // An overlay's changed request templates are data, once: compiled for its codec by the kit, read by its serve side.
-  const request = baseServe && requestDiff(serve, baseServe);
+  const request = baseServe && requestDiff(serve, baseServe, shown);
+  const sharedAt = statements.length;
   if (request) statements.push(constant('request', request, 'The request templates this overlay changes, as data: compiled for its codec, read by its serve side.', false));
   const codecDoc = !base
     ? 'The compiled parts: templates that write the wire, readers that read it.'
@@ -74,7 +79,13 @@ export function emitModule(ir: SpecIR, base: SpecIR | undefined, options: EmitOp
   if (readers.inCodec) statements.push(...readers.statements, codecStatement);
   else statements.push(codecStatement, ...readers.statements);
   // How the wire is served (mock server, gateway): its own export, so a client bundle leaves it out.
-  statements.push(constant('serve', `${serveExpr(serve, baseServe, baseRef, request ? 'request' : undefined)} satisfies ServeCodec`, 'How this wire is served (docs/serving.md): the blocking body and each step of a stream, as templates.'));
+  const served = serveExpr(serve, baseServe, baseRef, request ? 'request' : undefined, shown);
+  const serveStatement = constant('serve', `${served} satisfies ServeCodec`, 'How this wire is served (docs/serving.md): the blocking body and each step of a stream, as templates.');
+  // The named maps before the first statement that spreads them: the request constant, or else the serve export.
+  const spread = shared.statements(`${request ?? ''}\n${served}`);
+  if (request) statements.splice(sharedAt, 0, ...spread);
+  else statements.push(...spread);
+  statements.push(serveStatement);
   // The one export users need: `import { adapter } from 'wireforge/providers/<id>'`.
   // The kit version records what runtime this module was generated for (runtime/kit-version.ts).
   statements.push(constant('adapter', `defineAdapter(profile, codec, { kit: ${KIT_VERSION} })`));

@@ -9,6 +9,8 @@ import { key, lit } from './code.js';
 import { chunkPart, type TemplateNode } from '../ir/templates.js';
 import { templateExpr, whenExpr } from './emit-template.js';
 import { valueExpr } from './emit-value.js';
+import type { SharedData } from './emit-shared.js';
+import { escapePointer } from '../ir/paths.js';
 
 /** What a serve slot reads: `$message.content` → `s.message?.content`, `$finish.status` → `s.finishFields.status`. */
 export function serveSlot(name: string): string | undefined {
@@ -31,11 +33,11 @@ function access(segment: string): string {
 }
 
 /** The `serve` object's source; members are source text so an overlay can compare them with its base's. */
-export function serveMembers(ir: SpecIR): Map<string, string> {
+export function serveMembers(ir: SpecIR, shared?: SharedData): Map<string, string> {
   const out = new Map<string, string>();
   const serve = ir.serve;
   if (!serve) {
-    setRequest(out, requestTemplates(ir));
+    setRequest(out, requestTemplates(ir), shared);
     return out;
   }
   const arrow = (body: string) => `(s) => ${body.startsWith('{') ? `(${body})` : body}`;
@@ -53,7 +55,7 @@ export function serveMembers(ir: SpecIR): Map<string, string> {
   if (serve.requestRules) out.set('requestRules', valueExpr(serve.requestRules));
   if (serve.fill) out.set('fill', valueExpr(serve.fill));
   if (serve.streamWithoutQuery) out.set('streamWithoutQuery', lit(serve.streamWithoutQuery));
-  setRequest(out, requestTemplates(ir));
+  setRequest(out, requestTemplates(ir), shared);
   // SSE wires that dispatch on a payload field send it as the event name too (as the providers do).
   if (ir.stream.eventKey && ir.profile.stream.framing === 'sse') out.set('eventName', valueExpr(ir.stream.eventKey.segments));
   return out;
@@ -113,9 +115,9 @@ function withoutNothing(v: unknown): unknown {
  * `serveOver(base.serve, { what differs })`, a pure call so a bundle that never serves drops it
  * (a spread of the base's object would be kept).
  */
-export function serveExpr(own: Map<string, string>, base: Map<string, string> | undefined, baseRef: string | undefined, requestRef?: string): string {
-  if (!base || !baseRef) return objectOf(own.has('finish') ? own : new Map([...own, ['finish', '{}']]));
-  const changed = changedMembers(own, base);
+export function serveExpr(own: Map<string, string>, base: Map<string, string> | undefined, baseRef: string | undefined, requestRef?: string, shown = own): string {
+  if (!base || !baseRef) return objectOf(shown.has('finish') ? shown : new Map([...shown, ['finish', '{}']]));
+  const changed = changedMembers(own, base, shown);
   // The request templates an overlay changes are one constant its codec compiles too.
   if (requestRef) {
     for (const k of changed.keys()) if (k.startsWith('request.')) changed.delete(k);
@@ -129,13 +131,14 @@ export function serveExpr(own: Map<string, string>, base: Map<string, string> | 
  * The request templates an overlay changes, as the spec writes them (a form it takes away is
  * `undefined`): an object literal, or undefined when it changes none.
  */
-export function requestDiff(own: Map<string, string>, base: Map<string, string>): string | undefined {
-  const changed = new Map([...changedMembers(own, base)].filter(([k]) => k.startsWith('request.')).map(([k, v]) => [k.slice('request.'.length), v] as const));
+export function requestDiff(own: Map<string, string>, base: Map<string, string>, shown = own): string | undefined {
+  const changed = new Map([...changedMembers(own, base, shown)].filter(([k]) => k.startsWith('request.')).map(([k, v]) => [k.slice('request.'.length), v] as const));
   return changed.size ? objectOf(changed, true) : undefined;
 }
 
-function changedMembers(own: Map<string, string>, base: Map<string, string>): Map<string, string> {
-  const changed = new Map([...own].filter(([k, v]) => base.get(k) !== v));
+/** The members `own` changes from `base` (compared as plain data), as `shown` writes them. */
+function changedMembers(own: Map<string, string>, base: Map<string, string>, shown = own): Map<string, string> {
+  const changed = new Map([...own].filter(([k, v]) => base.get(k) !== v).map(([k, v]) => [k, shown.get(k) ?? v] as const));
   for (const k of base.keys()) if (!own.has(k)) changed.set(k, 'undefined');
   return changed;
 }
@@ -161,20 +164,38 @@ function objectOf(members: Map<string, string>, overlay = false): string {
   return text(tree);
 }
 
-/** The request templates as members by form (`request.roles.user`), so an overlay names only the forms it changes. */
-function setRequest(out: Map<string, string>, request: Record<string, unknown> | undefined): void {
+/**
+ * The request templates as members by form (`request.roles.user`), so an overlay names only the
+ * forms it changes; with `shared`, written with the named maps the spec merges in (emit-shared.ts).
+ */
+function setRequest(out: Map<string, string>, request: Record<string, unknown> | undefined, shared?: SharedData): void {
   if (!request) return;
+  const expr = (v: unknown, pointer: string) => (shared ? shared.expr(v, pointer) : valueExpr(v));
   for (const [group, forms] of Object.entries(request)) {
+    const at = GROUP_AT[group] ?? `/request/${group}`;
     // Param forms are named by unified fields (`reasoning.budgetTokens`): the group goes whole.
-    if (!MAP_GROUPS.has(group) || group === 'params') {
-      out.set(`request.${group}`, valueExpr(forms));
+    if (group === 'params') {
+      const fields = Object.entries(forms as Record<string, unknown>).map(([f, t]) => `${key(f)}: ${expr(t, `${at}/${escapePointer(f)}/template`)}`);
+      out.set(`request.${group}`, `{ ${fields.join(', ')} }`);
+      continue;
+    }
+    if (!MAP_GROUPS.has(group)) {
+      out.set(`request.${group}`, expr(forms, at));
       continue;
     }
     // The group itself first (a group of no forms is `{}`), then its forms.
     out.set(`request.${group}`, '{}');
-    for (const [k, t] of Object.entries(forms as Record<string, unknown>)) out.set(`request.${group}.${k}`, valueExpr(t));
+    for (const [k, t] of Object.entries(forms as Record<string, unknown>)) out.set(`request.${group}.${k}`, expr(t, `${at}/${escapePointer(k)}`));
   }
 }
+
+/** Where each group of the request templates is in a spec (the rest are at `/request/<group>`). */
+const GROUP_AT: Record<string, string> = {
+  roles: '/request/messages/roles',
+  parts: '/request/messages/parts',
+  blocks: '/request/messages/blocks',
+  system: '/request/system/template',
+};
 
 /** Request template groups that are maps of forms (merged form by form over a base's, runtime/serve/serve-over.ts). */
 const MAP_GROUPS = new Set(['roles', 'parts', 'blocks', 'toolChoice', 'responseFormat', 'params']);

@@ -60,6 +60,7 @@ export function buildIR(spec: ResolvedSpec): SpecIR {
     files: spec.chain.map((c) => c.file),
     base: spec.chain.length > 1 ? String((spec.chain[1]!.doc as { id?: unknown }).id) : undefined,
     doc: d,
+    ...(spec.chain[0]!.merges ? { merges: spec.chain[0]!.merges } : {}),
     profile,
     templates: t,
     continuityState: d.continuity?.state ?? [],

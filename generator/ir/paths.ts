@@ -24,3 +24,6 @@ export function pathList(value: unknown): WirePath[] {
   if (value === undefined) return [];
   return (Array.isArray(value) ? value : [value]).map((v) => parsePath(String(v)));
 }
+
+/** One key as a JSON-pointer segment (for the emitter, which reads no spec files itself). */
+export { escapePointer } from '../load/parse-spec.js';

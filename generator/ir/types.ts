@@ -3,6 +3,9 @@ import type { WirePath } from './paths.js';
 import type { TemplateNode } from './templates.js';
 import type { ParamField, Profile, Test } from '../../runtime/contract/profile.js';
 import type { SpecDocument } from '../load/spec-document.js';
+import type { SharedMap } from '../load/parse-spec.js';
+
+export type { SharedMap };
 import type { ServeStep } from '../../runtime/contract/serve-codec.js';
 
 /** A `when:` entry of a reader rule: a payload path and a test of the shared vocabulary. */
@@ -144,6 +147,8 @@ export interface SpecIR {
   base?: string;
   /** The resolved document this was built from, typed (for rules about what the author wrote). */
   doc: SpecDocument;
+  /** The named maps the spec's own file merges in (`<<: *name`), by the pointer of the map that merges them. */
+  merges?: ReadonlyMap<string, SharedMap[]>;
   profile: Profile;
   templates: TemplatesIR;
   /** What each piece of continuity state is on the wire, for the generated docs. */

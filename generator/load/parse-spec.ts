@@ -2,7 +2,7 @@
  * YAML text → plain JSON value plus a map from JSON pointer to source position, so every later
  * stage can point at file:line:col. Syntax errors and duplicate keys become diagnostics.
  */
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 import type { Diagnostic } from '../diagnostics.js';
 
 export interface Position {
@@ -17,6 +17,17 @@ export interface ParsedSpec {
   /** Position of each value, and of each key under `pointer + '#key'`. */
   positions: Map<string, Position>;
   diagnostics: Diagnostic[];
+  /**
+   * The named maps a map merges in (`<<: *detail`, or `<<: &detail {…}` where it is defined), by
+   * the pointer of the map: the author's own sharing, which a module may print once (emit-shared.ts).
+   */
+  merges?: Map<string, SharedMap[]>;
+}
+
+/** A map a spec names with an anchor and merges into others. */
+export interface SharedMap {
+  anchor: string;
+  value: Record<string, unknown>;
 }
 
 export function escapePointer(segment: string | number): string {
@@ -50,11 +61,16 @@ export function parseSpec(file: string, text: string): ParsedSpec {
   }
   if (diagnostics.length > 0) return { file, doc: undefined, positions, diagnostics };
 
+  const merges = new Map<string, SharedMap[]>();
   const walk = (node: Node | null | undefined, pointer: string): void => {
     if (!node) return;
     if (node.range) positions.set(pointer, at(node.range[0]));
     if (isMap(node)) {
       for (const pair of node.items) {
+        if (isScalar(pair.key) && typeof pair.key.value === 'symbol') {
+          const shared = sharedMaps(document, pair.value as Node | null);
+          if (shared.length) merges.set(pointer, shared);
+        }
         const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
         const child = `${pointer}/${escapePointer(key)}`;
         if (isScalar(pair.key) && pair.key.range) positions.set(`${child}#key`, at(pair.key.range[0]));
@@ -65,8 +81,29 @@ export function parseSpec(file: string, text: string): ParsedSpec {
       node.items.forEach((item, i) => walk(item as Node, `${pointer}/${i}`));
     }
   };
+  // The document first: its alias limit stops a hostile spec (aliases of aliases, each expanded)
+  // before any named map is read on its own.
+  let doc: unknown;
+  try {
+    doc = document.toJS({ maxAliasCount: 100 });
+  } catch {
+    diagnostics.push({ code: 'too-many-aliases', message: 'Aliases expand to too much data (more than 100 uses of one anchor, counting nested ones)', file, line: 1, col: 1, pointer: '', hint: 'write the repeated part out, or alias it fewer times' });
+    return { file, doc: undefined, positions, diagnostics };
+  }
   walk(document.contents as Node, '');
-  return { file, doc: document.toJS({ maxAliasCount: 100 }), positions, diagnostics };
+  return { file, doc, positions, diagnostics, ...(merges.size ? { merges } : {}) };
+}
+
+/** What a merge key's value merges in that has a name: an alias, an anchored map, or a list of them. */
+function sharedMaps(document: Document, value: Node | null): SharedMap[] {
+  const sources = isSeq(value) ? (value.items as Node[]) : value ? [value] : [];
+  const out: SharedMap[] = [];
+  for (const source of sources) {
+    const anchor = isAlias(source) ? source.source : source.anchor;
+    const target = isAlias(source) ? source.resolve(document) : source;
+    if (anchor && isMap(target)) out.push({ anchor, value: target.toJS(document, { maxAliasCount: 100 }) as Record<string, unknown> });
+  }
+  return out;
 }
 
 /** The position of a pointer, or of its nearest ancestor that has one. */

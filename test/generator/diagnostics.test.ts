@@ -340,6 +340,15 @@ describe('spec diagnostics', () => {
     expect(out[0]).toMatch(new RegExp(`^${F}:${l + 1}:\\d+ yaml-syntax `));
   });
 
+  it('aliases of aliases that expand too far are a located diagnostic, not a crash', async () => {
+    // Nine levels of ten aliases each: 10^9 strings if expanded.
+    const lines = ['id: laughs', 'a: &a [x, x, x, x, x, x, x, x, x, x]'];
+    for (let i = 1; i < 9; i++) lines.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(10).fill(`*${String.fromCharCode(96 + i)}`).join(', ')}]`);
+    expect(await diagnose({ file: 'specs/laughs.yaml', text: `${lines.join('\n')}\n` })).toEqual([
+      'specs/laughs.yaml:1:1 too-many-aliases Aliases expand to too much data (more than 100 uses of one anchor, counting nested ones) (at /); write the repeated part out, or alias it fewer times',
+    ]);
+  });
+
   it('duplicate key', async () => {
     const l = lineOf('  apiKeyEnv: MINI_KEY');
     expect(await diagnose(edit(l, ['  apiKeyEnv: MINI_KEY', '  apiKeyEnv: OTHER_KEY']))).toEqual([
