@@ -8,7 +8,6 @@ import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4Stream
 import { createClientFor } from '../runtime/client/create-client.js';
 import type { ClientOptions, StreamEvent } from '../runtime/contract/unified-model.js';
 import { aiSdkError, type Exchange } from './api-call-error.js';
-import type { Origin } from './part-metadata.js';
 import { adapterOf, idOf, type SpecSource } from './resolve-adapter.js';
 import { streamParts } from './stream-parts.js';
 import { toRequest } from './to-request.js';
@@ -19,74 +18,73 @@ export interface LanguageModelOptions extends ClientOptions {
   model: string;
 }
 
-export function languageModel(spec: SpecSource, options: LanguageModelOptions): LanguageModelV4 {
-  const id = idOf(spec);
-  const { model, ...clientOptions } = options;
+export function languageModel(spec: SpecSource, { model, ...options }: LanguageModelOptions): LanguageModelV4 {
+  const provider = idOf(spec);
   // The AI SDK retries on its own (maxRetries, default 2): the client does not, unless asked.
-  const base: ClientOptions = { ...clientOptions, maxRetries: clientOptions.maxRetries ?? 0 };
-  const origin: Origin = { provider: id, model };
+  const base: ClientOptions = { ...options, maxRetries: options.maxRetries ?? 0 };
+  const origin = { provider, model };
 
-  /** One call's client, with a fetch that records what went out and the response's headers; `run` the call, its errors as the AI SDK's. */
+  /**
+   * One call: its unified request, a client whose fetch records what went out and the response's
+   * headers, and `fail`, which makes an error the AI SDK's.
+   */
   const prepare = async (call: LanguageModelV4CallOptions) => {
     const adapter = await adapterOf(spec);
-    const converted = toRequest(call, adapter, model);
-    const exchange: Exchange = { url: '', body: undefined };
+    const { request, call: options, warnings } = toRequest(call, adapter, model);
+    const sent: Exchange = { request: { url: '', body: undefined } };
     const inner = base.fetch ?? globalThis.fetch.bind(globalThis);
     const client = createClientFor(adapter, {
       ...base,
       fetch: async (input, init) => {
-        exchange.url = (input as Request).url ?? String(input);
-        exchange.body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
+        sent.request = { url: (input as Request).url ?? String(input), body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined };
         const response = await inner(input, init);
         // Headers iterate as [name, value] in every fetch runtime (the project's lib lacks DOM.Iterable).
-        exchange.headers = Object.fromEntries(response.headers as unknown as Iterable<[string, string]>);
+        sent.headers = Object.fromEntries(response.headers as unknown as Iterable<[string, string]>);
         return response;
       },
     });
-    const run = async <T>(go: () => Promise<T>): Promise<T> => {
-      try {
-        return await go();
-      } catch (error) {
-        throw aiSdkError(error, exchange, call.abortSignal);
-      }
-    };
-    return { client, converted, exchange, run };
+    const fail = (error: unknown) => aiSdkError(error, sent, call.abortSignal);
+    return { chat: () => client.chat(request, options), stream: () => client.stream(request, options), warnings, sent, fail };
   };
 
   return {
     specificationVersion: 'v4',
-    provider: `wireforge.${id}`,
+    provider: `wireforge.${provider}`,
     modelId: model,
     // Files are handed over as data: not every wire fetches a URL itself.
     supportedUrls: {},
 
     async doGenerate(call) {
-      const { client, converted, exchange, run } = await prepare(call);
-      const res = await run(() => client.chat(converted.request, converted.call));
+      const { chat, warnings, sent, fail } = await prepare(call);
+      const res = await chat().catch((error) => {
+        throw fail(error);
+      });
       const ids = counter();
       return {
         // The history's parts: calls with what only goes back (a signature, the item they came as).
         content: (res.message.parts ?? res.content).flatMap((part) => contentOf(part, origin, ids) ?? []),
         finishReason: finishOf(res.finishReason, res.rawFinishReason),
         usage: usageOf(res.usage),
-        warnings: [...converted.warnings, ...warningsOf(res.warnings)],
-        providerMetadata: turnMetadata(origin, res.paused),
-        request: { url: exchange.url, body: exchange.body },
-        response: { id: res.id, modelId: res.model, headers: exchange.headers, body: res.raw },
+        warnings: [...warnings, ...warningsOf(res.warnings)],
+        providerMetadata: turnMetadata(provider, res.paused),
+        request: sent.request,
+        response: { id: res.id, modelId: res.model, headers: sent.headers, body: res.raw },
       };
     },
 
     async doStream(call) {
-      const { client, converted, exchange, run } = await prepare(call);
-      const stream = client.stream(converted.request, converted.call);
+      const { stream: open, warnings, sent, fail } = await prepare(call);
+      const stream = open();
       const events = stream[Symbol.asyncIterator]();
       // The first batch is read before this resolves: a refused request is an error the AI SDK can retry.
-      const first = await run(() => events.next());
+      const first = await events.next().catch((error) => {
+        throw fail(error);
+      });
       let event: (e: StreamEvent) => void;
       return {
         stream: new ReadableStream<LanguageModelV4StreamPart>({
           start(controller) {
-            event = streamParts(origin, () => stream.snapshot(), (p) => controller.enqueue(p), converted.warnings);
+            event = streamParts(origin, () => stream.snapshot(), (p) => controller.enqueue(p), warnings);
             if (first.done) controller.close();
             else event(first.value);
           },
@@ -99,7 +97,7 @@ export function languageModel(spec: SpecSource, options: LanguageModelOptions): 
                 event(r.value);
               }
             } catch (error) {
-              controller.enqueue({ type: 'error', error: aiSdkError(error, exchange, call.abortSignal) });
+              controller.enqueue({ type: 'error', error: fail(error) });
               controller.close();
             }
           },
@@ -108,8 +106,8 @@ export function languageModel(spec: SpecSource, options: LanguageModelOptions): 
             await events.return?.();
           },
         }),
-        request: { url: exchange.url, body: exchange.body },
-        response: { headers: exchange.headers },
+        request: sent.request,
+        response: { headers: sent.headers },
       };
     },
   };

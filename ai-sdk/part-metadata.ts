@@ -31,11 +31,11 @@ export function metadataOf(part: object, shown: readonly string[], origin: Origi
   return any ? { [KEY]: out } : undefined;
 }
 
-/** The fields under `providerOptions.wireforge`, without the origin and without unsafe keys. */
-export function fieldsOf(options: SharedV4ProviderOptions | undefined): { fields: Record<string, unknown>; origin: Origin | undefined } {
+/** The fields under `providerOptions.wireforge` without unsafe keys, and the origin they name. */
+export function fieldsOf(options: SharedV4ProviderOptions | undefined): [fields: Record<string, unknown>, origin: Origin | undefined] {
   const own = options?.[KEY];
   const { provider, model, ...rest } = own && typeof own === 'object' && !Array.isArray(own) ? own : {};
   const fields: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(rest)) if (!UNSAFE.has(k) && v !== undefined) fields[k] = v;
-  return { fields, origin: typeof provider === 'string' && provider ? { provider, model: typeof model === 'string' ? model : undefined } : undefined };
+  return [fields, typeof provider === 'string' && provider ? { provider, model: typeof model === 'string' ? model : undefined } : undefined];
 }

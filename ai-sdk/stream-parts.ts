@@ -123,7 +123,7 @@ export function streamParts(origin: Origin, snapshot: () => ChatResponse, emit: 
       case 'finish':
         close();
         silentThinking();
-        emit({ type: 'finish', usage: usageOf(e.usage ?? usage), finishReason: finishOf(e.finishReason, e.rawFinishReason), providerMetadata: turnMetadata(origin) });
+        emit({ type: 'finish', usage: usageOf(e.usage ?? usage), finishReason: finishOf(e.finishReason, e.rawFinishReason), providerMetadata: turnMetadata(origin.provider) });
     }
   };
 }

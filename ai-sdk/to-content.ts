@@ -17,35 +17,42 @@ export const counter = (): Ids => {
   return () => `${n++}`;
 };
 
-/** The part's metadata; `shown`: the fields its V4 part already has. */
-type Meta = (shown: string[], ifAny?: boolean, of?: object) => SharedV4ProviderMetadata | undefined;
-type Row<T> = (p: T, meta: Meta, ids: Ids) => LanguageModelV4Content | undefined;
+/**
+ * A unified part's V4 part, and what its metadata leaves out: the fields the V4 part shows (none
+ * given: no metadata), whether to add metadata only when something is left (a plain text part
+ * stays plain), and the object they are read from (a call's, for a tool-call part).
+ */
+type Row<T> = (p: T, ids: Ids) => [v4: LanguageModelV4Content, shown?: string[], ifAny?: boolean, of?: object] | undefined;
 
 /** A source (a part, or the source of a citation): a URL, or a document by its title. */
-const sourceOf = (s: Citation, ids: Ids, meta?: SharedV4ProviderMetadata): LanguageModelV4Source =>
+const sourceOf = (s: Citation, ids: Ids): LanguageModelV4Source =>
   s.url !== undefined
     ? { type: 'source', sourceType: 'url', id: ids(), url: s.url, title: s.title }
-    : { type: 'source', sourceType: 'document', id: ids(), mediaType: 'text/plain', title: s.title ?? s.documentId ?? 'document', providerMetadata: meta };
+    : { type: 'source', sourceType: 'document', id: ids(), mediaType: 'text/plain', title: s.title ?? s.documentId ?? 'document' };
 
 export const citationsOf = (list: Citation[] | undefined, ids: Ids) => (list?.length ? list.map((c) => ({ source: sourceOf(c, ids), citedText: c.citedText })) : undefined);
 
 const PARTS: { [T in ResponsePart['type']]: Row<Extract<ResponsePart, { type: T }>> } = {
-  text: (p, m, ids) => ({ type: 'text', text: p.text, citations: citationsOf(p.citations, ids), providerMetadata: m(['text', 'citations'], true) }),
-  thinking: (p, m) => ({ type: 'reasoning', text: p.text, providerMetadata: m(['text']) }),
-  'tool-call': ({ call: c }, m) => ({ type: 'tool-call', toolCallId: c.id, toolName: c.name, input: c.arguments, providerMetadata: m(['id', 'name', 'arguments'], true, c) }),
-  'provider-tool-call': (p, m) => ({ type: 'tool-call', toolCallId: p.id, toolName: p.name, input: JSON.stringify(p.input ?? {}), providerExecuted: true, providerMetadata: m(['id', 'name', 'input']) }),
-  'provider-tool-result': (p, m) => ({ type: 'tool-result', toolCallId: p.callId, toolName: p.name, result: (p.result ?? null) as never, isError: p.isError || undefined, providerMetadata: m(['callId', 'name', 'result', 'isError']) }),
-  source: (p, m, ids) => sourceOf(p, ids, m(['title'])),
-  file: (p, m) =>
-    p.data !== undefined ? { type: 'file', mediaType: p.mediaType, data: { type: 'data', data: p.data }, providerMetadata: m(['mediaType', 'data']) }
-    : p.url !== undefined ? { type: 'file', mediaType: p.mediaType, data: { type: 'url', url: new URL(p.url) }, providerMetadata: m(['mediaType', 'url']) }
-    : undefined,
-  'approval-request': (p, m) => ({ type: 'tool-approval-request', approvalId: p.id, toolCallId: p.id, providerMetadata: m(['id']) }),
-  opaque: (p, m) => ({ type: 'custom', kind: `${KEY}.${p.kind}`, providerMetadata: m([]) }),
+  text: (p, ids) => [{ type: 'text', text: p.text, citations: citationsOf(p.citations, ids) }, ['text', 'citations'], true],
+  thinking: (p) => [{ type: 'reasoning', text: p.text }, ['text']],
+  'tool-call': ({ call: c }) => [{ type: 'tool-call', toolCallId: c.id, toolName: c.name, input: c.arguments }, ['id', 'name', 'arguments'], true, c],
+  'provider-tool-call': (p) => [{ type: 'tool-call', toolCallId: p.id, toolName: p.name, input: JSON.stringify(p.input ?? {}), providerExecuted: true }, ['id', 'name', 'input']],
+  'provider-tool-result': (p) => [{ type: 'tool-result', toolCallId: p.callId, toolName: p.name, result: (p.result ?? null) as never, isError: p.isError || undefined }, ['callId', 'name', 'result', 'isError']],
+  // A URL source is all in its V4 part; a document keeps its id (and anything else) in metadata.
+  source: (p, ids) => [sourceOf(p, ids), p.url === undefined ? ['title'] : undefined],
+  file: (p) => {
+    const url = p.data === undefined ? p.url : undefined;
+    return (p.data ?? url) === undefined ? undefined : [{ type: 'file', mediaType: p.mediaType, data: url === undefined ? { type: 'data', data: p.data! } : { type: 'url', url: new URL(url) } }, ['mediaType', url === undefined ? 'data' : 'url']];
+  },
+  'approval-request': (p) => [{ type: 'tool-approval-request', approvalId: p.id, toolCallId: p.id }, ['id']],
+  opaque: (p) => [{ type: 'custom', kind: `${KEY}.${p.kind}` }, []],
 };
 
-export const contentOf = (part: ResponsePart, origin: Origin, ids: Ids): LanguageModelV4Content | undefined =>
-  PARTS[part.type](part as never, (shown, ifAny, of = part) => metadataOf(of, shown, origin, ifAny), ids);
+export function contentOf(part: ResponsePart, origin: Origin, ids: Ids): LanguageModelV4Content | undefined {
+  const [v4, shown, ifAny, of = part] = PARTS[part.type](part as never, ids) ?? [];
+  if (v4 && shown) v4.providerMetadata = metadataOf(of, shown, origin, ifAny);
+  return v4;
+}
 
 /** V4's finish names are the unified ones with a dash; a refusal (the model declining for safety) is the nearest, content-filter. */
 export const finishOf = (reason: FinishReason | null, raw: string | null): LanguageModelV4FinishReason => ({
@@ -68,4 +75,4 @@ export const warningsOf = (warnings: readonly Warning[]): SharedV4Warning[] =>
   warnings.map((w) => ({ type: w.type === 'dropped' ? 'unsupported' : 'compatibility', feature: w.field, details: w.message }));
 
 /** The turn's own metadata (doGenerate's result, the stream's finish). */
-export const turnMetadata = (origin: Origin, paused?: true): SharedV4ProviderMetadata => ({ [KEY]: { provider: origin.provider, ...(paused && { paused }) } });
+export const turnMetadata = (provider: string, paused?: true): SharedV4ProviderMetadata => ({ [KEY]: { provider, ...(paused && { paused }) } });

@@ -2,7 +2,8 @@
  * AI SDK call options → one unified request (docs/ai-sdk.md, "From the AI SDK"), by tables: each
  * prompt role has its builder, each assistant part type its unified part. What the unified
  * request has no field for becomes a V4 warning naming where to put it instead, never a silent
- * drop; a prompt part the unified model cannot carry is an error before anything is sent.
+ * drop; a prompt part the unified model cannot carry is an error before anything is sent. What
+ * the runtime checks itself (header values, the request's shape) is left to it.
  */
 import {
   UnsupportedFunctionalityError,
@@ -13,7 +14,7 @@ import {
   type SharedV4Warning as V4Warning,
 } from '@ai-sdk/provider';
 import type { ProviderAdapter } from '../runtime/contract/adapter.js';
-import type { AssistantMessage, CallOptions, ChatRequest, ContentPart, Message, ReasoningOptions, ResponsePart, ThinkingPart, ToolCall, ToolMessage } from '../runtime/contract/unified-model.js';
+import type { AssistantMessage, CallOptions, ChatRequest, ContentPart, Message, ReasoningOptions, ResponsePart, ToolMessage, ToolSpec } from '../runtime/contract/unified-model.js';
 import { fieldsOf, KEY, type Origin } from './part-metadata.js';
 
 export interface Converted {
@@ -22,82 +23,83 @@ export interface Converted {
   warnings: V4Warning[];
 }
 
+/** Every bridge warning: what was not sent, and why or where to put it instead. */
+type Warn = (feature: string, why: string) => void;
+
 /** Call options the unified request has no field for: the wire's own field goes under providerOptions.<spec id>. */
 const NO_FIELD = ['topK', 'seed', 'presencePenalty', 'frequencyPenalty'] as const;
 /** Unified request fields `providerOptions.wireforge` may set (the AI SDK has no option for them). */
 const FROM_OPTIONS = ['store', 'parallelToolCalls', 'providerOptions', 'user', 'metadata', 'previousResponseId', 'reasoning'] as const;
-/** Reasoning levels for wires that turn thinking on by a budget: a share of maxOutputTokens (at least 1,024), or these tokens without one. */
+/**
+ * Reasoning levels: the share of maxOutputTokens (at least 1,024) or the tokens without one, for
+ * wires that turn thinking on by a budget; the first four are also unified efforts.
+ */
 const BUDGET: Record<string, [share: number, tokens: number]> = { minimal: [0.1, 1024], low: [0.25, 2048], medium: [0.5, 8192], high: [0.75, 16384], xhigh: [0.85, 24576], max: [0.9, 32000] };
 const EFFORTS = ['minimal', 'low', 'medium', 'high'];
-
-/** Every bridge warning: what was not sent, and why or where to put it instead. */
-const notSent = (feature: string, why: string): V4Warning => ({ type: 'unsupported', feature, details: `not sent: ${why}` });
-/** Every refused prompt part: where it is and what it is. */
-const refuse = (where: string, what: string) => new UnsupportedFunctionalityError({ functionality: `${where}: ${what} (no unified form: unified user content is text and images)` });
+const TOOL_PREFIX = `${KEY}.`;
 
 export function toRequest(o: Options, adapter: ProviderAdapter, model: string): Converted {
   const warnings: V4Warning[] = [];
-  const r: ChatRequest = {
+  const warn: Warn = (feature, why) => warnings.push({ type: 'unsupported', feature, details: `not sent: ${why}` });
+  const messages = o.prompt.flatMap((m, i) => ROLES[m.role](m as never, `prompt[${i}]`, warn));
+  for (const name of NO_FIELD) if (o[name] !== undefined) warn(name, `no unified field; set the wire's own under providerOptions.${adapter.id}`);
+  if (o.includeRawChunks) warn('includeRawChunks', 'wireforge streams unified events, not wire chunks');
+  const tools = o.tools?.flatMap((t): ToolSpec | [] =>
+    t.type === 'function' ? { name: t.name, description: t.description, parameters: t.inputSchema as Record<string, unknown>, strict: t.strict }
+    : t.id.startsWith(TOOL_PREFIX) ? { type: 'provider', name: t.id.slice(TOOL_PREFIX.length), options: t.args }
+    : (warn(`tool ${t.id}`, `provider tools are ${TOOL_PREFIX}<name> (providerTool())`), []),
+  );
+  const { responseFormat: f, toolChoice: c, providerOptions: given } = o;
+  const request: ChatRequest = {
     model,
-    messages: o.prompt.flatMap((m, i) => ROLES[m.role](m as never, `prompt[${i}]`, warnings)),
+    messages,
     maxTokens: o.maxOutputTokens,
     temperature: o.temperature,
     topP: o.topP,
     stop: o.stopSequences?.length ? o.stopSequences : undefined,
+    responseFormat: f?.type !== 'json' ? undefined : f.schema ? { type: 'json_schema', name: f.name ?? 'response', schema: f.schema as Record<string, unknown> } : { type: 'json' },
+    tools: tools?.length ? tools : undefined,
+    // `auto` is every wire's default (the AI SDK sends it even without tools): only a real choice is passed on.
+    toolChoice: c && c.type !== 'auto' && tools?.length ? (c.type === 'tool' ? { name: c.toolName } : c.type) : undefined,
+    reasoning: toReasoning(o, adapter, warnings),
   };
-  for (const name of NO_FIELD) if (o[name] !== undefined) warnings.push(notSent(name, `no unified field; set the wire's own under providerOptions.${adapter.id}`));
-  if (o.includeRawChunks) warnings.push(notSent('includeRawChunks', 'wireforge streams unified events, not wire chunks'));
-  const f = o.responseFormat;
-  if (f?.type === 'json') r.responseFormat = f.schema ? { type: 'json_schema', name: f.name ?? 'response', schema: f.schema as Record<string, unknown> } : { type: 'json' };
-  for (const t of o.tools ?? []) {
-    const tool = t.type === 'function' ? { name: t.name, description: t.description, parameters: t.inputSchema as Record<string, unknown>, strict: t.strict }
-      : t.id.startsWith(`${KEY}.`) ? { type: 'provider' as const, name: t.id.slice(KEY.length + 1), options: t.args }
-      : warnings.push(notSent(`tool ${t.id}`, `provider tools are ${KEY}.<name> (providerTool())`)) && undefined;
-    if (tool) (r.tools ??= []).push(tool);
-  }
-  // `auto` is every wire's default (the AI SDK sends it even without tools): only a real choice is passed on.
-  const c = o.toolChoice;
-  if (c && c.type !== 'auto' && r.tools) r.toolChoice = c.type === 'tool' ? { name: c.toolName } : c.type;
-  r.reasoning = toReasoning(o, adapter, warnings);
-  const own = o.providerOptions?.[KEY];
-  for (const k of FROM_OPTIONS) if (own?.[k] !== undefined) (r as unknown as Record<string, unknown>)[k] = own[k];
+  const own = given?.[KEY];
+  for (const k of FROM_OPTIONS) if (own?.[k] !== undefined) (request as unknown as Record<string, unknown>)[k] = own[k];
   // The wire's own fields, under the spec id, merged into the body by the spec's rules.
-  const wire = o.providerOptions?.[adapter.id];
-  if (wire) r.providerOptions = { ...r.providerOptions, ...wire };
-  const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(o.headers ?? {})) if (v !== undefined) headers[k] = v;
-  return { request: r, call: { signal: o.abortSignal, headers }, warnings };
+  const wire = given?.[adapter.id];
+  if (wire) request.providerOptions = { ...request.providerOptions, ...wire };
+  // A header the AI SDK leaves undefined is skipped by the client, as any value that is not a string.
+  return { request, call: { signal: o.abortSignal, headers: o.headers as Record<string, string> | undefined }, warnings };
 }
 
 /** The AI SDK's reasoning level: a budget where the spec turns thinking on by one, else the effort. */
 function toReasoning(o: Options, adapter: ProviderAdapter, warnings: V4Warning[]): ReasoningOptions | undefined {
-  const level = o.reasoning;
-  const [share, tokens] = BUDGET[level ?? ''] ?? [];
+  const level = o.reasoning!;
+  const [share, tokens] = BUDGET[level] ?? [];
   if (!tokens) return undefined; // none, provider-default, unset
   const takes = (field: 'reasoning.budgetTokens' | 'reasoning.effort') => 'to' in (adapter.profile.request.params[field] ?? {});
   if (takes('reasoning.budgetTokens')) return { budgetTokens: o.maxOutputTokens ? Math.max(1024, Math.round(o.maxOutputTokens * share!)) : tokens };
-  const effort = EFFORTS.includes(level!) ? level : 'high';
+  const effort = EFFORTS.includes(level) ? level : 'high';
   if (effort !== level || !takes('reasoning.effort')) warnings.push({ type: 'compatibility', feature: 'reasoning', details: `"${level}" sent as effort "${effort}"` });
   return { effort: effort as ReasoningOptions['effort'] };
 }
 
-type Of<U, T> = Extract<U, { type: T }>;
-type Builders<U extends { type: string }, Out, More extends unknown[]> = { [T in U['type']]: (p: Of<U, T>, ...more: More) => Out };
-
 /** Each prompt role's unified message(s); `at` is where it sits in the prompt. */
-const ROLES: { [R in V4Message['role']]: (m: Extract<V4Message, { role: R }>, at: string, warnings: V4Warning[]) => Message | Message[] } = {
+const ROLES: { [R in V4Message['role']]: (m: Extract<V4Message, { role: R }>, at: string, warn: Warn) => Message | Message[] } = {
   system: (m) => ({ role: 'system', content: m.content }),
   user: (m, at) => ({ role: 'user', content: m.content.map((p, j) => contentPart(p, `${at}.content[${j}]`)) }),
-  assistant: (m, at, warnings) => toAssistant(m.content, at, warnings),
+  assistant: (m, at, warn) => toAssistant(m.content, at, warn),
   tool: (m, at) =>
     m.content.map((p): Message => (p.type === 'tool-approval-response' ? { role: 'approval', requestId: p.approvalId, approve: p.approved, reason: p.reason } : { role: 'tool', toolCallId: p.toolCallId, toolName: p.toolName, ...toolOutput(p.output, at) })),
 };
 
-/** A user or tool-output part: text, or an image (data or URL); any other file has no place in the unified model. */
+/** A user or tool-output part: text, or an image (data or URL); anything else has no place in unified user content. */
 function contentPart(p: { type: string; text?: string } | FilePart, where: string): ContentPart {
   if (p.type === 'text') return { type: 'text', text: p.text! };
   const { data: d, mediaType } = p as FilePart;
-  if (p.type !== 'file' || !mediaType.startsWith('image/') || (d.type !== 'url' && d.type !== 'data')) throw refuse(where, p.type === 'file' ? `a ${mediaType} ${d.type} file` : `a ${p.type} part`);
+  if (p.type !== 'file' || !mediaType.startsWith('image/') || (d.type !== 'url' && d.type !== 'data')) {
+    throw new UnsupportedFunctionalityError({ functionality: `${where}: ${p.type === 'file' ? `a ${mediaType} ${d.type} file` : `a ${p.type} part`} (unified user content is text and images)` });
+  }
   return { type: 'image', ...dataOf(d), mediaType: mediaType === 'image/*' ? undefined : mediaType };
 }
 
@@ -112,11 +114,10 @@ function toolOutput(o: ToolOutput, at: string): Pick<ToolMessage, 'content' | 'i
 
 type AssistantPart = Extract<V4Message, { role: 'assistant' }>['content'][number];
 
-/** Each assistant part type's unified part, with what its `providerOptions.wireforge` carried; undefined: no place for it. */
-const TURN: Builders<AssistantPart, ResponsePart | undefined, [fields: Record<string, unknown>]> = {
+/** Each assistant part type's unified part, with what its `providerOptions.wireforge` carried; none: no place for it. */
+const TURN: { [T in AssistantPart['type']]?: (p: Extract<AssistantPart, { type: T }>, f: Record<string, unknown>) => ResponsePart | undefined } = {
   text: (p, f) => ({ ...f, type: 'text', text: p.text }),
   reasoning: (p, f) => ({ ...f, type: 'thinking', text: p.text }),
-  'reasoning-file': () => undefined,
   'tool-call': (p, f) =>
     p.providerExecuted
       ? { ...f, type: 'provider-tool-call', id: p.toolCallId, name: p.toolName, input: p.input }
@@ -130,28 +131,22 @@ const TURN: Builders<AssistantPart, ResponsePart | undefined, [fields: Record<st
  * An assistant turn as the unified message: its parts in order, and the text, thinking and calls
  * they hold (the fields a wire without ordered parts writes from), with the origin its parts carry.
  */
-function toAssistant(content: AssistantPart[], at: string, warnings: V4Warning[]): AssistantMessage {
+function toAssistant(content: AssistantPart[], at: string, warn: Warn): AssistantMessage {
   const parts: ResponsePart[] = [];
-  const thinking: ThinkingPart[] = [];
-  const toolCalls: ToolCall[] = [];
-  let text = '';
   let origin: Origin | undefined;
   for (const p of content) {
-    const { fields, origin: from } = fieldsOf(p.providerOptions);
+    const [fields, from] = fieldsOf(p.providerOptions);
     origin ??= from;
-    const part = TURN[p.type](p as never, fields);
-    if (!part) warnings.push(notSent(`${at} ${p.type} part`, 'no place in a unified assistant turn'));
-    else {
-      parts.push(part);
-      if (part.type === 'text') text += part.text;
-      else if (part.type === 'tool-call') toolCalls.push(part.call);
-      else if (part.type === 'thinking') {
-        const { type, ...t } = part;
-        thinking.push(t);
-      }
-    }
+    const part = TURN[p.type]?.(p as never, fields);
+    if (part) parts.push(part);
+    else warn(`${at} ${p.type} part`, 'no place in a unified assistant turn');
   }
-  return { role: 'assistant', content: text || null, parts, thinking: thinking.length ? thinking : undefined, toolCalls: toolCalls.length ? toolCalls : undefined, origin };
+  /** The parts of one type, each as `view` gives it; undefined when there are none. */
+  const of = <T extends ResponsePart['type'], V>(type: T, view: (p: Extract<ResponsePart, { type: T }>) => V): V[] | undefined => {
+    const list = parts.flatMap((p) => (p.type === type ? [view(p as never)] : []));
+    return list.length ? list : undefined;
+  };
+  return { role: 'assistant', content: of('text', (p) => p.text)?.join('') || null, parts, thinking: of('thinking', ({ type, ...t }) => t), toolCalls: of('tool-call', (p) => p.call), origin };
 }
 
 /** File data as the unified part holds it: a URL, or base64 (without Node's Buffer: the bridge runs in browsers and Workers too). */
