@@ -11,7 +11,7 @@ import { aiSdkError, type Exchange } from './api-call-error.js';
 import { adapterOf, idOf, type SpecSource } from './resolve-adapter.js';
 import { streamParts } from './stream-parts.js';
 import { toRequest } from './to-request.js';
-import { contentOf, counter, finishOf, turnMetadata, usageOf, warningsOf } from './to-content.js';
+import { contentOf, counter, endOf, warningsOf } from './to-content.js';
 
 /** Any createClient option, and the model the AI SDK calls this model by. */
 export interface LanguageModelOptions extends ClientOptions {
@@ -63,10 +63,8 @@ export function languageModel(spec: SpecSource, { model, ...options }: LanguageM
       return {
         // The history's parts: calls with what only goes back (a signature, the item they came as).
         content: (res.message.parts ?? res.content).flatMap((part) => contentOf(part, origin, ids) ?? []),
-        finishReason: finishOf(res.finishReason, res.rawFinishReason),
-        usage: usageOf(res.usage),
         warnings: [...warnings, ...warningsOf(res.warnings)],
-        providerMetadata: turnMetadata(provider, res.paused),
+        ...endOf(res, provider),
         request: sent.request,
         response: { id: res.id, modelId: res.model, headers: sent.headers, body: res.raw },
       };

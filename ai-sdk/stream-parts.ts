@@ -7,11 +7,13 @@
  * that arrive whole go through the same table as doGenerate's (to-content.ts).
  */
 import type { LanguageModelV4StreamPart as Part, SharedV4Warning } from '@ai-sdk/provider';
-import type { ChatResponse, Citation, StreamEvent, ToolCall, Usage } from '../runtime/contract/unified-model.js';
-import { metadataOf, type Origin } from './part-metadata.js';
-import { citationsOf, contentOf, counter, finishOf, turnMetadata, usageOf, warningsOf } from './to-content.js';
+import type { ChatResponse, Citation, ResponsePart, StreamEvent, ToolCall, Usage } from '../runtime/contract/unified-model.js';
+import type { Origin } from './part-metadata.js';
+import { contentOf, counter, endOf, warningsOf } from './to-content.js';
 
-type Kind = 'text' | 'reasoning';
+/** The unified parts that stream as deltas, and the V4 blocks they make. */
+const BLOCK = { text: 'text', thinking: 'reasoning' } as const;
+type Kind = keyof typeof BLOCK;
 type Cursor = { at: number; offset: number };
 
 /** The stream's handler: each event becomes the V4 parts it makes, handed to `emit` (usage alone makes none). */
@@ -21,33 +23,38 @@ export function streamParts(origin: Origin, snapshot: () => ChatResponse, emit: 
   /** Tool calls by the stream's index → the V4 id their input parts carry. */
   const calls = new Map<number, string>();
   /** How far the V4 blocks have used the snapshot's text and thinking parts (part index, characters into it). */
-  const cursors: Record<Kind, Cursor> = { text: { at: 0, offset: 0 }, reasoning: { at: 0, offset: 0 } };
+  const cursors: Record<Kind, Cursor> = { text: { at: 0, offset: 0 }, thinking: { at: 0, offset: 0 } };
   let usage: Usage | null = null;
   /** The snapshot's calls by id (see historyCall). */
   let history: Map<string, ToolCall> | undefined;
+  const partsOf = (kind: Kind) => snapshot().content.filter((p): p is Extract<ResponsePart, { type: Kind }> => p.type === kind);
 
-  /** The open block ends: with the metadata of the part it ended in, and (text) the citations of the parts it covered. */
+  /**
+   * The open block ends, with what the part it ended in gives its V4 part (the same table as
+   * doGenerate's): metadata, and for text the citations of every part the block covered.
+   */
   const close = () => {
     if (!open) return;
     const { kind, id, length } = open;
-    const snap = snapshot();
-    const list: Array<{ text: string; citations?: Citation[] }> = kind === 'text' ? snap.content.filter((p) => p.type === 'text') : (snap.message.thinking ?? []);
+    open = undefined;
+    const list: Array<Extract<ResponsePart, { type: Kind }> & { citations?: Citation[] }> = partsOf(kind);
     const cursor = cursors[kind];
     const first = cursor.at;
     const part = take(list, cursor, length);
-    open = undefined;
     const cited = list.slice(first, cursor.at + (cursor.offset > 0 ? 1 : 0)).flatMap((t) => t.citations ?? []);
-    emit({ type: `${kind}-end`, id, citations: citationsOf(cited, ids), providerMetadata: part && metadataOf(part, ['text', 'citations'], origin, kind === 'text') } as Part);
+    const v4 = part && (contentOf({ ...part, citations: cited.length ? cited : undefined } as ResponsePart, origin, ids) as { citations?: unknown; providerMetadata?: unknown });
+    emit({ type: `${BLOCK[kind]}-end`, id, citations: v4?.citations, providerMetadata: v4?.providerMetadata } as Part);
   };
 
   /** Reasoning parts with no text (redacted or encrypted-only): no delta announced them, so they go out whole. */
   const silentThinking = () => {
-    const thinking = snapshot().message.thinking ?? [];
-    const at = cursors.reasoning;
+    const thinking = partsOf('thinking');
+    const at = cursors.thinking;
     while (at.offset === 0 && at.at < thinking.length && thinking[at.at]!.text === '') {
       const id = ids();
+      open = { kind: 'thinking', id, length: 0 };
       emit({ type: 'reasoning-start', id });
-      emit({ type: 'reasoning-end', id, providerMetadata: metadataOf(thinking[at.at++]!, ['text'], origin) });
+      close();
     }
   };
 
@@ -57,10 +64,10 @@ export function streamParts(origin: Origin, snapshot: () => ChatResponse, emit: 
       close();
       silentThinking();
       open = { kind, id: ids(), length: 0 };
-      emit({ type: `${kind}-start`, id: open.id });
+      emit({ type: `${BLOCK[kind]}-start`, id: open.id });
     }
     open.length += delta.length;
-    emit({ type: `${kind}-delta`, id: open.id, delta });
+    emit({ type: `${BLOCK[kind]}-delta`, id: open.id, delta });
   };
 
   /**
@@ -86,10 +93,10 @@ export function streamParts(origin: Origin, snapshot: () => ChatResponse, emit: 
       case 'text-delta':
         return delta('text', e.delta);
       case 'thinking-delta':
-        return delta('reasoning', e.delta);
+        return delta('thinking', e.delta);
       case 'thinking-signature':
         // A signature is the last thing a reasoning block gets: the block ends here.
-        if (open?.kind === 'reasoning') close();
+        if (open?.kind === 'thinking') close();
         return;
       case 'tool-call-start': {
         close();
@@ -123,7 +130,7 @@ export function streamParts(origin: Origin, snapshot: () => ChatResponse, emit: 
       case 'finish':
         close();
         silentThinking();
-        emit({ type: 'finish', usage: usageOf(e.usage ?? usage), finishReason: finishOf(e.finishReason, e.rawFinishReason), providerMetadata: turnMetadata(origin.provider) });
+        emit({ type: 'finish', ...endOf({ ...e, usage: e.usage ?? usage }, origin.provider) });
     }
   };
 }

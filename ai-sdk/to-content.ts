@@ -7,7 +7,7 @@
  * runtime leaves unset wire fields: the AI SDK reads them as absent.
  */
 import type { LanguageModelV4Content, LanguageModelV4FinishReason, LanguageModelV4Source, LanguageModelV4Usage, SharedV4ProviderMetadata, SharedV4Warning } from '@ai-sdk/provider';
-import type { Citation, FinishReason, ResponsePart, Usage, Warning } from '../runtime/contract/unified-model.js';
+import type { ChatResponse, Citation, FinishReason, ResponsePart, Usage, Warning } from '../runtime/contract/unified-model.js';
 import { KEY, metadataOf, type Origin } from './part-metadata.js';
 
 /** A turn's V4 ids: "0", "1", … in the order parts are made. */
@@ -55,13 +55,13 @@ export function contentOf(part: ResponsePart, origin: Origin, ids: Ids): Languag
 }
 
 /** V4's finish names are the unified ones with a dash; a refusal (the model declining for safety) is the nearest, content-filter. */
-export const finishOf = (reason: FinishReason | null, raw: string | null): LanguageModelV4FinishReason => ({
+const finishOf = (reason: FinishReason | null, raw: string | null): LanguageModelV4FinishReason => ({
   unified: reason === 'refusal' ? 'content-filter' : ((reason?.replace('_', '-') ?? 'other') as LanguageModelV4FinishReason['unified']),
   raw: raw ?? undefined,
 });
 
 /** Unified counts (input includes cache reads and writes, output includes reasoning) split as V4 splits them; `raw` the unified usage. */
-export function usageOf(u: Usage | null): LanguageModelV4Usage {
+function usageOf(u: Usage | null): LanguageModelV4Usage {
   const { inputTokens: input, outputTokens: output, cachedInputTokens: read, cacheWriteTokens: written, reasoningTokens: reasoning } = u ?? ({} as Partial<Usage>);
   return {
     inputTokens: { total: input, noCache: input === undefined ? input : input - (read ?? 0) - (written ?? 0), cacheRead: read, cacheWrite: written },
@@ -74,5 +74,9 @@ export function usageOf(u: Usage | null): LanguageModelV4Usage {
 export const warningsOf = (warnings: readonly Warning[]): SharedV4Warning[] =>
   warnings.map((w) => ({ type: w.type === 'dropped' ? 'unsupported' : 'compatibility', feature: w.field, details: w.message }));
 
-/** The turn's own metadata (doGenerate's result, the stream's finish). */
-export const turnMetadata = (provider: string, paused?: true): SharedV4ProviderMetadata => ({ [KEY]: { provider, ...(paused && { paused }) } });
+/** How a turn ended, as doGenerate's result and the stream's finish part say it: finish reason, usage, and the turn's own metadata. */
+export const endOf = (r: Pick<ChatResponse, 'finishReason' | 'rawFinishReason' | 'usage' | 'paused'>, provider: string) => ({
+  finishReason: finishOf(r.finishReason, r.rawFinishReason),
+  usage: usageOf(r.usage),
+  providerMetadata: { [KEY]: { provider, ...(r.paused && { paused: r.paused }) } },
+});
