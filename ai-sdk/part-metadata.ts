@@ -6,6 +6,7 @@
  * continuity rules (docs/continuity.md), never sent as if it were its own.
  */
 import type { JSONObject, SharedV4ProviderMetadata, SharedV4ProviderOptions } from '@ai-sdk/provider';
+import { isPlainObject, sanitize } from '../runtime/request/safe-merge.js';
 
 /** The providerMetadata / providerOptions key the bridge owns. */
 export const KEY = 'wireforge';
@@ -14,9 +15,6 @@ export interface Origin {
   provider: string;
   model?: string | undefined;
 }
-
-/** Keys that never come back from the caller's side (a prompt is user input). */
-const UNSAFE = new Set(['__proto__', 'constructor', 'prototype']);
 
 /**
  * `providerMetadata.wireforge`: the part's fields but `type` and those the V4 part already shows,
@@ -31,11 +29,13 @@ export function metadataOf(part: object, shown: readonly string[], origin: Origi
   return any ? { [KEY]: out } : undefined;
 }
 
-/** The fields under `providerOptions.wireforge` without unsafe keys, and the origin they name. */
+/**
+ * The fields under `providerOptions.wireforge` and the origin they name. A prompt is user input:
+ * it is copied without the keys that could reach a prototype, at any depth, as the runtime copies
+ * every user object.
+ */
 export function fieldsOf(options: SharedV4ProviderOptions | undefined): [fields: Record<string, unknown>, origin: Origin | undefined] {
-  const own = options?.[KEY];
-  const { provider, model, ...rest } = own && typeof own === 'object' && !Array.isArray(own) ? own : {};
-  const fields: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(rest)) if (!UNSAFE.has(k) && v !== undefined) fields[k] = v;
+  const own = sanitize(options?.[KEY]);
+  const { provider, model, ...fields } = isPlainObject(own) ? own : {};
   return [fields, typeof provider === 'string' && provider ? { provider, model: typeof model === 'string' ? model : undefined } : undefined];
 }

@@ -88,7 +88,7 @@ function toReasoning(o: Options, adapter: ProviderAdapter, warnings: V4Warning[]
 const ROLES: { [R in V4Message['role']]: (m: Extract<V4Message, { role: R }>, at: string, warn: Warn) => Message | Message[] } = {
   system: (m) => ({ role: 'system', content: m.content }),
   user: (m, at) => ({ role: 'user', content: m.content.map((p, j) => contentPart(p, `${at}.content[${j}]`)) }),
-  assistant: (m, at, warn) => toAssistant(m.content, at, warn),
+  assistant: toAssistant,
   tool: (m, at) =>
     m.content.map((p): Message => (p.type === 'tool-approval-response' ? { role: 'approval', requestId: p.approvalId, approve: p.approved, reason: p.reason } : { role: 'tool', toolCallId: p.toolCallId, toolName: p.toolName, ...toolOutput(p.output, at) })),
 };
@@ -131,7 +131,7 @@ const TURN: { [T in AssistantPart['type']]?: (p: Extract<AssistantPart, { type: 
  * An assistant turn as the unified message: its parts in order, and the text, thinking and calls
  * they hold (the fields a wire without ordered parts writes from), with the origin its parts carry.
  */
-function toAssistant(content: AssistantPart[], at: string, warn: Warn): AssistantMessage {
+function toAssistant({ content }: { content: AssistantPart[] }, at: string, warn: Warn): AssistantMessage {
   const parts: ResponsePart[] = [];
   let origin: Origin | undefined;
   for (const p of content) {
