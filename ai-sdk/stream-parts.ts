@@ -19,7 +19,8 @@ type Cursor = { at: number; offset: number };
 /** The stream's handler: each event becomes the V4 parts it makes, handed to `emit` (usage alone makes none). */
 export function streamParts(origin: Origin, snapshot: () => ChatResponse, emit: (part: Part) => void, warnings: SharedV4Warning[]): (e: StreamEvent) => void {
   const ids = counter();
-  let open: { kind: Kind; id: string; length: number } | undefined;
+  /** The open block; `delta` its delta part's type, made once per block (the hot path builds no strings). */
+  let open: { kind: Kind; id: string; length: number; delta?: string } | undefined;
   /** Tool calls by the stream's index → the V4 id their input parts carry. */
   const calls = new Map<number, string>();
   /** How far the V4 blocks have used the snapshot's text and thinking parts (part index, characters into it). */
@@ -63,11 +64,11 @@ export function streamParts(origin: Origin, snapshot: () => ChatResponse, emit: 
     if (open?.kind !== kind) {
       close();
       silentThinking();
-      open = { kind, id: ids(), length: 0 };
-      emit({ type: `${BLOCK[kind]}-start`, id: open.id });
+      open = { kind, id: ids(), length: 0, delta: `${BLOCK[kind]}-delta` };
+      emit({ type: `${BLOCK[kind]}-start`, id: open.id } as Part);
     }
     open.length += delta.length;
-    emit({ type: `${BLOCK[kind]}-delta`, id: open.id, delta });
+    emit({ type: open.delta, id: open.id, delta } as Part);
   };
 
   /**
