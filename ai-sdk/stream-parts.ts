@@ -60,15 +60,15 @@ export function streamParts(origin: Origin, snapshot: () => ChatResponse, emit: 
   };
 
   /** A delta of this kind: into the open block, opening it (and closing another) first. */
-  const delta = (kind: Kind, delta: string) => {
+  const delta = (kind: Kind, text: string) => {
     if (open?.kind !== kind) {
       close();
       silentThinking();
       open = { kind, id: ids(), length: 0, delta: `${BLOCK[kind]}-delta` };
       emit({ type: `${BLOCK[kind]}-start`, id: open.id } as Part);
     }
-    open.length += delta.length;
-    emit({ type: open.delta, id: open.id, delta } as Part);
+    open.length += text.length;
+    emit({ type: open.delta, id: open.id, delta: text } as Part);
   };
 
   /**
