@@ -7,26 +7,28 @@
 import { APICallError, InvalidArgumentError } from '@ai-sdk/provider';
 import { ConnectionError, ProviderError, RequestError, TimeoutError, WireforgeError } from '../runtime/errors.js';
 
+/** What one call sent (its URL and body) and the headers it got back. */
 export interface Exchange {
-  url: string;
-  body: unknown;
+  request: { url: string; body: unknown };
   headers?: Record<string, string>;
 }
 
-export function aiSdkError(error: unknown, exchange: Exchange, signal: AbortSignal | undefined): unknown {
+export function aiSdkError(error: unknown, { request, headers }: Exchange, signal: AbortSignal | undefined): unknown {
   if (signal?.aborted) return signal.reason ?? error;
   if (!(error instanceof WireforgeError)) return error;
   if (error instanceof RequestError) return new InvalidArgumentError({ argument: error.field, message: error.message, cause: error });
-  const base = { message: error.message, url: exchange.url, requestBodyValues: exchange.body, cause: error, ...(exchange.headers ? { responseHeaders: exchange.headers } : {}) };
-  if (error instanceof ProviderError) {
-    return new APICallError({
-      ...base,
-      ...(error.status === undefined ? {} : { statusCode: error.status }),
-      ...(error.body === undefined ? {} : { responseBody: typeof error.body === 'string' ? error.body : JSON.stringify(error.body) }),
-      isRetryable: error.retryable,
-      data: { type: error.type, code: error.code, requestId: error.requestId },
-    });
-  }
-  // A connection that failed or timed out may succeed on another try; a broken stream body may not.
-  return new APICallError({ ...base, isRetryable: error instanceof ConnectionError || error instanceof TimeoutError });
+  const p = error instanceof ProviderError ? error : undefined;
+  const body = p?.body;
+  return new APICallError({
+    message: error.message,
+    url: request.url,
+    requestBodyValues: request.body,
+    responseHeaders: headers,
+    cause: error,
+    statusCode: p?.status,
+    responseBody: body === undefined || typeof body === 'string' ? body : JSON.stringify(body),
+    // A connection that failed or timed out may succeed on another try; a broken stream body may not.
+    isRetryable: p ? p.retryable : error instanceof ConnectionError || error instanceof TimeoutError,
+    data: p && { type: p.type, code: p.code, requestId: p.requestId },
+  });
 }

@@ -6,6 +6,7 @@
  * continuity rules (docs/continuity.md), never sent as if it were its own.
  */
 import type { JSONObject, SharedV4ProviderMetadata, SharedV4ProviderOptions } from '@ai-sdk/provider';
+import { isPlainObject, sanitize } from '../runtime/request/safe-merge.js';
 
 /** The providerMetadata / providerOptions key the bridge owns. */
 export const KEY = 'wireforge';
@@ -15,30 +16,26 @@ export interface Origin {
   model?: string | undefined;
 }
 
-/** Keys that never come back from the caller's side (a prompt is user input). */
-const UNSAFE = new Set(['__proto__', 'constructor', 'prototype']);
-
-/** `providerMetadata.wireforge`: the part's fields except those the AI SDK part already has, plus its origin. */
-export function metadataOf(part: object, shown: readonly string[], origin: Origin): SharedV4ProviderMetadata {
-  const out: JSONObject = { provider: origin.provider };
-  if (origin.model !== undefined) out.model = origin.model;
-  for (const [k, v] of Object.entries(part)) if (v !== undefined && !shown.includes(k)) out[k] = v as JSONObject[string];
-  return { [KEY]: out };
+/**
+ * `providerMetadata.wireforge`: the part's fields but `type` and those the V4 part already shows,
+ * with its origin; `ifAny`: none at all when the part has nothing more (a plain text part stays plain).
+ */
+export function metadataOf(part: object, shown: readonly string[], origin: Origin, ifAny?: boolean): SharedV4ProviderMetadata | undefined {
+  const out: JSONObject = { ...origin };
+  let any = !ifAny;
+  for (const [k, v] of Object.entries(part)) {
+    if (v !== undefined && k !== 'type' && !shown.includes(k)) (out[k] = v), (any = true);
+  }
+  return any ? { [KEY]: out } : undefined;
 }
 
-/** The fields under `providerOptions.wireforge`, without the origin and without unsafe keys. */
-export function fieldsOf(options: SharedV4ProviderOptions | undefined): { fields: Record<string, unknown>; origin: Origin | undefined } {
-  const own = options?.[KEY];
-  if (own === undefined || own === null || typeof own !== 'object' || Array.isArray(own)) return { fields: {}, origin: undefined };
-  const fields: Record<string, unknown> = {};
-  let origin: Origin | undefined;
-  for (const [k, v] of Object.entries(own)) {
-    if (UNSAFE.has(k) || v === undefined) continue;
-    if (k === 'provider') {
-      if (typeof v === 'string') origin = { provider: v, ...(origin?.model === undefined ? {} : { model: origin.model }) };
-    } else if (k === 'model') {
-      if (typeof v === 'string') origin = { provider: origin?.provider ?? '', model: v };
-    } else fields[k] = v;
-  }
-  return { fields, origin: origin?.provider ? origin : undefined };
+/**
+ * The fields under `providerOptions.wireforge` and the origin they name. A prompt is user input:
+ * it is copied without the keys that could reach a prototype, at any depth, as the runtime copies
+ * every user object.
+ */
+export function fieldsOf(options: SharedV4ProviderOptions | undefined): [fields: Record<string, unknown>, origin: Origin | undefined] {
+  const own = sanitize(options?.[KEY]);
+  const { provider, model, ...fields } = isPlainObject(own) ? own : {};
+  return [fields, typeof provider === 'string' && provider ? { provider, model: typeof model === 'string' ? model : undefined } : undefined];
 }

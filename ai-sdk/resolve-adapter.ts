@@ -12,17 +12,12 @@ export interface SpecModule {
 
 export type SpecSource = string | SpecModule;
 
-export function isBuiltIn(id: string): boolean {
-  return Object.prototype.hasOwnProperty.call(loaders, id);
-}
+export const isBuiltIn = (id: string): id is keyof typeof loaders => Object.hasOwn(loaders, id);
 
-export function idOf(spec: SpecSource): string {
-  return typeof spec === 'string' ? spec : spec.adapter.id;
-}
+export const idOf = (spec: SpecSource): string => (typeof spec === 'string' ? spec : spec.adapter.id);
 
 export async function adapterOf(spec: SpecSource): Promise<ProviderAdapter> {
   if (typeof spec !== 'string') return spec.adapter;
-  const load = isBuiltIn(spec) ? loaders[spec as keyof typeof loaders] : undefined;
-  if (!load) throw new Error(`no built-in spec "${spec}"; pass a generated module for a spec of your own`);
-  return (await load()).adapter;
+  if (!isBuiltIn(spec)) throw new Error(`no built-in spec "${spec}"; pass a generated module for a spec of your own`);
+  return (await loaders[spec]()).adapter;
 }

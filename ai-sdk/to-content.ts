@@ -1,96 +1,82 @@
 /**
- * Unified results → AI SDK V4 results (docs/ai-sdk.md, "To the AI SDK"): content parts, usage,
- * finish reason and warnings. Whatever a part carries beyond the V4 shape rides in
- * `providerMetadata.wireforge` (part-metadata.ts) and comes back on the next step.
+ * Unified results → AI SDK V4 results (docs/ai-sdk.md, "To the AI SDK"): one table from each
+ * unified part to its V4 part, used by doGenerate for the whole turn and by doStream for the
+ * parts that arrive whole (and for a block's end metadata), plus usage, finish reason and warnings.
+ * Whatever a part carries beyond the V4 shape rides in `providerMetadata.wireforge`
+ * (part-metadata.ts) and comes back on the next step. Unset V4 fields are left undefined, as the
+ * runtime leaves unset wire fields: the AI SDK reads them as absent.
  */
-import type {
-  LanguageModelV4Citation,
-  LanguageModelV4Content,
-  LanguageModelV4FinishReason,
-  LanguageModelV4Usage,
-  SharedV4Warning,
-} from '@ai-sdk/provider';
-import type { Citation, FinishReason, ResponsePart, Usage, Warning } from '../runtime/contract/unified-model.js';
-import { metadataOf, type Origin } from './part-metadata.js';
+import type { LanguageModelV4Content, LanguageModelV4FinishReason, LanguageModelV4Source, LanguageModelV4Usage, SharedV4ProviderMetadata, SharedV4Warning } from '@ai-sdk/provider';
+import type { ChatResponse, Citation, FinishReason, ResponsePart, Usage, Warning } from '../runtime/contract/unified-model.js';
+import { KEY, metadataOf, type Origin } from './part-metadata.js';
 
-const FINISH: Record<FinishReason, LanguageModelV4FinishReason['unified']> = {
-  stop: 'stop',
-  length: 'length',
-  tool_calls: 'tool-calls',
-  content_filter: 'content-filter',
-  // A refusal is the model declining for safety: the nearest V4 reason; the raw one stays in `raw`.
-  refusal: 'content-filter',
-  error: 'error',
-  other: 'other',
+/** A turn's V4 ids: "0", "1", … in the order parts are made. */
+export type Ids = () => string;
+export const counter = (): Ids => {
+  let n = 0;
+  return () => `${n++}`;
 };
 
-export function finishOf(reason: FinishReason | null, raw: string | null): LanguageModelV4FinishReason {
-  return { unified: reason === null ? 'other' : FINISH[reason], raw: raw ?? undefined };
+/**
+ * A unified part's V4 part, and what its metadata leaves out: the fields the V4 part shows (none
+ * given: no metadata), whether to add metadata only when something is left (a plain text part
+ * stays plain), and the object they are read from (a call's, for a tool-call part).
+ */
+type Row<T> = (p: T, ids: Ids) => [v4: LanguageModelV4Content, shown?: string[], ifAny?: boolean, of?: object] | undefined;
+
+/** A source (a part, or the source of a citation): a URL, or a document by its title. */
+const sourceOf = (s: Citation, ids: Ids): LanguageModelV4Source =>
+  s.url !== undefined
+    ? { type: 'source', sourceType: 'url', id: ids(), url: s.url, title: s.title }
+    : { type: 'source', sourceType: 'document', id: ids(), mediaType: 'text/plain', title: s.title ?? s.documentId ?? 'document' };
+
+export const citationsOf = (list: Citation[] | undefined, ids: Ids) => (list?.length ? list.map((c) => ({ source: sourceOf(c, ids), citedText: c.citedText })) : undefined);
+
+const PARTS: { [T in ResponsePart['type']]: Row<Extract<ResponsePart, { type: T }>> } = {
+  text: (p, ids) => [{ type: 'text', text: p.text, citations: citationsOf(p.citations, ids) }, ['text', 'citations'], true],
+  thinking: (p) => [{ type: 'reasoning', text: p.text }, ['text']],
+  'tool-call': ({ call: c }) => [{ type: 'tool-call', toolCallId: c.id, toolName: c.name, input: c.arguments }, ['id', 'name', 'arguments'], true, c],
+  'provider-tool-call': (p) => [{ type: 'tool-call', toolCallId: p.id, toolName: p.name, input: JSON.stringify(p.input ?? {}), providerExecuted: true }, ['id', 'name', 'input']],
+  'provider-tool-result': (p) => [{ type: 'tool-result', toolCallId: p.callId, toolName: p.name, result: (p.result ?? null) as never, isError: p.isError || undefined }, ['callId', 'name', 'result', 'isError']],
+  // A URL source is all in its V4 part; a document keeps its id (and anything else) in metadata.
+  source: (p, ids) => [sourceOf(p, ids), p.url === undefined ? ['title'] : undefined],
+  file: (p) => {
+    const url = p.data === undefined ? p.url : undefined;
+    return (p.data ?? url) === undefined ? undefined : [{ type: 'file', mediaType: p.mediaType, data: url === undefined ? { type: 'data', data: p.data! } : { type: 'url', url: new URL(url) } }, ['mediaType', url === undefined ? 'data' : 'url']];
+  },
+  'approval-request': (p) => [{ type: 'tool-approval-request', approvalId: p.id, toolCallId: p.id }, ['id']],
+  opaque: (p) => [{ type: 'custom', kind: `${KEY}.${p.kind}` }, []],
+};
+
+export function contentOf(part: ResponsePart, origin: Origin, ids: Ids): LanguageModelV4Content | undefined {
+  const [v4, shown, ifAny, of = part] = PARTS[part.type](part as never, ids) ?? [];
+  if (v4 && shown) v4.providerMetadata = metadataOf(of, shown, origin, ifAny);
+  return v4;
 }
 
-/** Unified counts (input includes cache reads and writes, output includes reasoning) split as V4 splits them. */
-export function usageOf(u: Usage | null): LanguageModelV4Usage {
-  if (u === null) {
-    return { inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: undefined, text: undefined, reasoning: undefined } };
-  }
-  const cached = u.cachedInputTokens;
-  const written = u.cacheWriteTokens;
-  const reasoning = u.reasoningTokens;
+/** V4's finish names are the unified ones with a dash; a refusal (the model declining for safety) is the nearest, content-filter. */
+const finishOf = (reason: FinishReason | null, raw: string | null): LanguageModelV4FinishReason => ({
+  unified: reason === 'refusal' ? 'content-filter' : ((reason?.replace('_', '-') ?? 'other') as LanguageModelV4FinishReason['unified']),
+  raw: raw ?? undefined,
+});
+
+/** Unified counts (input includes cache reads and writes, output includes reasoning) split as V4 splits them; `raw` the unified usage. */
+function usageOf(u: Usage | null): LanguageModelV4Usage {
+  const { inputTokens: input, outputTokens: output, cachedInputTokens: read, cacheWriteTokens: written, reasoningTokens: reasoning } = u ?? ({} as Partial<Usage>);
   return {
-    inputTokens: { total: u.inputTokens, noCache: u.inputTokens - (cached ?? 0) - (written ?? 0), cacheRead: cached, cacheWrite: written },
-    outputTokens: { total: u.outputTokens, text: reasoning === undefined ? undefined : u.outputTokens - reasoning, reasoning },
-    // Plain data (other models' counts, Anthropic advisor steps, included).
-    raw: { ...u } as unknown as LanguageModelV4Usage['raw'],
+    inputTokens: { total: input, noCache: input === undefined ? input : input - (read ?? 0) - (written ?? 0), cacheRead: read, cacheWrite: written },
+    outputTokens: { total: output, text: reasoning === undefined ? reasoning : output! - reasoning, reasoning },
+    raw: (u ? { ...u } : undefined) as LanguageModelV4Usage['raw'],
   };
 }
 
 /** wireforge's fidelity warnings: a dropped field is unsupported, an overridden one a compatibility note. */
-export function warningsOf(warnings: readonly Warning[]): SharedV4Warning[] {
-  return warnings.map((w) => ({ type: w.type === 'dropped' ? 'unsupported' : 'compatibility', feature: w.field, details: w.message }));
-}
+export const warningsOf = (warnings: readonly Warning[]): SharedV4Warning[] =>
+  warnings.map((w) => ({ type: w.type === 'dropped' ? 'unsupported' : 'compatibility', feature: w.field, details: w.message }));
 
-export function citationsOf(list: Citation[] | undefined, ids: () => string): LanguageModelV4Citation[] | undefined {
-  if (!list?.length) return undefined;
-  return list.map((c) => {
-    const source: LanguageModelV4Citation['source'] = c.url !== undefined
-      ? { type: 'source', sourceType: 'url', id: ids(), url: c.url, ...(c.title === undefined ? {} : { title: c.title }) }
-      : { type: 'source', sourceType: 'document', id: ids(), mediaType: 'text/plain', title: c.title ?? c.documentId ?? 'document' };
-    return { source, ...(c.citedText === undefined ? {} : { citedText: c.citedText }) };
-  });
-}
-
-/** Text and thinking are made by the caller (they stream in pieces); every other part is whole here. */
-export function contentOf(part: ResponsePart, origin: Origin, ids: () => string): LanguageModelV4Content | undefined {
-  switch (part.type) {
-    case 'text': {
-      const citations = citationsOf(part.citations, ids);
-      return { type: 'text', text: part.text, ...(citations ? { citations } : {}), ...extra(part, ['type', 'text', 'citations'], origin) };
-    }
-    case 'thinking':
-      return { type: 'reasoning', text: part.text, providerMetadata: metadataOf(part, ['type', 'text'], origin) };
-    case 'tool-call':
-      return { type: 'tool-call', toolCallId: part.call.id, toolName: part.call.name, input: part.call.arguments, ...extra(part.call, ['id', 'name', 'arguments'], origin) };
-    case 'provider-tool-call':
-      return { type: 'tool-call', toolCallId: part.id, toolName: part.name, input: JSON.stringify(part.input ?? {}), providerExecuted: true, providerMetadata: metadataOf(part, ['type', 'id', 'name', 'input'], origin) };
-    case 'provider-tool-result':
-      return { type: 'tool-result', toolCallId: part.callId, toolName: part.name, result: (part.result ?? null) as never, ...(part.isError ? { isError: true } : {}), providerMetadata: metadataOf(part, ['type', 'callId', 'name', 'result', 'isError'], origin) };
-    case 'source':
-      return part.url !== undefined
-        ? { type: 'source', sourceType: 'url', id: ids(), url: part.url, ...(part.title === undefined ? {} : { title: part.title }) }
-        : { type: 'source', sourceType: 'document', id: ids(), mediaType: 'text/plain', title: part.title ?? part.documentId ?? 'document', providerMetadata: metadataOf(part, ['type', 'title'], origin) };
-    case 'file':
-      if (part.data !== undefined) return { type: 'file', mediaType: part.mediaType, data: { type: 'data', data: part.data }, providerMetadata: metadataOf(part, ['type', 'mediaType', 'data'], origin) };
-      if (part.url !== undefined) return { type: 'file', mediaType: part.mediaType, data: { type: 'url', url: new URL(part.url) }, providerMetadata: metadataOf(part, ['type', 'mediaType', 'url'], origin) };
-      return undefined;
-    case 'approval-request':
-      return { type: 'tool-approval-request', approvalId: part.id, toolCallId: part.id, providerMetadata: metadataOf(part, ['type', 'id'], origin) };
-    case 'opaque':
-      return { type: 'custom', kind: `wireforge.${part.kind}`, providerMetadata: metadataOf(part, ['type'], origin) };
-  }
-}
-
-/** providerMetadata only when the part carries something beyond its V4 fields (a plain text part stays plain). */
-function extra(part: object, shown: readonly string[], origin: Origin): { providerMetadata?: ReturnType<typeof metadataOf> } {
-  for (const [k, v] of Object.entries(part)) if (v !== undefined && !shown.includes(k)) return { providerMetadata: metadataOf(part, shown, origin) };
-  return {};
-}
+/** How a turn ended, as doGenerate's result and the stream's finish part say it: finish reason, usage, and the turn's own metadata. */
+export const endOf = (r: Pick<ChatResponse, 'finishReason' | 'rawFinishReason' | 'usage' | 'paused'>, provider: string) => ({
+  finishReason: finishOf(r.finishReason, r.rawFinishReason),
+  usage: usageOf(r.usage),
+  providerMetadata: { [KEY]: { provider, ...(r.paused && { paused: r.paused }) } },
+});

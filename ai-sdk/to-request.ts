@@ -1,7 +1,9 @@
 /**
- * AI SDK call options → one unified request (docs/ai-sdk.md, "From the AI SDK"). What the unified
+ * AI SDK call options → one unified request (docs/ai-sdk.md, "From the AI SDK"), by tables: each
+ * prompt role has its builder, each assistant part type its unified part. What the unified
  * request has no field for becomes a V4 warning naming where to put it instead, never a silent
- * drop; a prompt part the unified model cannot carry is an error before anything is sent.
+ * drop; a prompt part the unified model cannot carry is an error before anything is sent. What
+ * the runtime checks itself (header values, the request's shape) is left to it.
  */
 import {
   UnsupportedFunctionalityError,
@@ -12,7 +14,7 @@ import {
   type SharedV4Warning as V4Warning,
 } from '@ai-sdk/provider';
 import type { ProviderAdapter } from '../runtime/contract/adapter.js';
-import type { AssistantMessage, CallOptions, ChatRequest, ContentPart, Message, ReasoningOptions, ResponsePart, ThinkingPart, ToolCall, ToolSpec } from '../runtime/contract/unified-model.js';
+import type { AssistantMessage, CallOptions, ChatRequest, ContentPart, Message, ReasoningOptions, ResponsePart, ToolMessage, ToolSpec } from '../runtime/contract/unified-model.js';
 import { fieldsOf, KEY, type Origin } from './part-metadata.js';
 
 export interface Converted {
@@ -21,151 +23,138 @@ export interface Converted {
   warnings: V4Warning[];
 }
 
+/** Every bridge warning: what was not sent, and why or where to put it instead. */
+type Warn = (feature: string, why: string) => void;
+
 /** Call options the unified request has no field for: the wire's own field goes under providerOptions.<spec id>. */
 const NO_FIELD = ['topK', 'seed', 'presencePenalty', 'frequencyPenalty'] as const;
 /** Unified request fields `providerOptions.wireforge` may set (the AI SDK has no option for them). */
-const FROM_OPTIONS = ['store', 'parallelToolCalls', 'providerOptions', 'user', 'metadata', 'previousResponseId', 'reasoning'];
-/** Reasoning levels for wires that turn thinking on by a budget: a share of maxOutputTokens (at least 1,024), or these tokens without one. */
+const FROM_OPTIONS = ['store', 'parallelToolCalls', 'providerOptions', 'user', 'metadata', 'previousResponseId', 'reasoning'] as const;
+/**
+ * Reasoning levels: the share of maxOutputTokens (at least 1,024) or the tokens without one, for
+ * wires that turn thinking on by a budget; the first four are also unified efforts.
+ */
 const BUDGET: Record<string, [share: number, tokens: number]> = { minimal: [0.1, 1024], low: [0.25, 2048], medium: [0.5, 8192], high: [0.75, 16384], xhigh: [0.85, 24576], max: [0.9, 32000] };
 const EFFORTS = ['minimal', 'low', 'medium', 'high'];
+const TOOL_PREFIX = `${KEY}.`;
 
 export function toRequest(o: Options, adapter: ProviderAdapter, model: string): Converted {
   const warnings: V4Warning[] = [];
-  const r: ChatRequest = {
+  const warn: Warn = (feature, why) => warnings.push({ type: 'unsupported', feature, details: `not sent: ${why}` });
+  const messages = o.prompt.flatMap((m, i) => ROLES[m.role](m as never, `prompt[${i}]`, warn));
+  for (const name of NO_FIELD) if (o[name] !== undefined) warn(name, `no unified field; set the wire's own under providerOptions.${adapter.id}`);
+  if (o.includeRawChunks) warn('includeRawChunks', 'wireforge streams unified events, not wire chunks');
+  const tools = o.tools?.flatMap((t): ToolSpec | [] =>
+    t.type === 'function' ? { name: t.name, description: t.description, parameters: t.inputSchema as Record<string, unknown>, strict: t.strict }
+    : t.id.startsWith(TOOL_PREFIX) ? { type: 'provider', name: t.id.slice(TOOL_PREFIX.length), options: t.args }
+    : (warn(`tool ${t.id}`, `provider tools are ${TOOL_PREFIX}<name> (providerTool())`), []),
+  );
+  const { responseFormat: f, toolChoice: c, providerOptions: given } = o;
+  const request: ChatRequest = {
     model,
-    messages: toMessages(o.prompt, warnings),
+    messages,
     maxTokens: o.maxOutputTokens,
     temperature: o.temperature,
     topP: o.topP,
     stop: o.stopSequences?.length ? o.stopSequences : undefined,
+    responseFormat: f?.type !== 'json' ? undefined : f.schema ? { type: 'json_schema', name: f.name ?? 'response', schema: f.schema as Record<string, unknown> } : { type: 'json' },
+    tools: tools?.length ? tools : undefined,
+    // `auto` is every wire's default (the AI SDK sends it even without tools): only a real choice is passed on.
+    toolChoice: c && c.type !== 'auto' && tools?.length ? (c.type === 'tool' ? { name: c.toolName } : c.type) : undefined,
+    reasoning: toReasoning(o, adapter, warnings),
   };
-  for (const name of NO_FIELD) if (o[name] !== undefined) warnings.push({ type: 'unsupported', feature: name, details: `no unified field: set the wire's own under providerOptions.${adapter.id}` });
-  const f = o.responseFormat;
-  if (f?.type === 'json') r.responseFormat = f.schema ? { type: 'json_schema', name: f.name ?? 'response', schema: f.schema as Record<string, unknown> } : { type: 'json' };
-  if (o.tools?.length) r.tools = toTools(o.tools, warnings);
-  // `auto` is every wire's default (the AI SDK sends it even without tools): only a real choice is passed on.
-  const c = o.toolChoice;
-  if (c && c.type !== 'auto' && r.tools?.length) r.toolChoice = c.type === 'tool' ? { name: c.toolName } : c.type;
-  r.reasoning = toReasoning(o, adapter, warnings);
-  const own = o.providerOptions?.[KEY] as Record<string, unknown> | undefined;
-  for (const k of FROM_OPTIONS) if (own?.[k] !== undefined) (r as unknown as Record<string, unknown>)[k] = own[k];
+  const own = given?.[KEY];
+  for (const k of FROM_OPTIONS) if (own?.[k] !== undefined) (request as unknown as Record<string, unknown>)[k] = own[k];
   // The wire's own fields, under the spec id, merged into the body by the spec's rules.
-  const wire = o.providerOptions?.[adapter.id];
-  if (wire) r.providerOptions = { ...r.providerOptions, ...wire };
-  const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(o.headers ?? {})) if (v !== undefined) headers[k] = v;
-  return { request: r, call: { signal: o.abortSignal, headers }, warnings };
-}
-
-function toTools(tools: NonNullable<Options['tools']>, warnings: V4Warning[]): ToolSpec[] {
-  const out: ToolSpec[] = [];
-  for (const t of tools) {
-    if (t.type === 'function') out.push({ name: t.name, description: t.description, parameters: t.inputSchema as Record<string, unknown>, strict: t.strict });
-    else if (t.id.startsWith(`${KEY}.`)) out.push({ type: 'provider', name: t.id.slice(KEY.length + 1), options: t.args });
-    else warnings.push({ type: 'unsupported', feature: `tool ${t.id}`, details: `not sent: provider tools are ${KEY}.<name> (providerTool())` });
-  }
-  return out;
+  const wire = given?.[adapter.id];
+  if (wire) request.providerOptions = { ...request.providerOptions, ...wire };
+  // A header the AI SDK leaves undefined is skipped by the client, as any value that is not a string.
+  return { request, call: { signal: o.abortSignal, headers: o.headers as Record<string, string> | undefined }, warnings };
 }
 
 /** The AI SDK's reasoning level: a budget where the spec turns thinking on by one, else the effort. */
 function toReasoning(o: Options, adapter: ProviderAdapter, warnings: V4Warning[]): ReasoningOptions | undefined {
-  const level = o.reasoning;
-  if (level === undefined || level === 'provider-default' || level === 'none') return undefined;
+  const level = o.reasoning!;
+  const [share, tokens] = BUDGET[level] ?? [];
+  if (!tokens) return undefined; // none, provider-default, unset
   const takes = (field: 'reasoning.budgetTokens' | 'reasoning.effort') => 'to' in (adapter.profile.request.params[field] ?? {});
-  const [share, tokens] = BUDGET[level]!;
-  if (takes('reasoning.budgetTokens')) return { budgetTokens: o.maxOutputTokens ? Math.max(1024, Math.round(o.maxOutputTokens * share)) : tokens };
+  if (takes('reasoning.budgetTokens')) return { budgetTokens: o.maxOutputTokens ? Math.max(1024, Math.round(o.maxOutputTokens * share!)) : tokens };
   const effort = EFFORTS.includes(level) ? level : 'high';
   if (effort !== level || !takes('reasoning.effort')) warnings.push({ type: 'compatibility', feature: 'reasoning', details: `"${level}" sent as effort "${effort}"` });
   return { effort: effort as ReasoningOptions['effort'] };
 }
 
-function toMessages(prompt: V4Message[], warnings: V4Warning[]): Message[] {
-  const out: Message[] = [];
-  prompt.forEach((m, i) => {
-    if (m.role === 'system') out.push({ role: 'system', content: m.content });
-    else if (m.role === 'user') out.push({ role: 'user', content: m.content.map((p, j) => (p.type === 'text' ? { type: 'text', text: p.text } : image(p, `prompt[${i}].content[${j}]`))) });
-    else if (m.role === 'assistant') out.push(toAssistant(m.content, i, warnings));
-    else {
-      for (const p of m.content) {
-        out.push(p.type === 'tool-approval-response' ? { role: 'approval', requestId: p.approvalId, approve: p.approved, reason: p.reason } : { role: 'tool', toolCallId: p.toolCallId, toolName: p.toolName, ...toolOutput(p.output, `prompt[${i}]`) });
-      }
-    }
-  });
-  return out;
-}
+/** Each prompt role's unified message(s); `at` is where it sits in the prompt. */
+const ROLES: { [R in V4Message['role']]: (m: Extract<V4Message, { role: R }>, at: string, warn: Warn) => Message | Message[] } = {
+  system: (m) => ({ role: 'system', content: m.content }),
+  user: (m, at) => ({ role: 'user', content: m.content.map((p, j) => contentPart(p, `${at}.content[${j}]`)) }),
+  assistant: toAssistant,
+  tool: (m, at) =>
+    m.content.map((p): Message => (p.type === 'tool-approval-response' ? { role: 'approval', requestId: p.approvalId, approve: p.approved, reason: p.reason } : { role: 'tool', toolCallId: p.toolCallId, toolName: p.toolName, ...toolOutput(p.output, at) })),
+};
 
-/** An image as the unified image part; any other file has no place in the unified model. */
-function image(p: Pick<FilePart, 'data' | 'mediaType'>, where: string): ContentPart {
-  const d = p.data;
-  if (!p.mediaType.startsWith('image/') || (d.type !== 'url' && d.type !== 'data')) {
-    throw new UnsupportedFunctionalityError({ functionality: `${where}: a ${p.mediaType} ${d.type} file (unified user content is text and images)` });
+/** A user or tool-output part: text, or an image (data or URL); anything else has no place in unified user content. */
+function contentPart(p: { type: string; text?: string } | FilePart, where: string): ContentPart {
+  if (p.type === 'text') return { type: 'text', text: p.text! };
+  const { data: d, mediaType } = p as FilePart;
+  if (p.type !== 'file' || !mediaType.startsWith('image/') || (d.type !== 'url' && d.type !== 'data')) {
+    throw new UnsupportedFunctionalityError({ functionality: `${where}: ${p.type === 'file' ? `a ${mediaType} ${d.type} file` : `a ${p.type} part`} (unified user content is text and images)` });
   }
-  const mediaType = p.mediaType === 'image/*' ? undefined : p.mediaType;
-  return d.type === 'url' ? { type: 'image', url: d.url.href, mediaType } : { type: 'image', data: base64(d.data), mediaType };
+  return { type: 'image', ...dataOf(d), mediaType: mediaType === 'image/*' ? undefined : mediaType };
 }
 
-function toolOutput(o: ToolOutput, where: string): { content: string | ContentPart[]; isError?: boolean } {
-  const isError = o.type.startsWith('error') || o.type === 'execution-denied';
-  if (o.type === 'execution-denied') return { content: `The tool call was denied${o.reason ? `: ${o.reason}` : '.'}`, isError };
-  if (o.type === 'content') {
-    return {
-      content: o.value.map((v, j) => {
-        if (v.type === 'text') return { type: 'text', text: v.text };
-        if (v.type === 'file') return image(v, `${where}.output[${j}]`);
-        throw new UnsupportedFunctionalityError({ functionality: `${where}.output[${j}]: a custom tool output part` });
-      }),
-    };
-  }
-  return { content: typeof o.value === 'string' ? o.value : JSON.stringify(o.value), isError };
+function toolOutput(o: ToolOutput, at: string): Pick<ToolMessage, 'content' | 'isError'> {
+  if (o.type === 'content') return { content: o.value.map((v, j) => contentPart(v, `${at}.output[${j}]`)) };
+  const denied = o.type === 'execution-denied';
+  return {
+    content: o.type === 'execution-denied' ? `The tool call was denied${o.reason ? `: ${o.reason}` : '.'}` : typeof o.value === 'string' ? o.value : JSON.stringify(o.value),
+    isError: denied || o.type.startsWith('error'),
+  };
 }
 
-type AssistantContent = Extract<V4Message, { role: 'assistant' }>['content'];
+type AssistantPart = Extract<V4Message, { role: 'assistant' }>['content'][number];
+
+/** Each assistant part type's unified part, with what its `providerOptions.wireforge` carried; none: no place for it. */
+const TURN: { [T in AssistantPart['type']]?: (p: Extract<AssistantPart, { type: T }>, f: Record<string, unknown>) => ResponsePart | undefined } = {
+  text: (p, f) => ({ ...f, type: 'text', text: p.text }),
+  reasoning: (p, f) => ({ ...f, type: 'thinking', text: p.text }),
+  'tool-call': (p, f) =>
+    p.providerExecuted
+      ? { ...f, type: 'provider-tool-call', id: p.toolCallId, name: p.toolName, input: p.input }
+      : { type: 'tool-call', call: { ...f, id: p.toolCallId, name: p.toolName, arguments: typeof p.input === 'string' ? p.input : JSON.stringify(p.input ?? {}) } },
+  'tool-result': ({ output: o, ...p }, f) => ({ ...f, type: 'provider-tool-result', callId: p.toolCallId, name: p.toolName, result: 'value' in o ? o.value : null, isError: o.type.startsWith('error') || undefined }),
+  custom: (_, f) => ('kind' in f ? ({ ...f, type: 'opaque' } as ResponsePart) : undefined),
+  file: (p, f) => (p.data.type === 'data' || p.data.type === 'url' ? { ...f, type: 'file', mediaType: p.mediaType, ...dataOf(p.data) } : undefined),
+};
 
 /**
  * An assistant turn as the unified message: its parts in order, and the text, thinking and calls
  * they hold (the fields a wire without ordered parts writes from), with the origin its parts carry.
  */
-function toAssistant(content: AssistantContent, i: number, warnings: V4Warning[]): AssistantMessage {
+function toAssistant({ content }: { content: AssistantPart[] }, at: string, warn: Warn): AssistantMessage {
   const parts: ResponsePart[] = [];
-  const thinking: ThinkingPart[] = [];
-  const toolCalls: ToolCall[] = [];
-  let text = '';
   let origin: Origin | undefined;
   for (const p of content) {
-    const { fields, origin: from } = fieldsOf(p.providerOptions);
+    const [fields, from] = fieldsOf(p.providerOptions);
     origin ??= from;
-    let part: Record<string, unknown> | undefined;
-    if (p.type === 'text') {
-      text += p.text;
-      part = { ...fields, type: 'text', text: p.text };
-    } else if (p.type === 'reasoning') {
-      thinking.push({ ...fields, text: p.text });
-      part = { type: 'thinking', ...fields, text: p.text };
-    } else if (p.type === 'tool-call' && p.providerExecuted) {
-      part = { ...fields, type: 'provider-tool-call', id: p.toolCallId, name: p.toolName, input: p.input };
-    } else if (p.type === 'tool-call') {
-      const call = { ...fields, id: p.toolCallId, name: p.toolName, arguments: typeof p.input === 'string' ? p.input : JSON.stringify(p.input ?? {}) };
-      toolCalls.push(call);
-      part = { type: 'tool-call', call };
-    } else if (p.type === 'tool-result') {
-      const o = p.output;
-      part = { ...fields, type: 'provider-tool-result', callId: p.toolCallId, name: p.toolName, result: 'value' in o ? o.value : null, isError: o.type.startsWith('error') || undefined };
-    } else if (p.type === 'custom' && 'kind' in fields) {
-      part = { ...fields, type: 'opaque' };
-    } else if (p.type === 'file' && (p.data.type === 'data' || p.data.type === 'url')) {
-      part = { ...fields, type: 'file', mediaType: p.mediaType, ...(p.data.type === 'url' ? { url: p.data.url.href } : { data: base64(p.data.data) }) };
-    } else {
-      warnings.push({ type: 'unsupported', feature: `prompt[${i}] ${p.type} part`, details: 'not sent: no place in a unified assistant turn' });
-    }
-    if (part) parts.push(part as unknown as ResponsePart);
+    const part = TURN[p.type]?.(p as never, fields);
+    if (part) parts.push(part);
+    else warn(`${at} ${p.type} part`, 'no place in a unified assistant turn');
   }
-  return { role: 'assistant', content: text || null, parts, thinking: thinking.length ? thinking : undefined, toolCalls: toolCalls.length ? toolCalls : undefined, origin };
+  /** The parts of one type, each as `view` gives it; undefined when there are none. */
+  const of = <T extends ResponsePart['type'], V>(type: T, view: (p: Extract<ResponsePart, { type: T }>) => V): V[] | undefined => {
+    const list = parts.flatMap((p) => (p.type === type ? [view(p as never)] : []));
+    return list.length ? list : undefined;
+  };
+  return { role: 'assistant', content: of('text', (p) => p.text)?.join('') || null, parts, thinking: of('thinking', ({ type, ...t }) => t), toolCalls: of('tool-call', (p) => p.call), origin };
 }
 
-/** Bytes as base64 without Node's Buffer (the bridge runs in browsers and Workers too); a string is base64 already. */
-function base64(bytes: Uint8Array | string): string {
-  if (typeof bytes === 'string') return bytes;
+/** File data as the unified part holds it: a URL, or base64 (without Node's Buffer: the bridge runs in browsers and Workers too). */
+function dataOf(d: { type: 'url'; url: URL } | { type: 'data'; data: Uint8Array | string }): { url: string } | { data: string } {
+  if (d.type === 'url') return { url: d.url.href };
+  const bytes = d.data;
+  if (typeof bytes === 'string') return { data: bytes };
   let s = '';
   for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(s);
+  return { data: btoa(s) };
 }

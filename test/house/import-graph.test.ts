@@ -36,7 +36,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'runtime/adapter-kit.ts': ['runtime/*'],
   'runtime/index.ts': ['runtime/*'],
   node: ['runtime/contract', 'runtime/errors.ts', 'runtime/serve', 'generated'],
-  'ai-sdk': ['runtime/contract', 'runtime/errors.ts', 'runtime/client', 'generated'],
+  'ai-sdk': ['runtime/contract', 'runtime/errors.ts', 'runtime/request', 'runtime/client', 'generated'],
   'generator/diagnostics.ts': [],
   'generator/locate-runtime.ts': [],
   'generator/memory-project.ts': [],
