@@ -127,6 +127,11 @@ export const CONFIG_KEYS = {
 
 const MODEL_SHAPES: readonly ModelListShape[] = ['openai', 'anthropic', 'gemini'];
 
+type Called = NonNullable<ReturnType<typeof adapterOf>>;
+/** How a spec is called: its paths, and where the model is (the body path, or none: the URL). */
+const callsOf = (a: Called) => `${a.endpoint.path}${a.endpoint.streamPath && a.endpoint.streamPath !== a.endpoint.path ? ` / ${a.endpoint.streamPath}` : ''} with the model ${a.profile.request.model ? `at ${a.profile.request.model.join('.')}` : 'in the path'}`;
+const sameCalls = (a: Called, b: Called) => callsOf(a) === callsOf(b);
+
 /** A route pattern as a regular expression: `*` any run, `?` one character, the rest literal. */
 export function routePattern(model: string): RegExp | undefined {
   if (!/[*?]/.test(model)) return undefined;
@@ -182,9 +187,15 @@ export function checkGatewayConfig(config: unknown, ctx: ConfigContext): ConfigP
     const found = specIn(ctx.specs, v);
     if (!found) return void add('unknown-spec', at, `no spec "${v}"`, didYouMean(v, known) ?? `known: ${known.join(', ')}`);
     if (!('serve' in found)) return void add('bad-value', at, `spec "${v}" has no serve section: it cannot answer callers`);
-    if (over.some((id) => extendsSpec(ctx.specs, v, id))) return;
+    const base = over.find((id) => extendsSpec(ctx.specs, v, id));
+    if (base) {
+      // A dialect reads the listen protocol's requests: the same paths, the model in the same place.
+      const [d, l] = [adapterOf(found), adapterOf(specIn(ctx.specs, base))];
+      if (d && l && !sameCalls(d, l)) add('bad-value', at, `spec "${v}" extends ${base} but is called as ${callsOf(d)}, where ${base} is called as ${callsOf(l)}: a caller of ${base} cannot be read in it`);
+      return;
+    }
     const chain = baseChain(ctx.specs, v);
-    const dialects = known.filter((id) => over.some((l) => extendsSpec(ctx.specs, id, l)));
+    const dialects = known.filter((id) => over.some((l) => extendsSpec(ctx.specs, id, l) && sameCalls(adapterOf(specIn(ctx.specs, id))!, adapterOf(specIn(ctx.specs, l))!)));
     add('bad-value', at, `spec "${v}" ${chain.length ? `extends ${chain.join(' → ')}` : 'extends no spec'}, not ${over.length === 1 ? `the listen protocol ${over[0]}` : `a listen protocol of this gateway (${over.join(', ')})`}: it cannot be a dialect here`, didYouMean(v, dialects) ?? (dialects.length ? `dialects here: ${dialects.join(', ')}` : undefined));
   };
 
