@@ -128,8 +128,16 @@ export const CONFIG_KEYS = {
 const MODEL_SHAPES: readonly ModelListShape[] = ['openai', 'anthropic', 'gemini'];
 
 type Called = NonNullable<ReturnType<typeof adapterOf>>;
-/** How a spec is called: its paths, and where the model is (the body path, or none: the URL). */
-const callsOf = (a: Called) => `${a.endpoint.path}${a.endpoint.streamPath && a.endpoint.streamPath !== a.endpoint.path ? ` / ${a.endpoint.streamPath}` : ''} with the model ${a.profile.request.model ? `at ${a.profile.request.model.join('.')}` : 'in the path'}`;
+/**
+ * What a dialect must read as its listen protocol does (decode-request.ts): where the model is (a
+ * body path, or the URL by the paths' templates) and what says a stream (a stream path, or the body).
+ */
+const callsOf = (a: Called) => {
+  const { path, streamPath } = a.endpoint;
+  const byPath = streamPath !== undefined && streamPath !== path;
+  if (!a.profile.request.model) return `${path}${byPath ? ` / ${streamPath}` : ''} with the model in the path`;
+  return `with the model at ${a.profile.request.model.join('.')}${byPath ? `, a stream on ${streamPath}` : ''}`;
+};
 const sameCalls = (a: Called, b: Called) => callsOf(a) === callsOf(b);
 
 /** A route pattern as a regular expression: `*` any run, `?` one character, the rest literal. */
@@ -191,7 +199,7 @@ export function checkGatewayConfig(config: unknown, ctx: ConfigContext): ConfigP
     if (base) {
       // A dialect reads the listen protocol's requests: the same paths, the model in the same place.
       const [d, l] = [adapterOf(found), adapterOf(specIn(ctx.specs, base))];
-      if (d && l && !sameCalls(d, l)) add('bad-value', at, `spec "${v}" extends ${base} but is called as ${callsOf(d)}, where ${base} is called as ${callsOf(l)}: a caller of ${base} cannot be read in it`);
+      if (d && l && !sameCalls(d, l)) add('bad-value', at, `spec "${v}" extends ${base} but reads a request ${callsOf(d)}, where ${base} reads it ${callsOf(l)}: a caller of ${base} cannot be read in it`);
       return;
     }
     const chain = baseChain(ctx.specs, v);

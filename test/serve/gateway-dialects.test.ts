@@ -270,7 +270,7 @@ describe('gateway dialects: config diagnostics', () => {
     // Vertex's Anthropic wire extends anthropic-messages, but takes the model in the path, not the body.
     const [route] = check({ listen: 'anthropic-messages', routes: [{ model: 'm', dialect: 'vertex-anthropic', targets: [target] }] });
     expect(route).toMatchObject({ code: 'bad-value', pointer: '/routes/0/dialect' });
-    expect(route!.message).toBe('spec "vertex-anthropic" extends anthropic-messages but is called as /{model}:rawPredict / /{model}:streamRawPredict with the model in the path, where anthropic-messages is called as /messages with the model at model: a caller of anthropic-messages cannot be read in it');
+    expect(route!.message).toBe('spec "vertex-anthropic" extends anthropic-messages but reads a request /{model}:rawPredict / /{model}:streamRawPredict with the model in the path, where anthropic-messages reads it with the model at model: a caller of anthropic-messages cannot be read in it');
     // Same paths, model in the body: a dialect.
     expect(check({ listen: 'openai-chat', routes: [{ model: 'm', dialect: 'deepseek', targets: [target] }] })).toEqual([]);
   });
