@@ -100,7 +100,7 @@ interface Scripts {
 function parseRest(text: unknown): { id: string; ms: number; from: string } | undefined {
   try {
     const m = JSON.parse(String(text)) as { id?: unknown; ms?: unknown; from?: unknown };
-    return typeof m.id === 'string' && typeof m.ms === 'number' && m.ms >= 0 && typeof m.from === 'string' ? { id: m.id, ms: m.ms, from: m.from } : undefined;
+    return typeof m.id === 'string' && typeof m.ms === 'number' && Number.isFinite(m.ms) && m.ms >= 0 && typeof m.from === 'string' ? { id: m.id, ms: m.ms, from: m.from } : undefined;
   } catch {
     return undefined;
   }
@@ -176,15 +176,16 @@ export async function createRedisLimiter(options: RedisLimiterOptions): Promise<
       void redis.publish(channel, JSON.stringify({ id, ms, from: me })).catch(down);
     },
     hear(on) {
-      // Its own connection (a subscriber takes no other command); it queues the subscription until
-      // connected and subscribes again after a reconnect (ioredis's autoResubscribe).
-      listener ??= redis.duplicate({ enableOfflineQueue: true, lazyConnect: false });
-      listener.on('error', () => {});
-      listener.on('message', (_: unknown, text: unknown) => {
+      // Its own connection (a subscriber takes no other command), subscribing each time it is ready:
+      // at start, and after every reconnect, whenever Redis was away. Its errors are not the limits'
+      // outage (the main connection tells that); a rest missed meanwhile costs one 429 here.
+      const sub = (listener ??= redis.duplicate({ enableOfflineQueue: true, lazyConnect: false, maxRetriesPerRequest: null }));
+      sub.on('error', () => {});
+      sub.on('ready', () => void sub.subscribe(channel).catch(() => {}));
+      sub.on('message', (_: unknown, text: unknown) => {
         const m = parseRest(text);
         if (m && m.from !== me) on(m.id, m.ms);
       });
-      void listener.subscribe(channel).catch(down);
     },
   };
   return {

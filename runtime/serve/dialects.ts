@@ -6,6 +6,7 @@
  * The dialect is data: its generated serve codec, found by spec id. docs/serving.md#dialects.
  */
 import type { ServedSpec } from '../contract/serve-codec.js';
+import type { AssistantMessage, ChatRequest, StreamEvent, ThinkingPart } from '../contract/unified-model.js';
 
 /** The top-level body field that holds wireforge's own request fields; taken out before the body is read. */
 export const OWN_FIELD = 'wireforge';
@@ -27,4 +28,59 @@ export function askedDialect(body: Record<string, unknown>, listen: ServedSpec, 
   const found = typeof asked === 'string' && allowed.has(asked) ? allowed.get(asked) : undefined;
   if (found) return found;
   return { refused: `${OWN_FIELD}.dialect ${JSON.stringify(asked)} is not allowed here: ${allowed.size ? `it takes ${values()}` : `this listen protocol allows no dialect (it takes only ${values()}); the gateway config lists them in the listen entry's dialects`}` };
+}
+
+/*
+ * Whose reasoning a caller sends back. A signing dialect's signatures (and encrypted reasoning)
+ * go to the caller marked with the spec that made them, `<spec id>:<as the upstream gave it>`
+ * (neither a spec id nor base64 holds a `:`), and come back unmarked: the assistant turn's origin
+ * is that spec, so only an upstream of that spec gets them (continuity drops them elsewhere), on
+ * whichever route or target the next turn goes. A turn with no mark, marks of two specs or one
+ * not known is the dialect's own: no other upstream gets its reasoning.
+ */
+const MARKED = /^([a-z0-9][a-z0-9-]*):/;
+
+/** A reasoning block as the caller gets it: its signature and encrypted data marked with `specId`. */
+function markPart<T extends ThinkingPart>(t: T, specId: string): T {
+  if (t.signature === undefined && t.redacted === undefined) return t;
+  return { ...t, ...(t.signature !== undefined ? { signature: `${specId}:${t.signature}` } : {}), ...(t.redacted !== undefined ? { redacted: `${specId}:${t.redacted}` } : {}) };
+}
+
+/** The answer's message with its reasoning marked as `specId`'s. */
+export function markReasoning(m: AssistantMessage, specId: string): AssistantMessage {
+  return {
+    ...m,
+    ...(m.thinking ? { thinking: m.thinking.map((t) => markPart(t, specId)) } : {}),
+    ...(m.parts ? { parts: m.parts.map((p) => (p.type === 'thinking' ? markPart(p, specId) : p)) } : {}),
+  };
+}
+
+/** A streamed event with its signature marked as `specId`'s (the others as they are). */
+export function markEvent(e: StreamEvent, specId: string): StreamEvent {
+  return e.type === 'thinking-signature' ? { ...e, signature: `${specId}:${e.signature}` } : e;
+}
+
+/**
+ * The caller's assistant turns, read in a signing dialect: their reasoning unmarked and each turn's
+ * origin the spec its marks name (a spec `known`), else the dialect's own (`dialectId`).
+ */
+export function unmarkReasoning(r: ChatRequest, dialectId: string, known: (id: string) => boolean): void {
+  for (const m of r.messages) {
+    if (m.role !== 'assistant' || m.origin) continue;
+    const from = new Set<string>();
+    const unmark = <T extends ThinkingPart>(t: T): T => {
+      const take = (v: string | undefined) => {
+        const id = v === undefined ? undefined : MARKED.exec(v)?.[1];
+        if (id === undefined || !known(id)) return v;
+        from.add(id);
+        return v!.slice(id.length + 1);
+      };
+      if (t.signature === undefined && t.redacted === undefined) return t;
+      const [signature, redacted] = [take(t.signature), take(t.redacted)];
+      return { ...t, ...(signature !== undefined ? { signature } : {}), ...(redacted !== undefined ? { redacted } : {}) };
+    };
+    if (m.thinking) m.thinking = m.thinking.map(unmark);
+    if (m.parts) m.parts = m.parts.map((p) => (p.type === 'thinking' ? unmark(p) : p));
+    m.origin = { provider: from.size === 1 ? [...from][0]! : dialectId };
+  }
 }

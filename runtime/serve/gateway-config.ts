@@ -127,6 +127,19 @@ export const CONFIG_KEYS = {
 
 const MODEL_SHAPES: readonly ModelListShape[] = ['openai', 'anthropic', 'gemini'];
 
+type Called = NonNullable<ReturnType<typeof adapterOf>>;
+/**
+ * What a dialect must read as its listen protocol does (decode-request.ts): where the model is (a
+ * body path, or the URL by the paths' templates) and what says a stream (a stream path, or the body).
+ */
+const callsOf = (a: Called) => {
+  const { path, streamPath } = a.endpoint;
+  const byPath = streamPath !== undefined && streamPath !== path;
+  if (!a.profile.request.model) return `${path}${byPath ? ` / ${streamPath}` : ''} with the model in the path`;
+  return `with the model at ${a.profile.request.model.join('.')}${byPath ? `, a stream on ${streamPath}` : ''}`;
+};
+const sameCalls = (a: Called, b: Called) => callsOf(a) === callsOf(b);
+
 /** A route pattern as a regular expression: `*` any run, `?` one character, the rest literal. */
 export function routePattern(model: string): RegExp | undefined {
   if (!/[*?]/.test(model)) return undefined;
@@ -182,9 +195,15 @@ export function checkGatewayConfig(config: unknown, ctx: ConfigContext): ConfigP
     const found = specIn(ctx.specs, v);
     if (!found) return void add('unknown-spec', at, `no spec "${v}"`, didYouMean(v, known) ?? `known: ${known.join(', ')}`);
     if (!('serve' in found)) return void add('bad-value', at, `spec "${v}" has no serve section: it cannot answer callers`);
-    if (over.some((id) => extendsSpec(ctx.specs, v, id))) return;
+    const base = over.find((id) => extendsSpec(ctx.specs, v, id));
+    if (base) {
+      // A dialect reads the listen protocol's requests: the same paths, the model in the same place.
+      const [d, l] = [adapterOf(found), adapterOf(specIn(ctx.specs, base))];
+      if (d && l && !sameCalls(d, l)) add('bad-value', at, `spec "${v}" extends ${base} but reads a request ${callsOf(d)}, where ${base} reads it ${callsOf(l)}: a caller of ${base} cannot be read in it`);
+      return;
+    }
     const chain = baseChain(ctx.specs, v);
-    const dialects = known.filter((id) => over.some((l) => extendsSpec(ctx.specs, id, l)));
+    const dialects = known.filter((id) => over.some((l) => extendsSpec(ctx.specs, id, l) && sameCalls(adapterOf(specIn(ctx.specs, id))!, adapterOf(specIn(ctx.specs, l))!)));
     add('bad-value', at, `spec "${v}" ${chain.length ? `extends ${chain.join(' → ')}` : 'extends no spec'}, not ${over.length === 1 ? `the listen protocol ${over[0]}` : `a listen protocol of this gateway (${over.join(', ')})`}: it cannot be a dialect here`, didYouMean(v, dialects) ?? (dialects.length ? `dialects here: ${dialects.join(', ')}` : undefined));
   };
 

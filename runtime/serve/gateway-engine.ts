@@ -18,6 +18,7 @@ import { dropCacheMarks, type CacheMarkPlaces } from './cache-marks.js';
 import { rateLimitHeaders } from './upstream-waits.js';
 import { readText } from './read-body.js';
 import { metered, type Admission } from './limits/gateway-limits.js';
+import { markEvent, markReasoning, unmarkReasoning } from './dialects.js';
 
 /** The upstream model: fixed, or made from the one the caller asked for. */
 export type UpstreamModel = string | ((requested: string | undefined) => string | undefined) | undefined;
@@ -41,16 +42,12 @@ export interface AdmittedRequest {
   signal: AbortSignal;
   /** The spec the request was read with and is answered in: the listen spec, or a dialect of it (dialects.ts). */
   spec?: ServedSpec;
-  /**
-   * Whose reasoning the caller's assistant turns carry (their origin upstream): the listen
-   * protocol's by default; under a dialect, the route's first target's, which the gateway
-   * answered them from.
-   */
-  reasoningFrom?: string;
+  /** Read in a signing dialect: the answer's reasoning goes out marked with its upstream (dialects.ts). */
+  signs?: true;
 }
 
 /** The spec to read a parsed body with and answer in (a dialect of the listen spec), or a refusal; it may take the gateway's own fields out of the body. */
-export type PickSpec = (body: Record<string, unknown>) => { spec: ServedSpec; reasoningFrom?: string } | Response;
+export type PickSpec = (body: Record<string, unknown>) => { spec: ServedSpec; signs?: (specId: string) => boolean } | Response;
 
 /** How the gateway answers a refusal of its own or an upstream failure, in the listen protocol's shape. */
 export type FailWith = (status: number, message: string, headers?: Record<string, string>, source?: 'gateway' | 'upstream', type?: string) => Response;
@@ -74,15 +71,18 @@ export async function admitRequest(listen: ServedSpec, req: Request, path: strin
     return fail(400, 'the body is not valid JSON');
   }
   let spec = listen;
-  let reasoningFrom: string | undefined;
+  let signs: ((specId: string) => boolean) | undefined;
   if (pick && typeof body === 'object' && body !== null && !Array.isArray(body)) {
     const picked = pick(body as Record<string, unknown>);
     if (picked instanceof Response) return picked;
-    ({ spec, reasoningFrom } = picked);
+    ({ spec, signs } = picked);
   }
   try {
     const decoded = decodeRequest(spec.adapter, spec.serve, body, path);
-    return spec === listen ? { body, decoded, url, signal: req.signal } : { body, decoded, url, signal: req.signal, spec, ...(reasoningFrom ? { reasoningFrom } : {}) };
+    if (spec === listen) return { body, decoded, url, signal: req.signal };
+    // Each assistant turn's reasoning goes back to the spec its marks name, and nowhere else.
+    if (signs) unmarkReasoning(decoded.request, spec.adapter.id, signs);
+    return { body, decoded, url, signal: req.signal, spec, ...(signs ? { signs: true as const } : {}) };
   } catch (e) {
     if (e instanceof RequestError) return fail(400, e.message);
     throw e;
@@ -110,7 +110,7 @@ export async function forwardRequest(listenSpec: ServedSpec, target: UpstreamTar
   const listen = admitted.spec ?? listenSpec;
   const { upstream, client } = target;
   const { decoded, body, url } = admitted;
-  const request = upstreamRequest(decoded.request, admitted.reasoningFrom ?? listen.adapter.id, target.model);
+  const request = upstreamRequest(decoded.request, listen.adapter.id, target.model);
   // Fields only the listen protocol knows (OpenAI's `n`, `logprobs`) mean nothing to another one.
   const own: Warning[] = decoded.unread.map((field) => ({ type: 'dropped', field, message: `${listen.adapter.profile.name} field ${field} has no place in the unified request; it was not sent upstream` }));
   dropCacheMarks(request, target.cacheMarks, upstream.profile.name, own);
@@ -124,13 +124,14 @@ export async function forwardRequest(listenSpec: ServedSpec, target: UpstreamTar
     admission?.usage(r.usage);
     admission?.answered?.(r);
     admission?.done();
-    // A dialect carries the upstream's reasoning to the caller as its own, for the caller to send back (reasoningFrom).
-    const turn = turnOf(admitted.spec ? { ...r, message: { ...r.message, origin: undefined } } : r, request.model);
+    // A dialect carries the upstream's reasoning to the caller as its own; a signing one marks it with that upstream, for the caller to send back.
+    const message = admitted.spec ? { ...r.message, origin: undefined } : r.message;
+    const turn = turnOf({ ...r, message: admitted.signs ? markReasoning(message, upstream.id) : message }, request.model);
     const { body: out, warnings } = responseBody(listen.adapter, listen.serve, { ...turn, request: body });
     return json(out, 200, warningsHeader([...own, ...r.warnings, ...warnings]));
   }
   const stream = client.stream(request, call);
-  const upstreamEvents = stream[Symbol.asyncIterator]();
+  const upstreamEvents = admitted.signs ? markedEvents(stream[Symbol.asyncIterator](), upstream.id) : stream[Symbol.asyncIterator]();
   // The answer starts once upstream's first event is there: an upstream error before it is an HTTP error.
   const first = await upstreamEvents.next();
   // Metered from the second event: a failure before the first is the caller's to end (it may try another target).
@@ -144,7 +145,18 @@ export async function forwardRequest(listenSpec: ServedSpec, target: UpstreamTar
   return streamed(listen, eventEncoder(listen.adapter, requestedFraming(listen.adapter, listen.serve, url)), first, events, request.model, redact, abort, upstream.id !== listen.adapter.id, own, body);
 }
 
-/** The caller's request for upstream: reasoning state from the listen side is marked as its origin's (`from`), so another provider drops it. */
+/** Events with their signatures marked as `specId`'s (a signing dialect's stream; no other stream pays for it). */
+function markedEvents(events: AsyncIterator<StreamEvent>, specId: string): AsyncIterator<StreamEvent> {
+  return {
+    next: async () => {
+      const r = await events.next();
+      return r.done ? r : { value: markEvent(r.value, specId), done: false };
+    },
+    return: async (v?: unknown) => (await events.return?.(v)) ?? { value: undefined, done: true },
+  };
+}
+
+/** The caller's request for upstream: reasoning state from the listen side is marked as its origin's, so another provider drops it. */
 function upstreamRequest(r: ChatRequest, listenId: string, model: UpstreamModel): ChatRequest {
   const messages = r.messages.map((m) => (m.role === 'assistant' && !m.origin ? { ...m, origin: { provider: listenId } } : m));
   const chosen = typeof model === 'function' ? model(r.model) : (model ?? r.model);

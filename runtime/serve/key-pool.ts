@@ -6,6 +6,8 @@
 
 /** The rest given to a key refused with 429 and no `retry-after`. */
 export const DEFAULT_COOLDOWN_MS = 30_000;
+/** The longest rest: a wait beyond it (an upstream's, or one told by another instance) is cut to it. */
+export const MAX_COOLDOWN_MS = 10 * 60_000;
 
 export class KeyPool {
   private next = 0;
@@ -35,14 +37,15 @@ export class KeyPool {
 
   /** The key at this place got a 429: it rests for `ms` (the upstream's wait), or the default. */
   cool(at: number, ms: number | undefined): void {
-    const rest = ms !== undefined && ms >= 0 ? ms : DEFAULT_COOLDOWN_MS;
+    const rest = ms !== undefined && ms >= 0 ? Math.min(ms, MAX_COOLDOWN_MS) : DEFAULT_COOLDOWN_MS;
     this.restFor(at, rest);
     this.onCool?.(at, rest);
   }
 
   /** The key at this place rests `ms` from now, or longer if it already does (a rest told by another instance). */
   restFor(at: number, ms: number): void {
-    this.restUntil[at] = Math.max(this.restUntil[at]!, this.now() + ms);
+    if (!(ms >= 0)) return;
+    this.restUntil[at] = Math.max(this.restUntil[at]!, this.now() + Math.min(ms, MAX_COOLDOWN_MS));
   }
 
   /** Until the first resting key comes back, in ms (0 when one is free). */

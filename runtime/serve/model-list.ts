@@ -11,6 +11,8 @@ interface ModelList {
   /** One model as the list holds it, and as `GET <path>/<id>` answers it. */
   entry(id: string): unknown;
   body(entries: readonly unknown[], names: readonly string[]): unknown;
+  /** A `:` after the id starts a method (Gemini's `models/<id>:generateContent`), not part of the id. */
+  methodAfterColon?: true;
 }
 
 export const MODEL_LISTS: Readonly<Record<ModelListShape, ModelList>> = {
@@ -28,6 +30,7 @@ export const MODEL_LISTS: Readonly<Record<ModelListShape, ModelList>> = {
     paths: ['/v1beta/models', '/v1/models'],
     entry: (n) => ({ name: `models/${n}`, displayName: n, supportedGenerationMethods: ['generateContent', 'streamGenerateContent'] }),
     body: (models) => ({ models }),
+    methodAfterColon: true,
   },
 };
 
@@ -37,12 +40,13 @@ export function modelListAsk(list: ModelList, path: string): { all: true } | { o
   const under = list.paths.find((p) => path.startsWith(`${p}/`) && path.length > p.length + 1);
   if (!under) return undefined;
   const raw = path.slice(under.length + 1);
-  // Gemini's `models/<id>:generateContent` is a call, not a model.
-  if (raw.includes(':')) return undefined;
+  // Gemini's `models/<id>:generateContent` is a call, not a model; elsewhere ids hold `:` (`ft:gpt-4o:…`, `llama3:8b`).
+  if (list.methodAfterColon && raw.includes(':')) return undefined;
   try {
     return { one: decodeURIComponent(raw) };
   } catch {
-    return undefined;
+    // A malformed escape names no model: the 404 says which id it was.
+    return { one: raw };
   }
 }
 

@@ -110,7 +110,7 @@ export function createRouter(config: GatewayConfig, ctx: RouterContext): (reques
     };
   }
   // Several instances on one store rest a key together (shared-rests.ts).
-  if (ctx.limiter?.rests) shareRests(routes.flatMap((r) => r.targets.flatMap((t) => (t.pool ? [t.pool] : []))), ctx.limiter.rests);
+  if (ctx.limiter?.rests) shareRests(routes.flatMap((r) => r.targets.flatMap((t) => (t.pool ? [{ pool: t.pool, scope: `${t.upstream.id} ${t.options.baseUrl ?? ''} ${t.model ?? ''}` }] : []))), ctx.limiter.rests);
   const exact = new Map(routes.filter((r) => !r.pattern).map((r) => [r.name, r]));
   const listed = [...new Set(routes.flatMap((r) => r.listed))];
 
@@ -215,18 +215,22 @@ export function createRouter(config: GatewayConfig, ctx: RouterContext): (reques
   /**
    * The spec a request is read with and answered in (dialects.ts): the one its `wireforge` field
    * asks for, else its route's dialect for this listen protocol, else the listen spec. Under a
-   * dialect that carries reasoning's signatures, the caller's reasoning is taken as the route's
-   * first target's (the gateway answered it from there): another target drops it, as it would any
-   * reasoning not its own. Under one that carries only its text, it is the dialect's own.
+   * dialect that carries reasoning's signatures, the reasoning the gateway answers with is marked
+   * with the spec that made it, and goes back only there (dialects.ts); under one that carries
+   * only its text, it is the dialect's own.
    */
-  function answerIn(l: Listener, body: Record<string, unknown>, path: string): { spec: ServedSpec; reasoningFrom?: string } | Response {
+  function answerIn(l: Listener, body: Record<string, unknown>, path: string): { spec: ServedSpec; signs?: (specId: string) => boolean } | Response {
     const asked = Object.hasOwn(body, OWN_FIELD) ? askedDialect(body, l.spec, l.dialects) : undefined;
     if (asked && 'refused' in asked) return l.fail(400, asked.refused);
     if (!asked && !routeDialects) return { spec: l.spec };
     const model = requestedModel(l.spec.adapter, body, path);
     const route = model === undefined ? undefined : routeOf(model);
     const spec = asked ?? route?.dialects.get(l) ?? l.spec;
-    return spec === l.spec || !route || !carriesSignatures(spec) ? { spec } : { spec, reasoningFrom: route.targets[0]!.upstream.id };
+    return spec !== l.spec && carriesSignatures(spec) ? { spec, signs: knownSpec } : { spec };
+  }
+
+  function knownSpec(id: string): boolean {
+    return specIn(ctx.specs, id) !== undefined;
   }
 
   function routeOf(model: string): Route | undefined {

@@ -18,6 +18,8 @@ const KEY = 'sk-ant-upstream-dialect-01';
 const SIGNATURE = 'EqQBCkYIBxgCKkDbWFkZS11cC1mb3ItdGhlLWdhdGV3YXktdGVzdA==';
 const THOUGHT = 'Two and two make four.';
 const ANSWER = 'Four.';
+/** The signature as a signing dialect hands it to the caller: `<spec id>:<signature>` (docs/serving.md#dialects). */
+const MARKED = `anthropic-messages:${SIGNATURE}`;
 
 type Json = Record<string, any>;
 
@@ -82,7 +84,8 @@ describe('gateway dialects: reasoning and its signature through Chat Completions
     // The dialect has a place for Claude's reasoning: nothing was left out.
     expect(response.headers.get('x-wireforge-warnings')).toBeNull();
     expect(message.reasoning_details).toHaveLength(1);
-    expect(message.reasoning_details[0]).toMatchObject({ type: 'reasoning.text', text: THOUGHT, signature: SIGNATURE, index: 0 });
+    // The signature as Anthropic made it, marked with the spec that made it (so it goes back only there).
+    expect(message.reasoning_details[0]).toMatchObject({ type: 'reasoning.text', text: THOUGHT, signature: MARKED, index: 0 });
 
     await sdk().chat.completions.create({ model: 'claude-or', messages: secondTurn(message) });
     expect(thinkingSent()).toEqual([{ type: 'thinking', thinking: THOUGHT, signature: SIGNATURE }]);
@@ -110,7 +113,7 @@ describe('gateway dialects: reasoning and its signature through Chat Completions
     }
     expect(reasoning).toBe(THOUGHT);
     expect(content).toBe(ANSWER);
-    expect(details).toEqual([{ type: 'reasoning.text', text: THOUGHT, signature: SIGNATURE, index: 0 }]);
+    expect(details).toEqual([{ type: 'reasoning.text', text: THOUGHT, signature: MARKED, index: 0 }]);
 
     const again = await sdk().chat.completions.create({ model: 'claude-or', stream: true, messages: secondTurn({ role: 'assistant', content, reasoning_details: details }) });
     for await (const _ of again) void _;
@@ -138,8 +141,8 @@ describe('gateway dialects: reasoning and its signature through Chat Completions
     expect(warnings).toContainEqual({ field: 'messages[1].thinking', message: 'reasoning from deepseek is not valid for anthropic-messages; it was not sent' });
   });
 
-  it('a fallback of another protocol does not get reasoning signed for the first target: it is left out, with a warning', async () => {
-    const details = [{ type: 'reasoning.text', text: THOUGHT, signature: SIGNATURE, index: 0 }];
+  it('a fallback of another protocol does not get reasoning Anthropic signed: it is left out, with a warning', async () => {
+    const details = [{ type: 'reasoning.text', text: THOUGHT, signature: MARKED, index: 0 }];
     const { data, response } = await sdk().chat.completions.create({ model: 'claude-fb', messages: secondTurn({ role: 'assistant', content: ANSWER, reasoning_details: details }) }).withResponse();
     expect(data.choices[0]!.message.content).toBe('From the fallback.');
     expect(response.headers.get('x-wireforge-fallbacks')).toBe('anthropic-messages/claude-up 529');
@@ -151,6 +154,27 @@ describe('gateway dialects: reasoning and its signature through Chat Completions
     // The first target was asked with the reasoning, signature and all.
     const first = (down.requests.at(-1)!.body as { messages: Json[] }).messages[1]!;
     expect(first.content[0]).toEqual({ type: 'thinking', thinking: THOUGHT, signature: SIGNATURE });
+  });
+
+  it('reasoning not marked by the gateway (or marked with a spec it does not know) is the dialect’s own: Anthropic does not get it, with a warning', async () => {
+    for (const signature of [SIGNATURE, `no-such-spec:${SIGNATURE}`]) {
+      const details = [{ type: 'reasoning.text', text: THOUGHT, signature, index: 0 }];
+      const { response } = await sdk().chat.completions.create({ model: 'claude-or', messages: secondTurn({ role: 'assistant', content: ANSWER, reasoning_details: details }) }).withResponse();
+      expect(thinkingSent()).toEqual([]);
+      const warnings = JSON.parse(response.headers.get('x-wireforge-warnings') ?? '[]') as Json[];
+      expect(warnings).toContainEqual({ field: 'messages[1].thinking', message: 'reasoning from openrouter is not valid for anthropic-messages; it was not sent' });
+    }
+  });
+
+  it('the mark goes with the reasoning, not the route: Claude’s reasoning asked for on a route to another protocol is not sent there', async () => {
+    const { data } = await sdk().chat.completions.create({ model: 'claude-or', messages: [{ role: 'user', content: 'sum 2+2' }] }).withResponse();
+    const message = data.choices[0]!.message as unknown as Json;
+    const before = openrouter.requests.length;
+    // claude-fb's first target is down (529); its fallback speaks OpenRouter's wire.
+    const { response } = await sdk().chat.completions.create({ model: 'claude-fb', messages: secondTurn(message) }).withResponse();
+    expect(openrouter.requests.length).toBe(before + 1);
+    expect((openrouter.requests.at(-1)!.body as { messages: Json[] }).messages[1]!.reasoning_details).toBeUndefined();
+    expect(JSON.parse(response.headers.get('x-wireforge-warnings') ?? '[]')).toContainEqual({ field: 'messages[1].thinking', message: 'reasoning from anthropic-messages is not valid for openrouter; it was not sent' });
   });
 
   it('the default route answers strict Chat Completions: no reasoning field in the body or any chunk', async () => {
@@ -181,7 +205,7 @@ describe('gateway dialects: reasoning and its signature through Chat Completions
   it('a request asks for an allowed dialect with wireforge: { dialect } (taken out of the body), or for the plain protocol by its id', async () => {
     const body = { model: 'claude', messages: [{ role: 'user', content: 'sum 2+2' }], wireforge: { dialect: 'openrouter' } } as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming;
     const { data, response } = await sdk().chat.completions.create(body).withResponse();
-    expect((data.choices[0]!.message as unknown as Json).reasoning_details[0]).toMatchObject({ type: 'reasoning.text', text: THOUGHT, signature: SIGNATURE });
+    expect((data.choices[0]!.message as unknown as Json).reasoning_details[0]).toMatchObject({ type: 'reasoning.text', text: THOUGHT, signature: MARKED });
     // The field is the gateway's: it is not dropped with a warning as an unknown Chat field would be.
     expect(response.headers.get('x-wireforge-warnings') ?? '').not.toContain('wireforge');
     const plain = { model: 'claude-or', messages: [{ role: 'user', content: 'sum 2+2' }], wireforge: { dialect: 'openai-chat' } } as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming;
@@ -240,6 +264,15 @@ describe('gateway dialects: config diagnostics', () => {
     expect(entry!.message).toContain('extends openai-chat, not the listen protocol anthropic-messages');
     // The listen protocol itself extends nothing.
     expect(check({ listen: 'openai-chat', routes: [{ model: 'm', dialect: 'openai-chat', targets: [target] }] })[0]!.message).toContain('extends no spec');
+  });
+
+  it('a spec that extends the listen protocol but is called on other paths (the model in the URL) is no dialect of it', () => {
+    // Vertex's Anthropic wire extends anthropic-messages, but takes the model in the path, not the body.
+    const [route] = check({ listen: 'anthropic-messages', routes: [{ model: 'm', dialect: 'vertex-anthropic', targets: [target] }] });
+    expect(route).toMatchObject({ code: 'bad-value', pointer: '/routes/0/dialect' });
+    expect(route!.message).toBe('spec "vertex-anthropic" extends anthropic-messages but reads a request /{model}:rawPredict / /{model}:streamRawPredict with the model in the path, where anthropic-messages reads it with the model at model: a caller of anthropic-messages cannot be read in it');
+    // Same paths, model in the body: a dialect.
+    expect(check({ listen: 'openai-chat', routes: [{ model: 'm', dialect: 'deepseek', targets: [target] }] })).toEqual([]);
   });
 
   it('specs given inline (a Worker\'s) are dialects when they say what they extend', () => {

@@ -6,9 +6,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startGateway, type Listening } from '../../node/index.js';
 import { KeyPool } from '../../runtime/serve/key-pool.js';
+import { keyFingerprint, shareRests, type SharedRests } from '../../runtime/serve/shared-rests.js';
 
 const KEY_A = 'sk-pool-key-aaaa-0001';
 const KEY_B = 'sk-pool-key-bbbb-0002';
@@ -26,6 +27,36 @@ describe('KeyPool', () => {
     expect(pool.wait()).toBe(500);
     now += 500;
     expect([pool.take(), pool.take()]).toEqual([0, 1]);
+  });
+});
+
+describe('KeyPool rests, bounded; rests shared per target', () => {
+  it('a rest longer than 10 minutes (an upstream’s or one told by another instance) is cut to 10 minutes; a wait that is not a number rests nothing', () => {
+    let now = 0;
+    const pool = new KeyPool(['k1', 'k2'], () => now);
+    pool.cool(0, 1e12);
+    expect(pool.wait()).toBe(0);
+    pool.restFor(1, 1e308);
+    expect(pool.wait()).toBe(10 * 60_000);
+    now += 10 * 60_000;
+    expect(pool.take()).toBe(0);
+    pool.restFor(0, Number.NaN);
+    pool.restFor(0, -5);
+    expect([pool.take(), pool.take()]).toEqual([1, 0]);
+  });
+
+  it('a rest told for one target rests the key in that target only, not in another target with the same key', async () => {
+    // Two instances' wiring on one bus: what one tells, the other hears.
+    const bus: Array<(id: string, ms: number) => void> = [];
+    const rests = (): SharedRests => ({ tell: (id, ms) => bus.forEach((on) => on(id, ms)), hear: (on) => void bus.push(on) });
+    const [mini, big, bigElsewhere] = [new KeyPool(['k']), new KeyPool(['k']), new KeyPool(['k'])];
+    shareRests([{ pool: mini, scope: 'openai-chat  gpt-mini' }, { pool: big, scope: 'openai-chat  gpt-big' }], rests());
+    shareRests([{ pool: bigElsewhere, scope: 'openai-chat  gpt-big' }], rests());
+    big.cool(0, 5_000);
+    await vi.waitFor(() => expect(bigElsewhere.take()).toBeUndefined());
+    expect(mini.take()).toBe(0);
+    expect(await keyFingerprint('a', 'k')).not.toBe(await keyFingerprint('b', 'k'));
+    expect(await keyFingerprint('a', 'k')).toMatch(/^[0-9a-f]{16}$/);
   });
 });
 

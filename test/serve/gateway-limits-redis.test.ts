@@ -6,8 +6,9 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startGateway } from '../../node/index.js';
+import { createRedisLimiter } from '../../node/limits/redis-limiter.js';
 import type { Listening } from '../../node/listen.js';
 import { startLoopbackServer, type LoopbackServer, type ScriptedResponse } from '../helpers/loopback-server.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
@@ -132,6 +133,30 @@ describe('two gateway processes on one Redis', () => {
       await pooled.close();
     }
   }, 60_000);
+
+  it('rests are heard after Redis was away when the instance began to listen, and after Redis comes back', async () => {
+    const own = await startRedisServer();
+    const quiet = { onStateChange: () => {} };
+    const [a, b] = await Promise.all([createRedisLimiter({ url: own.url, ...quiet }), createRedisLimiter({ url: own.url, ...quiet })]);
+    try {
+      const heard: Array<[string, number]> = [];
+      await own.stop();
+      // b begins to listen while Redis is away: its subscription waits for Redis instead of being lost.
+      b.rests!.hear((id, ms) => heard.push([id, ms]));
+      await new Promise((r) => setTimeout(r, 300));
+      await own.start();
+      await vi.waitFor(
+        () => {
+          a.rests!.tell('0123456789abcdef', 1500);
+          expect(heard).toContainEqual(['0123456789abcdef', 1500]);
+        },
+        { timeout: 10_000, interval: 200 },
+      );
+    } finally {
+      await Promise.all([a.close?.(), b.close?.()]);
+      await own.close();
+    }
+  }, 30_000);
 
   it('hold one concurrent-streams limit: a stream open on one refuses a second on the other, until it ends', async () => {
     const options = { listen: 'openai-chat', upstream: 'openai-chat', client: { apiKey: KEY, baseUrl: up.url }, redis: redis.url, clients: [{ name: 'stream-team', token: TEAM, limits: { concurrentStreams: 1 } }] };

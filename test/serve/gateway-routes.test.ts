@@ -128,6 +128,9 @@ describe('gateway for teams: routes, fallback, model lists', () => {
     expect(await openai.models.retrieve('smart')).toMatchObject({ id: 'smart', object: 'model' });
     // A pattern route's model, its id holding a `/` (the SDK percent-encodes it in the path).
     expect((await openai.models.retrieve('team/claude-x')).id).toBe('team/claude-x');
+    // Ids hold `:` (fine-tunes, Ollama tags); only Gemini's paths put a method after one.
+    expect((await openai.models.retrieve('team/llama3:8b')).id).toBe('team/llama3:8b');
+    expect((await fetch(`${gw.url}/openai/v1/models/team%2Fx%ZZ`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(404);
     const missing = (await openai.models.retrieve('smrt').catch((x: unknown) => x)) as { status: number; message: string };
     expect(missing.status).toBe(404);
     expect(missing.message).toContain('did you mean "smart"');
