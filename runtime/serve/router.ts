@@ -60,6 +60,8 @@ interface Route {
 export interface RouterContext extends ConfigContext, GatewayTelemetryContext {
   /** The clients' limit counters: this process by default (node's startGateway passes a Redis one when `redis` is set). */
   limiter?: Limiter;
+  /** The upstream transport (node's startGateway passes one over node:http); the global fetch by default. */
+  fetch?: typeof globalThis.fetch;
 }
 
 /** The gateway for a config: checked first (a GatewayConfigError lists every problem), then served. */
@@ -76,7 +78,7 @@ export function createRouter(config: GatewayConfig, ctx: RouterContext): (reques
   const admit = tokens.some((t) => t.client.limits) ? gatewayLimits(ctx.limiter) : undefined;
   // Spans and usage records (gateway-telemetry.ts): undefined, and nothing watched, when neither is on.
   const telemetry = gatewayTelemetry(config, ctx);
-  const shared: ClientOptions = { maxRetries: config.maxRetries ?? 0, ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}) };
+  const shared: ClientOptions = { maxRetries: config.maxRetries ?? 0, ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}), ...(ctx.fetch ? { fetch: ctx.fetch } : {}) };
 
   const routes: Route[] = config.routes.map((r) => ({
     name: r.model,
