@@ -17,7 +17,7 @@ import { listen, type Listening, type ListenOptions } from './listen.js';
 import { createNodeFetch } from './http-fetch.js';
 import { servedSpec } from './mock-server.js';
 
-export interface GatewayServerOptions extends Omit<GatewayOptions, 'listen' | 'upstream'>, Omit<ListenOptions, 'tooLarge'> {
+export interface GatewayServerOptions extends Omit<GatewayOptions, 'listen' | 'upstream'>, Omit<ListenOptions, 'tooLarge' | 'served'> {
   listen: string | ServedSpec;
   upstream: string | ServedSpec['adapter'];
   /** Serve on a non-loopback address without a client token (anyone who reaches it spends your key). */
@@ -31,7 +31,7 @@ export interface GatewayServerOptions extends Omit<GatewayOptions, 'listen' | 'u
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
 
 /** A gateway config (docs/serving.md#gateway-for-teams) on node:http. */
-export interface GatewayConfigServerOptions extends GatewayConfig, Omit<ListenOptions, 'tooLarge' | 'bodyLimit'> {
+export interface GatewayConfigServerOptions extends GatewayConfig, Omit<ListenOptions, 'tooLarge' | 'bodyLimit' | 'served'> {
   /** Specs besides the built-in ones, by id (a project's own generated modules). */
   specs?: Record<string, ServedSpec | ServedSpec['adapter']>;
   /** Serve on a non-loopback address with no client tokens (anyone who reaches it spends your keys). */
@@ -78,7 +78,7 @@ export async function startGateway(options: GatewayServerOptions | GatewayConfig
   }
   // Outside the handler, so with its CORS headers added here.
   const tooLarge = withCors(async () => errorResponse(spec.adapter, spec.serve, { status: 413, message: `the request body is too large (the gateway takes up to ${bodyLimit} bytes)` }), options.cors, [spec.adapter.requestIdHeader]);
-  const served = await listen(handler, { ...options, host, bodyLimit, tooLarge });
+  const served = await listen(handler, { ...options, host, bodyLimit, tooLarge, served: true });
   return { url: served.url, close: async () => (await served.close(), upstreamFetch?.close(), await limiter?.close?.()) };
 }
 
@@ -100,6 +100,6 @@ async function startRouted(options: GatewayConfigServerOptions): Promise<Listeni
   const firstSpec = typeof first === 'string' ? first : first.spec;
   const spec = servedSpec(typeof firstSpec === 'string' ? (specs[firstSpec] as ServedSpec) : firstSpec);
   const tooLarge = withCors(async () => errorResponse(spec.adapter, spec.serve, { status: 413, message: `the request body is too large (the gateway takes up to ${bodyLimit} bytes)` }), config.cors, [spec.adapter.requestIdHeader]);
-  const served = await listen(handler, { host, bodyLimit, tooLarge, ...(port !== undefined ? { port } : {}), ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}) });
+  const served = await listen(handler, { host, bodyLimit, tooLarge, served: true, ...(port !== undefined ? { port } : {}), ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}) });
   return { url: served.url, close: async () => (await served.close(), upstreamFetch.close(), await limiter?.close?.()) };
 }

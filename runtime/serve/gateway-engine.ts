@@ -17,6 +17,7 @@ import { StreamWriter, type WireEvent } from './stream-writer.js';
 import { dropCacheMarks, type CacheMarkPlaces } from './cache-marks.js';
 import { rateLimitHeaders } from './upstream-waits.js';
 import { readText } from './read-body.js';
+import type { ServedRequest } from './served-request.js';
 import { metered, type Admission } from './limits/gateway-limits.js';
 
 /** The upstream model: fixed, or made from the one the caller asked for. */
@@ -48,7 +49,7 @@ export type FailWith = (status: number, message: string, headers?: Record<string
  * The caller's request read and decoded with the listen spec (`path`: the endpoint path, a route
  * prefix taken off), or the listen protocol's refusal: wrong path, not JSON, too large, unreadable.
  */
-export async function admitRequest(listen: ServedSpec, req: Request, path: string, bodyLimit: number, fail: FailWith): Promise<AdmittedRequest | Response> {
+export async function admitRequest(listen: ServedSpec, req: ServedRequest, path: string, bodyLimit: number, fail: FailWith): Promise<AdmittedRequest | Response> {
   const url = new URL(req.url);
   // A wrong baseUrl in the caller is a 404 in the protocol's shape, as the provider would answer it.
   if (!servesPath(listen.adapter, path)) return fail(404, notServed(listen.adapter, path));

@@ -23,6 +23,7 @@ import { adapterOf, checkGatewayConfig, envIn, specIn, GatewayConfigError, route
 import { KeyPool } from './key-pool.js';
 import { gatewayLimits, type Admission, type GatewayClient } from './limits/gateway-limits.js';
 import type { Limiter } from './limits/limiter.js';
+import type { ServedRequest } from './served-request.js';
 import { MODEL_LISTS, modelListShape } from './model-list.js';
 import { gatewayTelemetry, type GatewayTelemetryContext, type RequestWatch } from './gateway-telemetry.js';
 
@@ -65,7 +66,7 @@ export interface RouterContext extends ConfigContext, GatewayTelemetryContext {
 }
 
 /** The gateway for a config: checked first (a GatewayConfigError lists every problem), then served. */
-export function createRouter(config: GatewayConfig, ctx: RouterContext): (request: Request) => Promise<Response> {
+export function createRouter(config: GatewayConfig, ctx: RouterContext): (request: ServedRequest) => Promise<Response> {
   const problems = checkGatewayConfig(config, ctx);
   if (problems.length) throw new GatewayConfigError(problems);
   const bodyLimit = config.bodyLimit ?? DEFAULT_BODY_LIMIT;
@@ -114,7 +115,7 @@ export function createRouter(config: GatewayConfig, ctx: RouterContext): (reques
   // The longest prefix first: `/v1` must not take what `/v1/anthropic` serves.
   const byPrefix = [...listeners].sort((a, b) => b.prefix.length - a.prefix.length);
 
-  const handler = async (req: Request): Promise<Response> => {
+  const handler = async (req: ServedRequest): Promise<Response> => {
     const path = new URL(req.url).pathname;
     const l = byPrefix.find((x) => path === x.prefix || path.startsWith(`${x.prefix}/`)) ?? listeners[0]!;
     const sub = path.startsWith(`${l.prefix}/`) ? path.slice(l.prefix.length) : path;
@@ -127,7 +128,7 @@ export function createRouter(config: GatewayConfig, ctx: RouterContext): (reques
   const expose = [WARNINGS_HEADER, ERROR_SOURCE_HEADER, TARGET_HEADER, FALLBACKS_HEADER, ...listeners.flatMap((l) => [l.spec.adapter.requestIdHeader, l.spec.adapter.profile.errors.typeHeader]), ...EXPOSED_LIMITS];
   return withCors(handler, config.cors, expose);
 
-  async function handle(req: Request, l: Listener, path: string): Promise<Response> {
+  async function handle(req: ServedRequest, l: Listener, path: string): Promise<Response> {
     const key = callerKey(l.spec, (h) => req.headers.get(h));
     const models = l.models === false ? undefined : MODEL_LISTS[l.models];
     if (req.method === 'GET' && models && models.paths.includes(path)) {
