@@ -105,7 +105,7 @@ function headerRecord(given: HeadersInit | undefined): Record<string, string> {
 }
 
 /**
- * The response body as a web stream: each socket chunk as it comes (no coalescing), paused while
+ * The response body as a web stream: what each socket read brought, as it comes, paused while
  * the reader is behind, decoded when the server compressed it; cancelling it closes the
  * connection. `onFail` is how an abort after the headers reaches the reader.
  */
@@ -124,11 +124,31 @@ function bodyOf(res: IncomingMessage, onFail: (fail: (reason: unknown) => void) 
         stop(reason);
         res.destroy();
       });
-      source.on('data', (chunk: Buffer) => {
+      // What one socket read brought goes to the reader as one chunk: node's parser hands each
+      // chunk of a chunked body over on its own (a streamed event each), and a reader per event
+      // would cost the gateway a batch, an encode and a write per event.
+      let pending: Buffer[] = [];
+      let size = 0;
+      let scheduled = false;
+      const flush = () => {
+        scheduled = false;
+        if (ended || !pending.length) return;
+        const chunk = pending.length === 1 ? pending[0]! : Buffer.concat(pending, size);
+        pending = [];
+        size = 0;
         controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
         if ((controller.desiredSize ?? 1) <= 0) source.pause();
+      };
+      source.on('data', (chunk: Buffer) => {
+        pending.push(chunk);
+        size += chunk.byteLength;
+        if (!scheduled) {
+          scheduled = true;
+          queueMicrotask(flush);
+        }
       });
       source.on('end', () => {
+        flush();
         if (ended) return;
         ended = true;
         done();
@@ -148,8 +168,11 @@ function bodyOf(res: IncomingMessage, onFail: (fail: (reason: unknown) => void) 
       done();
       res.destroy();
     },
-  });
+  }, BUFFERED);
 }
+
+/** Bytes read ahead of the reader before the socket is paused (a pause per chunk would cost more than it saves). */
+const BUFFERED: QueuingStrategy<Uint8Array> = { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength };
 
 function decoded(res: IncomingMessage): Readable {
   const coding = res.headers['content-encoding']?.trim().toLowerCase();

@@ -5,6 +5,7 @@
  * cancelled body and a cut connection releasing the socket, a refused connection failing as fetch
  * fails, compressed bodies, and one connection reused until close().
  */
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createNodeFetch, type NodeFetch } from '../../node/http-fetch.js';
@@ -52,6 +53,26 @@ describe('createNodeFetch', () => {
     expect(res.headers.get('request-id')).toBe('req_1');
     // Written 30 ms apart: each write is its own read, nothing held back for the next.
     expect(await readAll(res)).toEqual([SSE_1, SSE_2]);
+  });
+
+  it('the chunks of a chunked body that came in one socket read are one read for the caller', async () => {
+    // One write of a whole chunked response, three chunks in it: node's parser hands over each
+    // on its own; the reader gets them together (one batch, one encode, one write in the gateway).
+    const events = [SSE_1, 'event: ping\ndata: {"type":"ping"}\n\n', SSE_2];
+    const wire = `HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n${events.map((e) => `${Buffer.byteLength(e).toString(16)}\r\n${e}\r\n`).join('')}0\r\n\r\n`;
+    const raw = createNetServer((socket) => {
+      socket.once('data', () => socket.write(wire));
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((r) => raw.listen(0, '127.0.0.1', r));
+    const own = createNodeFetch();
+    try {
+      const res = await own(`http://127.0.0.1:${(raw.address() as AddressInfo).port}/v1/messages`, { method: 'POST', body: '{}' });
+      expect(await readAll(res)).toEqual([events.join('')]);
+    } finally {
+      own.close();
+      await new Promise((r) => raw.close(r));
+    }
   });
 
   it('an error status comes back as a response with its body and headers, as fetch gives it', async () => {
