@@ -176,9 +176,10 @@ export class StreamWriter {
     this.started = true;
     if (e.id) this.turn.id = e.id;
     if (e.model) this.turn.model = e.model;
+    // The turn so far is written (two request builds) only for a wire whose stream has a start step.
+    if (!this.serve.stream.start) return;
     // The start may describe the response as it begins (Responses' response.created): the body so far.
-    const slots = this.turnSlots(null);
-    this.emit(out, 'start', { ...slots, response: this.serve.response?.(slots as ServeSlots) });
+    this.emit(out, 'start', withResponse(this.turnSlots(null), this.serve));
   }
 
   /** The open block if it is of this kind, else a new one (the open one closed first). */
@@ -258,8 +259,7 @@ export class StreamWriter {
     this.finished = true;
     this.usage = usage;
     const slots = this.turnSlots(reason);
-    const response = this.serve.response?.(slots as ServeSlots);
-    this.emit(out, 'finish', { ...slots, response });
+    this.emit(out, 'finish', withResponse(slots, this.serve));
     this.emit(out, 'end', slots);
   }
 
@@ -331,6 +331,22 @@ export class StreamWriter {
       out.push(event === undefined ? { data: written } : { data: written, event });
     }
   }
+}
+
+/** The slots with `response`, the whole response body, made when a step reads it (Responses' events do; Chat Completions' do not), once. */
+function withResponse(slots: Partial<ServeSlots>, serve: ServeCodec): Partial<ServeSlots> {
+  let response: unknown;
+  let made = false;
+  return {
+    ...slots,
+    get response() {
+      if (!made) {
+        made = true;
+        response = serve.response?.(slots as ServeSlots);
+      }
+      return response;
+    },
+  };
 }
 
 function parseObject(text: string): unknown {
