@@ -9,6 +9,7 @@ import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listen, startGateway, createMockServer, type Listening, type MockServer } from '../../node/index.js';
 import type { ServedRequest } from '../../runtime/serve/served-request.js';
+import { startLoopbackServer } from '../helpers/loopback-server.js';
 import { readText } from '../../runtime/serve/read-body.js';
 
 const open: Array<Listening | MockServer> = [];
@@ -96,6 +97,25 @@ describe('listen with served requests', () => {
     req.destroy();
     await new Promise<void>((r) => (signal!.aborted ? r() : signal!.addEventListener('abort', () => r())));
     expect(signal!.aborted).toBe(true);
+  });
+
+  it('a caller that goes away before the first byte: the gateway closes its upstream request', async () => {
+    const upstream = await startLoopbackServer({ hang: true });
+    try {
+      const gw = await startGateway({ listen: 'openai-chat', upstream: 'openai-chat', client: { apiKey: 'upstream-key-0000000001', baseUrl: upstream.url } });
+      open.push(gw);
+      const body = JSON.stringify({ model: 'gpt-x', stream: true, messages: [{ role: 'user', content: 'hi' }] });
+      const req = httpRequest(`${gw.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } });
+      req.on('error', () => undefined);
+      req.end(body);
+      const got = await upstream.waitForRequest(0);
+      expect(got.isSocketClosed).toBe(false);
+      req.destroy();
+      await got.socketClosed;
+      expect(got.isSocketClosed).toBe(true);
+    } finally {
+      await upstream.close();
+    }
   });
 
   it('the gateway answers a chunked request as it answers one with a length', async () => {
