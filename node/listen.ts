@@ -8,6 +8,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { ServedRequest } from '../runtime/serve/served-request.js';
+import { bodySource, type BodySource } from '../runtime/serve/body-source.js';
 
 export type FetchHandler = (request: Request) => Response | Promise<Response>;
 /** A handler that reads a request only as `ServedRequest` does (createGateway's). */
@@ -102,6 +103,8 @@ export async function listen(handler: FetchHandler | ServedHandler, options: Lis
 /** A request read as `ServedRequest` reads it, over node:http's: its headers looked up where node keeps them, its body the bytes already read. */
 class NodeRequest implements ServedRequest {
   readonly headers: ServedRequest['headers'];
+  /** A streamed answer's body source is written here, not read through a web stream. */
+  readonly direct = true;
   constructor(
     private readonly req: IncomingMessage,
     readonly url: string,
@@ -139,6 +142,34 @@ function headerView(h: IncomingHttpHeaders): ServedRequest['headers'] {
     return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
   };
   return { get: at, has: (name) => at(name) !== null };
+}
+
+/** A body source (body-source.ts) written as it makes its chunks: no web stream between it and the socket. */
+async function writeSource(res: ServerResponse, source: BodySource, signal: AbortSignal): Promise<void> {
+  const chunks: Uint8Array[] = [];
+  let closed = false;
+  const controller = { enqueue: (chunk: Uint8Array) => void chunks.push(chunk), close: () => void (closed = true) };
+  const cancel = () => {
+    if (closed) return;
+    closed = true;
+    source.cancel();
+  };
+  signal.addEventListener('abort', cancel, { once: true });
+  try {
+    while (!closed) {
+      await source.pull(controller);
+      // Each chunk goes out as it is made; node:http corks the socket for the rest of the tick.
+      for (const chunk of chunks) if (!res.write(chunk)) await drained(res);
+      chunks.length = 0;
+      if (res.destroyed) return cancel();
+    }
+  } catch {
+    // The source failed: the connection ends where it is.
+    cancel();
+  } finally {
+    signal.removeEventListener('abort', cancel);
+    res.end();
+  }
 }
 
 /** Until the response can take more, or is closed; neither listener outlives the wait. */
@@ -189,6 +220,8 @@ async function write(res: ServerResponse, response: Response, signal: AbortSigna
   response.headers.forEach((v, k) => (headers[k] = v));
   if (close) headers.connection = 'close';
   res.writeHead(response.status, headers);
+  const source = bodySource(response);
+  if (source) return writeSource(res, source, signal);
   if (!response.body) return void res.end();
   const reader = response.body.getReader();
   signal.addEventListener('abort', () => void reader.cancel().catch(() => undefined), { once: true });

@@ -8,6 +8,7 @@
 export type CorsOption = boolean | string | readonly string[];
 
 import type { ServedRequest } from './served-request.js';
+import { withSource } from './body-source.js';
 
 type Handler<R extends ServedRequest> = (request: R) => Promise<Response>;
 
@@ -46,6 +47,6 @@ export function withCors<R extends ServedRequest>(handler: Handler<R>, cors: Cor
     const headers = new Headers(res.headers);
     for (const [k, v] of Object.entries(originFor(req))) headers.set(k, v);
     headers.set('access-control-expose-headers', exposed);
-    return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+    return withSource(res, new Response(res.body, { status: res.status, statusText: res.statusText, headers }));
   };
 }

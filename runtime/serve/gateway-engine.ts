@@ -19,6 +19,7 @@ import { rateLimitHeaders } from './upstream-waits.js';
 import { readText } from './read-body.js';
 import type { ServedRequest } from './served-request.js';
 import { metered, type Admission } from './limits/gateway-limits.js';
+import { sourcedResponse, type BodySource } from './body-source.js';
 
 /** The upstream model: fixed, or made from the one the caller asked for. */
 export type UpstreamModel = string | ((requested: string | undefined) => string | undefined) | undefined;
@@ -40,6 +41,8 @@ export interface AdmittedRequest {
   decoded: DecodedRequest;
   url: URL;
   signal: AbortSignal;
+  /** The listener writes the answer's body source itself (ServedRequest.direct). */
+  direct?: boolean;
 }
 
 /** How the gateway answers a refusal of its own or an upstream failure, in the listen protocol's shape. */
@@ -64,7 +67,7 @@ export async function admitRequest(listen: ServedSpec, req: ServedRequest, path:
     return fail(400, 'the body is not valid JSON');
   }
   try {
-    return { body, decoded: decodeRequest(listen.adapter, listen.serve, body, path), url, signal: req.signal };
+    return { body, decoded: decodeRequest(listen.adapter, listen.serve, body, path), url, signal: req.signal, direct: req.direct === true };
   } catch (e) {
     if (e instanceof RequestError) return fail(400, e.message);
     throw e;
@@ -119,7 +122,7 @@ export async function forwardRequest(listen: ServedSpec, target: UpstreamTarget,
     admission.done();
   }
   const abort = admission ? () => (admission.done(), stream.abort()) : stream.abort.bind(stream);
-  return streamed(listen, eventEncoder(listen.adapter, requestedFraming(listen.adapter, listen.serve, url)), first, events, request.model, redact, abort, upstream.id !== listen.adapter.id, own, body);
+  return streamed(listen, eventEncoder(listen.adapter, requestedFraming(listen.adapter, listen.serve, url)), first, events, request.model, redact, abort, upstream.id !== listen.adapter.id, own, body, admitted.direct === true);
 }
 
 /** The caller's request for upstream: reasoning state from the listen side is marked as its own, so another provider drops it. */
@@ -155,6 +158,7 @@ function streamed(
   own: Warning[],
   // The caller's request body: the listen protocol's response echoes its settings (`$request`).
   request: unknown,
+  direct: boolean,
 ): Response {
   const writer = new StreamWriter(listen.adapter, listen.serve, { id: 'gw_1', model: model ?? 'unknown', created: Math.floor(Date.now() / 1000), request });
   let pending: IteratorResult<StreamEvent> | undefined = first;
@@ -165,7 +169,7 @@ function streamed(
   let ready = false;
   const settled = () => void (ready = true);
   const batch: WireEvent[] = [];
-  const body = new ReadableStream<Uint8Array>({
+  const body: BodySource = {
     async pull(controller) {
       try {
         // A pull that enqueues nothing is not called again: read on until an event writes something.
@@ -211,10 +215,10 @@ function streamed(
       done = true;
       abort();
     },
-  });
+  };
   // What the upstream request could not carry is known from its start event; the header goes out before the rest.
   const known = [...own, ...(!first.done && first.value.type === 'start' ? first.value.warnings : [])];
-  return new Response(body, { status: 200, headers: { 'content-type': encoder.contentType, 'cache-control': 'no-cache', ...warningsHeader(known) } });
+  return sourcedResponse(body, { status: 200, headers: { 'content-type': encoder.contentType, 'cache-control': 'no-cache', ...warningsHeader(known) } }, direct);
 }
 
 /** A part in the upstream's own wire form is not the listen protocol's: it goes without it (and is left out, with a warning). */

@@ -13,4 +13,6 @@ export interface ServedRequest {
   readonly signal: AbortSignal;
   readonly body: ReadableStream<Uint8Array> | null;
   text(): Promise<string>;
+  /** The listener writes a streamed answer's body source itself (node's: body-source.ts); a web Request has no such member. */
+  readonly direct?: boolean;
 }

@@ -118,6 +118,22 @@ describe('listen with served requests', () => {
     }
   });
 
+  it('a streamed answer written straight to the socket comes whole, CORS headers and all', async () => {
+    const mock = await createMockServer({ provider: 'anthropic-messages', apiKey: 'upstream-key-0000000001', script: [{ reply: { text: 'one two three four' } }], chunk: 4 });
+    open.push(mock);
+    const gw = await startGateway({ listen: 'openai-chat', upstream: 'anthropic-messages', cors: ['http://app.example'], client: { apiKey: 'upstream-key-0000000001', baseUrl: mock.url } });
+    open.push(gw);
+    const res = await fetch(`${gw.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'http://app.example' }, body: JSON.stringify({ model: 'claude-x', stream: true, messages: [{ role: 'user', content: 'hi' }] }) });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/event-stream');
+    expect(res.headers.get('access-control-allow-origin')).toBe('http://app.example');
+    const lines = (await res.text()).split('\n').filter((l) => l.startsWith('data: '));
+    expect(lines.at(-1)).toBe('data: [DONE]');
+    const chunks = lines.slice(0, -1).map((l) => JSON.parse(l.slice(6)) as { choices: Array<{ delta: { content?: string }; finish_reason: string | null }> });
+    expect(chunks.map((c) => c.choices[0]?.delta.content ?? '').join('')).toBe('one two three four');
+    expect(chunks.at(-1)!.choices[0]!.finish_reason).toBe('stop');
+  });
+
   it('the gateway answers a chunked request as it answers one with a length', async () => {
     const mock = await createMockServer({ provider: 'anthropic-messages', apiKey: 'upstream-key-0000000001', script: [{ reply: { text: 'chunked fine' } }] });
     open.push(mock);
