@@ -14,9 +14,10 @@ import { withCors } from '../runtime/serve/cors.js';
 import type { ServedSpec } from '../runtime/contract/serve-codec.js';
 import { WireforgeError } from '../runtime/errors.js';
 import { listen, type Listening, type ListenOptions } from './listen.js';
+import { createNodeFetch } from './http-fetch.js';
 import { servedSpec } from './mock-server.js';
 
-export interface GatewayServerOptions extends Omit<GatewayOptions, 'listen' | 'upstream'>, Omit<ListenOptions, 'tooLarge'> {
+export interface GatewayServerOptions extends Omit<GatewayOptions, 'listen' | 'upstream'>, Omit<ListenOptions, 'tooLarge' | 'served'> {
   listen: string | ServedSpec;
   upstream: string | ServedSpec['adapter'];
   /** Serve on a non-loopback address without a client token (anyone who reaches it spends your key). */
@@ -30,7 +31,7 @@ export interface GatewayServerOptions extends Omit<GatewayOptions, 'listen' | 'u
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
 
 /** A gateway config (docs/serving.md#gateway-for-teams) on node:http. */
-export interface GatewayConfigServerOptions extends GatewayConfig, Omit<ListenOptions, 'tooLarge' | 'bodyLimit'> {
+export interface GatewayConfigServerOptions extends GatewayConfig, Omit<ListenOptions, 'tooLarge' | 'bodyLimit' | 'served'> {
   /** Specs besides the built-in ones, by id (a project's own generated modules). */
   specs?: Record<string, ServedSpec | ServedSpec['adapter']>;
   /** Serve on a non-loopback address with no client tokens (anyone who reaches it spends your keys). */
@@ -66,18 +67,20 @@ export async function startGateway(options: GatewayServerOptions | GatewayConfig
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   // ── limits on Redis: ioredis is loaded only when `redis` is set ──
   const limiter = options.redis ? await (await import('./limits/redis-limiter.js')).createRedisLimiter({ url: options.redis, onDown: options.limitsOnRedisDown }) : options.limiter;
+  // Upstream over node:http unless the options bring a fetch of their own (http-fetch.ts).
+  const upstreamFetch = options.client?.fetch ? undefined : createNodeFetch();
   let handler;
   try {
-    handler = createGateway({ ...options, listen: spec, upstream, bodyLimit, limiter });
+    handler = createGateway({ ...options, listen: spec, upstream, bodyLimit, limiter, ...(upstreamFetch ? { client: { ...options.client, fetch: upstreamFetch } } : {}) });
   } catch (e) {
+    upstreamFetch?.close();
     await limiter?.close?.();
     throw e;
   }
   // Outside the handler, so with its CORS headers added here.
   const tooLarge = withCors(async () => errorResponse(spec.adapter, spec.serve, { status: 413, message: `the request body is too large (the gateway takes up to ${bodyLimit} bytes)` }), options.cors, [spec.adapter.requestIdHeader]);
-  const served = await listen(handler, { ...options, host, bodyLimit, tooLarge });
-  if (!options.redis) return served;
-  return { url: served.url, close: async () => (await served.close(), await limiter?.close?.()) };
+  const served = await listen(handler, { ...options, host, bodyLimit, tooLarge, served: true });
+  return { url: served.url, close: async () => (await served.close(), upstreamFetch?.close(), await limiter?.close?.()) };
 }
 
 async function startRouted(options: GatewayConfigServerOptions): Promise<Listening> {
@@ -91,13 +94,13 @@ async function startRouted(options: GatewayConfigServerOptions): Promise<Listeni
   }
   // ── limits on Redis: ioredis is loaded only when `redis` is set ──
   const limiter = config.redis ? await (await import('./limits/redis-limiter.js')).createRedisLimiter({ url: config.redis, onDown: config.limitsOnRedisDown }) : given;
-  const handler = createGateway(config, { specs, ...(limiter ? { limiter } : {}), ...(tracer ? { tracer } : {}), ...(onUsage ? { onUsage } : {}) });
+  const upstreamFetch = createNodeFetch();
+  const handler = createGateway(config, { specs, fetch: upstreamFetch, ...(limiter ? { limiter } : {}), ...(tracer ? { tracer } : {}), ...(onUsage ? { onUsage } : {}) });
   const bodyLimit = config.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const first = typeof config.listen === 'string' ? config.listen : config.listen[0]!;
   const firstSpec = typeof first === 'string' ? first : first.spec;
   const spec = servedSpec(typeof firstSpec === 'string' ? (specs[firstSpec] as ServedSpec) : firstSpec);
   const tooLarge = withCors(async () => errorResponse(spec.adapter, spec.serve, { status: 413, message: `the request body is too large (the gateway takes up to ${bodyLimit} bytes)` }), config.cors, [spec.adapter.requestIdHeader]);
-  const served = await listen(handler, { host, bodyLimit, tooLarge, ...(port !== undefined ? { port } : {}), ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}) });
-  if (!config.redis) return served;
-  return { url: served.url, close: async () => (await served.close(), await limiter?.close?.()) };
+  const served = await listen(handler, { host, bodyLimit, tooLarge, served: true, ...(port !== undefined ? { port } : {}), ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}) });
+  return { url: served.url, close: async () => (await served.close(), upstreamFetch.close(), await limiter?.close?.()) };
 }

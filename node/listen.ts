@@ -2,12 +2,17 @@
  * A fetch handler on node:http: each request becomes a web `Request` (its signal aborts when the
  * client goes away), each `Response` is written back as its body streams, chunk by chunk. What
  * the gateway and the mock server need from Node and nothing more: body and header limits, and
- * a close that ends open streams.
+ * a close that ends open streams. A handler that reads only what `ServedRequest` has (the
+ * gateway's) can take a lighter request instead (`served: true`).
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import type { ServedRequest } from '../runtime/serve/served-request.js';
+import { bodySource, type BodySource } from '../runtime/serve/body-source.js';
 
 export type FetchHandler = (request: Request) => Response | Promise<Response>;
+/** A handler that reads a request only as `ServedRequest` does (createGateway's). */
+export type ServedHandler = (request: ServedRequest) => Response | Promise<Response>;
 
 export interface ListenOptions {
   /** Default 0 (any free port). */
@@ -23,6 +28,11 @@ export interface ListenOptions {
   tooLarge?: (request: Request) => Response | Promise<Response>;
   /** Time allowed for the request's headers and body to arrive. Default 30 s. */
   requestTimeoutMs?: number;
+  /**
+   * The handler takes a `ServedRequest` over node:http's own request rather than a web `Request`
+   * (no body stream or second abort signal made per request: the gateway's first byte).
+   */
+  served?: boolean;
 }
 
 export interface Listening {
@@ -31,7 +41,9 @@ export interface Listening {
   close(): Promise<void>;
 }
 
-export async function listen(handler: FetchHandler, options: ListenOptions = {}): Promise<Listening> {
+export function listen(handler: FetchHandler, options?: ListenOptions & { served?: false }): Promise<Listening>;
+export function listen(handler: ServedHandler, options: ListenOptions & { served: true }): Promise<Listening>;
+export async function listen(handler: FetchHandler | ServedHandler, options: ListenOptions = {}): Promise<Listening> {
   const limit = options.bodyLimit ?? 4 * 1024 * 1024;
   const bound = Math.max(limit * 4, DISCARD_AT_LEAST);
   const sockets = new Set<Socket>();
@@ -58,10 +70,11 @@ export async function listen(handler: FetchHandler, options: ListenOptions = {})
     // Past the limit the body is read on and discarded up to the bound: a client still sending when
     // the connection closed would get a reset instead of the 413. Beyond the bound it is not read.
     const body = declared > bound ? undefined : await readBody(req, declared > limit ? 0 : limit, bound);
-    const headers = new Headers();
-    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
     // The handler reads the path and query; the host only makes the URL whole (an IPv6 one would need brackets).
     const url = `http://localhost${req.url ?? '/'}`;
+    if (options.served && body !== undefined) return write(res, await (handler as ServedHandler)(new NodeRequest(req, url, body, controller.signal)), controller.signal, false);
+    const headers = new Headers();
+    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
     if (body === undefined) return write(res, (await options.tooLarge?.(new Request(url, { method: req.method ?? 'POST', headers }))) ?? new Response('request body too large', { status: 413 }), controller.signal, true);
     const request = new Request(url, {
       method: req.method ?? 'GET',
@@ -69,7 +82,7 @@ export async function listen(handler: FetchHandler, options: ListenOptions = {})
       signal: controller.signal,
       ...(req.method === 'GET' || req.method === 'HEAD' ? {} : { body: body as Uint8Array<ArrayBuffer> }),
     });
-    await write(res, await handler(request), controller.signal, false);
+    await write(res, await (handler as FetchHandler)(request), controller.signal, false);
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -85,6 +98,78 @@ export async function listen(handler: FetchHandler, options: ListenOptions = {})
         server.close(() => resolve());
       }),
   };
+}
+
+/** A request read as `ServedRequest` reads it, over node:http's: its headers looked up where node keeps them, its body the bytes already read. */
+class NodeRequest implements ServedRequest {
+  readonly headers: ServedRequest['headers'];
+  /** A streamed answer's body source is written here, not read through a web stream. */
+  readonly direct = true;
+  constructor(
+    private readonly req: IncomingMessage,
+    readonly url: string,
+    private readonly bytes: Uint8Array<ArrayBuffer>,
+    readonly signal: AbortSignal,
+  ) {
+    this.headers = headerView(req.headers);
+  }
+  get method(): string {
+    return this.req.method ?? 'GET';
+  }
+  /** Made only when asked for (a body without a declared length). */
+  get body(): ReadableStream<Uint8Array> | null {
+    if (this.method === 'GET' || this.method === 'HEAD') return null;
+    const bytes = this.bytes;
+    return new ReadableStream<Uint8Array>({
+      start(c) {
+        if (bytes.length) c.enqueue(bytes);
+        c.close();
+      },
+    });
+  }
+  text(): Promise<string> {
+    return Promise.resolve(UTF8.decode(this.bytes));
+  }
+}
+
+const UTF8 = new TextDecoder();
+
+/** Node's header object (names in lower case, repeats as a list) as get/has; an inherited name is no header. */
+function headerView(h: IncomingHttpHeaders): ServedRequest['headers'] {
+  const at = (name: string): string | null => {
+    const k = name.toLowerCase();
+    const v = Object.hasOwn(h, k) ? h[k] : undefined;
+    return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+  };
+  return { get: at, has: (name) => at(name) !== null };
+}
+
+/** A body source (body-source.ts) written as it makes its chunks: no web stream between it and the socket. */
+async function writeSource(res: ServerResponse, source: BodySource, signal: AbortSignal): Promise<void> {
+  const chunks: Uint8Array[] = [];
+  let closed = false;
+  const controller = { enqueue: (chunk: Uint8Array) => void chunks.push(chunk), close: () => void (closed = true) };
+  const cancel = () => {
+    if (closed) return;
+    closed = true;
+    source.cancel();
+  };
+  signal.addEventListener('abort', cancel, { once: true });
+  try {
+    while (!closed) {
+      await source.pull(controller);
+      // Each chunk goes out as it is made; node:http corks the socket for the rest of the tick.
+      for (const chunk of chunks) if (!res.write(chunk)) await drained(res);
+      chunks.length = 0;
+      if (res.destroyed) return cancel();
+    }
+  } catch {
+    // The source failed: the connection ends where it is.
+    cancel();
+  } finally {
+    signal.removeEventListener('abort', cancel);
+    res.end();
+  }
 }
 
 /** Until the response can take more, or is closed; neither listener outlives the wait. */
@@ -135,6 +220,8 @@ async function write(res: ServerResponse, response: Response, signal: AbortSigna
   response.headers.forEach((v, k) => (headers[k] = v));
   if (close) headers.connection = 'close';
   res.writeHead(response.status, headers);
+  const source = bodySource(response);
+  if (source) return writeSource(res, source, signal);
   if (!response.body) return void res.end();
   const reader = response.body.getReader();
   signal.addEventListener('abort', () => void reader.cancel().catch(() => undefined), { once: true });

@@ -7,7 +7,10 @@
 /** `true` (or `'*'`): any origin; a list: those origins only. */
 export type CorsOption = boolean | string | readonly string[];
 
-type Handler = (request: Request) => Promise<Response>;
+import type { ServedRequest } from './served-request.js';
+import { withSource } from './body-source.js';
+
+type Handler<R extends ServedRequest> = (request: R) => Promise<Response>;
 
 /** Request headers a provider's client sends besides the ones a preflight names. */
 const ALLOW_HEADERS = ['authorization', 'content-type', 'x-api-key', 'api-key', 'x-goog-api-key', 'anthropic-version', 'anthropic-beta', 'x-stainless-retry-count', 'x-stainless-timeout'];
@@ -16,12 +19,12 @@ const ALLOW_HEADERS = ['authorization', 'content-type', 'x-api-key', 'api-key', 
  * The handler answering with CORS headers when `cors` is set (unchanged otherwise). `expose`:
  * response headers a client reads (request ids, retry-after, warnings, an error type header).
  */
-export function withCors(handler: Handler, cors: CorsOption | undefined, expose: ReadonlyArray<string | undefined>): Handler {
+export function withCors<R extends ServedRequest>(handler: Handler<R>, cors: CorsOption | undefined, expose: ReadonlyArray<string | undefined>): Handler<R> {
   if (cors === undefined || cors === false) return handler;
   const any = cors === true || cors === '*';
   const origins = new Set(typeof cors === 'string' ? [cors] : Array.isArray(cors) ? cors : []);
   const exposed = [...new Set(['retry-after', 'request-id', 'x-request-id', ...expose.filter((h): h is string => h !== undefined).map((h) => h.toLowerCase())])].join(', ');
-  const originFor = (req: Request): Record<string, string> => {
+  const originFor = (req: R): Record<string, string> => {
     if (any) return { 'access-control-allow-origin': '*' };
     const origin = req.headers.get('origin');
     // A listed origin is named back; the answer differs by origin, so caches must key on it.
@@ -44,6 +47,6 @@ export function withCors(handler: Handler, cors: CorsOption | undefined, expose:
     const headers = new Headers(res.headers);
     for (const [k, v] of Object.entries(originFor(req))) headers.set(k, v);
     headers.set('access-control-expose-headers', exposed);
-    return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+    return withSource(res, new Response(res.body, { status: res.status, statusText: res.statusText, headers }));
   };
 }

@@ -36,11 +36,22 @@ export function servedPaths(adapter: ProviderAdapter): string[] {
 
 /** The request path (without its query) is one the spec is served at. */
 export function servesPath(adapter: ProviderAdapter, path: string): boolean {
+  const bare = path.split('?')[0] ?? '';
+  return servedPatterns(adapter).some((re) => re.test(bare));
+}
+
+/** Compiled once per adapter: a served handler asks on every request. */
+const compiled = new WeakMap<ProviderAdapter, RegExp[]>();
+
+function servedPatterns(adapter: ProviderAdapter): RegExp[] {
+  let out = compiled.get(adapter);
+  if (out) return out;
   const base = basePath(adapter);
   // A version segment of the base stands for any version: Gemini's SDK sends /v1 or /v1beta.
   const prefixes = ['', ...(base ? [base.split('/').map((seg) => (VERSION.test(seg) ? VERSION.source.slice(1, -1) : pathPattern(seg).source.slice(0, -1))).join('/')] : [])];
-  const bare = path.split('?')[0] ?? '';
-  return [adapter.endpoint.path, adapter.endpoint.streamPath].some((p) => p !== undefined && prefixes.some((pre) => new RegExp(`^${pre}${pathPattern(p).source}`).test(bare)));
+  out = [adapter.endpoint.path, adapter.endpoint.streamPath].flatMap((p) => (p === undefined ? [] : prefixes.map((pre) => new RegExp(`^${pre}${pathPattern(p).source}`))));
+  compiled.set(adapter, out);
+  return out;
 }
 
 const VERSION = /^v\d+(?:alpha|beta)?\d*$/;

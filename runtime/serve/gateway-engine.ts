@@ -17,8 +17,10 @@ import { StreamWriter, type WireEvent } from './stream-writer.js';
 import { dropCacheMarks, type CacheMarkPlaces } from './cache-marks.js';
 import { rateLimitHeaders } from './upstream-waits.js';
 import { readText } from './read-body.js';
+import type { ServedRequest } from './served-request.js';
 import { metered, type Admission } from './limits/gateway-limits.js';
 import { markEvent, markReasoning, unmarkReasoning } from './dialects.js';
+import { sourcedResponse, type BodySource } from './body-source.js';
 
 /** The upstream model: fixed, or made from the one the caller asked for. */
 export type UpstreamModel = string | ((requested: string | undefined) => string | undefined) | undefined;
@@ -44,6 +46,8 @@ export interface AdmittedRequest {
   spec?: ServedSpec;
   /** Read in a signing dialect: the answer's reasoning goes out marked with its upstream (dialects.ts). */
   signs?: true;
+  /** The listener writes the answer's body source itself (ServedRequest.direct). */
+  direct?: boolean;
 }
 
 /** The spec to read a parsed body with and answer in (a dialect of the listen spec), or a refusal; it may take the gateway's own fields out of the body. */
@@ -56,7 +60,7 @@ export type FailWith = (status: number, message: string, headers?: Record<string
  * The caller's request read and decoded with the listen spec (`path`: the endpoint path, a route
  * prefix taken off), or the listen protocol's refusal: wrong path, not JSON, too large, unreadable.
  */
-export async function admitRequest(listen: ServedSpec, req: Request, path: string, bodyLimit: number, fail: FailWith, pick?: PickSpec): Promise<AdmittedRequest | Response> {
+export async function admitRequest(listen: ServedSpec, req: ServedRequest, path: string, bodyLimit: number, fail: FailWith, pick?: PickSpec): Promise<AdmittedRequest | Response> {
   const url = new URL(req.url);
   // A wrong baseUrl in the caller is a 404 in the protocol's shape, as the provider would answer it.
   if (!servesPath(listen.adapter, path)) return fail(404, notServed(listen.adapter, path));
@@ -79,10 +83,11 @@ export async function admitRequest(listen: ServedSpec, req: Request, path: strin
   }
   try {
     const decoded = decodeRequest(spec.adapter, spec.serve, body, path);
-    if (spec === listen) return { body, decoded, url, signal: req.signal };
+    const direct = req.direct === true;
+    if (spec === listen) return { body, decoded, url, signal: req.signal, direct };
     // Each assistant turn's reasoning goes back to the spec its marks name, and nowhere else.
     if (signs) unmarkReasoning(decoded.request, spec.adapter.id, signs);
-    return { body, decoded, url, signal: req.signal, spec, ...(signs ? { signs: true as const } : {}) };
+    return { body, decoded, url, signal: req.signal, direct, spec, ...(signs ? { signs: true as const } : {}) };
   } catch (e) {
     if (e instanceof RequestError) return fail(400, e.message);
     throw e;
@@ -142,7 +147,7 @@ export async function forwardRequest(listenSpec: ServedSpec, target: UpstreamTar
     admission.done();
   }
   const abort = admission ? () => (admission.done(), stream.abort()) : stream.abort.bind(stream);
-  return streamed(listen, eventEncoder(listen.adapter, requestedFraming(listen.adapter, listen.serve, url)), first, events, request.model, redact, abort, upstream.id !== listen.adapter.id, own, body);
+  return streamed(listen, eventEncoder(listen.adapter, requestedFraming(listen.adapter, listen.serve, url)), first, events, request.model, redact, abort, upstream.id !== listen.adapter.id, own, body, admitted.direct === true);
 }
 
 /** Events with their signatures marked as `specId`'s (a signing dialect's stream; no other stream pays for it). */
@@ -189,6 +194,7 @@ function streamed(
   own: Warning[],
   // The caller's request body: the listen protocol's response echoes its settings (`$request`).
   request: unknown,
+  direct: boolean,
 ): Response {
   const writer = new StreamWriter(listen.adapter, listen.serve, { id: 'gw_1', model: model ?? 'unknown', created: Math.floor(Date.now() / 1000), request });
   let pending: IteratorResult<StreamEvent> | undefined = first;
@@ -199,7 +205,7 @@ function streamed(
   let ready = false;
   const settled = () => void (ready = true);
   const batch: WireEvent[] = [];
-  const body = new ReadableStream<Uint8Array>({
+  const body: BodySource = {
     async pull(controller) {
       try {
         // A pull that enqueues nothing is not called again: read on until an event writes something.
@@ -245,10 +251,10 @@ function streamed(
       done = true;
       abort();
     },
-  });
+  };
   // What the upstream request could not carry is known from its start event; the header goes out before the rest.
   const known = [...own, ...(!first.done && first.value.type === 'start' ? first.value.warnings : [])];
-  return new Response(body, { status: 200, headers: { 'content-type': encoder.contentType, 'cache-control': 'no-cache', ...warningsHeader(known) } });
+  return sourcedResponse(body, { status: 200, headers: { 'content-type': encoder.contentType, 'cache-control': 'no-cache', ...warningsHeader(known) } }, direct);
 }
 
 /** A part in the upstream's own wire form is not the listen protocol's: it goes without it (and is left out, with a warning). */

@@ -21,6 +21,7 @@ import { createRouter, type RouterContext } from './router.js';
 import type { GatewayConfig } from './gateway-config.js';
 import { checkClients, clientFor, gatewayLimits, type GatewayClient } from './limits/gateway-limits.js';
 import type { Limiter } from './limits/limiter.js';
+import type { ServedRequest } from './served-request.js';
 
 export interface GatewayOptions {
   /** The protocol callers speak. */
@@ -61,7 +62,7 @@ export { WARNINGS_HEADER, ERROR_SOURCE_HEADER, DEFAULT_BODY_LIMIT } from './gate
  * routes, targets and clients (`GatewayConfig`, docs/serving.md#gateway-for-teams), whose spec ids
  * are looked up in `specs` (node's startGateway gives the built-in ones).
  */
-export function createGateway(options: GatewayOptions | GatewayConfig, context?: Partial<RouterContext>): (request: Request) => Promise<Response> {
+export function createGateway(options: GatewayOptions | GatewayConfig, context?: Partial<RouterContext>): (request: ServedRequest) => Promise<Response> {
   if ('routes' in options) return createRouter(options, { ...context, specs: context?.specs ?? {}, env: context?.env ?? processEnv() ?? {} });
   return singleRoute(options);
 }
@@ -70,7 +71,7 @@ function processEnv(): Record<string, string | undefined> | undefined {
   return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
 }
 
-function singleRoute(options: GatewayOptions): (request: Request) => Promise<Response> {
+function singleRoute(options: GatewayOptions): (request: ServedRequest) => Promise<Response> {
   const { listen, upstream } = options;
   const keyFromCaller = options.upstreamKey === 'caller';
   if (options.clientToken !== undefined && options.clientToken.length < 16) throw new WireforgeError('the gateway client token must be at least 16 characters', { provider: listen.adapter.id });
@@ -110,7 +111,7 @@ function singleRoute(options: GatewayOptions): (request: Request) => Promise<Res
     [WARNINGS_HEADER, ERROR_SOURCE_HEADER, listen.adapter.requestIdHeader, listen.adapter.profile.errors.typeHeader, ...EXPOSED_LIMITS],
   );
 
-  async function handle(req: Request): Promise<Response> {
+  async function handle(req: ServedRequest): Promise<Response> {
     if (req.method !== 'POST') return fail(405, `${req.method} is not served; send POST`);
     const path = new URL(req.url).pathname;
     if (!servesPath(listen.adapter, path)) return fail(404, notServed(listen.adapter, path));

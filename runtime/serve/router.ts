@@ -26,6 +26,7 @@ import { KeyPool } from './key-pool.js';
 import { shareRests } from './shared-rests.js';
 import { gatewayLimits, type Admission, type GatewayClient } from './limits/gateway-limits.js';
 import type { Limiter } from './limits/limiter.js';
+import type { ServedRequest } from './served-request.js';
 import { MODEL_LISTS, modelListAsk, modelListShape } from './model-list.js';
 import { gatewayTelemetry, type GatewayTelemetryContext, type RequestWatch } from './gateway-telemetry.js';
 
@@ -69,10 +70,12 @@ interface Route {
 export interface RouterContext extends ConfigContext, GatewayTelemetryContext {
   /** The clients' limit counters: this process by default (node's startGateway passes a Redis one when `redis` is set). */
   limiter?: Limiter;
+  /** The upstream transport (node's startGateway passes one over node:http); the global fetch by default. */
+  fetch?: typeof globalThis.fetch;
 }
 
 /** The gateway for a config: checked first (a GatewayConfigError lists every problem), then served. */
-export function createRouter(config: GatewayConfig, ctx: RouterContext): (request: Request) => Promise<Response> {
+export function createRouter(config: GatewayConfig, ctx: RouterContext): (request: ServedRequest) => Promise<Response> {
   const problems = checkGatewayConfig(config, ctx);
   if (problems.length) throw new GatewayConfigError(problems);
   const bodyLimit = config.bodyLimit ?? DEFAULT_BODY_LIMIT;
@@ -85,7 +88,7 @@ export function createRouter(config: GatewayConfig, ctx: RouterContext): (reques
   const admit = tokens.some((t) => t.client.limits) ? gatewayLimits(ctx.limiter) : undefined;
   // Spans and usage records (gateway-telemetry.ts): undefined, and nothing watched, when neither is on.
   const telemetry = gatewayTelemetry(config, ctx);
-  const shared: ClientOptions = { maxRetries: config.maxRetries ?? 0, ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}) };
+  const shared: ClientOptions = { maxRetries: config.maxRetries ?? 0, ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}), ...(ctx.fetch ? { fetch: ctx.fetch } : {}) };
 
   const routes: Route[] = config.routes.map((r) => ({
     name: r.model,
@@ -131,7 +134,7 @@ export function createRouter(config: GatewayConfig, ctx: RouterContext): (reques
   // The longest prefix first: `/v1` must not take what `/v1/anthropic` serves.
   const byPrefix = [...listeners].sort((a, b) => b.prefix.length - a.prefix.length);
 
-  const handler = async (req: Request): Promise<Response> => {
+  const handler = async (req: ServedRequest): Promise<Response> => {
     const path = new URL(req.url).pathname;
     const l = byPrefix.find((x) => path === x.prefix || path.startsWith(`${x.prefix}/`)) ?? listeners[0]!;
     const sub = path.startsWith(`${l.prefix}/`) ? path.slice(l.prefix.length) : path;
@@ -144,7 +147,7 @@ export function createRouter(config: GatewayConfig, ctx: RouterContext): (reques
   const expose = [WARNINGS_HEADER, ERROR_SOURCE_HEADER, TARGET_HEADER, FALLBACKS_HEADER, ...listeners.flatMap((l) => [l.spec.adapter.requestIdHeader, l.spec.adapter.profile.errors.typeHeader]), ...EXPOSED_LIMITS];
   return withCors(handler, config.cors, expose);
 
-  async function handle(req: Request, l: Listener, path: string): Promise<Response> {
+  async function handle(req: ServedRequest, l: Listener, path: string): Promise<Response> {
     const key = callerKey(l.spec, (h) => req.headers.get(h));
     const models = l.models === false ? undefined : MODEL_LISTS[l.models];
     const ask = req.method === 'GET' && models ? modelListAsk(models, path) : undefined;

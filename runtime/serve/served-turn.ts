@@ -34,27 +34,33 @@ export interface TurnSlots {
 const OPENING = { role: 'user', content: '.' } as const;
 
 export function turnSlots(adapter: ProviderAdapter, serve: ServeCodec, turn: ServedTurn): TurnSlots {
+  const { message, warnings } = turnMessage(adapter, serve, turn);
+  return { slots: { ...turnFields(adapter, serve, turn), message }, warnings };
+}
+
+/** The turn slots but `message`: what a stream's finish step usually reads (no request build). */
+export function turnFields(adapter: ProviderAdapter, serve: ServeCodec, turn: ServedTurn): Omit<TurnSlots['slots'], 'message'> {
+  const fields = turn.finishReason ? (serve.finish[turn.finishReason] ?? serve.finish['*'] ?? {}) : {};
+  return {
+    id: turn.id,
+    model: turn.model,
+    created: turn.created,
+    createdAt: new Date(turn.created * 1000).toISOString(),
+    finish: wireFinish(adapter.profile.finish, turn.finishReason),
+    finishFields: fields,
+    usage: turn.usage ? wireUsage(adapter.profile.usage, turn.usage) : undefined,
+    request: turn.request,
+  };
+}
+
+/** `$message`: the turn as this spec's assistant role writes it into a request, and what that could not carry. */
+export function turnMessage(adapter: ProviderAdapter, serve: ServeCodec, turn: ServedTurn): { message: unknown; warnings: Warning[] } {
   const to = adapter.profile.request.messages.to;
   const opening = readPath(adapter.buildRequest({ messages: [OPENING] }, 'blocking').body, to) as unknown[];
   const built = adapter.buildRequest({ messages: [OPENING, withItemIds(turn)] }, 'blocking');
   const items = (readPath(built.body, to) as unknown[]).slice(opening.length);
   const written = adapter.profile.request.messages.spread ? named(items, serve.itemId, turn.id) : items[0];
-  const message = serve.fill ? filled(written, serve.fill) : written;
-  const fields = turn.finishReason ? (serve.finish[turn.finishReason] ?? serve.finish['*'] ?? {}) : {};
-  return {
-    slots: {
-      id: turn.id,
-      model: turn.model,
-      created: turn.created,
-      createdAt: new Date(turn.created * 1000).toISOString(),
-      message,
-      finish: wireFinish(adapter.profile.finish, turn.finishReason),
-      finishFields: fields,
-      usage: turn.usage ? wireUsage(adapter.profile.usage, turn.usage) : undefined,
-      request: turn.request,
-    },
-    warnings: built.warnings,
-  };
+  return { message: serve.fill ? filled(written, serve.fill) : written, warnings: built.warnings };
 }
 
 /** Items of a spread turn get the id the stream writer gives them (`<response id>_<block index>`) when they have none. */

@@ -7,7 +7,7 @@
 import type { ProviderAdapter } from '../contract/adapter.js';
 import type { FinishReason, ThinkingPart, ToolCall, Usage, Warning } from '../contract/unified-model.js';
 import type { ServeCodec, ServeEvent, ServeSlots, ServeStep } from '../contract/serve-codec.js';
-import { turnSlots, type ServedTurn } from './served-turn.js';
+import { turnFields, turnMessage, type ServedTurn } from './served-turn.js';
 import { withParts } from './turn-events.js';
 import { hasKind, kindItem } from './kind-items.js';
 import { errorBody, type ServedError } from './error-body.js';
@@ -49,8 +49,10 @@ export class StreamWriter {
   private usage: Usage | null = null;
   private finished = false;
   private started = false;
-  /** What the wire could not carry (parts it has no step for), for the gateway's fidelity header. */
-  readonly warnings: Warning[] = [];
+  /** What the wire could not carry (parts it has no step for, what the finished turn's form leaves out). */
+  readonly #warnings: Warning[] = [];
+  /** The finished turn's `$message`, when no step has read it yet: written when the warnings are asked for. */
+  #pendingMessage: (() => unknown) | undefined;
   private readonly createdAt: string;
 
   constructor(
@@ -126,7 +128,7 @@ export class StreamWriter {
       case 'part': {
         const wire = 'wire' in e.part ? e.part.wire : undefined;
         if (wire === undefined || !this.serve.stream.part) {
-          this.warnings.push({ type: 'dropped', field: `content.${e.part.type}`, message: `${this.adapter.profile.name} has no place here for a ${e.part.type} part in another provider's form; it was left out` });
+          this.#warnings.push({ type: 'dropped', field: `content.${e.part.type}`, message: `${this.adapter.profile.name} has no place here for a ${e.part.type} part in another provider's form; it was left out` });
           break;
         }
         this.wholeItem(out, wire);
@@ -140,6 +142,12 @@ export class StreamWriter {
         break;
     }
     return out;
+  }
+
+  /** What the wire could not carry of the turn (complete once the turn finished). */
+  get warnings(): Warning[] {
+    this.#pendingMessage?.();
+    return this.#warnings;
   }
 
   /** A part in the provider's own form (a hosted-tool item, a client-run call's item), whole. */
@@ -176,9 +184,10 @@ export class StreamWriter {
     this.started = true;
     if (e.id) this.turn.id = e.id;
     if (e.model) this.turn.model = e.model;
+    // The turn so far is written (two request builds) only for a wire whose stream has a start step.
+    if (!this.serve.stream.start) return;
     // The start may describe the response as it begins (Responses' response.created): the body so far.
-    const slots = this.turnSlots(null);
-    this.emit(out, 'start', { ...slots, response: this.serve.response?.(slots as ServeSlots) });
+    this.emit(out, 'start', withResponse(this.turnSlots(null), this.serve));
   }
 
   /** The open block if it is of this kind, else a new one (the open one closed first). */
@@ -258,8 +267,7 @@ export class StreamWriter {
     this.finished = true;
     this.usage = usage;
     const slots = this.turnSlots(reason);
-    const response = this.serve.response?.(slots as ServeSlots);
-    this.emit(out, 'finish', { ...slots, response });
+    this.emit(out, 'finish', withResponse(slots, this.serve));
     this.emit(out, 'end', slots);
   }
 
@@ -282,10 +290,25 @@ export class StreamWriter {
     };
   }
 
+  /**
+   * The turn's slots. `$message` (the turn in the wire's request form: a request build) is written
+   * when a step reads it (Anthropic's and Responses' do, Chat Completions' stream does not), once;
+   * at the finish its warnings join the writer's then, or when they are asked for.
+   */
   private turnSlots(reason: FinishReason | null): Partial<ServeSlots> {
-    const { slots, warnings } = turnSlots(this.adapter, this.serve, this.served(reason));
-    if (reason !== null || this.finished) this.warnings.push(...warnings);
-    return slots;
+    const turn = this.served(reason);
+    const keep = reason !== null || this.finished;
+    let written: { message: unknown; warnings: Warning[] } | undefined;
+    const message = (): unknown => {
+      if (!written) {
+        written = turnMessage(this.adapter, this.serve, turn);
+        if (keep) this.#warnings.push(...written.warnings);
+        if (this.#pendingMessage === message) this.#pendingMessage = undefined;
+      }
+      return written.message;
+    };
+    if (keep) this.#pendingMessage = message;
+    return Object.defineProperty(turnFields(this.adapter, this.serve, turn), 'message', { get: message, enumerable: true, configurable: true }) as Partial<ServeSlots>;
   }
 
   /** The slots of a block's step; a call's parsed arguments only where its call is complete (they are parsed once). */
@@ -331,6 +354,26 @@ export class StreamWriter {
       out.push(event === undefined ? { data: written } : { data: written, event });
     }
   }
+}
+
+/**
+ * The slots with `response`, the whole response body, made when a step reads it (Responses' events
+ * do; Chat Completions' do not), once. Added in place: a copy would read the lazy `message`.
+ */
+function withResponse(slots: Partial<ServeSlots>, serve: ServeCodec): Partial<ServeSlots> {
+  let response: unknown;
+  let made = false;
+  return Object.defineProperty(slots, 'response', {
+    get() {
+      if (!made) {
+        made = true;
+        response = serve.response?.(slots as ServeSlots);
+      }
+      return response;
+    },
+    enumerable: true,
+    configurable: true,
+  });
 }
 
 function parseObject(text: string): unknown {
