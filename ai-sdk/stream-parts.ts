@@ -74,12 +74,13 @@ export function streamParts(origin: Origin, snapshot: () => ChatResponse, emit: 
   /**
    * The history copy of a call (its signature, the item it came as), as the snapshot has it. One
    * snapshot serves every call of the batch it was taken in (the assembler reads a whole network
-   * chunk before its events go out); a call it does not hold yet takes a new one. A snapshot per
-   * call made a body of a thousand whole calls quadratic.
+   * chunk before its events go out); a call it does not hold yet, or held half-streamed (a later
+   * call of the same read, its input still coming), takes a new one. A snapshot per call made a
+   * body of a thousand whole calls quadratic.
    */
   const historyCall = (call: ToolCall): ToolCall => {
     let found = history?.get(call.id);
-    if (!found) {
+    if (found?.arguments !== call.arguments) {
       history = new Map((snapshot().message.toolCalls ?? []).map((c) => [c.id, c]));
       found = history.get(call.id);
     }
