@@ -38,18 +38,24 @@ const NO_PARTS: PartsProfile = { kinds: {}, unknown: 'ignore' };
 
 export class ResponseParts {
   readonly #slots: Slot[] = [];
-  readonly #open = new Map<unknown, OpenBlock>();
+  // The maps and the id context are made on first use: most turns open no block and take no
+  // snapshot, and an assembler is made per call (three allocations were a third of a µs of it).
+  #open: Map<unknown, OpenBlock> | undefined;
   /** The latest parts of each snapshot kind, placed when the turn ends. */
-  readonly #snapshots = new Map<string, ResponsePart[]>();
+  #snapshots: Map<string, ResponsePart[]> | undefined;
   /** Number of blocks open: the tool-call path checks this before looking up a key. */
   openCount = 0;
   /** The latest provider-run call (for results that do not name theirs) and the ids made so far. */
   #made = 0;
-  readonly #cx: PartContext = { lastCall: undefined, makeId: () => `ptc_${this.#made++}` };
+  #context: PartContext | undefined;
   readonly #provider: string;
   readonly #table: PartsProfile;
   readonly #sink: EventSink;
   readonly #calls: CallKeys | undefined;
+
+  get #cx(): PartContext {
+    return (this.#context ??= { lastCall: undefined, makeId: () => `ptc_${this.#made++}` });
+  }
 
   /** `calls`: the turn's tool calls, so a block is not opened at a call's key. */
   constructor(provider: string, table: PartsProfile | undefined, sink: EventSink, calls?: CallKeys) {
@@ -69,7 +75,7 @@ export class ResponseParts {
     if (rule?.snapshot) {
       // The latest object is the whole so far; it takes its place when the turn ends (a stream
       // may send it before the text a blocking body puts it after).
-      this.#snapshots.set(kind, parts);
+      (this.#snapshots ??= new Map()).set(kind, parts);
       return;
     }
     const slot = this.#place(parts.every((p) => !('wire' in p) || p.wire === undefined));
@@ -85,25 +91,26 @@ export class ResponseParts {
     if (rule === undefined && this.#table.unknown === 'ignore') return;
     // A call for the caller opens now (`tool-call-start`); the whole item completes it (`add`).
     if (rule?.parts[0]?.part === 'tool-call') return this.#call(rule, start, true);
-    if (this.#open.has(key)) this.#clash(key, `two blocks share index ${String(key)}`);
+    const open = (this.#open ??= new Map());
+    if (open.has(key)) this.#clash(key, `two blocks share index ${String(key)}`);
     this.openCount++;
-    this.#open.set(key, { slot: this.#place(), kind, rule, wire: { ...start }, json: undefined });
+    open.set(key, { slot: this.#place(), kind, rule, wire: { ...start }, json: undefined });
   }
 
   has(key: unknown): boolean {
-    return this.#open.has(key);
+    return this.#open?.has(key) ?? false;
   }
 
   /** JSON text for the field the kind names (a server-tool block's `input`). */
   appendJson(key: unknown, fragment: unknown): void {
-    const block = this.#open.get(key);
+    const block = this.#open?.get(key);
     if (block === undefined || typeof fragment !== 'string') return;
     (block.json ??= new TextBuffer()).push(fragment);
   }
 
   /** A delta object: each string field is appended to the block's field of that name. */
   applyDelta(key: unknown, delta: unknown): void {
-    const block = this.#open.get(key);
+    const block = this.#open?.get(key);
     if (block === undefined || !isObject(delta)) return;
     for (const k of Object.keys(delta)) {
       const v = delta[k];
@@ -114,9 +121,9 @@ export class ResponseParts {
   }
 
   close(key: unknown): void {
-    const block = this.#open.get(key);
+    const block = this.#open?.get(key);
     if (block === undefined) return;
-    this.#open.delete(key);
+    this.#open!.delete(key);
     this.openCount--;
     const field = block.rule?.json ?? 'input';
     if (block.json !== undefined && !block.json.empty) {
@@ -135,7 +142,8 @@ export class ResponseParts {
 
   /** End of turn: open blocks are closed, and snapshots announced as they finally are. */
   closeAll(): void {
-    for (const key of [...this.#open.keys()]) this.close(key);
+    if (this.#open?.size) for (const key of [...this.#open.keys()]) this.close(key);
+    if (!this.#snapshots) return;
     for (const parts of this.#snapshots.values()) {
       const slot = this.#place(true);
       slot.parts = parts;
