@@ -31,6 +31,8 @@ export interface GatewayJob {
   /** Time-to-first-byte requests timed, per side (after `ttfbWarmup` untimed ones). */
   requests: number;
   ttfbWarmup: number;
+  /** Further untimed requests per side before the time to first byte is timed again, warm (a serving gateway's state). */
+  ttfbSteadyWarmup: number;
 }
 
 export interface GatewayRow {
@@ -58,6 +60,11 @@ export interface GatewayRow {
   ttfbVia: number;
   ttfbDirectP90: number;
   ttfbViaP90: number;
+  /** The same, timed again after `ttfbSteadyWarmup` more requests per side: a gateway that has been serving. */
+  ttfbDirectWarm: number;
+  ttfbViaWarm: number;
+  ttfbDirectWarmP90: number;
+  ttfbViaWarmP90: number;
   requests: number;
   error?: string;
 }
@@ -199,11 +206,22 @@ export async function gatewayBench(job: GatewayJob): Promise<GatewayRow> {
       await firstByte(directReq);
       await firstByte(viaReq);
     }
-    const ttfb = { direct: [] as number[], via: [] as number[] };
-    for (let i = 0; i < job.requests; i++) {
-      const pair = i % 2 ? (['via', 'direct'] as const) : (['direct', 'via'] as const);
-      for (const side of pair) ttfb[side].push((await firstByte(side === 'direct' ? directReq : viaReq)).us);
+    const timed = async () => {
+      const t = { direct: [] as number[], via: [] as number[] };
+      for (let i = 0; i < job.requests; i++) {
+        const pair = i % 2 ? (['via', 'direct'] as const) : (['direct', 'via'] as const);
+        for (const side of pair) t[side].push((await firstByte(side === 'direct' ? directReq : viaReq)).us);
+      }
+      return t;
+    };
+    const ttfb = await timed();
+    // Then as a gateway that has been serving a while: the optimizing compiler has reached the
+    // request path on both sides (a fresh process runs most of it in the interpreter).
+    for (let i = 0; i < job.ttfbSteadyWarmup; i++) {
+      await firstByte(directReq);
+      await firstByte(viaReq);
     }
+    const warm = await timed();
 
     return {
       ok,
@@ -224,6 +242,10 @@ export async function gatewayBench(job: GatewayJob): Promise<GatewayRow> {
       ttfbVia: median(ttfb.via),
       ttfbDirectP90: quantile(ttfb.direct, 0.9),
       ttfbViaP90: quantile(ttfb.via, 0.9),
+      ttfbDirectWarm: median(warm.direct),
+      ttfbViaWarm: median(warm.via),
+      ttfbDirectWarmP90: quantile(warm.direct, 0.9),
+      ttfbViaWarmP90: quantile(warm.via, 0.9),
       requests: job.requests,
       ...(ok ? {} : { error: `incomplete text: ${wrong.join('; ')}` }),
     };
