@@ -74,7 +74,17 @@ export function createNodeFetch(): NodeFetch {
           done();
           res.resume();
         }
-        resolve(new Response(stream, { status, statusText: res.statusMessage ?? '', headers: list }));
+        // A reason phrase with a control character is refused by Response (the global fetch keeps
+        // the status and passes it over): left out, so a malformed upstream line never throws here,
+        // in node's callback, where nothing would catch it.
+        const statusText = res.statusMessage && STATUS_TEXT.test(res.statusMessage) ? res.statusMessage : '';
+        try {
+          resolve(new Response(stream, { status, statusText, headers: list }));
+        } catch (cause) {
+          done();
+          res.destroy();
+          reject(new TypeError('fetch failed', { cause }));
+        }
       });
       req.on('error', (error) => {
         done();
@@ -114,16 +124,16 @@ function bodyOf(res: IncomingMessage, onFail: (fail: (reason: unknown) => void) 
   let ended = false;
   return new ReadableStream<Uint8Array>({
     start(controller) {
+      // A body that fails (an abort, a decoding error, a cut connection) closes its connection too,
+      // so the upstream stops answering and the socket never goes back to the pool mid-body.
       const stop = (reason: unknown) => {
         if (ended) return;
         ended = true;
         done();
         controller.error(reason);
-      };
-      onFail((reason) => {
-        stop(reason);
         res.destroy();
-      });
+      };
+      onFail(stop);
       // What one socket read brought goes to the reader as one chunk: node's parser hands each
       // chunk of a chunked body over on its own (a streamed event each), and a reader per event
       // would cost the gateway a batch, an encode and a write per event.
@@ -170,6 +180,9 @@ function bodyOf(res: IncomingMessage, onFail: (fail: (reason: unknown) => void) 
     },
   }, BUFFERED);
 }
+
+/** What Response takes as a reason phrase (HTTP's reason-phrase: tab, visible ASCII, obs-text). */
+const STATUS_TEXT = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 /** Bytes read ahead of the reader before the socket is paused (a pause per chunk would cost more than it saves). */
 const BUFFERED: QueuingStrategy<Uint8Array> = { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength };

@@ -72,7 +72,13 @@ export async function listen(handler: FetchHandler | ServedHandler, options: Lis
     const body = declared > bound ? undefined : await readBody(req, declared > limit ? 0 : limit, bound);
     // The handler reads the path and query; the host only makes the URL whole (an IPv6 one would need brackets).
     const url = `http://localhost${req.url ?? '/'}`;
-    if (options.served && body !== undefined) return write(res, await (handler as ServedHandler)(new NodeRequest(req, url, body, controller.signal)), controller.signal, false);
+    if (options.served && body !== undefined) {
+      await write(res, await (handler as ServedHandler)(new NodeRequest(req, url, body, controller.signal)), controller.signal, false);
+      // The answer is written: what the handler started for it and did not hand over (a streamed
+      // body left behind by a Response it rebuilt) ends now, its upstream request with it.
+      controller.abort();
+      return;
+    }
     const headers = new Headers();
     for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
     if (body === undefined) return write(res, (await options.tooLarge?.(new Request(url, { method: req.method ?? 'POST', headers }))) ?? new Response('request body too large', { status: 413 }), controller.signal, true);
@@ -159,7 +165,7 @@ async function writeSource(res: ServerResponse, source: BodySource, signal: Abor
     while (!closed) {
       await source.pull(controller);
       // Each chunk goes out as it is made; node:http corks the socket for the rest of the tick.
-      for (const chunk of chunks) if (!res.write(chunk)) await drained(res);
+      for (const chunk of chunks) if (!res.destroyed && !res.write(chunk)) await drained(res);
       chunks.length = 0;
       if (res.destroyed) return cancel();
     }
@@ -175,6 +181,8 @@ async function writeSource(res: ServerResponse, source: BodySource, signal: Abor
 /** Until the response can take more, or is closed; neither listener outlives the wait. */
 function drained(res: ServerResponse): Promise<void> {
   return new Promise<void>((resolve) => {
+    // Closed already (the caller went away): its 'close' has fired, and no 'drain' will come.
+    if (res.destroyed || res.closed) return resolve();
     const done = () => {
       res.off('drain', done);
       res.off('close', done);

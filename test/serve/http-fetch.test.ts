@@ -148,6 +148,31 @@ describe('createNodeFetch', () => {
     await expect(readAll(res)).rejects.toThrow(/terminated/);
   });
 
+  it('a body that cannot be decoded (labelled gzip, sent plain) fails the read and closes the connection: the upstream stops answering', async () => {
+    server = await startLoopbackServer({ headers: { 'content-type': 'text/event-stream', 'content-encoding': 'gzip' }, body: [SSE_1, SSE_2], keepOpen: true, chunkDelayMs: 20 });
+    f = createNodeFetch();
+    const res = await f(`${server.url}/v1/messages`, { method: 'POST', body: '{}' });
+    await expect(readAll(res)).rejects.toThrow(/terminated/);
+    await server.requests[0]!.socketClosed;
+    expect(server.requests[0]!.isSocketClosed).toBe(true);
+  });
+
+  it('a status line whose reason phrase has a control character is a response without the phrase, not a throw in node\'s callback', async () => {
+    const raw = createNetServer((socket) => {
+      socket.once('data', () => socket.end('HTTP/1.1 200 O\x01K\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}'));
+    });
+    await new Promise<void>((r) => raw.listen(0, '127.0.0.1', r));
+    try {
+      f = createNodeFetch();
+      const res = await f(`http://127.0.0.1:${(raw.address() as AddressInfo).port}/v1/x`, { method: 'POST', body: '{}' });
+      expect(res.status).toBe(200);
+      expect(res.statusText).toBe('');
+      expect(await res.text()).toBe('{}');
+    } finally {
+      await new Promise((r) => raw.close(r));
+    }
+  });
+
   it('a refused connection fails as the global fetch does: a TypeError whose cause has the code', async () => {
     const probe = await startLoopbackServer({ body: '' });
     const url = probe.url;

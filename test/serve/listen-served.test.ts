@@ -33,6 +33,22 @@ function send(url: string, path: string, headers: Record<string, string | string
 }
 
 describe('listen with served requests', () => {
+  it('the request signal aborts once the answer is written, so nothing the handler left behind (a rebuilt Response\'s streamed body) runs on', async () => {
+    let signal: AbortSignal | undefined;
+    const server = await listen(
+      async (req: ServedRequest) => {
+        signal = req.signal;
+        return new Response('ok');
+      },
+      { served: true },
+    );
+    open.push(server);
+    const res = await send(server.url, '/v1/messages', { 'content-type': 'application/json', 'content-length': '2' }, ['{}']);
+    expect(res).toEqual({ status: 200, text: 'ok' });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(signal?.aborted).toBe(true);
+  });
+
   it('the handler reads method, URL, headers and body as a Request would give them', async () => {
     let seen: Record<string, unknown> = {};
     const server = await listen(
