@@ -7,7 +7,7 @@
  */
 import type { ServedSpec } from '../contract/serve-codec.js';
 import { WireforgeError } from '../errors.js';
-import { didYouMean } from './did-you-mean.js';
+import { didYouMean } from '../closest-name.js';
 import type { CorsOption } from './cors.js';
 
 /** Where a target's key comes from: an environment variable, a pool of keys, or the caller's own key. */

@@ -12,7 +12,7 @@ import { makeRedactor } from '../transport/redact.js';
 import { serverWait } from '../transport/send-request.js';
 import type { ClientOptions } from '../contract/unified-model.js';
 import type { ServedSpec } from '../contract/serve-codec.js';
-import { didYouMean } from './did-you-mean.js';
+import { didYouMean } from '../closest-name.js';
 import { callerKey, sameSecret } from './caller-key.js';
 import { withCors } from './cors.js';
 import { errorResponse } from './error-body.js';

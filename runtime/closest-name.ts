@@ -1,4 +1,9 @@
-/** Closest candidate by edit distance, for `did you mean` hints in the gateway config check (the generator has its own, generator/diagnostics.ts: the floors keep them apart). */
+/**
+ * Closest candidate by edit distance, for `did you mean` hints: the gateway config check's and the
+ * generator's (generator/diagnostics.ts re-exports it). It imports nothing, so the generator takes
+ * no runtime behaviour with it. The request check's `nearest` (runtime/request/did-you-mean.ts) is
+ * its own: it is on the core path, compares keys without `_`/`-` and allows at most two edits.
+ */
 export function didYouMean(word: string, candidates: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestScore = Infinity;
