@@ -806,6 +806,7 @@ export const serve = {
     system: [[{ type: 'text', text: '$text' }]],
     roles: { assistant: { role: 'assistant', content: '$text' } },
   },
+  models: 'anthropic',
   request: {
     roles: {
       user: { role: 'user', content: '$content' },

@@ -583,6 +583,7 @@ export const serve = {
     tools: { name: '$name', description: '$description', parameters: '$openApiParameters' },
   },
   streamWithoutQuery: 'json-array',
+  models: 'gemini',
   request: {
     roles: {
       user: { role: 'user', parts: '$parts' },

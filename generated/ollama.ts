@@ -298,6 +298,7 @@ export const serve = {
     ],
   },
   finish: {},
+  models: 'ollama',
   request: {
     roles: {
       system: { role: 'system', content: '$text' },

@@ -55,6 +55,7 @@ export function serveMembers(ir: SpecIR, shared?: SharedData): Map<string, strin
   if (serve.requestRules) out.set('requestRules', valueExpr(serve.requestRules));
   if (serve.fill) out.set('fill', valueExpr(serve.fill));
   if (serve.streamWithoutQuery) out.set('streamWithoutQuery', lit(serve.streamWithoutQuery));
+  if (serve.models) out.set('models', lit(serve.models));
   setRequest(out, requestTemplates(ir), shared);
   // SSE wires that dispatch on a payload field send it as the event name too (as the providers do).
   if (ir.stream.eventKey && ir.profile.stream.framing === 'sse') out.set('eventName', valueExpr(ir.stream.eventKey.segments));

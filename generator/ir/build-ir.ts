@@ -101,6 +101,7 @@ function buildServe(d: ServeDocument): ServeIR {
     ...(d.requestRules === undefined ? {} : { requestRules: d.requestRules }),
     ...(d.fill === undefined ? {} : { fill: d.fill as Record<string, Record<string, unknown>> }),
     ...(d.streamWithoutQuery === undefined ? {} : { streamWithoutQuery: d.streamWithoutQuery }),
+    ...(d.models === undefined ? {} : { models: d.models }),
   };
 }
 

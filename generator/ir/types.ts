@@ -6,7 +6,7 @@ import type { SpecDocument } from '../load/spec-document.js';
 import type { SharedMap } from '../load/parse-spec.js';
 
 export type { SharedMap };
-import type { ServeStep } from '../../runtime/contract/serve-codec.js';
+import type { ModelListShape, ServeStep } from '../../runtime/contract/serve-codec.js';
 
 /** A `when:` entry of a reader rule: a payload path and a test of the shared vocabulary. */
 export interface Condition {
@@ -133,6 +133,7 @@ export interface ServeIR {
   /** Fields a response writes that a request leaves out, by the `type` of the object (data). */
   fill?: Record<string, Record<string, unknown>>;
   streamWithoutQuery?: 'json-array';
+  models?: ModelListShape;
 }
 
 /**

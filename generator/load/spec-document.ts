@@ -197,7 +197,7 @@ export interface ContinuityDocument {
   }>;
 }
 
-import type { ServeStep } from '../../runtime/contract/serve-codec.js';
+import type { ModelListShape, ServeStep } from '../../runtime/contract/serve-codec.js';
 
 export interface ServeDocument {
   response?: TemplateValue;
@@ -222,6 +222,8 @@ export interface ServeDocument {
   fill?: Record<string, Record<string, unknown>>;
   /** How a stream asked for without the endpoint's streamQuery is framed (Gemini without alt=sse: one JSON array). */
   streamWithoutQuery?: 'json-array';
+  /** The model list this wire's clients read (a list shape of the runtime). */
+  models?: ModelListShape;
 }
 
 export interface ServeAcceptDocument {

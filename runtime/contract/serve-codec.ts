@@ -146,7 +146,12 @@ export interface ServeCodec {
   readonly streamWithoutQuery?: 'json-array' | undefined;
   /** SSE wires that name their events: the payload field that holds the name (`type`). */
   readonly eventName?: readonly string[] | undefined;
+  /** The model list this wire's clients read (`models.list()`): one of the runtime's list shapes (serve/model-list.ts); OpenAI's when unset. */
+  readonly models?: ModelListShape | undefined;
 }
+
+/** The model-list formats the SDKs read: OpenAI's (and the compatible wires'), Anthropic's, Gemini's, Ollama's `/api/tags`. */
+export type ModelListShape = 'openai' | 'anthropic' | 'gemini' | 'ollama';
 
 /** A template as data: JSON with `$slot` strings (docs/spec-language.md#templates-and-slots). */
 export type TemplateData = unknown;

@@ -5,10 +5,12 @@
  * every problem comes back with its JSON pointer (the CLI turns it into file:line:col), so a bad
  * config never becomes a failure at the first request. docs/serving.md#gateway-for-teams.
  */
-import type { ServedSpec } from '../contract/serve-codec.js';
+import type { ModelListShape, ServedSpec } from '../contract/serve-codec.js';
 import { WireforgeError } from '../errors.js';
 import { didYouMean } from '../closest-name.js';
 import type { CorsOption } from './cors.js';
+
+export type { ModelListShape };
 
 /** Where a target's key comes from: an environment variable, a pool of keys, or the caller's own key. */
 export type KeySource = { env: string } | { keys: string[] } | 'caller';
@@ -18,7 +20,7 @@ export interface GatewayConfigListen {
   spec: string | ServedSpec;
   /** The path prefix (`/openai`); the root when left out (one listen protocol only). */
   path?: string;
-  /** The model list's shape on this prefix; default by the listen spec (`false`: none). */
+  /** The model list's shape on this prefix; default: the listen spec's `serve.models` (`false`: none). */
   models?: ModelListShape | false;
   /**
    * Dialects a request may ask for here with `wireforge: { dialect }` in its body: ids of specs
@@ -27,7 +29,6 @@ export interface GatewayConfigListen {
   dialects?: string[];
 }
 
-export type ModelListShape = 'openai' | 'anthropic' | 'gemini';
 
 /** What the limiter reads for one client token (validated here, enforced by the limiter; 0: no limit). */
 export interface GatewayConfigLimits {
@@ -125,7 +126,7 @@ export const CONFIG_KEYS = {
   target: ['spec', 'model', 'baseUrl', 'key'],
 } as const;
 
-const MODEL_SHAPES: readonly ModelListShape[] = ['openai', 'anthropic', 'gemini'];
+const MODEL_SHAPES: readonly ModelListShape[] = ['openai', 'anthropic', 'gemini', 'ollama'];
 
 type Called = NonNullable<ReturnType<typeof adapterOf>>;
 /**

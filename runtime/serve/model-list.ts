@@ -1,9 +1,9 @@
 /**
  * The gateway's model list, in the shape each wire's clients read (`models.list()` of the
- * OpenAI, Anthropic and Gemini SDKs): a table of paths and bodies, one per shape.
- * docs/serving.md#model-lists.
+ * OpenAI, Anthropic and Gemini SDKs, `list()` of Ollama's): a table of paths and bodies, one per
+ * shape; a spec names its shape in `serve.models`. docs/serving.md#model-lists.
  */
-import type { ModelListShape } from './gateway-config.js';
+import type { ModelListShape } from '../contract/serve-codec.js';
 
 interface ModelList {
   /** The paths clients send it to: OpenAI's SDKs put `/v1` in the base URL, or not. One model is `<path>/<id>`. */
@@ -32,6 +32,12 @@ export const MODEL_LISTS: Readonly<Record<ModelListShape, ModelList>> = {
     body: (models) => ({ models }),
     methodAfterColon: true,
   },
+  // Ollama's `GET /api/tags`: local models with their file facts, which a gateway has none of (zeros and empty strings, as the types ask).
+  ollama: {
+    paths: ['/api/tags'],
+    entry: (id) => ({ name: id, model: id, modified_at: '1970-01-01T00:00:00Z', size: 0, digest: '', details: { parent_model: '', format: '', family: '', families: null, parameter_size: '', quantization_level: '' } }),
+    body: (models) => ({ models }),
+  },
 };
 
 /** What a GET path asks of a model list: the whole list, one model by id (percent-decoded: ids may hold `/`), or nothing. */
@@ -48,17 +54,4 @@ export function modelListAsk(list: ModelList, path: string): { all: true } | { o
     // A malformed escape names no model: the 404 says which id it was.
     return { one: raw };
   }
-}
-
-/** The shape a listen spec's clients read, by spec id; the rest speak OpenAI's (the compatible wires). */
-const SHAPE_BY_SPEC: Readonly<Record<string, ModelListShape>> = {
-  'anthropic-messages': 'anthropic',
-  'vertex-anthropic': 'anthropic',
-  'bedrock-anthropic': 'anthropic',
-  gemini: 'gemini',
-  'vertex-gemini': 'gemini',
-};
-
-export function modelListShape(specId: string): ModelListShape {
-  return (Object.hasOwn(SHAPE_BY_SPEC, specId) ? SHAPE_BY_SPEC[specId] : undefined) ?? 'openai';
 }

@@ -27,7 +27,7 @@ import { shareRests } from './shared-rests.js';
 import { gatewayLimits, type Admission, type GatewayClient } from './limits/gateway-limits.js';
 import type { Limiter } from './limits/limiter.js';
 import type { ServedRequest } from './served-request.js';
-import { MODEL_LISTS, modelListAsk, modelListShape } from './model-list.js';
+import { MODEL_LISTS, modelListAsk } from './model-list.js';
 import { gatewayTelemetry, type GatewayTelemetryContext, type RequestWatch } from './gateway-telemetry.js';
 
 const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
@@ -123,7 +123,7 @@ export function createRouter(config: GatewayConfig, ctx: RouterContext): (reques
     const fail: FailWith = (status, message, headers = {}, source = 'gateway', type) => errorResponse(spec.adapter, spec.serve, { status, message: redact(message), type }, { [ERROR_SOURCE_HEADER]: source, ...headers });
     const { header, scheme } = spec.adapter.endpoint.auth;
     const dialects = new Map((entry.dialects ?? []).map((id) => [id, specIn(ctx.specs, id) as ServedSpec]));
-    return { spec, prefix: entry.path ?? '', models: entry.models ?? modelListShape(spec.adapter.id), fail, sendIn: `the ${header} header${scheme ? ` (${scheme} <token>)` : ''}`, dialects };
+    return { spec, prefix: entry.path ?? '', models: entry.models ?? spec.serve.models ?? 'openai', fail, sendIn: `the ${header} header${scheme ? ` (${scheme} <token>)` : ''}`, dialects };
   });
   // A route's dialect answers the callers of each listen protocol it extends; others get their own.
   config.routes.forEach((r, i) => {
