@@ -8,6 +8,7 @@
  */
 import type { LanguageModelV4Content, LanguageModelV4FinishReason, LanguageModelV4Source, LanguageModelV4Usage, SharedV4ProviderMetadata, SharedV4Warning } from '@ai-sdk/provider';
 import type { ChatResponse, Citation, FinishReason, ResponsePart, Usage, Warning } from '../runtime/contract/unified-model.js';
+import { quote } from '../runtime/errors.js';
 import { KEY, metadataOf, type Origin } from './part-metadata.js';
 
 /** A turn's V4 ids: "0", "1", … in the order parts are made. */
@@ -36,7 +37,7 @@ const PARTS: { [T in ResponsePart['type']]: Row<Extract<ResponsePart, { type: T 
   text: (p, ids) => [{ type: 'text', text: p.text, citations: citationsOf(p.citations, ids) }, ['text', 'citations'], true],
   thinking: (p) => [{ type: 'reasoning', text: p.text }, ['text']],
   'tool-call': ({ call: c }) => [{ type: 'tool-call', toolCallId: c.id, toolName: c.name, input: c.arguments }, ['id', 'name', 'arguments'], true, c],
-  'provider-tool-call': (p) => [{ type: 'tool-call', toolCallId: p.id, toolName: p.name, input: JSON.stringify(p.input ?? {}), providerExecuted: true }, ['id', 'name', 'input']],
+  'provider-tool-call': (p) => [{ type: 'tool-call', toolCallId: p.id, toolName: p.name, input: quote(p.input ?? {}), providerExecuted: true }, ['id', 'name', 'input']],
   'provider-tool-result': (p) => [{ type: 'tool-result', toolCallId: p.callId, toolName: p.name, result: (p.result ?? null) as never, isError: p.isError || undefined }, ['callId', 'name', 'result', 'isError']],
   // A URL source is all in its V4 part; a document keeps its id (and anything else) in metadata.
   source: (p, ids) => [sourceOf(p, ids), p.url === undefined ? ['title'] : undefined],

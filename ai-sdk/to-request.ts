@@ -15,6 +15,8 @@ import {
 } from '@ai-sdk/provider';
 import type { ProviderAdapter } from '../runtime/contract/adapter.js';
 import type { AssistantMessage, CallOptions, ChatRequest, ContentPart, Message, ReasoningOptions, ResponsePart, ToolMessage, ToolSpec } from '../runtime/contract/unified-model.js';
+import { quote } from '../runtime/errors.js';
+import { isString } from '../runtime/wire/read-path.js';
 import { fieldsOf, KEY, type Origin } from './part-metadata.js';
 
 export interface Converted {
@@ -107,7 +109,7 @@ function toolOutput(o: ToolOutput, at: string): Pick<ToolMessage, 'content' | 'i
   if (o.type === 'content') return { content: o.value.map((v, j) => contentPart(v, `${at}.output[${j}]`)) };
   const denied = o.type === 'execution-denied';
   return {
-    content: o.type === 'execution-denied' ? `The tool call was denied${o.reason ? `: ${o.reason}` : '.'}` : typeof o.value === 'string' ? o.value : JSON.stringify(o.value),
+    content: o.type === 'execution-denied' ? `The tool call was denied${o.reason ? `: ${o.reason}` : '.'}` : isString(o.value) ? o.value : quote(o.value),
     isError: denied || o.type.startsWith('error'),
   };
 }
@@ -121,7 +123,7 @@ const TURN: { [T in AssistantPart['type']]?: (p: Extract<AssistantPart, { type: 
   'tool-call': (p, f) =>
     p.providerExecuted
       ? { ...f, type: 'provider-tool-call', id: p.toolCallId, name: p.toolName, input: p.input }
-      : { type: 'tool-call', call: { ...f, id: p.toolCallId, name: p.toolName, arguments: typeof p.input === 'string' ? p.input : JSON.stringify(p.input ?? {}) } },
+      : { type: 'tool-call', call: { ...f, id: p.toolCallId, name: p.toolName, arguments: isString(p.input) ? p.input : quote(p.input ?? {}) } },
   'tool-result': ({ output: o, ...p }, f) => ({ ...f, type: 'provider-tool-result', callId: p.toolCallId, name: p.toolName, result: 'value' in o ? o.value : null, isError: o.type.startsWith('error') || undefined }),
   custom: (_, f) => ('kind' in f ? ({ ...f, type: 'opaque' } as ResponsePart) : undefined),
   file: (p, f) => (p.data.type === 'data' || p.data.type === 'url' ? { ...f, type: 'file', mediaType: p.mediaType, ...dataOf(p.data) } : undefined),
@@ -153,7 +155,7 @@ function toAssistant({ content }: { content: AssistantPart[] }, at: string, warn
 function dataOf(d: { type: 'url'; url: URL } | { type: 'data'; data: Uint8Array | string }): { url: string } | { data: string } {
   if (d.type === 'url') return { url: d.url.href };
   const bytes = d.data;
-  if (typeof bytes === 'string') return { data: bytes };
+  if (isString(bytes)) return { data: bytes };
   let s = '';
   for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return { data: btoa(s) };
