@@ -41,9 +41,10 @@ const PARTS: { [T in ResponsePart['type']]: Row<Extract<ResponsePart, { type: T 
   'provider-tool-result': (p) => [{ type: 'tool-result', toolCallId: p.callId, toolName: p.name, result: (p.result ?? null) as never, isError: p.isError || undefined }, ['callId', 'name', 'result', 'isError']],
   // A URL source is all in its V4 part; a document keeps its id (and anything else) in metadata.
   source: (p, ids) => [sourceOf(p, ids), p.url === undefined ? ['title'] : undefined],
-  file: (p) => {
-    const url = p.data === undefined ? p.url : undefined;
-    return (p.data ?? url) === undefined ? undefined : [{ type: 'file', mediaType: p.mediaType, data: url === undefined ? { type: 'data', data: p.data! } : { type: 'url', url: new URL(url) } }, ['mediaType', url === undefined ? 'data' : 'url']];
+  // Data when the part has it, else its URL; the one shown is named by its type.
+  file: ({ mediaType, data, url }) => {
+    const d = data !== undefined ? ({ type: 'data', data } as const) : url !== undefined ? ({ type: 'url', url: new URL(url) } as const) : undefined;
+    return d && [{ type: 'file', mediaType, data: d }, ['mediaType', d.type]];
   },
   'approval-request': (p) => [{ type: 'tool-approval-request', approvalId: p.id, toolCallId: p.id }, ['id']],
   opaque: (p) => [{ type: 'custom', kind: `${KEY}.${p.kind}` }, []],

@@ -16,7 +16,7 @@ import {
 import type { ProviderAdapter } from '../runtime/contract/adapter.js';
 import type { AssistantMessage, CallOptions, ChatRequest, ContentPart, Message, ReasoningOptions, ResponsePart, ToolMessage, ToolSpec } from '../runtime/contract/unified-model.js';
 import { quote } from '../runtime/errors.js';
-import { isString } from '../runtime/wire/read-path.js';
+import { isString, keys } from '../runtime/wire/read-path.js';
 import { fieldsOf, KEY, type Origin } from './part-metadata.js';
 
 export interface Converted {
@@ -37,7 +37,7 @@ const FROM_OPTIONS = ['store', 'parallelToolCalls', 'providerOptions', 'user', '
  * wires that turn thinking on by a budget; the first four are also unified efforts.
  */
 const BUDGET: Record<string, [share: number, tokens: number]> = { minimal: [0.1, 1024], low: [0.25, 2048], medium: [0.5, 8192], high: [0.75, 16384], xhigh: [0.85, 24576], max: [0.9, 32000] };
-const EFFORTS = ['minimal', 'low', 'medium', 'high'];
+const EFFORTS = keys(BUDGET).slice(0, 4);
 const TOOL_PREFIX = `${KEY}.`;
 
 export function toRequest(o: Options, adapter: ProviderAdapter, model: string): Converted {
@@ -109,7 +109,7 @@ function toolOutput(o: ToolOutput, at: string): Pick<ToolMessage, 'content' | 'i
   if (o.type === 'content') return { content: o.value.map((v, j) => contentPart(v, `${at}.output[${j}]`)) };
   const denied = o.type === 'execution-denied';
   return {
-    content: o.type === 'execution-denied' ? `The tool call was denied${o.reason ? `: ${o.reason}` : '.'}` : isString(o.value) ? o.value : quote(o.value),
+    content: denied ? `The tool call was denied${o.reason ? `: ${o.reason}` : '.'}` : isString(o.value) ? o.value : quote(o.value),
     isError: denied || o.type.startsWith('error'),
   };
 }
