@@ -4,9 +4,12 @@
  * so the AI SDK's own retry and error handling apply; a request field the spec refuses is an
  * `InvalidArgumentError`. An abort stays the abort it was.
  */
-import { APICallError, InvalidArgumentError } from '@ai-sdk/provider';
+import { APICallError, InvalidArgumentError, UnsupportedFunctionalityError } from '@ai-sdk/provider';
 import { ConnectionError, ProviderError, quote, RequestError, TimeoutError, WireforgeError } from '../runtime/errors.js';
 import { isString } from '../runtime/wire/read-path.js';
+
+/** The prompt error to-request throws, from here: the bridge's AI SDK error classes come in by one import. */
+export { UnsupportedFunctionalityError };
 
 /** What one call sent (its URL and body) and the headers it got back. */
 export interface Exchange {

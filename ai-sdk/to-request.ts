@@ -6,7 +6,6 @@
  * the runtime checks itself (header values, the request's shape) is left to it.
  */
 import {
-  UnsupportedFunctionalityError,
   type LanguageModelV4CallOptions as Options,
   type LanguageModelV4FilePart as FilePart,
   type LanguageModelV4Message as V4Message,
@@ -17,6 +16,7 @@ import type { ProviderAdapter } from '../runtime/contract/adapter.js';
 import type { AssistantMessage, CallOptions, ChatRequest, ContentPart, Message, ReasoningOptions, ResponsePart, ToolMessage, ToolSpec } from '../runtime/contract/unified-model.js';
 import { quote } from '../runtime/errors.js';
 import { isString, keys } from '../runtime/wire/read-path.js';
+import { UnsupportedFunctionalityError } from './api-call-error.js';
 import { fieldsOf, KEY, type Origin } from './part-metadata.js';
 
 export interface Converted {
