@@ -19,6 +19,6 @@ export const idOf = (spec: SpecSource): string => (isString(spec) ? spec : spec.
 
 export async function adapterOf(spec: SpecSource): Promise<ProviderAdapter> {
   if (!isString(spec)) return spec.adapter;
-  if (!isBuiltIn(spec)) throw new Error(`no built-in spec "${spec}"; pass a generated module for a spec of your own`);
+  if (!isBuiltIn(spec)) throw new Error(`no built-in spec "${spec}" (pass your generated module)`);
   return (await loaders[spec]()).adapter;
 }

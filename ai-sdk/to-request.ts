@@ -44,12 +44,12 @@ export function toRequest(o: Options, adapter: ProviderAdapter, model: string): 
   const warnings: V4Warning[] = [];
   const warn: Warn = (feature, why) => warnings.push({ type: 'unsupported', feature, details: `not sent: ${why}` });
   const messages = o.prompt.flatMap((m, i) => ROLES[m.role](m as never, `prompt[${i}]`, warn));
-  for (const name of NO_FIELD) if (o[name] !== undefined) warn(name, `no unified field; set the wire's own under providerOptions.${adapter.id}`);
-  if (o.includeRawChunks) warn('includeRawChunks', 'wireforge streams unified events, not wire chunks');
+  for (const name of NO_FIELD) if (o[name] !== undefined) warn(name, `no unified field; use the wire's under providerOptions.${adapter.id}`);
+  if (o.includeRawChunks) warn('includeRawChunks', 'the stream carries unified events');
   const tools = o.tools?.flatMap((t): ToolSpec | [] =>
     t.type === 'function' ? { name: t.name, description: t.description, parameters: t.inputSchema as Record<string, unknown>, strict: t.strict }
     : t.id.startsWith(TOOL_PREFIX) ? { type: 'provider', name: t.id.slice(TOOL_PREFIX.length), options: t.args }
-    : (warn(`tool ${t.id}`, `provider tools are ${TOOL_PREFIX}<name> (providerTool())`), []),
+    : (warn(`tool ${t.id}`, `not a ${TOOL_PREFIX}<name> tool`), []),
   );
   const { responseFormat: f, toolChoice: c, providerOptions: given } = o;
   const request: ChatRequest = {
@@ -100,7 +100,7 @@ function contentPart(p: { type: string; text?: string } | FilePart, where: strin
   if (p.type === 'text') return { type: 'text', text: p.text! };
   const { data: d, mediaType } = p as FilePart;
   if (p.type !== 'file' || !mediaType.startsWith('image/') || (d.type !== 'url' && d.type !== 'data')) {
-    throw new UnsupportedFunctionalityError({ functionality: `${where}: ${p.type === 'file' ? `a ${mediaType} ${d.type} file` : `a ${p.type} part`} (unified user content is text and images)` });
+    throw new UnsupportedFunctionalityError({ functionality: `${where}: ${p.type === 'file' ? `${mediaType} ${d.type}` : p.type} (user content is text and images)` });
   }
   return { type: 'image', ...dataOf(d), mediaType: mediaType === 'image/*' ? undefined : mediaType };
 }
@@ -141,7 +141,7 @@ function toAssistant({ content }: { content: AssistantPart[] }, at: string, warn
     origin ??= from;
     const part = TURN[p.type]?.(p as never, fields);
     if (part) parts.push(part);
-    else warn(`${at} ${p.type} part`, 'no place in a unified assistant turn');
+    else warn(`${at} ${p.type} part`, 'no unified form');
   }
   /** The parts of one type, each as `view` gives it; undefined when there are none. */
   const of = <T extends ResponsePart['type'], V>(type: T, view: (p: Extract<ResponsePart, { type: T }>) => V): V[] | undefined => {
