@@ -32,16 +32,29 @@ export function streamParts(origin: Origin, snapshot: () => ChatResponse, emit: 
 
   /**
    * The open block ends, with what the part it ended in gives its V4 part (the same table as
-   * doGenerate's): metadata, and for text the citations of every part the block covered.
+   * doGenerate's): metadata, and for text the citations of every part the block covered. The
+   * cursor moves `length` characters on through the parts: a V4 block may cover one unified part,
+   * several merged, or the rest of one; it ends in the part that holds its last character.
    */
   const close = () => {
     if (!open) return;
-    const { kind, id, length } = open;
+    let { kind, id, length } = open;
     open = undefined;
     const list: Array<Extract<ResponsePart, { type: Kind }> & { citations?: Citation[] }> = partsOf(kind);
     const cursor = cursors[kind];
     const first = cursor.at;
-    const part = take(list, cursor, length);
+    let part: (typeof list)[number] | undefined;
+    while (cursor.at < list.length) {
+      const rest = (part = list[cursor.at]!).text.length - cursor.offset;
+      if (length < rest) {
+        cursor.offset += length;
+        break;
+      }
+      length -= rest;
+      cursor.at++;
+      cursor.offset = 0;
+      if (!length) break;
+    }
     const cited = list.slice(first, cursor.at + (cursor.offset > 0 ? 1 : 0)).flatMap((t) => t.citations ?? []);
     const v4 = part && (contentOf({ ...part, citations: cited.length ? cited : undefined } as ResponsePart, origin, ids) as { citations?: unknown; providerMetadata?: unknown });
     emit({ type: `${BLOCK[kind]}-end`, id, citations: v4?.citations, providerMetadata: v4?.providerMetadata } as Part);
@@ -51,7 +64,8 @@ export function streamParts(origin: Origin, snapshot: () => ChatResponse, emit: 
   const silentThinking = () => {
     const thinking = partsOf('thinking');
     const at = cursors.thinking;
-    while (at.offset === 0 && at.at < thinking.length && thinking[at.at]!.text === '') {
+    // A part with text has none left at the cursor only when the cursor is past it: no offset test.
+    while (thinking[at.at]?.text === '') {
       const id = ids();
       open = { kind: 'thinking', id, length: 0 };
       emit({ type: 'reasoning-start', id });
@@ -113,10 +127,10 @@ export function streamParts(origin: Origin, snapshot: () => ChatResponse, emit: 
       }
       case 'tool-call': {
         close();
-        const started = calls.get(e.index);
-        if (started !== undefined) emit({ type: 'tool-input-end', id: started });
         const part = contentOf({ type: 'tool-call', call: historyCall(e.call) }, origin, ids) as Extract<Part, { type: 'tool-call' }>;
-        part.toolCallId = started ?? part.toolCallId;
+        // A streamed call keeps the id its input parts had.
+        const started = calls.get(e.index);
+        if (started !== undefined) emit({ type: 'tool-input-end', id: (part.toolCallId = started) });
         return emit(part);
       }
       case 'part': {
@@ -135,25 +149,4 @@ export function streamParts(origin: Origin, snapshot: () => ChatResponse, emit: 
         emit({ type: 'finish', ...endOf({ ...e, usage: e.usage ?? usage }, origin.provider) });
     }
   };
-}
-
-/**
- * Moves the cursor `length` characters through the parts and returns the part the block ended in
- * (a V4 block may cover one unified part, several merged, or the rest of one).
- */
-function take<T extends { text: string }>(parts: readonly T[], cursor: Cursor, length: number): T | undefined {
-  let last: T | undefined;
-  while (cursor.at < parts.length) {
-    const part = (last = parts[cursor.at]!);
-    const rest = part.text.length - cursor.offset;
-    if (length < rest) {
-      cursor.offset += length;
-      return part;
-    }
-    length -= rest;
-    cursor.at++;
-    cursor.offset = 0;
-    if (length === 0) return part;
-  }
-  return last;
 }
