@@ -9,6 +9,7 @@
 import type { LanguageModelV4StreamPart as Part, SharedV4Warning } from '@ai-sdk/provider';
 import type { ChatResponse, Citation, ResponsePart, StreamEvent, ToolCall, Usage } from '../runtime/contract/unified-model.js';
 import type { Origin } from './part-metadata.js';
+import { nonEmpty } from './non-empty.js';
 import { contentOf, counter, endOf, warningsOf } from './to-content.js';
 
 /** The unified parts that stream as deltas, and the V4 blocks they make. */
@@ -56,7 +57,7 @@ export function streamParts(origin: Origin, snapshot: () => ChatResponse, emit: 
       if (!length) break;
     }
     const cited = list.slice(first, cursor.at + (cursor.offset > 0 ? 1 : 0)).flatMap((t) => t.citations ?? []);
-    const v4 = part && (contentOf({ ...part, citations: cited.length ? cited : undefined } as ResponsePart, origin, ids) as { citations?: unknown; providerMetadata?: unknown });
+    const v4 = part && (contentOf({ ...part, citations: nonEmpty(cited) } as ResponsePart, origin, ids) as { citations?: unknown; providerMetadata?: unknown });
     emit({ type: `${BLOCK[kind]}-end`, id, citations: v4?.citations, providerMetadata: v4?.providerMetadata } as Part);
   };
 

@@ -9,6 +9,7 @@
 import type { LanguageModelV4Content, LanguageModelV4FinishReason, LanguageModelV4Source, LanguageModelV4Usage, SharedV4ProviderMetadata, SharedV4Warning } from '@ai-sdk/provider';
 import type { ChatResponse, Citation, FinishReason, ResponsePart, Usage, Warning } from '../runtime/contract/unified-model.js';
 import { quote } from '../runtime/errors.js';
+import { nonEmpty } from './non-empty.js';
 import { KEY, metadataOf, type Origin } from './part-metadata.js';
 
 /** A turn's V4 ids: "0", "1", … in the order parts are made. */
@@ -31,7 +32,7 @@ const sourceOf = (s: Citation, ids: Ids): LanguageModelV4Source =>
     ? { type: 'source', sourceType: 'url', id: ids(), url: s.url, title: s.title }
     : { type: 'source', sourceType: 'document', id: ids(), mediaType: 'text/plain', title: s.title ?? s.documentId ?? 'document' };
 
-export const citationsOf = (list: Citation[] | undefined, ids: Ids) => (list?.length ? list.map((c) => ({ source: sourceOf(c, ids), citedText: c.citedText })) : undefined);
+export const citationsOf = (list: Citation[] | undefined, ids: Ids) => nonEmpty(list)?.map((c) => ({ source: sourceOf(c, ids), citedText: c.citedText }));
 
 const PARTS: { [T in ResponsePart['type']]: Row<Extract<ResponsePart, { type: T }>> } = {
   text: (p, ids) => [{ type: 'text', text: p.text, citations: citationsOf(p.citations, ids) }, ['text', 'citations'], true],
