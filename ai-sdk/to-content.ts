@@ -27,10 +27,11 @@ export const counter = (): Ids => {
 type Row<T> = (p: T, ids: Ids) => [v4: LanguageModelV4Content, shown?: string[], ifAny?: boolean, of?: object] | undefined;
 
 /** A source (a part, or the source of a citation): a URL, or a document by its title. */
-const sourceOf = (s: Citation, ids: Ids): LanguageModelV4Source =>
-  s.url !== undefined
-    ? { type: 'source', sourceType: 'url', id: ids(), url: s.url, title: s.title }
-    : { type: 'source', sourceType: 'document', id: ids(), mediaType: 'text/plain', title: s.title ?? s.documentId ?? 'document' };
+const sourceOf = (s: Citation, ids: Ids): LanguageModelV4Source => ({
+  type: 'source',
+  id: ids(),
+  ...(s.url !== undefined ? { sourceType: 'url', url: s.url, title: s.title } : { sourceType: 'document', mediaType: 'text/plain', title: s.title ?? s.documentId ?? 'document' }),
+});
 
 export const citationsOf = (list: Citation[] | undefined, ids: Ids) => nonEmpty(list)?.map((c) => ({ source: sourceOf(c, ids), citedText: c.citedText }));
 
