@@ -7,7 +7,7 @@
  * that arrive whole go through the same table as doGenerate's (to-content.ts).
  */
 import type { LanguageModelV4StreamPart as Part, SharedV4Warning } from '@ai-sdk/provider';
-import type { ChatResponse, Citation, ResponsePart, StreamEvent, ToolCall, Usage } from '../runtime/contract/unified-model.js';
+import type { ChatResponse, Citation, ResponsePart, StreamEvent, ToolCall } from '../runtime/contract/unified-model.js';
 import type { Origin } from './part-metadata.js';
 import { nonEmpty } from './non-empty.js';
 import { contentOf, counter, endOf, warningsOf } from './to-content.js';
@@ -26,7 +26,6 @@ export function streamParts(origin: Origin, snapshot: () => ChatResponse, emit: 
   const calls = new Map<number, string>();
   /** How far the V4 blocks have used the snapshot's text and thinking parts (part index, characters into it). */
   const cursors: Record<Kind, Cursor> = { text: { at: 0, offset: 0 }, thinking: { at: 0, offset: 0 } };
-  let usage: Usage | null = null;
   /** The snapshot's calls by id (see historyCall). */
   let history: Map<string, ToolCall> | undefined;
   const partsOf = (kind: Kind) => snapshot().content.filter((p): p is Extract<ResponsePart, { type: Kind }> => p.type === kind);
@@ -136,18 +135,16 @@ export function streamParts(origin: Origin, snapshot: () => ChatResponse, emit: 
       }
       case 'part': {
         close();
-        // Text and thinking come as deltas, never whole.
+        // Never text or thinking: those come as deltas (docs/unified-model.md, "Stream events").
         const c = contentOf(e.part, origin, ids);
-        if (c && c.type !== 'text' && c.type !== 'reasoning') emit(c);
+        if (c) emit(c as Part);
         return;
       }
-      case 'usage':
-        usage = e.usage;
-        return;
       case 'finish':
+        // It carries the final usage: the usage events before it say nothing more.
         close();
         silentThinking();
-        emit({ type: 'finish', ...endOf({ ...e, usage: e.usage ?? usage }, origin.provider) });
+        emit({ type: 'finish', ...endOf(e, origin.provider) });
     }
   };
 }
