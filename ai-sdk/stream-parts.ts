@@ -114,25 +114,18 @@ export function streamParts(origin: Origin, snapshot: () => ChatResponse, emit: 
         // A signature is the last thing a reasoning block gets: the block ends here.
         if (open?.kind === 'thinking') close();
         return;
-      case 'tool-call-start': {
+      // Every call opens with a start that has its id (the runtime makes one where the wire gives
+      // none), its argument text follows, and the whole call ends it (docs/unified-model.md).
+      case 'tool-call-start':
         close();
-        const id = e.id || ids();
-        calls.set(e.index, id);
-        return emit({ type: 'tool-input-start', id, toolName: e.name });
-      }
-      case 'tool-call-delta': {
-        const id = calls.get(e.index);
-        if (id !== undefined) emit({ type: 'tool-input-delta', id, delta: e.delta });
-        return;
-      }
-      case 'tool-call': {
+        calls.set(e.index, e.id);
+        return emit({ type: 'tool-input-start', id: e.id, toolName: e.name });
+      case 'tool-call-delta':
+        return emit({ type: 'tool-input-delta', id: calls.get(e.index)!, delta: e.delta });
+      case 'tool-call':
         close();
-        const part = contentOf({ type: 'tool-call', call: historyCall(e.call) }, origin, ids) as Extract<Part, { type: 'tool-call' }>;
-        // A streamed call keeps the id its input parts had.
-        const started = calls.get(e.index);
-        if (started !== undefined) emit({ type: 'tool-input-end', id: (part.toolCallId = started) });
-        return emit(part);
-      }
+        emit({ type: 'tool-input-end', id: e.call.id });
+        return emit(contentOf({ type: 'tool-call', call: historyCall(e.call) }, origin, ids) as Part);
       case 'part': {
         close();
         // Never text or thinking: those come as deltas (docs/unified-model.md, "Stream events").
