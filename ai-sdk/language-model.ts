@@ -13,8 +13,12 @@ import { streamParts } from './stream-parts.js';
 import { toRequest } from './to-request.js';
 import { contentOf, counter, endOf, warningsOf } from './to-content.js';
 
-/** Any createClient option, and the model the AI SDK calls this model by. */
-export interface LanguageModelOptions extends ClientOptions {
+/**
+ * Any createClient option but `telemetry` (the AI SDK's own `experimental_telemetry` traces each
+ * call; a second span per call from wireforge would only repeat it), and the model the AI SDK
+ * calls this model by.
+ */
+export interface LanguageModelOptions extends Omit<ClientOptions, 'telemetry'> {
   model: string;
 }
 
