@@ -90,7 +90,9 @@ async function startRouted(options: GatewayConfigServerOptions): Promise<Listeni
   // The config first: a config with problems says so before anything connects or listens.
   const problems = checkGatewayConfig(config, { specs, env: process.env });
   if (problems.length) throw new GatewayConfigError(problems);
-  if (!LOOPBACK.test(host) && !config.clients?.length && !insecure) {
+  // Only a gateway that holds a key needs client tokens beyond loopback (every target `key: caller` holds none).
+  const holdsKey = config.routes.some((r) => r.targets.some((t) => t.key !== 'caller'));
+  if (!LOOPBACK.test(host) && holdsKey && !config.clients?.length && !insecure) {
     throw new WireforgeError(`the gateway would serve ${host} with your upstream keys and no client tokens: add clients to the config, or insecure (--insecure) if that is what you want`);
   }
   // ── limits on Redis: ioredis is loaded only when `redis` is set ──
