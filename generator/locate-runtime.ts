@@ -59,7 +59,9 @@ export function locateRuntime(cwd: string, outDir: string): RuntimeLocation | un
       kitFile: join(installed, 'dist/runtime/adapter-kit.d.ts'),
       specsDir: join(installed, 'specs'),
       moduleOf: (id) => `${PACKAGE}/providers/${id}`,
-      schemaFile: join(installed, 'specs/spec.schema.json'),
+      // As the project reaches it (node_modules/wireforge), not where a symlink lands: pnpm's
+      // store path holds the version and would break on the next upgrade.
+      schemaFile: join(linkedPackage(cwd) ?? installed, 'specs/spec.schema.json'),
       docsFile: join(installed, 'docs/spec-language.md'),
       version,
     };
@@ -78,6 +80,15 @@ export function locateRuntime(cwd: string, outDir: string): RuntimeLocation | un
     docsFile: join(sourceRoot, 'docs/spec-language.md'),
     version: 'source',
   };
+}
+
+/** `node_modules/wireforge` in the nearest folder from `cwd` up that has one, symlinks not followed. */
+function linkedPackage(cwd: string): string | undefined {
+  for (let dir = cwd; ; dir = dirname(dir)) {
+    const at = join(dir, 'node_modules', PACKAGE);
+    if (existsSync(join(at, 'package.json'))) return at;
+    if (dirname(dir) === dir) return undefined;
+  }
 }
 
 function installedPackage(cwd: string): string | undefined {
