@@ -90,29 +90,57 @@ function toDiagnostic(spec: ParsedSpec, e: ErrorObject): Diagnostic {
     }
     case 'required': {
       const missing = (e.params as { missingProperty: string }).missingProperty;
-      return mk('missing-field', `Missing required field "${missing}"`, e.instancePath);
+      const what = describe((e.parentSchema as { properties?: Record<string, unknown> }).properties?.[missing]);
+      return mk('missing-field', `Missing required field "${missing}"`, e.instancePath, `add "${missing}" here${what ? `: ${what}` : ''}`);
     }
     case 'type': {
-      const want = (e.params as { type: string | string[] }).type;
-      return mk('wrong-type', `Expected ${[want].flat().join(' or ')}, got ${jsonType(e.data)}`, e.instancePath);
+      const want = [(e.params as { type: string | string[] }).type].flat();
+      const values = (e.parentSchema as { enum?: unknown[] }).enum;
+      const what = describe(e.parentSchema);
+      const hint = values ? `write one of: ${values.map(String).join(', ')}` : `write ${want.map(article).join(' or ')} here${what ? `: ${what}` : ''}`;
+      return mk('wrong-type', `Expected ${want.join(' or ')}, got ${jsonType(e.data)}`, e.instancePath, hint);
     }
     case 'enum': {
       const allowed = (e.params as { allowedValues: unknown[] }).allowedValues.map(String);
       const hint = typeof e.data === 'string' ? (didYouMean(e.data, allowed) ?? `one of: ${allowed.join(', ')}`) : `one of: ${allowed.join(', ')}`;
       return mk('bad-value', `${JSON.stringify(e.data)} is not allowed at ${where}`, e.instancePath, hint);
     }
-    case 'pattern':
-      return mk('bad-value', `${JSON.stringify(e.data)} is not a valid ${describePattern(e)}`, e.instancePath);
-    case 'anyOf':
-      return mk('wrong-type', `Value at ${where} matches none of the allowed forms`, e.instancePath);
-    default:
-      return mk('bad-value', `${where} ${e.message ?? 'is invalid'}`, e.instancePath);
+    case 'pattern': {
+      const id = e.schemaPath.includes('/id/');
+      return mk('bad-value', `${JSON.stringify(e.data)} is not a valid ${id ? 'spec id (lowercase letters, digits, dashes)' : 'value here (a path like a.b[0].c)'}`, e.instancePath, id ? 'write it like acme or acme-chat' : 'write a path like choices.0.delta.content');
+    }
+    case 'anyOf': {
+      const forms = ((e.parentSchema as { anyOf?: unknown[] }).anyOf ?? []).map(formOf).filter((f): f is string => f !== undefined);
+      const what = describe(e.parentSchema);
+      return mk('wrong-type', `Value at ${where} matches none of the allowed forms`, e.instancePath, forms.length ? `the forms here: ${[...new Set(forms)].join('; ')}` : what ? `expected: ${what}` : undefined);
+    }
+    default: {
+      const what = describe(e.parentSchema);
+      return mk('bad-value', `${where} ${e.message ?? 'is invalid'}`, e.instancePath, what ? `expected: ${what}` : undefined);
+    }
   }
 }
 
-function describePattern(e: ErrorObject): string {
-  return e.schemaPath.includes('/id/') ? 'spec id (lowercase letters, digits, dashes)' : 'value here (a path like a.b[0].c)';
+/** A schema's description, short enough for a hint: its first sentence. */
+function describe(schema: unknown): string | undefined {
+  const text = (schema as { description?: unknown } | undefined)?.description;
+  if (typeof text !== 'string' || text === '') return undefined;
+  const first = (/^(.*?[.:])(\s|$)/.exec(text)?.[1] ?? text).replace(/[.:]$/, '');
+  return first.length > 100 ? `${first.slice(0, first.lastIndexOf(' ', 97))} …` : first;
 }
+
+/** One branch of an anyOf, as a hint names it: its description, else its type. */
+function formOf(branch: unknown): string | undefined {
+  const b = branch as { description?: unknown; type?: unknown; $ref?: unknown; enum?: unknown[] } | undefined;
+  if (!b) return undefined;
+  if (typeof b.description === 'string') return describe(b);
+  if (Array.isArray(b.enum)) return b.enum.map((v) => JSON.stringify(v)).join(' or ');
+  if (b.type !== undefined) return [b.type].flat().map(String).map(article).join(' or ');
+  if (typeof b.$ref === 'string') return b.$ref.split('/').pop();
+  return undefined;
+}
+
+const article = (type: string): string => (type === 'object' || type === 'array' || type === 'integer' ? `an ${type}` : type === 'null' ? 'null' : `a ${type}`);
 
 function jsonType(v: unknown): string {
   if (v === null) return 'null';

@@ -48,7 +48,7 @@ describe('spec diagnostics', () => {
         ],
       },
     ],
-    ['wrong type', { line: '  framing: ndjson', replace: '  framing: [sse]', want: (l) => [`${F}:${l}:12 wrong-type Expected string, got array (at /stream/framing)`] }],
+    ['wrong type', { line: '  framing: ndjson', replace: '  framing: [sse]', want: (l) => [`${F}:${l}:12 wrong-type Expected string, got array (at /stream/framing); write one of: sse, ndjson, event-stream`] }],
     [
       'bad enum value, with did-you-mean',
       { line: '  framing: ndjson', replace: '  framing: nd-json', want: (l) => [`${F}:${l}:12 bad-value "nd-json" is not allowed at /stream/framing (at /stream/framing); did you mean "ndjson"?`] },
@@ -81,7 +81,7 @@ describe('spec diagnostics', () => {
         want: (l) => [`${F}:${l}:37 bad-value "tools" is not allowed at /request/responseFormat/schemaFallback (at /request/responseFormat/schemaFallback); did you mean "tool"?`],
       },
     ],
-    ['missing required field', { line: '    to: functions', replace: [], want: (l) => [`${F}:${l}:5 missing-field Missing required field "to" (at /request/tools)`] }],
+    ['missing required field', { line: '    to: functions', replace: [], want: (l) => [`${F}:${l}:5 missing-field Missing required field "to" (at /request/tools); add "to" here`] }],
     [
       'finish-reason table without a fallback',
       {
