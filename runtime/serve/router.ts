@@ -34,7 +34,7 @@ const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200
 
 /** The target that answered, as `<spec>/<model>`. */
 export const TARGET_HEADER = 'x-wireforge-target';
-/** The targets tried before it, in order, each as `<spec>/<model> <status or failure>`, comma-separated. */
+/** The attempts before it (a target, or one key of its pool), in order, each as `<spec>/<model> <status or failure>`, comma-separated. */
 export const FALLBACKS_HEADER = 'x-wireforge-fallbacks';
 
 interface Listener {
