@@ -1,0 +1,183 @@
+/**
+ * Reasoning that no stream event announces (docs/serving.md#reasoning-without-events): Anthropic's
+ * `redacted_thinking` block (whole in its content_block_start, then content_block_stop), a Responses
+ * reasoning item with only its `encrypted_content` and its `rs_…` id (no summary unless asked
+ * for). Served by the mock and passed through the gateway's stream; the official SDKs read them,
+ * and the next turn, sent back as the SDK gives it, must reach the upstream with the block
+ * unchanged and in its place. Expected values are written from the providers' documented formats
+ * (docs/wire-facts.md), not from the templates.
+ */
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as anthropicMessages from '../../generated/anthropic-messages.js';
+import type { StreamEvent } from '../../runtime/contract/unified-model.js';
+import { StreamWriter } from '../../runtime/serve/stream-writer.js';
+import { createMockServer, startGateway, type Listening, type MockServer } from '../../node/index.js';
+
+type Json = Record<string, any>;
+
+// Opaque provider data, made up for the test (Anthropic's redacted data and OpenAI's encrypted content are base64-like).
+const REDACTED_A = 'EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpP';
+const REDACTED_B = 'EtgBCkYIBxgCKkDQfGkwzflEJP5asG3oQfJXcTwJLoRznn8CmuczWCsJ36d';
+const SIGNATURE = 'EqQBCkYIBxgCKkBzaWduZWQtdGhpbmtpbmctZm9yLXRoZS10ZXN0';
+const THOUGHT = 'The user wants the weather; I should call the tool.';
+const ENCRYPTED = 'gAAAAABpPDIUph8czEXzDePCV2lJ27wm7TsbCvazrvHSn0yWitN7RGWq8sj';
+const REASONING_ID = 'rs_0a1b2c3d4e5f60718293a4b5c6d7e8f9';
+const WEATHER = { type: 'object' as const, properties: { city: { type: 'string' } }, required: ['city'] };
+
+/** An Anthropic turn: redacted, thinking (signed), redacted, then a tool call. */
+const anthropicTurn = { thinking: [{ redacted: REDACTED_A }, { text: THOUGHT, signature: SIGNATURE }, { redacted: REDACTED_B }], toolCalls: [{ id: 'toolu_w1', name: 'get_weather', arguments: { city: 'Paris' } }] };
+/** The same turn's content as Anthropic's Messages API writes it (and takes it back). */
+const anthropicContent = [
+  { type: 'redacted_thinking', data: REDACTED_A },
+  { type: 'thinking', thinking: THOUGHT, signature: SIGNATURE },
+  { type: 'redacted_thinking', data: REDACTED_B },
+  { type: 'tool_use', id: 'toolu_w1', name: 'get_weather', input: { city: 'Paris' } },
+];
+/**
+ * A Responses turn: a reasoning item with only its encrypted content (no summary), a message, then
+ * a call. (The message follows the reasoning: the item a reasoning item leads to must go back with
+ * its id, and a function_call item read back through the gateway loses its own; see the report.)
+ */
+const responsesTurn = { thinking: { signature: ENCRYPTED, id: REASONING_ID }, text: 'Let me check.', toolCalls: [{ id: 'call_w1', name: 'get_weather', arguments: { city: 'Paris' } }] };
+
+/** The SSE events of a body, parsed (the `data:` lines). */
+async function sse(res: Response): Promise<Json[]> {
+  const text = await res.text();
+  return text
+    .split('\n')
+    .filter((l) => l.startsWith('data: ') && l !== 'data: [DONE]')
+    .map((l) => JSON.parse(l.slice(6)) as Json);
+}
+
+describe('the mock serves reasoning with no text in a stream', () => {
+  let anthropic: MockServer;
+  let responses: MockServer;
+  beforeAll(async () => {
+    anthropic = await createMockServer({ provider: 'anthropic-messages', script: [{ reply: anthropicTurn }] });
+    responses = await createMockServer({ provider: 'openai-responses', script: [{ reply: responsesTurn }] });
+  });
+  afterAll(async () => {
+    await anthropic.close();
+    await responses.close();
+  });
+
+  it('Anthropic SDK: finalMessage holds the redacted_thinking blocks in order; each is a start with its data, then a stop', async () => {
+    const client = new Anthropic({ apiKey: 'unused', baseURL: anthropic.url, maxRetries: 0 });
+    const stream = client.messages.stream({ model: 'claude-test', max_tokens: 1024, messages: [{ role: 'user', content: 'Weather in Paris?' }] });
+    const events: Json[] = [];
+    stream.on('streamEvent', (e) => events.push(e as Json));
+    const final = await stream.finalMessage();
+    expect(final.content).toEqual(anthropicContent);
+    // No deltas for a redacted block: content_block_start then content_block_stop at its index.
+    const at0 = events.filter((e) => e.index === 0).map((e) => e.type);
+    expect(at0).toEqual(['content_block_start', 'content_block_stop']);
+    expect(events.find((e) => e.type === 'content_block_start' && e.index === 2)!.content_block).toEqual({ type: 'redacted_thinking', data: REDACTED_B });
+  });
+
+  it('OpenAI SDK: the final response holds the reasoning item with its id and encrypted_content, summary []; no summary part events', async () => {
+    const client = new OpenAI({ apiKey: 'unused', baseURL: responses.url, maxRetries: 0 });
+    const stream = client.responses.stream({ model: 'gpt-test', input: 'Weather in Paris?', tools: [{ type: 'function', name: 'get_weather', parameters: WEATHER, strict: false }] });
+    const types: string[] = [];
+    stream.on('event', (e) => types.push(e.type));
+    const final = await stream.finalResponse();
+    expect(final.output[0]).toMatchObject({ type: 'reasoning', id: REASONING_ID, summary: [], encrypted_content: ENCRYPTED });
+    expect(final.output[1]).toMatchObject({ type: 'message', content: [{ type: 'output_text', text: 'Let me check.' }] });
+    expect(final.output[2]).toMatchObject({ type: 'function_call', call_id: 'call_w1', name: 'get_weather' });
+    expect(types.filter((t) => t.startsWith('response.reasoning_summary'))).toEqual([]);
+    expect(types.slice(0, 4)).toEqual(['response.created', 'response.in_progress', 'response.output_item.added', 'response.output_item.done']);
+  });
+});
+
+describe('gateway stream, same protocol: the block reaches the caller and comes back unchanged, in place', () => {
+  let anthropic: MockServer;
+  let responses: MockServer;
+  let gw: Listening;
+  beforeAll(async () => {
+    anthropic = await createMockServer({ provider: 'anthropic-messages', script: [{ when: { toolResultFor: 'toolu_w1' }, reply: { text: '18C in Paris.' } }, { reply: anthropicTurn }] });
+    responses = await createMockServer({ provider: 'openai-responses', script: [{ when: { toolResultFor: 'call_w1' }, reply: { text: '18C in Paris.' } }, { reply: responsesTurn }] });
+    gw = await startGateway({
+      listen: [
+        { spec: 'anthropic-messages', path: '/anthropic' },
+        { spec: 'openai-responses', path: '/openai' },
+        { spec: 'openai-chat', path: '/chat' },
+      ],
+      routes: [
+        { model: 'claude', targets: [{ spec: 'anthropic-messages', model: 'claude-up', baseUrl: anthropic.url, key: { keys: ['sk-ant-up-01'] } }] },
+        { model: 'gpt', targets: [{ spec: 'openai-responses', model: 'gpt-up', baseUrl: responses.url, key: { keys: ['sk-openai-up-01'] } }] },
+      ],
+    });
+  });
+  afterAll(async () => {
+    await gw.close();
+    await anthropic.close();
+    await responses.close();
+  });
+
+  it('Anthropic caller → Anthropic upstream: redacted blocks streamed; the tool round sends them back as they came', async () => {
+    const client = new Anthropic({ apiKey: 'unused', baseURL: `${gw.url}/anthropic`, maxRetries: 0 });
+    const tools = [{ name: 'get_weather', input_schema: WEATHER }];
+    const messages: Anthropic.MessageParam[] = [{ role: 'user', content: 'Weather in Paris?' }];
+    const first = await client.messages.stream({ model: 'claude', max_tokens: 1024, messages, tools, thinking: { type: 'enabled', budget_tokens: 512 } }).finalMessage();
+    expect(first.content).toEqual(anthropicContent);
+    messages.push({ role: 'assistant', content: first.content as Anthropic.ContentBlockParam[] }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_w1', content: '18C' }] });
+    const second = await client.messages.create({ model: 'claude', max_tokens: 1024, messages, tools, thinking: { type: 'enabled', budget_tokens: 512 } });
+    expect(second.content).toEqual([{ type: 'text', text: '18C in Paris.' }]);
+    const sent = (anthropic.requests.at(-1)!.body as { messages: Json[] }).messages;
+    expect(sent[1]).toEqual({ role: 'assistant', content: anthropicContent });
+  });
+
+  it('Responses caller → Responses upstream: the encrypted reasoning item keeps its rs_ id; sent back, the upstream gets it whole, in its place', async () => {
+    const client = new OpenAI({ apiKey: 'unused', baseURL: `${gw.url}/openai`, maxRetries: 0 });
+    const tools = [{ type: 'function' as const, name: 'get_weather', parameters: WEATHER, strict: false }];
+    const first = await client.responses.stream({ model: 'gpt', input: 'Weather in Paris?', tools, store: false, include: ['reasoning.encrypted_content'] }).finalResponse();
+    expect(first.output[0]).toEqual({ id: REASONING_ID, type: 'reasoning', summary: [], encrypted_content: ENCRYPTED });
+    const input = [{ role: 'user' as const, content: 'Weather in Paris?' }, ...(first.output as OpenAI.Responses.ResponseInputItem[]), { type: 'function_call_output' as const, call_id: 'call_w1', output: '18C' }];
+    const second = await client.responses.create({ model: 'gpt', input, tools, store: false, include: ['reasoning.encrypted_content'] });
+    expect(second.output_text).toBe('18C in Paris.');
+    const sent = (responses.requests.at(-1)!.body as { input: Json[] }).input;
+    expect(sent[1]).toEqual({ type: 'reasoning', id: REASONING_ID, summary: [], encrypted_content: ENCRYPTED });
+    expect(sent[2]).toMatchObject({ type: 'message', id: first.output[1]!.id, content: [{ type: 'output_text', text: 'Let me check.' }] });
+    expect(sent[3]).toMatchObject({ type: 'function_call', call_id: 'call_w1', name: 'get_weather' });
+  });
+
+  it('cross protocol: an OpenAI Chat caller over Anthropic gets none of the redacted data', async () => {
+    const res = await fetch(`${gw.url}/chat/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer unused' },
+      body: JSON.stringify({ model: 'claude', stream: true, messages: [{ role: 'user', content: 'Weather in Paris?' }], tools: [{ type: 'function', function: { name: 'get_weather', parameters: WEATHER } }] }),
+    });
+    expect(res.status).toBe(200);
+    const chunks = await sse(res);
+    const raw = JSON.stringify(chunks);
+    expect(raw).not.toContain(REDACTED_A);
+    expect(raw).not.toContain(REDACTED_B);
+    // The rest of the turn is there: the call.
+    expect(chunks.flatMap((c) => c.choices?.[0]?.delta?.tool_calls ?? []).map((t: Json) => t.function?.name).filter(Boolean)).toEqual(['get_weather']);
+  });
+});
+
+describe('the stream writer: another protocol’s redacted reasoning is left out, and the warning says so', () => {
+  const turn = { message: { role: 'assistant' as const, content: 'Hi.', thinking: [{ text: '', redacted: REDACTED_A }] } };
+  const events: StreamEvent[] = [
+    { type: 'start', id: 'm1', model: 'c', warnings: [] },
+    { type: 'text-delta', delta: 'Hi.' },
+    { type: 'finish', finishReason: 'stop', rawFinishReason: null, usage: null },
+  ];
+
+  it('foreign: no redacted_thinking block, a warning naming the upstream', () => {
+    const w = new StreamWriter(anthropicMessages.adapter, anthropicMessages.serve, { id: 'm1', model: 'c', created: 0 }, { snapshot: () => turn, reasoning: { foreign: 'bedrock-converse' } });
+    const out = events.flatMap((e) => w.write(e));
+    expect(JSON.stringify(out)).not.toContain(REDACTED_A);
+    expect(w.warnings).toContainEqual({ type: 'dropped', field: 'thinking', message: 'redacted reasoning from bedrock-converse is not valid for anthropic-messages; it was left out' });
+  });
+
+  it('a signing dialect: the data marked with the spec that made it', () => {
+    const w = new StreamWriter(anthropicMessages.adapter, anthropicMessages.serve, { id: 'm1', model: 'c', created: 0 }, { snapshot: () => turn, reasoning: { mark: 'bedrock-converse' } });
+    const out = events.flatMap((e) => w.write(e));
+    expect(out.find((e) => (e.data as Json).type === 'content_block_start')!.data).toEqual({ type: 'content_block_start', index: 0, content_block: { type: 'redacted_thinking', data: `bedrock-converse:${REDACTED_A}` } });
+    // The text block follows it, at the next index.
+    expect(out.filter((e) => (e.data as Json).type === 'content_block_start').map((e) => (e.data as Json).index)).toEqual([0, 1]);
+  });
+});
