@@ -14,6 +14,10 @@ import * as anthropicMessages from '../../generated/anthropic-messages.js';
 import type { StreamEvent } from '../../runtime/contract/unified-model.js';
 import { StreamWriter } from '../../runtime/serve/stream-writer.js';
 import { createMockServer, startGateway, type Listening, type MockServer } from '../../node/index.js';
+import { adapters, createClientFor, type ProviderAdapter } from '../../generated/index.js';
+import { serves, eventEncoder, servedTurn, turnEvents, type ServeCodec } from '../../generated/serve.js';
+import { chunked, fetchReturning } from '../helpers/replay.js';
+import { accessFor } from '../helpers/client-access.js';
 
 type Json = Record<string, any>;
 
@@ -179,5 +183,89 @@ describe('the stream writer: another protocol’s redacted reasoning is left out
     expect(out.find((e) => (e.data as Json).type === 'content_block_start')!.data).toEqual({ type: 'content_block_start', index: 0, content_block: { type: 'redacted_thinking', data: `bedrock-converse:${REDACTED_A}` } });
     // The text block follows it, at the next index.
     expect(out.filter((e) => (e.data as Json).type === 'content_block_start').map((e) => (e.data as Json).index)).toEqual([0, 1]);
+  });
+});
+
+describe('our own client reads a served redacted block back, in its place (Bedrock Converse, OpenRouter)', () => {
+  // Bedrock's redactedContent is base64 of bytes (docs/wire-facts.md); OpenRouter's encrypted detail is the upstream's data.
+  const turn = { thinking: [{ text: THOUGHT, signature: SIGNATURE }, { redacted: REDACTED_A }], text: 'Sunny.' };
+  it.each(['bedrock-converse', 'openrouter'])('%s', async (id) => {
+    const adapter = (adapters as Record<string, ProviderAdapter>)[id]!;
+    const serve = (serves as Record<string, ServeCodec>)[id]!;
+    const unified = servedTurn(turn, { id: 'resp1', model: 'm-1', created: 1767225600 });
+    const writer = new StreamWriter(adapter, serve, { id: 'resp1', model: 'm-1', created: 1767225600 }, { snapshot: () => unified });
+    const encoder = eventEncoder(adapter);
+    const events = [...turnEvents(unified).flatMap((e) => writer.write(e)), ...writer.end()];
+    const body = new Uint8Array([...encoder.bytes(events), ...encoder.end()]);
+    const client = createClientFor(adapter, { ...accessFor(adapter), apiKey: 'test-key-0000', baseUrl: 'http://127.0.0.1:9/v1', fetch: fetchReturning(chunked(body, 7), encoder.contentType), maxRetries: 0 });
+    const r = await client.stream({ messages: [{ role: 'user', content: 'hi' }], model: 'm-1' }).final();
+    expect(r.message.thinking?.map((t) => ({ text: t.text, signature: t.signature, redacted: t.redacted }))).toEqual([
+      { text: THOUGHT, signature: SIGNATURE, redacted: undefined },
+      { text: '', signature: undefined, redacted: REDACTED_A },
+    ]);
+    expect(r.text).toBe('Sunny.');
+  });
+});
+
+describe('consecutive reasoning blocks stay apart in a served stream', () => {
+  it('Anthropic: two signed thinking blocks with a redacted one between are three blocks, each with its own signature', async () => {
+    const SECOND = 'Paris it is.';
+    const turn = { thinking: [{ text: THOUGHT, signature: SIGNATURE }, { redacted: REDACTED_A }, { text: SECOND, signature: `${SIGNATURE}2` }], text: 'Sunny.' };
+    const mock = await createMockServer({ provider: 'anthropic-messages', script: [{ reply: turn }] });
+    try {
+      const client = new Anthropic({ apiKey: 'unused', baseURL: mock.url, maxRetries: 0 });
+      const final = await client.messages.stream({ model: 'claude-test', max_tokens: 1024, messages: [{ role: 'user', content: 'hi' }] }).finalMessage();
+      expect(final.content).toEqual([
+        { type: 'thinking', thinking: THOUGHT, signature: SIGNATURE },
+        { type: 'redacted_thinking', data: REDACTED_A },
+        { type: 'thinking', thinking: SECOND, signature: `${SIGNATURE}2` },
+        { type: 'text', text: 'Sunny.' },
+      ]);
+    } finally {
+      await mock.close();
+    }
+  });
+});
+
+describe('gateway stream, signing dialect: OpenRouter Chat callers get Anthropic redacted reasoning marked, and send it back', () => {
+  let anthropic: MockServer;
+  let gw: Listening;
+  beforeAll(async () => {
+    anthropic = await createMockServer({ provider: 'anthropic-messages', script: [{ when: { toolResultFor: 'toolu_w1' }, reply: { text: '18C in Paris.' } }, { reply: anthropicTurn }] });
+    gw = await startGateway({
+      listen: [{ spec: 'openai-chat', path: '/openai' }],
+      routes: [{ model: 'claude-or', dialect: 'openrouter', targets: [{ spec: 'anthropic-messages', model: 'claude-up', baseUrl: anthropic.url, key: { keys: ['sk-ant-up-01'] } }] }],
+    });
+  });
+  afterAll(async () => {
+    await gw.close();
+    await anthropic.close();
+  });
+
+  it('reasoning_details hold reasoning.encrypted details (marked anthropic-messages:) in order; the second turn reaches Anthropic with them unmarked, in place', async () => {
+    const body = { model: 'claude-or', stream: true, messages: [{ role: 'user', content: 'Weather in Paris?' }], tools: [{ type: 'function', function: { name: 'get_weather', parameters: WEATHER } }] };
+    const res = await fetch(`${gw.url}/openai/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer unused' }, body: JSON.stringify(body) });
+    const chunks = await sse(res);
+    // Details merge by index, as an OpenRouter client does (texts appended, other fields kept).
+    const details: Json[] = [];
+    for (const c of chunks) {
+      for (const d of (c.choices?.[0]?.delta?.reasoning_details ?? []) as Json[]) {
+        const at = (details[d.index] ??= { type: d.type, index: d.index });
+        if (d.text) at.text = (at.text ?? '') + d.text;
+        for (const k of ['signature', 'data']) if (d[k] !== undefined) at[k] = d[k];
+      }
+    }
+    expect(details.map((d) => ({ type: d.type, text: d.text, signature: d.signature, data: d.data }))).toEqual([
+      { type: 'reasoning.encrypted', text: undefined, signature: undefined, data: `anthropic-messages:${REDACTED_A}` },
+      { type: 'reasoning.text', text: THOUGHT, signature: `anthropic-messages:${SIGNATURE}`, data: undefined },
+      { type: 'reasoning.encrypted', text: undefined, signature: undefined, data: `anthropic-messages:${REDACTED_B}` },
+    ]);
+    const call = chunks.flatMap((c) => c.choices?.[0]?.delta?.tool_calls ?? [])[0] as Json;
+    const assistant = { role: 'assistant', content: null, reasoning_details: details, tool_calls: [{ id: call.id, type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] };
+    const second = { model: 'claude-or', messages: [body.messages[0], assistant, { role: 'tool', tool_call_id: call.id, content: '18C' }], tools: body.tools };
+    const r = await fetch(`${gw.url}/openai/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer unused' }, body: JSON.stringify(second) });
+    expect(r.status).toBe(200);
+    const sent = (anthropic.requests.at(-1)!.body as { messages: Json[] }).messages;
+    expect(sent[1]).toEqual({ role: 'assistant', content: anthropicContent });
   });
 });
