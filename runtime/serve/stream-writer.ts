@@ -296,7 +296,7 @@ export class StreamWriter {
       this.emit(out, 'textEnd', this.blockSlots(b, {}));
     } else if (b.kind === 'thinking') {
       // The part's fields as they are now (a format or summary flag may come after the block began).
-      const part = b.part === undefined ? undefined : this.source!.snapshot().message.thinking?.[b.part];
+      const part = b.part === undefined ? undefined : this.reasoningParts()[b.part];
       this.endThinking(out, b, part);
     }
   }
@@ -325,10 +325,17 @@ export class StreamWriter {
    * the source, written whole in their place: before the block about to open, and at the finish.
    * Opening a reasoning block, the part it is (the next one with text or a signature), counted.
    */
-  private silentParts(out: WireEvent[], thinking = false): ThinkingPart | undefined {
+  private silentParts(out: WireEvent[], thinking = false, final = false): ThinkingPart | undefined {
     if (!this.source) return undefined;
-    const parts = this.source.snapshot().message.thinking ?? [];
-    for (let p = parts[this.#parts]; p !== undefined && p.text === '' && p.signature === undefined && p.redacted !== undefined; p = parts[this.#parts]) {
+    const parts = this.reasoningParts();
+    for (let p = parts[this.#parts]; p !== undefined && p.text === '' && p.signature === undefined; p = parts[this.#parts]) {
+      if (p.redacted === undefined) {
+        // Nothing but an id (a Responses item stored by the provider, no summary): passed over once a
+        // later part began (the last one may still get its text), never written.
+        if (this.#parts === parts.length - 1 && !final) break;
+        this.#parts++;
+        continue;
+      }
       this.#parts++;
       const from = this.source.reasoning;
       if (from && 'foreign' in from) {
@@ -344,10 +351,15 @@ export class StreamWriter {
     return parts[this.#parts++];
   }
 
+  /** The source's reasoning parts as they stand (none from a stream that cannot say yet: a traced client's answers only at its end). */
+  private reasoningParts(): ThinkingPart[] {
+    return this.source?.snapshot()?.message?.thinking ?? [];
+  }
+
   /** Whether a delta after the open block's signature is the next block's: the source's part for this block has no more text than arrived. */
   private nextBlock(b: Extract<Block, { kind: 'thinking' }>): boolean {
     if (b.part === undefined) return false;
-    const part = this.source!.snapshot().message.thinking?.[b.part];
+    const part = this.reasoningParts()[b.part];
     return part !== undefined && part.text.length <= b.text.length;
   }
 
@@ -367,7 +379,7 @@ export class StreamWriter {
     this.close(out);
     this.startWaiting(out);
     this.settleCalls(out);
-    this.silentParts(out);
+    this.silentParts(out, false, true);
     this.finished = true;
     this.usage = usage;
     const slots = this.turnSlots(reason);

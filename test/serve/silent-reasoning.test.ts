@@ -11,6 +11,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as anthropicMessages from '../../generated/anthropic-messages.js';
+import * as openaiResponses from '../../generated/openai-responses.js';
 import type { StreamEvent } from '../../runtime/contract/unified-model.js';
 import { StreamWriter } from '../../runtime/serve/stream-writer.js';
 import { createMockServer, startGateway, type Listening, type MockServer } from '../../node/index.js';
@@ -267,5 +268,23 @@ describe('gateway stream, signing dialect: OpenRouter Chat callers get Anthropic
     expect(r.status).toBe(200);
     const sent = (anthropic.requests.at(-1)!.body as { messages: Json[] }).messages;
     expect(sent[1]).toEqual({ role: 'assistant', content: anthropicContent });
+  });
+});
+
+describe('the stream writer matches each reasoning block to its part', () => {
+  it('Responses: an item with only its id (stored, no summary) is passed over, not taken for the next block; the next keeps its own id', () => {
+    const turn = { message: { role: 'assistant' as const, content: null, thinking: [{ text: '', id: 'rs_stored' }, { text: 'Checking.', signature: ENCRYPTED, id: REASONING_ID }] } };
+    const w = new StreamWriter(openaiResponses.adapter, openaiResponses.serve, { id: 'resp_1', model: 'gpt', created: 0 }, { snapshot: () => turn });
+    const events: StreamEvent[] = [
+      { type: 'start', id: 'resp_1', model: 'gpt', warnings: [] },
+      { type: 'thinking-signature', signature: ENCRYPTED },
+      { type: 'thinking-delta', delta: 'Checking.' },
+      { type: 'finish', finishReason: 'stop', rawFinishReason: null, usage: null },
+    ];
+    const out = events.flatMap((e) => w.write(e)).map((e) => e.data as Json);
+    const done = out.filter((e) => e.type === 'response.output_item.done').map((e) => e.item);
+    expect(done).toEqual([{ id: REASONING_ID, type: 'reasoning', summary: [{ type: 'summary_text', text: 'Checking.' }], encrypted_content: ENCRYPTED }]);
+    // The summary part opens with the first text, after the item was added with its signature.
+    expect(out.map((e) => e.type).slice(2, 5)).toEqual(['response.output_item.added', 'response.reasoning_summary_part.added', 'response.reasoning_summary_text.delta']);
   });
 });
