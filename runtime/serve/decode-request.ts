@@ -184,9 +184,9 @@ function decodeMessages(adapter: ProviderAdapter, t: RequestTemplates, accept: A
         if (!assistant) out.push((assistant = { message: { role: 'assistant', content: null }, blocks: 0, parts: [] }).message);
         addBlock(assistant.message, block);
         assistant.parts.push(partOf(block));
-        // A message item's id (Responses msg_…) lives in the parts only: a turn with one is written from them too
-        // (the item reasoning leads to goes back with its id, docs/wire-facts.md#openai-responses-item-rules).
-        if (block.kind === 'item' || (block.kind === 'text' && block.id !== undefined)) assistant.message.parts = assistant.parts;
+        // A message item's id (Responses msg_…) lives in the parts only: after reasoning, the turn is written
+        // from them too, as the item reasoning leads to goes back with its id (docs/wire-facts.md#openai-responses-item-rules).
+        if (block.kind === 'item' || (block.kind === 'text' && block.id !== undefined && assistant.message.thinking)) assistant.message.parts = assistant.parts;
         continue;
       }
       if (role === undefined) throw new RequestError(id, at, `matches no message form of ${adapter.profile.name} (${Object.keys(t.roles).join(', ')})`);

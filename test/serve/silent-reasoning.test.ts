@@ -14,6 +14,7 @@ import * as anthropicMessages from '../../generated/anthropic-messages.js';
 import * as openaiResponses from '../../generated/openai-responses.js';
 import type { StreamEvent } from '../../runtime/contract/unified-model.js';
 import { StreamWriter } from '../../runtime/serve/stream-writer.js';
+import { decodeRequest } from '../../runtime/serve/decode-request.js';
 import { createMockServer, startGateway, type Listening, type MockServer } from '../../node/index.js';
 import { adapters, createClientFor, type ProviderAdapter } from '../../generated/index.js';
 import { serves, eventEncoder, servedTurn, turnEvents, type ServeCodec } from '../../generated/serve.js';
@@ -286,5 +287,22 @@ describe('the stream writer matches each reasoning block to its part', () => {
     expect(done).toEqual([{ id: REASONING_ID, type: 'reasoning', summary: [{ type: 'summary_text', text: 'Checking.' }], encrypted_content: ENCRYPTED }]);
     // The summary part opens with the first text, after the item was added with its signature.
     expect(out.map((e) => e.type).slice(2, 5)).toEqual(['response.output_item.added', 'response.reasoning_summary_part.added', 'response.reasoning_summary_text.delta']);
+  });
+});
+
+describe('reading a Responses turn back: the message after reasoning keeps its id', () => {
+  const message = { type: 'message', id: 'msg_01', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Let me check.', annotations: [] }] };
+  const read = (items: Json[]) => decodeRequest(openaiResponses.adapter, openaiResponses.serve, { model: 'gpt', input: [{ role: 'user', content: 'hi' }, ...items, { role: 'user', content: 'go on' }] }, '/v1/responses').request.messages[1] as Json;
+
+  it('after a reasoning item: the turn lists its parts, the message with its id (so it goes back with it)', () => {
+    const turn = read([{ type: 'reasoning', id: REASONING_ID, summary: [], encrypted_content: ENCRYPTED }, message]);
+    expect(turn.parts).toEqual([
+      { type: 'thinking', text: '', signature: ENCRYPTED, id: REASONING_ID },
+      { type: 'text', text: 'Let me check.', id: 'msg_01' },
+    ]);
+  });
+
+  it('without reasoning: no parts (the id matters to nothing, and another provider would warn about it)', () => {
+    expect(read([message]).parts).toBeUndefined();
   });
 });
