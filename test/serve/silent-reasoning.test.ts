@@ -99,10 +99,12 @@ describe('the mock serves reasoning with no text in a stream', () => {
 describe('gateway stream, same protocol: the block reaches the caller and comes back unchanged, in place', () => {
   let anthropic: MockServer;
   let responses: MockServer;
+  let calls: MockServer;
   let gw: Listening;
   beforeAll(async () => {
     anthropic = await createMockServer({ provider: 'anthropic-messages', script: [{ when: { toolResultFor: 'toolu_w1' }, reply: { text: '18C in Paris.' } }, { reply: anthropicTurn }] });
     responses = await createMockServer({ provider: 'openai-responses', script: [{ when: { toolResultFor: 'call_w1' }, reply: { text: '18C in Paris.' } }, { reply: responsesTurn }] });
+    calls = await createMockServer({ provider: 'openai-responses', script: [{ when: { toolResultFor: 'call_w1' }, reply: { text: '18C in Paris.' } }, { reply: { thinking: responsesTurn.thinking, toolCalls: responsesTurn.toolCalls } }] });
     gw = await startGateway({
       listen: [
         { spec: 'anthropic-messages', path: '/anthropic' },
@@ -112,6 +114,7 @@ describe('gateway stream, same protocol: the block reaches the caller and comes 
       routes: [
         { model: 'claude', targets: [{ spec: 'anthropic-messages', model: 'claude-up', baseUrl: anthropic.url, key: { keys: ['sk-ant-up-01'] } }] },
         { model: 'gpt', targets: [{ spec: 'openai-responses', model: 'gpt-up', baseUrl: responses.url, key: { keys: ['sk-openai-up-01'] } }] },
+        { model: 'gpt-calls', targets: [{ spec: 'openai-responses', model: 'gpt-up', baseUrl: calls.url, key: { keys: ['sk-openai-up-01'] } }] },
       ],
     });
   });
@@ -119,6 +122,7 @@ describe('gateway stream, same protocol: the block reaches the caller and comes 
     await gw.close();
     await anthropic.close();
     await responses.close();
+    await calls.close();
   });
 
   it('Anthropic caller → Anthropic upstream: redacted blocks streamed; the tool round sends them back as they came', async () => {
@@ -146,6 +150,24 @@ describe('gateway stream, same protocol: the block reaches the caller and comes 
     expect(sent[1]).toEqual({ type: 'reasoning', id: REASONING_ID, summary: [], encrypted_content: ENCRYPTED });
     expect(sent[2]).toMatchObject({ type: 'message', id: first.output[1]!.id, content: [{ type: 'output_text', text: 'Let me check.' }] });
     expect(sent[3]).toMatchObject({ type: 'function_call', call_id: 'call_w1', name: 'get_weather' });
+  });
+
+  it('Responses, reasoning then a call (no message), blocking and streamed: the call item goes back with its id after the reasoning', async () => {
+    const client = new OpenAI({ apiKey: 'unused', baseURL: `${gw.url}/openai`, maxRetries: 0 });
+    const tools = [{ type: 'function' as const, name: 'get_weather', parameters: WEATHER, strict: false }];
+    for (const stream of [false, true]) {
+      const ask = { model: 'gpt-calls', input: 'Weather in Paris?', tools, store: false, include: ['reasoning.encrypted_content' as const] };
+      const first = stream ? await client.responses.stream(ask).finalResponse() : await client.responses.create(ask);
+      expect(first.output.map((o) => o.type)).toEqual(['reasoning', 'function_call']);
+      const call = first.output[1] as OpenAI.Responses.ResponseFunctionToolCall;
+      const input = [{ role: 'user' as const, content: 'Weather in Paris?' }, ...(first.output as OpenAI.Responses.ResponseInputItem[]), { type: 'function_call_output' as const, call_id: 'call_w1', output: '18C' }];
+      const second = await client.responses.create({ ...ask, input });
+      expect(second.output_text).toBe('18C in Paris.');
+      const sent = (calls.requests.at(-1)!.body as { input: Json[] }).input;
+      expect(sent[1]).toEqual({ type: 'reasoning', id: REASONING_ID, summary: [], encrypted_content: ENCRYPTED });
+      // The call as the form writes it, with the id the caller got (and nothing the SDK added to it).
+      expect(sent[2]).toEqual({ id: call.id, type: 'function_call', call_id: 'call_w1', name: 'get_weather', arguments: '{"city":"Paris"}' });
+    }
   });
 
   it('cross protocol: an OpenAI Chat caller over Anthropic gets none of the redacted data', async () => {
@@ -304,5 +326,20 @@ describe('reading a Responses turn back: the message after reasoning keeps its i
 
   it('without reasoning: no parts (the id matters to nothing, and another provider would warn about it)', () => {
     expect(read([message]).parts).toBeUndefined();
+  });
+
+  const call = { id: 'fc_01', type: 'function_call', status: 'completed', call_id: 'call_w1', name: 'get_weather', arguments: '{}', parsed_arguments: null };
+  const decode = (items: Json[]) => decodeRequest(openaiResponses.adapter, openaiResponses.serve, { model: 'gpt', input: [{ role: 'user', content: 'hi' }, ...items, { type: 'function_call_output', call_id: 'call_w1', output: '18C' }] }, '/v1/responses');
+
+  it('a call after reasoning keeps its item: the fields its form writes and its id (not what the SDK added); the id is read, not left over', () => {
+    const d = decode([{ type: 'reasoning', id: REASONING_ID, summary: [], encrypted_content: ENCRYPTED }, call]);
+    expect((d.request.messages[1] as Json).toolCalls).toEqual([{ id: 'call_w1', name: 'get_weather', arguments: '{}', wire: { id: 'fc_01', type: 'function_call', call_id: 'call_w1', name: 'get_weather', arguments: '{}' } }]);
+    expect(d.unread).toEqual(['input[2].status']);
+  });
+
+  it('a call without reasoning before it reads as before (its id left over)', () => {
+    const d = decode([call]);
+    expect((d.request.messages[1] as Json).toolCalls).toEqual([{ id: 'call_w1', name: 'get_weather', arguments: '{}' }]);
+    expect(d.unread).toContain('input[1].id');
   });
 });
