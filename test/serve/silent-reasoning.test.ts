@@ -43,8 +43,7 @@ const anthropicContent = [
 ];
 /**
  * A Responses turn: a reasoning item with only its encrypted content (no summary), a message, then
- * a call. (The message follows the reasoning: the item a reasoning item leads to must go back with
- * its id, and a function_call item read back through the gateway loses its own; see the report.)
+ * a call (the message is the item the reasoning leads to: it must go back with its id).
  */
 const responsesTurn = { thinking: { signature: ENCRYPTED, id: REASONING_ID }, text: 'Let me check.', toolCalls: [{ id: 'call_w1', name: 'get_weather', arguments: { city: 'Paris' } }] };
 
