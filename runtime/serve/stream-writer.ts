@@ -118,6 +118,11 @@ export class StreamWriter {
         break;
       }
       case 'thinking-signature': {
+        // Another protocol's signature (or encrypted reasoning) is valid only there: not passed on, as no other reasoning state is.
+        if (this.crosses()) {
+          this.foreignSignature();
+          break;
+        }
         const b = this.opened(out, 'thinking');
         b.signature = e.signature;
         if (this.source) b.check = true;
@@ -313,6 +318,15 @@ export class StreamWriter {
       ...(s.summary ? { summary: true as const } : {}),
     });
     this.emit(out, 'thinkingEnd', slots);
+  }
+
+  #signatureDropped = false;
+
+  private foreignSignature(): void {
+    if (this.#signatureDropped) return;
+    this.#signatureDropped = true;
+    const from = (this.source!.reasoning as { foreign: string }).foreign;
+    this.#warnings.push({ type: 'dropped', field: 'thinking.signature', message: `reasoning signatures from ${from} are not valid for ${this.adapter.id}; they were left out` });
   }
 
   /** The reasoning crosses to another protocol or dialect: the upstream's ids and formats stay behind (a signing dialect keeps them, as markReasoning does). */

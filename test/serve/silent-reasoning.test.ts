@@ -169,6 +169,20 @@ describe('gateway stream, same protocol: the block reaches the caller and comes 
     }
   });
 
+  it('cross protocol: an Anthropic caller over Responses gets none of its encrypted reasoning or ids', async () => {
+    const res = await fetch(`${gw.url}/anthropic/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'unused' },
+      body: JSON.stringify({ model: 'gpt', max_tokens: 256, stream: true, messages: [{ role: 'user', content: 'Weather in Paris?' }], tools: [{ name: 'get_weather', input_schema: WEATHER }] }),
+    });
+    const events = await sse(res);
+    const raw = JSON.stringify(events);
+    expect(raw).not.toContain(ENCRYPTED);
+    expect(raw).not.toContain(REASONING_ID);
+    // The encrypted item made no block; the message and the call are there.
+    expect(events.filter((e) => e.type === 'content_block_start').map((e) => e.content_block.type)).toEqual(['text', 'tool_use']);
+  });
+
   it('cross protocol: an OpenAI Chat caller over Anthropic gets none of the redacted data', async () => {
     const res = await fetch(`${gw.url}/chat/v1/chat/completions`, {
       method: 'POST',
@@ -198,6 +212,16 @@ describe('the stream writer: another protocol’s redacted reasoning is left out
     const out = events.flatMap((e) => w.write(e));
     expect(JSON.stringify(out)).not.toContain(REDACTED_A);
     expect(w.warnings).toContainEqual({ type: 'dropped', field: 'thinking', message: 'redacted reasoning from bedrock-converse is not valid for anthropic-messages; it was left out' });
+  });
+
+  it('foreign: another protocol’s signature is left out too (the text stays), with a warning', () => {
+    const signed = { message: { role: 'assistant' as const, content: 'Hi.', thinking: [{ text: 'Hm.', signature: ENCRYPTED, id: REASONING_ID }] } };
+    const w = new StreamWriter(anthropicMessages.adapter, anthropicMessages.serve, { id: 'm1', model: 'c', created: 0 }, { snapshot: () => signed, reasoning: { foreign: 'openai-responses' } });
+    const out = [events[0]!, { type: 'thinking-signature', signature: ENCRYPTED }, { type: 'thinking-delta', delta: 'Hm.' }, ...events.slice(1)].flatMap((e) => w.write(e as StreamEvent)).map((e) => e.data as Json);
+    expect(JSON.stringify(out)).not.toContain(ENCRYPTED);
+    expect(JSON.stringify(out)).not.toContain(REASONING_ID);
+    expect(out.filter((e) => e.type === 'content_block_start').map((e) => e.content_block)).toEqual([{ type: 'thinking', thinking: '', signature: '' }, { type: 'text', text: '' }]);
+    expect(w.warnings).toContainEqual({ type: 'dropped', field: 'thinking.signature', message: 'reasoning signatures from openai-responses are not valid for anthropic-messages; they were left out' });
   });
 
   it('a signing dialect: the data marked with the spec that made it', () => {
