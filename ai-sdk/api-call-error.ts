@@ -4,8 +4,12 @@
  * so the AI SDK's own retry and error handling apply; a request field the spec refuses is an
  * `InvalidArgumentError`. An abort stays the abort it was.
  */
-import { APICallError, InvalidArgumentError } from '@ai-sdk/provider';
-import { ConnectionError, ProviderError, RequestError, TimeoutError, WireforgeError } from '../runtime/errors.js';
+import { APICallError, InvalidArgumentError, UnsupportedFunctionalityError } from '@ai-sdk/provider';
+import { ConnectionError, ProviderError, quote, RequestError, TimeoutError, WireforgeError } from '../runtime/errors.js';
+import { isString } from '../runtime/wire/read-path.js';
+
+/** The prompt error to-request throws, from here: the bridge's AI SDK error classes come in by one import. */
+export { UnsupportedFunctionalityError };
 
 /** What one call sent (its URL and body) and the headers it got back. */
 export interface Exchange {
@@ -26,7 +30,7 @@ export function aiSdkError(error: unknown, { request, headers }: Exchange, signa
     responseHeaders: headers,
     cause: error,
     statusCode: p?.status,
-    responseBody: body === undefined || typeof body === 'string' ? body : JSON.stringify(body),
+    responseBody: body === undefined || isString(body) ? body : quote(body),
     // A connection that failed or timed out may succeed on another try; a broken stream body may not.
     isRetryable: p ? p.retryable : error instanceof ConnectionError || error instanceof TimeoutError,
     data: p && { type: p.type, code: p.code, requestId: p.requestId },

@@ -13,8 +13,12 @@ import { streamParts } from './stream-parts.js';
 import { toRequest } from './to-request.js';
 import { contentOf, counter, endOf, warningsOf } from './to-content.js';
 
-/** Any createClient option, and the model the AI SDK calls this model by. */
-export interface LanguageModelOptions extends ClientOptions {
+/**
+ * Any createClient option but `telemetry` (the AI SDK's own `experimental_telemetry` traces each
+ * call; a second span per call from wireforge would only repeat it), and the model the AI SDK
+ * calls this model by.
+ */
+export interface LanguageModelOptions extends Omit<ClientOptions, 'telemetry'> {
   model: string;
 }
 
@@ -32,12 +36,12 @@ export function languageModel(spec: SpecSource, { model, ...options }: LanguageM
     const adapter = await adapterOf(spec);
     const { request, call: options, warnings } = toRequest(call, adapter, model);
     const sent: Exchange = { request: { url: '', body: undefined } };
-    const inner = base.fetch ?? globalThis.fetch.bind(globalThis);
     const client = createClientFor(adapter, {
       ...base,
-      fetch: async (input, init) => {
-        sent.request = { url: (input as Request).url ?? String(input), body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined };
-        const response = await inner(input, init);
+      // The client calls its fetch with the URL as a string and the body as JSON text.
+      fetch: async (url, init) => {
+        sent.request = { url: url as string, body: JSON.parse(init!.body as string) };
+        const response = await (base.fetch ?? fetch)(url, init);
         // Headers iterate as [name, value] in every fetch runtime (the project's lib lacks DOM.Iterable).
         sent.headers = Object.fromEntries(response.headers as unknown as Iterable<[string, string]>);
         return response;

@@ -7,6 +7,7 @@
  */
 import type { JSONObject, SharedV4ProviderMetadata, SharedV4ProviderOptions } from '@ai-sdk/provider';
 import { isPlainObject, sanitize } from '../runtime/request/safe-merge.js';
+import { entries, isString } from '../runtime/wire/read-path.js';
 
 /** The providerMetadata / providerOptions key the bridge owns. */
 export const KEY = 'wireforge';
@@ -23,7 +24,7 @@ export interface Origin {
 export function metadataOf(part: object, shown: readonly string[], origin: Origin, ifAny?: boolean): SharedV4ProviderMetadata | undefined {
   const out: JSONObject = { ...origin };
   let any = !ifAny;
-  for (const [k, v] of Object.entries(part)) {
+  for (const [k, v] of entries(part)) {
     if (v !== undefined && k !== 'type' && !shown.includes(k)) (out[k] = v), (any = true);
   }
   return any ? { [KEY]: out } : undefined;
@@ -37,5 +38,5 @@ export function metadataOf(part: object, shown: readonly string[], origin: Origi
 export function fieldsOf(options: SharedV4ProviderOptions | undefined): [fields: Record<string, unknown>, origin: Origin | undefined] {
   const own = sanitize(options?.[KEY]);
   const { provider, model, ...fields } = isPlainObject(own) ? own : {};
-  return [fields, typeof provider === 'string' && provider ? { provider, model: typeof model === 'string' ? model : undefined } : undefined];
+  return [fields, isString(provider) && provider ? { provider, model: isString(model) ? model : undefined } : undefined];
 }

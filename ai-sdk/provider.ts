@@ -8,7 +8,7 @@ import type { ClientOptions } from '../runtime/contract/unified-model.js';
 import { languageModel } from './language-model.js';
 import { isBuiltIn, type SpecModule } from './resolve-adapter.js';
 
-export interface SpecClientOptions extends ClientOptions {
+export interface SpecClientOptions extends Omit<ClientOptions, 'telemetry'> {
   /** The generated module of a spec of your own (`import * as acme from './generated/acme.js'`). */
   module?: SpecModule;
 }

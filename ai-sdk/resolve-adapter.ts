@@ -4,6 +4,7 @@
  */
 import type { ProviderAdapter } from '../runtime/contract/adapter.js';
 import { loaders } from '../generated/loaders.js';
+import { hasOwn, isString } from '../runtime/wire/read-path.js';
 
 /** A generated module (`import * as acme from './generated/acme.js'`): what the bridge reads of it. */
 export interface SpecModule {
@@ -12,12 +13,12 @@ export interface SpecModule {
 
 export type SpecSource = string | SpecModule;
 
-export const isBuiltIn = (id: string): id is keyof typeof loaders => Object.hasOwn(loaders, id);
+export const isBuiltIn = (id: string): id is keyof typeof loaders => hasOwn(loaders, id);
 
-export const idOf = (spec: SpecSource): string => (typeof spec === 'string' ? spec : spec.adapter.id);
+export const idOf = (spec: SpecSource): string => (isString(spec) ? spec : spec.adapter.id);
 
 export async function adapterOf(spec: SpecSource): Promise<ProviderAdapter> {
-  if (typeof spec !== 'string') return spec.adapter;
-  if (!isBuiltIn(spec)) throw new Error(`no built-in spec "${spec}"; pass a generated module for a spec of your own`);
+  if (!isString(spec)) return spec.adapter;
+  if (!isBuiltIn(spec)) throw new Error(`no built-in spec "${spec}" (pass your generated module)`);
   return (await loaders[spec]()).adapter;
 }

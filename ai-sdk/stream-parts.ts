@@ -7,8 +7,9 @@
  * that arrive whole go through the same table as doGenerate's (to-content.ts).
  */
 import type { LanguageModelV4StreamPart as Part, SharedV4Warning } from '@ai-sdk/provider';
-import type { ChatResponse, Citation, ResponsePart, StreamEvent, ToolCall, Usage } from '../runtime/contract/unified-model.js';
+import type { ChatResponse, Citation, ResponsePart, StreamEvent, ToolCall } from '../runtime/contract/unified-model.js';
 import type { Origin } from './part-metadata.js';
+import { nonEmpty } from './non-empty.js';
 import { contentOf, counter, endOf, warningsOf } from './to-content.js';
 
 /** The unified parts that stream as deltas, and the V4 blocks they make. */
@@ -25,25 +26,37 @@ export function streamParts(origin: Origin, snapshot: () => ChatResponse, emit: 
   const calls = new Map<number, string>();
   /** How far the V4 blocks have used the snapshot's text and thinking parts (part index, characters into it). */
   const cursors: Record<Kind, Cursor> = { text: { at: 0, offset: 0 }, thinking: { at: 0, offset: 0 } };
-  let usage: Usage | null = null;
   /** The snapshot's calls by id (see historyCall). */
   let history: Map<string, ToolCall> | undefined;
   const partsOf = (kind: Kind) => snapshot().content.filter((p): p is Extract<ResponsePart, { type: Kind }> => p.type === kind);
 
   /**
    * The open block ends, with what the part it ended in gives its V4 part (the same table as
-   * doGenerate's): metadata, and for text the citations of every part the block covered.
+   * doGenerate's): metadata, and for text the citations of every part the block covered. The
+   * cursor moves `length` characters on through the parts: a V4 block may cover one unified part,
+   * several merged, or the rest of one; it ends in the part that holds its last character.
    */
   const close = () => {
     if (!open) return;
-    const { kind, id, length } = open;
+    let { kind, id, length } = open;
     open = undefined;
     const list: Array<Extract<ResponsePart, { type: Kind }> & { citations?: Citation[] }> = partsOf(kind);
     const cursor = cursors[kind];
     const first = cursor.at;
-    const part = take(list, cursor, length);
+    let part: (typeof list)[number] | undefined;
+    while (cursor.at < list.length) {
+      const rest = (part = list[cursor.at]!).text.length - cursor.offset;
+      if (length < rest) {
+        cursor.offset += length;
+        break;
+      }
+      length -= rest;
+      cursor.at++;
+      cursor.offset = 0;
+      if (!length) break;
+    }
     const cited = list.slice(first, cursor.at + (cursor.offset > 0 ? 1 : 0)).flatMap((t) => t.citations ?? []);
-    const v4 = part && (contentOf({ ...part, citations: cited.length ? cited : undefined } as ResponsePart, origin, ids) as { citations?: unknown; providerMetadata?: unknown });
+    const v4 = part && (contentOf({ ...part, citations: nonEmpty(cited) } as ResponsePart, origin, ids) as { citations?: unknown; providerMetadata?: unknown });
     emit({ type: `${BLOCK[kind]}-end`, id, citations: v4?.citations, providerMetadata: v4?.providerMetadata } as Part);
   };
 
@@ -51,7 +64,8 @@ export function streamParts(origin: Origin, snapshot: () => ChatResponse, emit: 
   const silentThinking = () => {
     const thinking = partsOf('thinking');
     const at = cursors.thinking;
-    while (at.offset === 0 && at.at < thinking.length && thinking[at.at]!.text === '') {
+    // A part with text has none left at the cursor only when the cursor is past it: no offset test.
+    while (thinking[at.at]?.text === '') {
       const id = ids();
       open = { kind: 'thinking', id, length: 0 };
       emit({ type: 'reasoning-start', id });
@@ -100,60 +114,30 @@ export function streamParts(origin: Origin, snapshot: () => ChatResponse, emit: 
         // A signature is the last thing a reasoning block gets: the block ends here.
         if (open?.kind === 'thinking') close();
         return;
-      case 'tool-call-start': {
+      // Every call opens with a start that has its id (the runtime makes one where the wire gives
+      // none), its argument text follows, and the whole call ends it (docs/unified-model.md).
+      case 'tool-call-start':
         close();
-        const id = e.id || ids();
-        calls.set(e.index, id);
-        return emit({ type: 'tool-input-start', id, toolName: e.name });
-      }
-      case 'tool-call-delta': {
-        const id = calls.get(e.index);
-        if (id !== undefined) emit({ type: 'tool-input-delta', id, delta: e.delta });
-        return;
-      }
-      case 'tool-call': {
+        calls.set(e.index, e.id);
+        return emit({ type: 'tool-input-start', id: e.id, toolName: e.name });
+      case 'tool-call-delta':
+        return emit({ type: 'tool-input-delta', id: calls.get(e.index)!, delta: e.delta });
+      case 'tool-call':
         close();
-        const started = calls.get(e.index);
-        if (started !== undefined) emit({ type: 'tool-input-end', id: started });
-        const part = contentOf({ type: 'tool-call', call: historyCall(e.call) }, origin, ids) as Extract<Part, { type: 'tool-call' }>;
-        part.toolCallId = started ?? part.toolCallId;
-        return emit(part);
-      }
+        emit({ type: 'tool-input-end', id: e.call.id });
+        return emit(contentOf({ type: 'tool-call', call: historyCall(e.call) }, origin, ids) as Part);
       case 'part': {
         close();
-        // Text and thinking come as deltas, never whole.
+        // Never text or thinking: those come as deltas (docs/unified-model.md, "Stream events").
         const c = contentOf(e.part, origin, ids);
-        if (c && c.type !== 'text' && c.type !== 'reasoning') emit(c);
+        if (c) emit(c as Part);
         return;
       }
-      case 'usage':
-        usage = e.usage;
-        return;
       case 'finish':
+        // It carries the final usage: the usage events before it say nothing more.
         close();
         silentThinking();
-        emit({ type: 'finish', ...endOf({ ...e, usage: e.usage ?? usage }, origin.provider) });
+        emit({ type: 'finish', ...endOf(e, origin.provider) });
     }
   };
-}
-
-/**
- * Moves the cursor `length` characters through the parts and returns the part the block ended in
- * (a V4 block may cover one unified part, several merged, or the rest of one).
- */
-function take<T extends { text: string }>(parts: readonly T[], cursor: Cursor, length: number): T | undefined {
-  let last: T | undefined;
-  while (cursor.at < parts.length) {
-    const part = (last = parts[cursor.at]!);
-    const rest = part.text.length - cursor.offset;
-    if (length < rest) {
-      cursor.offset += length;
-      return part;
-    }
-    length -= rest;
-    cursor.at++;
-    cursor.offset = 0;
-    if (length === 0) return part;
-  }
-  return last;
 }

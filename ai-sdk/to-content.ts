@@ -8,6 +8,8 @@
  */
 import type { LanguageModelV4Content, LanguageModelV4FinishReason, LanguageModelV4Source, LanguageModelV4Usage, SharedV4ProviderMetadata, SharedV4Warning } from '@ai-sdk/provider';
 import type { ChatResponse, Citation, FinishReason, ResponsePart, Usage, Warning } from '../runtime/contract/unified-model.js';
+import { quote } from '../runtime/errors.js';
+import { nonEmpty } from './non-empty.js';
 import { KEY, metadataOf, type Origin } from './part-metadata.js';
 
 /** A turn's V4 ids: "0", "1", … in the order parts are made. */
@@ -25,24 +27,26 @@ export const counter = (): Ids => {
 type Row<T> = (p: T, ids: Ids) => [v4: LanguageModelV4Content, shown?: string[], ifAny?: boolean, of?: object] | undefined;
 
 /** A source (a part, or the source of a citation): a URL, or a document by its title. */
-const sourceOf = (s: Citation, ids: Ids): LanguageModelV4Source =>
-  s.url !== undefined
-    ? { type: 'source', sourceType: 'url', id: ids(), url: s.url, title: s.title }
-    : { type: 'source', sourceType: 'document', id: ids(), mediaType: 'text/plain', title: s.title ?? s.documentId ?? 'document' };
+const sourceOf = (s: Citation, ids: Ids): LanguageModelV4Source => ({
+  type: 'source',
+  id: ids(),
+  ...(s.url !== undefined ? { sourceType: 'url', url: s.url, title: s.title } : { sourceType: 'document', mediaType: 'text/plain', title: s.title ?? s.documentId ?? 'document' }),
+});
 
-export const citationsOf = (list: Citation[] | undefined, ids: Ids) => (list?.length ? list.map((c) => ({ source: sourceOf(c, ids), citedText: c.citedText })) : undefined);
+export const citationsOf = (list: Citation[] | undefined, ids: Ids) => nonEmpty(list)?.map((c) => ({ source: sourceOf(c, ids), citedText: c.citedText }));
 
 const PARTS: { [T in ResponsePart['type']]: Row<Extract<ResponsePart, { type: T }>> } = {
   text: (p, ids) => [{ type: 'text', text: p.text, citations: citationsOf(p.citations, ids) }, ['text', 'citations'], true],
   thinking: (p) => [{ type: 'reasoning', text: p.text }, ['text']],
   'tool-call': ({ call: c }) => [{ type: 'tool-call', toolCallId: c.id, toolName: c.name, input: c.arguments }, ['id', 'name', 'arguments'], true, c],
-  'provider-tool-call': (p) => [{ type: 'tool-call', toolCallId: p.id, toolName: p.name, input: JSON.stringify(p.input ?? {}), providerExecuted: true }, ['id', 'name', 'input']],
+  'provider-tool-call': (p) => [{ type: 'tool-call', toolCallId: p.id, toolName: p.name, input: quote(p.input ?? {}), providerExecuted: true }, ['id', 'name', 'input']],
   'provider-tool-result': (p) => [{ type: 'tool-result', toolCallId: p.callId, toolName: p.name, result: (p.result ?? null) as never, isError: p.isError || undefined }, ['callId', 'name', 'result', 'isError']],
   // A URL source is all in its V4 part; a document keeps its id (and anything else) in metadata.
   source: (p, ids) => [sourceOf(p, ids), p.url === undefined ? ['title'] : undefined],
-  file: (p) => {
-    const url = p.data === undefined ? p.url : undefined;
-    return (p.data ?? url) === undefined ? undefined : [{ type: 'file', mediaType: p.mediaType, data: url === undefined ? { type: 'data', data: p.data! } : { type: 'url', url: new URL(url) } }, ['mediaType', url === undefined ? 'data' : 'url']];
+  // Data when the part has it, else its URL; the one shown is named by its type.
+  file: ({ mediaType, data, url }) => {
+    const d = data !== undefined ? ({ type: 'data', data } as const) : url !== undefined ? ({ type: 'url', url: new URL(url) } as const) : undefined;
+    return d && [{ type: 'file', mediaType, data: d }, ['mediaType', d.type]];
   },
   'approval-request': (p) => [{ type: 'tool-approval-request', approvalId: p.id, toolCallId: p.id }, ['id']],
   opaque: (p) => [{ type: 'custom', kind: `${KEY}.${p.kind}` }, []],

@@ -6,7 +6,6 @@
  * the runtime checks itself (header values, the request's shape) is left to it.
  */
 import {
-  UnsupportedFunctionalityError,
   type LanguageModelV4CallOptions as Options,
   type LanguageModelV4FilePart as FilePart,
   type LanguageModelV4Message as V4Message,
@@ -15,6 +14,10 @@ import {
 } from '@ai-sdk/provider';
 import type { ProviderAdapter } from '../runtime/contract/adapter.js';
 import type { AssistantMessage, CallOptions, ChatRequest, ContentPart, Message, ReasoningOptions, ResponsePart, ToolMessage, ToolSpec } from '../runtime/contract/unified-model.js';
+import { quote } from '../runtime/errors.js';
+import { isString, keys } from '../runtime/wire/read-path.js';
+import { UnsupportedFunctionalityError } from './api-call-error.js';
+import { nonEmpty } from './non-empty.js';
 import { fieldsOf, KEY, type Origin } from './part-metadata.js';
 
 export interface Converted {
@@ -35,20 +38,22 @@ const FROM_OPTIONS = ['store', 'parallelToolCalls', 'providerOptions', 'user', '
  * wires that turn thinking on by a budget; the first four are also unified efforts.
  */
 const BUDGET: Record<string, [share: number, tokens: number]> = { minimal: [0.1, 1024], low: [0.25, 2048], medium: [0.5, 8192], high: [0.75, 16384], xhigh: [0.85, 24576], max: [0.9, 32000] };
-const EFFORTS = ['minimal', 'low', 'medium', 'high'];
+const EFFORTS = keys(BUDGET).slice(0, 4);
 const TOOL_PREFIX = `${KEY}.`;
+/** A value as the text a unified field holds: a string as it is, anything else as JSON. */
+const asText = (v: unknown): string => (isString(v) ? v : quote(v));
 
 export function toRequest(o: Options, adapter: ProviderAdapter, model: string): Converted {
   const warnings: V4Warning[] = [];
   const warn: Warn = (feature, why) => warnings.push({ type: 'unsupported', feature, details: `not sent: ${why}` });
   const messages = o.prompt.flatMap((m, i) => ROLES[m.role](m as never, `prompt[${i}]`, warn));
-  for (const name of NO_FIELD) if (o[name] !== undefined) warn(name, `no unified field; set the wire's own under providerOptions.${adapter.id}`);
-  if (o.includeRawChunks) warn('includeRawChunks', 'wireforge streams unified events, not wire chunks');
-  const tools = o.tools?.flatMap((t): ToolSpec | [] =>
+  for (const name of NO_FIELD) if (o[name] !== undefined) warn(name, `no unified field; use the wire's under providerOptions.${adapter.id}`);
+  if (o.includeRawChunks) warn('includeRawChunks', 'the stream carries unified events');
+  const tools = nonEmpty(o.tools?.flatMap((t): ToolSpec | [] =>
     t.type === 'function' ? { name: t.name, description: t.description, parameters: t.inputSchema as Record<string, unknown>, strict: t.strict }
     : t.id.startsWith(TOOL_PREFIX) ? { type: 'provider', name: t.id.slice(TOOL_PREFIX.length), options: t.args }
-    : (warn(`tool ${t.id}`, `provider tools are ${TOOL_PREFIX}<name> (providerTool())`), []),
-  );
+    : (warn(`tool ${t.id}`, `not a ${TOOL_PREFIX}<name> tool`), []),
+  ));
   const { responseFormat: f, toolChoice: c, providerOptions: given } = o;
   const request: ChatRequest = {
     model,
@@ -56,11 +61,11 @@ export function toRequest(o: Options, adapter: ProviderAdapter, model: string): 
     maxTokens: o.maxOutputTokens,
     temperature: o.temperature,
     topP: o.topP,
-    stop: o.stopSequences?.length ? o.stopSequences : undefined,
+    stop: nonEmpty(o.stopSequences),
     responseFormat: f?.type !== 'json' ? undefined : f.schema ? { type: 'json_schema', name: f.name ?? 'response', schema: f.schema as Record<string, unknown> } : { type: 'json' },
-    tools: tools?.length ? tools : undefined,
+    tools,
     // `auto` is every wire's default (the AI SDK sends it even without tools): only a real choice is passed on.
-    toolChoice: c && c.type !== 'auto' && tools?.length ? (c.type === 'tool' ? { name: c.toolName } : c.type) : undefined,
+    toolChoice: c && c.type !== 'auto' && tools ? (c.type === 'tool' ? { name: c.toolName } : c.type) : undefined,
     reasoning: toReasoning(o, adapter, warnings),
   };
   const own = given?.[KEY];
@@ -97,17 +102,16 @@ const ROLES: { [R in V4Message['role']]: (m: Extract<V4Message, { role: R }>, at
 function contentPart(p: { type: string; text?: string } | FilePart, where: string): ContentPart {
   if (p.type === 'text') return { type: 'text', text: p.text! };
   const { data: d, mediaType } = p as FilePart;
-  if (p.type !== 'file' || !mediaType.startsWith('image/') || (d.type !== 'url' && d.type !== 'data')) {
-    throw new UnsupportedFunctionalityError({ functionality: `${where}: ${p.type === 'file' ? `a ${mediaType} ${d.type} file` : `a ${p.type} part`} (unified user content is text and images)` });
-  }
-  return { type: 'image', ...dataOf(d), mediaType: mediaType === 'image/*' ? undefined : mediaType };
+  const data = p.type === 'file' && mediaType.startsWith('image/') ? dataOf(d) : undefined;
+  if (!data) throw new UnsupportedFunctionalityError({ functionality: `${where}: ${p.type === 'file' ? `${mediaType} ${d.type}` : p.type} (user content is text and images)` });
+  return { type: 'image', ...data, mediaType: mediaType === 'image/*' ? undefined : mediaType };
 }
 
 function toolOutput(o: ToolOutput, at: string): Pick<ToolMessage, 'content' | 'isError'> {
   if (o.type === 'content') return { content: o.value.map((v, j) => contentPart(v, `${at}.output[${j}]`)) };
   const denied = o.type === 'execution-denied';
   return {
-    content: o.type === 'execution-denied' ? `The tool call was denied${o.reason ? `: ${o.reason}` : '.'}` : typeof o.value === 'string' ? o.value : JSON.stringify(o.value),
+    content: denied ? `The tool call was denied${o.reason ? `: ${o.reason}` : '.'}` : asText(o.value),
     isError: denied || o.type.startsWith('error'),
   };
 }
@@ -121,10 +125,13 @@ const TURN: { [T in AssistantPart['type']]?: (p: Extract<AssistantPart, { type: 
   'tool-call': (p, f) =>
     p.providerExecuted
       ? { ...f, type: 'provider-tool-call', id: p.toolCallId, name: p.toolName, input: p.input }
-      : { type: 'tool-call', call: { ...f, id: p.toolCallId, name: p.toolName, arguments: typeof p.input === 'string' ? p.input : JSON.stringify(p.input ?? {}) } },
+      : { type: 'tool-call', call: { ...f, id: p.toolCallId, name: p.toolName, arguments: asText(p.input ?? {}) } },
   'tool-result': ({ output: o, ...p }, f) => ({ ...f, type: 'provider-tool-result', callId: p.toolCallId, name: p.toolName, result: 'value' in o ? o.value : null, isError: o.type.startsWith('error') || undefined }),
   custom: (_, f) => ('kind' in f ? ({ ...f, type: 'opaque' } as ResponsePart) : undefined),
-  file: (p, f) => (p.data.type === 'data' || p.data.type === 'url' ? { ...f, type: 'file', mediaType: p.mediaType, ...dataOf(p.data) } : undefined),
+  file: (p, f) => {
+    const data = dataOf(p.data);
+    return data && { ...f, type: 'file', mediaType: p.mediaType, ...data };
+  },
 };
 
 /**
@@ -139,21 +146,24 @@ function toAssistant({ content }: { content: AssistantPart[] }, at: string, warn
     origin ??= from;
     const part = TURN[p.type]?.(p as never, fields);
     if (part) parts.push(part);
-    else warn(`${at} ${p.type} part`, 'no place in a unified assistant turn');
+    else warn(`${at} ${p.type} part`, 'no unified form');
   }
   /** The parts of one type, each as `view` gives it; undefined when there are none. */
   const of = <T extends ResponsePart['type'], V>(type: T, view: (p: Extract<ResponsePart, { type: T }>) => V): V[] | undefined => {
-    const list = parts.flatMap((p) => (p.type === type ? [view(p as never)] : []));
-    return list.length ? list : undefined;
+    return nonEmpty(parts.flatMap((p) => (p.type === type ? [view(p as never)] : [])));
   };
   return { role: 'assistant', content: of('text', (p) => p.text)?.join('') || null, parts, thinking: of('thinking', ({ type, ...t }) => t), toolCalls: of('tool-call', (p) => p.call), origin };
 }
 
-/** File data as the unified part holds it: a URL, or base64 (without Node's Buffer: the bridge runs in browsers and Workers too). */
-function dataOf(d: { type: 'url'; url: URL } | { type: 'data'; data: Uint8Array | string }): { url: string } | { data: string } {
+/**
+ * File data as the unified part holds it: a URL, or base64 (without Node's Buffer: the bridge runs
+ * in browsers and Workers too); none for data the unified parts have no form for (a provider reference, inline text).
+ */
+function dataOf(d: FilePart['data']): { url: string } | { data: string } | undefined {
   if (d.type === 'url') return { url: d.url.href };
+  if (d.type !== 'data') return undefined;
   const bytes = d.data;
-  if (typeof bytes === 'string') return { data: bytes };
+  if (isString(bytes)) return { data: bytes };
   let s = '';
   for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return { data: btoa(s) };

@@ -9,6 +9,8 @@ import { checkGatewayConfig, GatewayConfigError, type GatewayConfig } from '../r
 import type { Limiter } from '../runtime/serve/limits/limiter.js';
 import type { RouterContext } from '../runtime/serve/router.js';
 import { createGateway, DEFAULT_BODY_LIMIT, type GatewayOptions } from '../runtime/serve/gateway.js';
+import { ERROR_SOURCE_HEADER } from '../runtime/serve/gateway-engine.js';
+import type { CorsOption } from '../runtime/serve/cors.js';
 import { errorResponse } from '../runtime/serve/error-body.js';
 import { withCors } from '../runtime/serve/cors.js';
 import type { ServedSpec } from '../runtime/contract/serve-codec.js';
@@ -77,8 +79,7 @@ export async function startGateway(options: GatewayServerOptions | GatewayConfig
     await limiter?.close?.();
     throw e;
   }
-  // Outside the handler, so with its CORS headers added here.
-  const tooLarge = withCors(async () => errorResponse(spec.adapter, spec.serve, { status: 413, message: `the request body is too large (the gateway takes up to ${bodyLimit} bytes)` }), options.cors, [spec.adapter.requestIdHeader]);
+  const tooLarge = tooLargeAnswer([{ prefix: '', spec }], bodyLimit, options.cors);
   const served = await listen(handler, { ...options, host, bodyLimit, tooLarge, served: true });
   return { url: served.url, close: async () => (await served.close(), upstreamFetch?.close(), await limiter?.close?.()) };
 }
@@ -89,7 +90,9 @@ async function startRouted(options: GatewayConfigServerOptions): Promise<Listeni
   // The config first: a config with problems says so before anything connects or listens.
   const problems = checkGatewayConfig(config, { specs, env: process.env });
   if (problems.length) throw new GatewayConfigError(problems);
-  if (!LOOPBACK.test(host) && !config.clients?.length && !insecure) {
+  // Only a gateway that holds a key needs client tokens beyond loopback (every target `key: caller` holds none).
+  const holdsKey = config.routes.some((r) => r.targets.some((t) => t.key !== 'caller'));
+  if (!LOOPBACK.test(host) && holdsKey && !config.clients?.length && !insecure) {
     throw new WireforgeError(`the gateway would serve ${host} with your upstream keys and no client tokens: add clients to the config, or insecure (--insecure) if that is what you want`);
   }
   // ── limits on Redis: ioredis is loaded only when `redis` is set ──
@@ -97,10 +100,29 @@ async function startRouted(options: GatewayConfigServerOptions): Promise<Listeni
   const upstreamFetch = createNodeFetch();
   const handler = createGateway(config, { specs, fetch: upstreamFetch, ...(limiter ? { limiter } : {}), ...(tracer ? { tracer } : {}), ...(onUsage ? { onUsage } : {}) });
   const bodyLimit = config.bodyLimit ?? DEFAULT_BODY_LIMIT;
-  const first = typeof config.listen === 'string' ? config.listen : config.listen[0]!;
-  const firstSpec = typeof first === 'string' ? first : first.spec;
-  const spec = servedSpec(typeof firstSpec === 'string' ? (specs[firstSpec] as ServedSpec) : firstSpec);
-  const tooLarge = withCors(async () => errorResponse(spec.adapter, spec.serve, { status: 413, message: `the request body is too large (the gateway takes up to ${bodyLimit} bytes)` }), config.cors, [spec.adapter.requestIdHeader]);
+  const listens = (typeof config.listen === 'string' ? [config.listen] : config.listen).map((l) => {
+    const entry = typeof l === 'string' ? { spec: l } : l;
+    return { prefix: entry.path ?? '', spec: servedSpec(typeof entry.spec === 'string' ? (specs[entry.spec] as ServedSpec) : entry.spec) };
+  });
+  const tooLarge = tooLargeAnswer(listens, bodyLimit, config.cors);
   const served = await listen(handler, { host, bodyLimit, tooLarge, served: true, ...(port !== undefined ? { port } : {}), ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}) });
   return { url: served.url, close: async () => (await served.close(), upstreamFetch.close(), await limiter?.close?.()) };
+}
+
+/**
+ * The answer to a body over the limit, made outside the handler (the body is never read): in the
+ * shape of the listen protocol whose prefix the path has, marked as the gateway's own as every
+ * error the handler answers is, with the CORS headers the handler would add.
+ */
+function tooLargeAnswer(listens: ReadonlyArray<{ prefix: string; spec: ServedSpec }>, bodyLimit: number, cors: CorsOption | undefined): (request: Request) => Promise<Response> {
+  const message = `the request body is too large (the gateway takes up to ${bodyLimit} bytes)`;
+  // The longest prefix first, as the router matches them.
+  const answers = [...listens]
+    .sort((a, b) => b.prefix.length - a.prefix.length)
+    .map(({ prefix, spec }) => ({ prefix, answer: withCors(async () => errorResponse(spec.adapter, spec.serve, { status: 413, message }, { [ERROR_SOURCE_HEADER]: 'gateway' }), cors, [spec.adapter.requestIdHeader, ERROR_SOURCE_HEADER]) }));
+  return async (request) => {
+    const path = new URL(request.url).pathname;
+    const at = answers.find((a) => path === a.prefix || path.startsWith(`${a.prefix}/`)) ?? answers.at(-1)!;
+    return at.answer(request);
+  };
 }

@@ -28,7 +28,7 @@ export function createRegistry<const A extends Record<string, ProviderAdapter>>(
       // Telemetry is the registry's layer, never the core's: createClientFor refuses keys it does not know.
       const { telemetry, ...core } = options;
       const client = withStructuredOutput(createClientFor(adapter, core), adapter);
-      return telemetry ? withTelemetry(client, adapter, telemetry, core.model ?? core.defaults?.model) : client;
+      return telemetry ? withTelemetry(client, adapter, telemetry, core.defaults?.model ?? core.model) : client;
     },
   };
 }

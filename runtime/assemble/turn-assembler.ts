@@ -133,10 +133,13 @@ export class TurnAssembler implements EventSink, Assembler {
   fail(message: unknown, type: unknown, code: unknown, body: unknown): never {
     const error = new ProviderError({
       provider: this.provider,
-      message: this.#redact(isString(message) ? message : 'error event without a message'),
-      type: isString(type) ? type : undefined,
-      code: isString(code) || typeof code === 'number' ? String(code) : undefined,
-      body: this.#redact(body),
+      // A key the provider echoes may sit in any of these.
+      ...this.#redact({
+        message: isString(message) ? message : 'error event without a message',
+        type: isString(type) ? type : undefined,
+        code: isString(code) || typeof code === 'number' ? String(code) : undefined,
+        body,
+      }),
       retryable: false,
     });
     error.partial = this.result();

@@ -2,7 +2,7 @@
  * A client whose every call is one OpenTelemetry span (GenAI conventions, genai.ts): opt-in with
  * `createClient(id, { telemetry })`; the registry applies it, so the core `createClientFor` stays
  * without it. A blocking call's span ends with its response; a stream's when it is read to the
- * end, fails or is aborted. docs/serving.md#telemetry.
+ * end, fails, is aborted or left (`break`). docs/serving.md#telemetry.
  */
 import type { ProviderAdapter } from '../contract/adapter.js';
 import type { ChatRequest, ChatResponse, StreamEvent } from '../contract/unified-model.js';
@@ -48,18 +48,25 @@ export function withTelemetry(client: Client, adapter: ProviderAdapter, option: 
       let span: SpanLike | undefined;
       let result: ChatResponse | undefined;
       const source = async function* (emitEvents: boolean): AsyncGenerator<StreamEvent[], void, undefined> {
-        span = await start(request);
+        const opened = (span = await start(request));
         inner = (client as unknown as Untyped).stream(request, call);
         try {
           if (emitEvents) for await (const e of inner) yield [e];
           result = await inner.final();
         } catch (e) {
-          failed(span, e);
+          // An abort has ended the span already.
+          if (span) failed(span, e);
           span = undefined;
           throw e;
+        } finally {
+          // Left before its end (`break` out of the loop): the request was cancelled, and its span ends so.
+          if (span && result === undefined) {
+            failed(span, new DOMException('the stream was left before its end', 'AbortError'));
+            span = undefined;
+          }
         }
-        recordResponse(span, result);
-        span.end();
+        recordResponse(opened, result);
+        opened.end();
         span = undefined;
       };
       return new ChatStream(client.provider, source, () => result!, (reason) => {

@@ -28,12 +28,15 @@ export const readErrorResponse = async (adapter: ProviderAdapter, response: Resp
   return providerErrorFor({
     provider: adapter.id,
     status,
-    message: redact(fields.message ?? fallback),
-    type: fields.type ?? headerType(headers, errors.typeHeader),
-    code: fields.code,
-    body: redact(body),
+    // Every text the provider sent back is scrubbed: a key it echoes may sit in any of them.
+    ...redact({
+      message: fields.message ?? fallback,
+      type: fields.type ?? headerType(headers, errors.typeHeader),
+      code: fields.code,
+      body,
+      requestId: adapter.requestIdHeader ? (headers.get(adapter.requestIdHeader) ?? undefined) : undefined,
+    }),
     retryable,
-    requestId: adapter.requestIdHeader ? (headers.get(adapter.requestIdHeader) ?? undefined) : undefined,
     retryAfterMs: fields.retryDelayMs,
     headers,
   });

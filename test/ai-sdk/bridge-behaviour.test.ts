@@ -5,7 +5,7 @@
  * the UI message stream read back with the AI SDK's own reader, and wireforge's fidelity warnings
  * as V4 warnings. Every server is a mock on 127.0.0.1.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import {
   APICallError,
   createProviderRegistry,
@@ -22,7 +22,7 @@ import {
 } from 'ai';
 import { z } from 'zod';
 import { createMockServer, type MockServer } from '../../node/index.js';
-import { createWireforgeProvider, languageModel } from '../../ai-sdk/index.js';
+import { createWireforgeProvider, languageModel, type LanguageModelOptions } from '../../ai-sdk/index.js';
 import { ProviderError } from '../../runtime/errors.js';
 import { quietAiSdkWarnings } from '../helpers/ai-sdk-quiet.js';
 
@@ -121,6 +121,17 @@ describe('structured output', () => {
     } finally {
       await mock.close();
     }
+  });
+});
+
+describe('options', () => {
+  it("every createClient option but telemetry (the AI SDK's experimental_telemetry traces the call)", () => {
+    expectTypeOf<LanguageModelOptions>().toHaveProperty('baseUrl');
+    expectTypeOf<LanguageModelOptions>().toHaveProperty('maxRetries');
+    expectTypeOf<LanguageModelOptions>().not.toHaveProperty('telemetry');
+    // @ts-expect-error: left out of the type
+    const untyped: LanguageModelOptions = { model: 'm', telemetry: {} };
+    void untyped; // checked by the type-check (pnpm typecheck), as the expectTypeOf lines are
   });
 });
 

@@ -213,6 +213,22 @@ describe('spec diagnostics', () => {
       },
     ],
     [
+      'a first-edition param form (droppedWhen) under any param, named with the second-edition form',
+      {
+        line: '    maxTokens: { to: limits.output, default: 256 }',
+        replace: '    maxTokens: { to: limits.output, default: 256, droppedWhen: reasoning.budgetTokens }',
+        want: (l) => [`${F}:${l}:51 earlier-edition \`droppedWhen: <field>\` (first edition) is a \`when\` condition since the second edition (at /request/params/maxTokens/droppedWhen); write when: { reasoning.budgetTokens: { exists: false } } (sent only while the field is unset)`],
+      },
+    ],
+    [
+      'a first-edition continuity model test (a regular expression, now a literal), named with the matches form',
+      {
+        line: 'serve:',
+        replace: ['continuity:', '  rules:', '    - { when: { model: "^mini-r" }, drop: [thinking] }', 'serve:'],
+        want: (l) => [`${F}:${l + 2}:17 earlier-edition a continuity \`model\` test is a literal since the second edition (the first edition read it as a regular expression) (at /continuity/rules/0/when/model); write when: { model: { matches: "^x" } }`],
+      },
+    ],
+    [
       'a rule named after an action that names it again inside (one meaning per name)',
       {
         line: '      text: delta.body',

@@ -37,7 +37,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'runtime/adapter-kit.ts': ['runtime/*'],
   'runtime/index.ts': ['runtime/*'],
   node: ['runtime/contract', 'runtime/errors.ts', 'runtime/serve', 'generated'],
-  'ai-sdk': ['runtime/contract', 'runtime/errors.ts', 'runtime/request', 'runtime/client', 'generated'],
+  'ai-sdk': ['runtime/contract', 'runtime/errors.ts', 'runtime/request', 'runtime/client', 'runtime/wire', 'generated'],
   'generator/diagnostics.ts': ['runtime/closest-name.ts'],
   'generator/locate-runtime.ts': [],
   'generator/memory-project.ts': [],

@@ -112,6 +112,21 @@ describe('client telemetry', () => {
     expect(span!.status.code).toBe(2); // SpanStatusCode.ERROR
   });
 
+  it('a stream left before its end (`break`) ends its span, as cancelled', async () => {
+    for await (const e of client().stream({ messages: [{ role: 'user', content: 'Hello in French' }] })) if (e.type === 'text-delta') break;
+    const spans = exporter.getFinishedSpans();
+    expect(spans).toHaveLength(1);
+    expect(spans[0]!.attributes['error.type']).toBe('AbortError');
+    expect(spans[0]!.status.code).toBe(2);
+  });
+
+  it("the span names the model the wire gets: the request's, else defaults.model, else the client's model", async () => {
+    const c = createClient('openai-chat', { apiKey: 'sk-test-0000000001', baseUrl: url, model: 'from-options', defaults: { model: 'from-defaults' }, maxRetries: 0, telemetry: { tracer } });
+    await c.chat({ messages: [{ role: 'user', content: 'a' }] });
+    await c.chat({ model: 'from-request', messages: [{ role: 'user', content: 'b' }] });
+    expect(exporter.getFinishedSpans().map((s) => s.attributes['gen_ai.request.model'])).toEqual(['from-defaults', 'from-request']);
+  });
+
   it('one span per call: two calls, two spans', async () => {
     const c = client();
     await c.chat({ messages: [{ role: 'user', content: 'a' }] });

@@ -114,6 +114,33 @@ describe('HTTP error status → ProviderError subclass (openai-chat over loopbac
   });
 });
 
+describe('a key echoed in any field the provider sends back is scrubbed', () => {
+  const everywhere = { error: { message: `bad key ${KEY}`, type: `invalid ${KEY}`, code: `code_${KEY}` } };
+  const asText = (e: ProviderError) => JSON.stringify({ message: e.message, providerMessage: e.providerMessage, type: e.type, code: e.code, body: e.body, requestId: e.requestId });
+
+  it('an HTTP error: message, type, code, body and the request id header', async () => {
+    server = await startLoopbackServer({ status: 400, headers: { 'content-type': 'application/json', 'x-request-id': `req_${KEY}` }, body: JSON.stringify(everywhere) });
+    const e = (await clientFor(server.url).chat(REQUEST).catch((x: unknown) => x)) as ProviderError;
+    expect(e).toBeInstanceOf(BadRequestError);
+    expect(asText(e)).not.toContain(KEY);
+    expect(e.type).toBe('invalid [redacted]');
+    expect(e.code).toBe('code_[redacted]');
+    expect(e.requestId).toBe('req_[redacted]');
+    expect(e.message).toBe('openai-chat: HTTP 400 (invalid [redacted]): bad key [redacted]');
+  });
+
+  it('an error event in the middle of a stream: message, type, code and body', async () => {
+    const chunk = { id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content: 'hi' }, finish_reason: null }] };
+    server = await startLoopbackServer({ headers: { 'content-type': 'text/event-stream' }, body: `data: ${JSON.stringify(chunk)}\n\ndata: ${JSON.stringify(everywhere)}\n\n` });
+    const e = (await clientFor(server.url).stream(REQUEST).final().catch((x: unknown) => x)) as ProviderError;
+    expect(e).toBeInstanceOf(ProviderError);
+    expect(e.status).toBeUndefined();
+    expect(asText(e)).not.toContain(KEY);
+    expect(e.type).toBe('invalid [redacted]');
+    expect(e.code).toBe('code_[redacted]');
+  });
+});
+
 describe('providerErrorFor', () => {
   const init = { provider: 'test', message: 'm', retryable: false };
 

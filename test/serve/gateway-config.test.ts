@@ -117,6 +117,17 @@ describe('gateway config: located diagnostics at start', () => {
     }
   }, 30_000);
 
+  it("every gateway config in docs/serving.md passes the start-up check (a reader copies them)", () => {
+    const doc = readFileSync(join(root, 'docs/serving.md'), 'utf8');
+    const configs = [...doc.matchAll(/^```yaml\n([\s\S]*?)^```$/gm)].map((m) => ({ config: parse(m[1]!) as Record<string, unknown>, line: doc.slice(0, m.index).split('\n').length + 1 })).filter((c) => c.config && 'routes' in c.config);
+    expect(configs.length).toBeGreaterThanOrEqual(2);
+    // Every variable the doc names is set (a token of 16 characters or more), the specs' key variables among them.
+    const specs = builtInSpecs();
+    const names = [...[...doc.matchAll(/\b[A-Z][A-Z0-9_]{3,}\b/g)].map(([name]) => name), ...Object.values(specs).flatMap((m) => ('adapter' in m ? m.adapter : m).endpoint.apiKeyEnv ?? [])];
+    const env = Object.fromEntries(names.map((name) => [name, 'a-token-from-the-environment-01']));
+    for (const { config, line } of configs) expect({ line, problems: checkGatewayConfig(config as never, { specs, env }) }).toEqual({ line, problems: [] });
+  });
+
   it('the JSON Schema is a schema editors can use: it takes the example config and refuses an unknown key', () => {
     const schema = JSON.parse(readFileSync(join(root, 'specs/gateway.schema.json'), 'utf8')) as object;
     const validate = new Ajv2020({ allErrors: true }).compile(schema);

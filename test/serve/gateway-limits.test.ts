@@ -140,6 +140,35 @@ describe('the node listener 413', () => {
   });
 });
 
+describe("the node listener 413 of a gateway for teams: the prefix's listen protocol, marked as the gateway's", () => {
+  it('an Anthropic prefix answers in Anthropic\'s error shape, an OpenAI prefix in OpenAI\'s, each with x-wireforge-error-source readable by a browser', async () => {
+    const token = 'team-token-413-0123456789';
+    const gw = await startGateway({
+      listen: [
+        { spec: 'openai-chat', path: '/openai' },
+        { spec: 'anthropic-messages', path: '/anthropic' },
+      ],
+      clients: [{ name: 'team', token }],
+      routes: [{ model: 'fast', targets: [{ spec: 'openai-chat', model: 'up', baseUrl: 'http://127.0.0.1:9', key: { keys: [KEY] } }] }],
+      bodyLimit: 1024,
+      cors: ['http://app.localhost'],
+    });
+    open.push(gw);
+    const big = chatBody('z'.repeat(4096));
+    const post = (path: string) => fetch(`${gw.url}${path}`, { method: 'POST', headers: { origin: 'http://app.localhost', 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: big });
+    const ant = await post('/anthropic/v1/messages');
+    expect(ant.status).toBe(413);
+    // Anthropic's error body: { type: 'error', error: { type, message } } (docs/wire-facts.md).
+    expect(await ant.json()).toMatchObject({ type: 'error', error: { type: 'request_too_large' } });
+    expect(ant.headers.get('x-wireforge-error-source')).toBe('gateway');
+    expect(ant.headers.get('access-control-expose-headers')).toContain('x-wireforge-error-source');
+    const oai = await post('/openai/v1/chat/completions');
+    expect(oai.status).toBe(413);
+    expect(((await oai.json()) as { error: { type: string } }).error.type).toBe('invalid_request_error');
+    expect(oai.headers.get('x-wireforge-error-source')).toBe('gateway');
+  });
+});
+
 describe('what the upstream says about waiting', () => {
   it("an upstream 429's retry-after and rate-limit headers reach an SDK caller; the gateway does not retry it", async () => {
     const up = await upstream(openaiError(429, 'rate_limit_error', { 'retry-after': '7', 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '7s', 'set-cookie': 'not=passed' }));

@@ -168,3 +168,16 @@ describe('gateway for teams: routes, fallback, model lists', () => {
     expect(list.headers.get('access-control-expose-headers')).toContain('x-wireforge-fallbacks');
   });
 });
+
+describe('beyond loopback', () => {
+  const route = (key?: 'caller') => ({ model: 'm', targets: [{ spec: 'openai-chat', model: 'up', baseUrl: 'http://127.0.0.1:9', ...(key ? { key } : { key: { keys: [OPENAI_KEY] } }) }] });
+
+  it('a gateway that holds a key and has no client tokens refuses to listen beyond loopback', async () => {
+    await expect(startGateway({ host: '0.0.0.0', listen: 'openai-chat', routes: [route()] })).rejects.toThrow(/with your upstream keys and no client tokens/);
+  });
+
+  it('one that holds none (every target takes the caller\'s key) may: the caller brings its own', async () => {
+    const gw = await startGateway({ host: '0.0.0.0', listen: 'openai-chat', routes: [route('caller')] });
+    await gw.close();
+  });
+});
