@@ -720,11 +720,22 @@ export const serve = {
     ],
     textEnd: [(s) => ({ type: 'content_block_stop', index: s.index })],
     thinkingStart: [
-      (s) => ({
-        type: 'content_block_start',
-        index: s.index,
-        content_block: { type: 'thinking', thinking: '', signature: '' },
-      }),
+      (s) =>
+        s.redacted != null
+          ? {
+              type: 'content_block_start',
+              index: s.index,
+              content_block: { type: 'redacted_thinking', data: s.redacted },
+            }
+          : undefined,
+      (s) =>
+        s.redacted == null
+          ? {
+              type: 'content_block_start',
+              index: s.index,
+              content_block: { type: 'thinking', thinking: '', signature: '' },
+            }
+          : undefined,
     ],
     thinkingDelta: [
       (s) => ({

@@ -382,6 +382,16 @@ export const serve = {
       (s) => ({ $event: 'contentBlockDelta', contentBlockIndex: s.index, delta: compact({ text: s.delta }) }),
     ],
     textEnd: [(s) => ({ $event: 'contentBlockStop', contentBlockIndex: s.index })],
+    thinkingStart: [
+      (s) =>
+        s.redacted != null
+          ? {
+              $event: 'contentBlockDelta',
+              contentBlockIndex: s.index,
+              delta: compact({ reasoningContent: compact({ redactedContent: s.redacted }) }),
+            }
+          : undefined,
+    ],
     thinkingDelta: [
       (s) => ({
         $event: 'contentBlockDelta',

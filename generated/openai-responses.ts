@@ -1059,6 +1059,8 @@ export const serve = {
         output_index: s.index,
         item: { id: s.itemId, type: 'reasoning', summary: [] },
       }),
+    ],
+    thinkingText: [
       (s) => ({
         type: 'response.reasoning_summary_part.added',
         sequence_number: s.seq,
@@ -1079,22 +1081,28 @@ export const serve = {
       }),
     ],
     thinkingEnd: [
-      (s) => ({
-        type: 'response.reasoning_summary_text.done',
-        sequence_number: s.seq,
-        item_id: s.itemId,
-        output_index: s.index,
-        summary_index: 0,
-        text: s.text,
-      }),
-      (s) => ({
-        type: 'response.reasoning_summary_part.done',
-        sequence_number: s.seq,
-        item_id: s.itemId,
-        output_index: s.index,
-        summary_index: 0,
-        part: { type: 'summary_text', text: s.text },
-      }),
+      (s) =>
+        !isEmpty(s.text)
+          ? {
+              type: 'response.reasoning_summary_text.done',
+              sequence_number: s.seq,
+              item_id: s.itemId,
+              output_index: s.index,
+              summary_index: 0,
+              text: s.text,
+            }
+          : undefined,
+      (s) =>
+        !isEmpty(s.text)
+          ? {
+              type: 'response.reasoning_summary_part.done',
+              sequence_number: s.seq,
+              item_id: s.itemId,
+              output_index: s.index,
+              summary_index: 0,
+              part: { type: 'summary_text', text: s.text },
+            }
+          : undefined,
       (s) => ({
         type: 'response.output_item.done',
         sequence_number: s.seq,
@@ -1102,7 +1110,7 @@ export const serve = {
         item: {
           id: s.itemId,
           type: 'reasoning',
-          summary: [{ type: 'summary_text', text: s.text }],
+          summary: present([!isEmpty(s.text) ? { type: 'summary_text', text: s.text } : undefined]),
           encrypted_content: s.signature,
         },
       }),

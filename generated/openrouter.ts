@@ -128,6 +128,24 @@ export const codec = {
 /** How this wire is served (docs/serving.md): the blocking body and each step of a stream, as templates. */
 export const serve = /* @__PURE__ */ serveOver(base.serve, {
   stream: {
+    thinkingStart: [
+      {
+        chunk: (s) =>
+          s.redacted != null
+            ? {
+                reasoning_details: [
+                  {
+                    type: 'reasoning.encrypted',
+                    data: s.redacted,
+                    id: s.itemId,
+                    format: s.format,
+                    index: s.index,
+                  },
+                ],
+              }
+            : undefined,
+      },
+    ],
     thinkingDelta: [
       {
         chunk: (s) => ({

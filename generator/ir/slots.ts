@@ -29,7 +29,7 @@ export type SlotContext =
   | 'serve.chunk'
   | 'serve.error';
 
-const STEP_SLOTS = ['id', 'model', 'created', 'createdAt', 'seq', 'index', 'callIndex', 'first', 'itemId', 'delta', 'text', 'signature', 'callId', 'name', 'arguments', 'argumentsObject', 'finish', 'usage', 'response', 'message', 'type', 'code', 'status', 'wire', 'envelope', 'request'];
+const STEP_SLOTS = ['id', 'model', 'created', 'createdAt', 'seq', 'index', 'callIndex', 'first', 'itemId', 'delta', 'text', 'signature', 'redacted', 'format', 'summary', 'callId', 'name', 'arguments', 'argumentsObject', 'finish', 'usage', 'response', 'message', 'type', 'code', 'status', 'wire', 'envelope', 'request'];
 
 /** The slots each template context offers (emit/slot-exprs.ts says what each one reads). */
 export const SLOTS: Record<SlotContext, readonly string[]> = {

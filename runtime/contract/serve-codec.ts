@@ -17,6 +17,7 @@ export type ServeStep =
   | 'textDelta'
   | 'textEnd'
   | 'thinkingStart'
+  | 'thinkingText'
   | 'thinkingDelta'
   | 'thinkingSignature'
   | 'thinkingEnd'
@@ -69,6 +70,14 @@ export interface ServeSlots {
   /** The block's text (or the call's argument text) so far. */
   readonly text: string;
   readonly signature: string | undefined;
+  /**
+   * A reasoning block's fields no delta carries (its part in the turn, read at the block's start
+   * and end): its redacted or encrypted data (a block with no text), its format tag, and whether
+   * its text is a summary. The block's upstream id, when it has one, is its `itemId`.
+   */
+  readonly redacted: string | undefined;
+  readonly format: string | undefined;
+  readonly summary: boolean | undefined;
   readonly callId: string;
   readonly name: string;
   readonly arguments: string;

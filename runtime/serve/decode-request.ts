@@ -77,7 +77,7 @@ export function decodeRequest(adapter: ProviderAdapter, serve: ServeCodec, body:
 
   const wire = read.take(rq.messages.to);
   const where = dotted(rq.messages.to);
-  const messages = Array.isArray(wire) ? decodeMessages(adapter, t, accept, wire, where) : oneMessage(id, accept, wire, where);
+  const messages = Array.isArray(wire) ? decodeMessages(adapter, t, accept, wire, where, serve.itemId) : oneMessage(id, accept, wire, where);
   for (const m of messages) if (m.role === 'system') system.push(m.content);
   out.messages = messages.filter((m) => m.role !== 'system');
   if (system.length) out.system = system.join(rq.system.join);
@@ -160,7 +160,7 @@ function oneMessage(id: string, accept: AcceptedForms | undefined, v: unknown, a
   throw new RequestError(id, at, 'expected a list of messages');
 }
 
-function decodeMessages(adapter: ProviderAdapter, t: RequestTemplates, accept: AcceptedForms | undefined, wire: unknown[], where: string): Message[] {
+function decodeMessages(adapter: ProviderAdapter, t: RequestTemplates, accept: AcceptedForms | undefined, wire: unknown[], where: string, itemKey?: string): Message[] {
   const id = adapter.id;
   const merge = adapter.profile.request.messages.merge;
   const kinds = adapter.profile.parts?.kinds;
@@ -182,9 +182,13 @@ function decodeMessages(adapter: ProviderAdapter, t: RequestTemplates, accept: A
         // lists its parts in order, so it is written from them.
         const block = kindCall(adapter, piece) ?? kindItem(adapter, piece) ?? bestBlock(id, t, piece, at);
         if (!assistant) out.push((assistant = { message: { role: 'assistant', content: null }, blocks: 0, parts: [] }).message);
+        // After reasoning, a call keeps its item id (Responses fc_…): the item reasoning leads to goes back with it.
+        if (block.kind === 'call' && itemKey && assistant.message.thinking) keepItemId(block.call, t.blocks.toolCall, piece, itemKey, at);
         addBlock(assistant.message, block);
         assistant.parts.push(partOf(block));
-        if (block.kind === 'item') assistant.message.parts = assistant.parts;
+        // A message item's id (Responses msg_…) lives in the parts only: after reasoning, the turn is written
+        // from them too, as the item reasoning leads to goes back with its id (docs/wire-facts.md#openai-responses-item-rules).
+        if (block.kind === 'item' || (block.kind === 'text' && block.id !== undefined && assistant.message.thinking)) assistant.message.parts = assistant.parts;
         continue;
       }
       if (role === undefined) throw new RequestError(id, at, `matches no message form of ${adapter.profile.name} (${Object.keys(t.roles).join(', ')})`);
@@ -415,6 +419,17 @@ function blockFrom(kind: (typeof BLOCK_ORDER)[number], s: Slots): Block | undefi
       return { kind: 'call', call };
     }
   }
+}
+
+/**
+ * The call's item as it goes back (`wire`): the fields its form writes and its id, nothing else the
+ * caller added (an SDK's parsed arguments, a status); the id is then read, not left over.
+ */
+function keepItemId(call: ToolCall, template: unknown, item: unknown, itemKey: string, at: string): void {
+  if (!isObject(item) || typeof item[itemKey] !== 'string' || !isObject(template)) return;
+  call.wire = Object.fromEntries(Object.entries(item).filter(([k]) => k === itemKey || Object.hasOwn(template, k)));
+  const left = unread.indexOf(`${at}.${itemKey}`);
+  if (left >= 0) unread.splice(left, 1);
 }
 
 function addBlock(m: AssistantMessage, b: Block): void {

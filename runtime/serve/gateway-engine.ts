@@ -13,7 +13,7 @@ import { eventEncoder, requestedFraming, type EventEncoder } from './encode-even
 import { errorTypeFor } from './error-body.js';
 import { notServed, servesPath } from './endpoint-path.js';
 import { responseBody, type ServedTurn } from './served-turn.js';
-import { StreamWriter, type WireEvent } from './stream-writer.js';
+import { StreamWriter, type TurnSource, type WireEvent } from './stream-writer.js';
 import { dropCacheMarks, type CacheMarkPlaces } from './cache-marks.js';
 import { rateLimitHeaders } from './upstream-waits.js';
 import { readText } from './read-body.js';
@@ -147,7 +147,12 @@ export async function forwardRequest(listenSpec: ServedSpec, target: UpstreamTar
     admission.done();
   }
   const abort = admission ? () => (admission.done(), stream.abort()) : stream.abort.bind(stream);
-  return streamed(listen, eventEncoder(listen.adapter, requestedFraming(listen.adapter, listen.serve, url)), first, events, request.model, redact, abort, upstream.id !== listen.adapter.id, own, body, admitted.direct === true);
+  const foreign = upstream.id !== listen.adapter.id;
+  // Reasoning no event carries (a redacted block, an item id) is read from the turn as it stands, at block boundaries.
+  const source: TurnSource = { snapshot: () => stream.snapshot() };
+  if (admitted.signs) source.reasoning = { mark: upstream.id };
+  else if (foreign) source.reasoning = { foreign: upstream.id };
+  return streamed(listen, eventEncoder(listen.adapter, requestedFraming(listen.adapter, listen.serve, url)), first, events, request.model, redact, abort, foreign, own, body, admitted.direct === true, source);
 }
 
 /** Events with their signatures marked as `specId`'s (a signing dialect's stream; no other stream pays for it). */
@@ -195,8 +200,9 @@ function streamed(
   // The caller's request body: the listen protocol's response echoes its settings (`$request`).
   request: unknown,
   direct: boolean,
+  source: TurnSource,
 ): Response {
-  const writer = new StreamWriter(listen.adapter, listen.serve, { id: 'gw_1', model: model ?? 'unknown', created: Math.floor(Date.now() / 1000), request });
+  const writer = new StreamWriter(listen.adapter, listen.serve, { id: 'gw_1', model: model ?? 'unknown', created: Math.floor(Date.now() / 1000), request }, source);
   let pending: IteratorResult<StreamEvent> | undefined = first;
   // The next event, asked for before the last batch went out (its failure is met when awaited).
   let ahead: Promise<IteratorResult<StreamEvent>> | undefined;

@@ -71,7 +71,8 @@ export function createMockHandler(spec: ServedSpec, options: MockOptions = {}): 
   const chunk = options.chunk ?? 8;
   /** A turn's stream events as the spec writes them (also what a fault's position is checked against). */
   const streamOf = (turn: ServedTurn) => {
-    const writer = new StreamWriter(adapter, serve, { id: turn.id, model: turn.model, created: CREATED, request: turn.request });
+    // The scripted turn is its own source: its reasoning with no text (no event carries it) is read there.
+    const writer = new StreamWriter(adapter, serve, { id: turn.id, model: turn.model, created: CREATED, request: turn.request }, { snapshot: () => turn });
     const events: WireEvent[] = [];
     for (const e of turnEvents(turn, chunk)) events.push(...writer.write(e));
     events.push(...writer.end());

@@ -7,6 +7,7 @@ export const SERVE_STEPS = [
   'textDelta',
   'textEnd',
   'thinkingStart',
+  'thinkingText',
   'thinkingDelta',
   'thinkingSignature',
   'thinkingEnd',

@@ -5,7 +5,7 @@
  * whatever produced the events (a scripted turn, another provider upstream).
  */
 import type { ProviderAdapter } from '../contract/adapter.js';
-import type { FinishReason, ThinkingPart, ToolCall, Usage, Warning } from '../contract/unified-model.js';
+import type { AssistantMessage, FinishReason, ThinkingPart, ToolCall, Usage, Warning } from '../contract/unified-model.js';
 import type { ServeCodec, ServeEvent, ServeSlots, ServeStep } from '../contract/serve-codec.js';
 import { turnFields, turnMessage, type ServedTurn } from './served-turn.js';
 import { withParts } from './turn-events.js';
@@ -20,10 +20,28 @@ export interface WireEvent {
   exception?: string;
 }
 
+/**
+ * The turn as it stands, for what of its reasoning no event carries (docs/serving.md#reasoning-without-events):
+ * a block with no text (Anthropic `redacted_thinking`, Bedrock `redactedContent`, OpenRouter's
+ * encrypted detail) and a block's fields (an upstream item id, a format, the summary flag). Read at
+ * block boundaries only, never per delta.
+ */
+export interface TurnSource {
+  /** The turn so far: the upstream stream's `snapshot()`, the mock's scripted turn. */
+  snapshot(): { message: AssistantMessage };
+  /**
+   * Whose reasoning it is to the caller: unset, the same protocol's (as it is); `mark`, a signing
+   * dialect's (its data marked `<spec id>:`, dialects.ts); `foreign`, another protocol's (a block
+   * with no text is left out, with a warning; ids and formats are not passed on).
+   */
+  reasoning?: { mark: string } | { foreign: string };
+}
+
 // `itemId` is made once per block (from its index), not once per delta.
 type Block = (
   | { kind: 'text'; index: number; text: string }
-  | { kind: 'thinking'; index: number; text: string; signature?: string }
+  // `part`: its position in the source's reasoning parts; `check`: a delta after the signature may begin the next block.
+  | { kind: 'thinking'; index: number; text: string; signature?: string; part?: number; check?: boolean }
   | { kind: 'call'; index: number; callIndex: number; id: string; name: string; text: string; waiting?: boolean; done?: ToolCall; first?: boolean }
 ) & { itemId?: string };
 type CallBlock = Extract<Block, { kind: 'call' }>;
@@ -54,11 +72,14 @@ export class StreamWriter {
   /** The finished turn's `$message`, when no step has read it yet: written when the warnings are asked for. */
   #pendingMessage: (() => unknown) | undefined;
   private readonly createdAt: string;
+  /** How many of the source's reasoning parts are accounted for (written, or matched to a block). */
+  #parts = 0;
 
   constructor(
     private readonly adapter: ProviderAdapter,
     private readonly serve: ServeCodec,
     private readonly turn: { id: string; model: string; created: number; request?: unknown },
+    private readonly source?: TurnSource,
   ) {
     this.createdAt = new Date(turn.created * 1000).toISOString();
   }
@@ -84,14 +105,27 @@ export class StreamWriter {
         break;
       }
       case 'thinking-delta': {
-        const b = this.opened(out, 'thinking');
+        let b = this.opened(out, 'thinking');
+        // Once per block, after its signature: a delta of the next reasoning block (no other event between) begins that block.
+        if (b.check && ((b.check = false), this.nextBlock(b))) {
+          this.close(out);
+          b = this.opened(out, 'thinking');
+        }
+        // Its first text (a block may begin with its signature, or have none: Responses' summary part opens here).
+        if (b.text === '' && this.serve.stream.thinkingText) this.emit(out, 'thinkingText', this.blockSlots(b, {}));
         b.text += e.delta;
         this.emit(out, 'thinkingDelta', this.blockSlots(b, { delta: e.delta }));
         break;
       }
       case 'thinking-signature': {
+        // Another protocol's signature (or encrypted reasoning) is valid only there: not passed on, as no other reasoning state is.
+        if (this.crosses()) {
+          this.foreignSignature();
+          break;
+        }
         const b = this.opened(out, 'thinking');
         b.signature = e.signature;
+        if (this.source) b.check = true;
         this.emit(out, 'thinkingSignature', this.blockSlots(b, {}));
         break;
       }
@@ -153,6 +187,7 @@ export class StreamWriter {
   /** A part in the provider's own form (a hosted-tool item, a client-run call's item), whole. */
   private wholeItem(out: WireEvent[], wire: unknown): void {
     this.close(out);
+    this.silentParts(out);
     const index = this.blocks++;
     this.wireParts.push(wire);
     this.emit(out, 'part', { id: this.turn.id, model: this.turn.model, created: this.turn.created, createdAt: this.createdAt, index, itemId: `${this.turn.id}_${index}`, wire });
@@ -194,14 +229,24 @@ export class StreamWriter {
   private opened<K extends 'text' | 'thinking'>(out: WireEvent[], kind: K): Extract<Block, { kind: K }> {
     if (this.open?.kind === kind) return this.open as Extract<Block, { kind: K }>;
     this.close(out);
+    const part = this.silentParts(out, kind === 'thinking');
     const b = { kind, index: this.blocks++, text: '' } as Extract<Block, { kind: K }>;
     this.open = b;
-    this.emit(out, kind === 'text' ? 'textStart' : 'thinkingStart', this.blockSlots(b, kind === 'text' ? { first: this.shown++ === 0 } : {}));
+    if (kind === 'text') this.emit(out, 'textStart', this.blockSlots(b, { first: this.shown++ === 0 }));
+    else {
+      const t = b as Extract<Block, { kind: 'thinking' }>;
+      if (part) {
+        t.part = this.#parts - 1;
+        if (part.id !== undefined && !this.crosses()) t.itemId = part.id;
+      }
+      this.emit(out, 'thinkingStart', this.thinkingSlots(t, part));
+    }
     return b;
   }
 
   private startCall(out: WireEvent[], index: number, id: string, name: string): CallBlock {
     this.close(out);
+    if (!this.open) this.silentParts(out);
     // A wire whose calls are blocks with a start and an end (Anthropic, Responses) cannot interleave
     // them: a call that begins while another is open waits, its deltas kept, until that one ends.
     if (this.serve.stream.toolCallEnd && this.open?.kind === 'call') {
@@ -255,15 +300,100 @@ export class StreamWriter {
       this.text.push(b.text);
       this.emit(out, 'textEnd', this.blockSlots(b, {}));
     } else if (b.kind === 'thinking') {
-      this.thinking.push({ text: b.text, id: `${this.turn.id}_${b.index}`, ...(b.signature === undefined ? {} : { signature: b.signature }) });
-      this.emit(out, 'thinkingEnd', this.blockSlots(b, {}));
+      // The part's fields as they are now (a format or summary flag may come after the block began).
+      const part = b.part === undefined ? undefined : this.reasoningParts()[b.part];
+      this.endThinking(out, b, part);
     }
+  }
+
+  private endThinking(out: WireEvent[], b: Extract<Block, { kind: 'thinking' }>, part: ThinkingPart | undefined): void {
+    const slots = this.thinkingSlots(b, part);
+    const s = slots as { redacted?: string; format?: string; summary?: boolean };
+    this.thinking.push({
+      text: b.text,
+      id: b.itemId ?? `${this.turn.id}_${b.index}`,
+      ...(b.signature === undefined ? {} : { signature: b.signature }),
+      ...(s.redacted === undefined ? {} : { redacted: s.redacted }),
+      ...(s.format === undefined ? {} : { format: s.format }),
+      ...(s.summary ? { summary: true as const } : {}),
+    });
+    this.emit(out, 'thinkingEnd', slots);
+  }
+
+  #signatureDropped = false;
+
+  private foreignSignature(): void {
+    if (this.#signatureDropped) return;
+    this.#signatureDropped = true;
+    const from = (this.source!.reasoning as { foreign: string }).foreign;
+    this.#warnings.push({ type: 'dropped', field: 'thinking.signature', message: `reasoning signatures from ${from} are not valid for ${this.adapter.id}; they were left out` });
+  }
+
+  /** The reasoning crosses to another protocol or dialect: the upstream's ids and formats stay behind (a signing dialect keeps them, as markReasoning does). */
+  private crosses(): boolean {
+    return this.source?.reasoning !== undefined && 'foreign' in this.source.reasoning;
+  }
+
+  /**
+   * Reasoning blocks no event announced (no text, no signature: redacted or encrypted data), from
+   * the source, written whole in their place: before the block about to open, and at the finish.
+   * Opening a reasoning block, the part it is (the next one with text or a signature), counted.
+   */
+  private silentParts(out: WireEvent[], thinking = false, final = false): ThinkingPart | undefined {
+    if (!this.source) return undefined;
+    const parts = this.reasoningParts();
+    for (let p = parts[this.#parts]; p !== undefined && p.text === '' && p.signature === undefined; p = parts[this.#parts]) {
+      if (p.redacted === undefined) {
+        // Nothing but an id (a Responses item stored by the provider, no summary): passed over once a
+        // later part began (the last one may still get its text), never written.
+        if (this.#parts === parts.length - 1 && !final) break;
+        this.#parts++;
+        continue;
+      }
+      this.#parts++;
+      const from = this.source.reasoning;
+      if (from && 'foreign' in from) {
+        this.#warnings.push({ type: 'dropped', field: 'thinking', message: `redacted reasoning from ${from.foreign} is not valid for ${this.adapter.id}; it was left out` });
+        continue;
+      }
+      const b: Extract<Block, { kind: 'thinking' }> = { kind: 'thinking', index: this.blocks++, text: '' };
+      if (p.id !== undefined) b.itemId = p.id;
+      this.emit(out, 'thinkingStart', this.thinkingSlots(b, p));
+      this.endThinking(out, b, p);
+    }
+    if (!thinking || parts[this.#parts] === undefined) return undefined;
+    return parts[this.#parts++];
+  }
+
+  /** The source's reasoning parts as they stand (none from a stream that cannot say yet: a traced client's answers only at its end). */
+  private reasoningParts(): ThinkingPart[] {
+    return this.source?.snapshot()?.message?.thinking ?? [];
+  }
+
+  /** Whether a delta after the open block's signature is the next block's: the source's part for this block has no more text than arrived. */
+  private nextBlock(b: Extract<Block, { kind: 'thinking' }>): boolean {
+    if (b.part === undefined) return false;
+    const part = this.reasoningParts()[b.part];
+    return part !== undefined && part.text.length <= b.text.length;
+  }
+
+  /** A reasoning block's slots, with the fields of its part in the source (a signing dialect's data marked). */
+  private thinkingSlots(b: Extract<Block, { kind: 'thinking' }>, part: ThinkingPart | undefined): Partial<ServeSlots> {
+    const slots = this.blockSlots(b, {}) as { -readonly [K in keyof ServeSlots]?: ServeSlots[K] };
+    if (!part) return slots;
+    if (part.summary) slots.summary = true;
+    if (this.crosses()) return slots;
+    const from = this.source?.reasoning;
+    if (part.redacted !== undefined) slots.redacted = from && 'mark' in from ? `${from.mark}:${part.redacted}` : part.redacted;
+    if (part.format !== undefined) slots.format = part.format;
+    return slots;
   }
 
   private finish(out: WireEvent[], reason: FinishReason | null, usage: Usage | null): void {
     this.close(out);
     this.startWaiting(out);
     this.settleCalls(out);
+    this.silentParts(out, false, true);
     this.finished = true;
     this.usage = usage;
     const slots = this.turnSlots(reason);

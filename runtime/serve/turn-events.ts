@@ -2,13 +2,19 @@
  * A scripted turn (what a mock server answers with) → the unified events a provider's stream
  * would give for it, text cut into pieces as a network would deliver them.
  */
-import type { AssistantMessage, FinishReason, ResponsePart, ToolCall, Usage } from '../contract/unified-model.js';
+import type { AssistantMessage, FinishReason, ResponsePart, ThinkingPart, ToolCall, Usage } from '../contract/unified-model.js';
 import type { ServeEvent } from '../contract/serve-codec.js';
 import type { ServedTurn } from './served-turn.js';
 
 export interface MockTurn {
   text?: string;
-  thinking?: string | { text: string; signature?: string };
+  /**
+   * Reasoning: its text, or blocks in order. A block with no text is one no event announces: with
+   * `redacted` (Anthropic `redacted_thinking` data, Bedrock `redactedContent`, OpenRouter's
+   * encrypted detail), or with only a `signature` (a Responses reasoning item's `encrypted_content`);
+   * `id` is its item id (Responses `rs_…`).
+   */
+  thinking?: string | MockThinking | MockThinking[];
   /**
    * `kind`: a call of a client-run tool kind (Responses `shell`, `apply_patch`…), served as the
    * item the spec's kind table reads as one; `name` defaults to the kind.
@@ -28,6 +34,13 @@ export interface MockTurn {
   model?: string;
 }
 
+export interface MockThinking {
+  text?: string;
+  signature?: string;
+  redacted?: string;
+  id?: string;
+}
+
 /** The turn in unified form, with its defaults filled. */
 export function servedTurn(t: MockTurn, defaults: { id: string; model: string; created: number }): ServedTurn {
   const calls: ToolCall[] = (t.toolCalls ?? []).map((c, i) => ({
@@ -36,7 +49,9 @@ export function servedTurn(t: MockTurn, defaults: { id: string; model: string; c
     arguments: typeof c.arguments === 'string' && c.kind === undefined ? c.arguments : JSON.stringify(c.arguments ?? {}),
     ...(c.kind !== undefined ? { kind: c.kind } : {}),
   }));
-  const thinking = typeof t.thinking === 'string' ? { text: t.thinking } : t.thinking;
+  const thinking = (typeof t.thinking === 'string' ? [{ text: t.thinking }] : Array.isArray(t.thinking) ? t.thinking : t.thinking ? [t.thinking] : []).map(
+    (b): ThinkingPart => ({ text: b.text ?? '', ...(b.signature === undefined ? {} : { signature: b.signature }), ...(b.redacted === undefined ? {} : { redacted: b.redacted }), ...(b.id === undefined ? {} : { id: b.id }) }),
+  );
   const input = t.usage?.inputTokens ?? 10;
   const output = t.usage?.outputTokens ?? 5;
   return {
@@ -46,7 +61,7 @@ export function servedTurn(t: MockTurn, defaults: { id: string; model: string; c
     message: withParts({
       role: 'assistant',
       content: t.text ?? null,
-      ...(thinking ? { thinking: [thinking.signature === undefined ? { text: thinking.text } : { text: thinking.text, signature: thinking.signature }] } : {}),
+      ...(thinking.length ? { thinking } : {}),
       ...(calls.length ? { toolCalls: calls } : {}),
     }, t.parts ?? []),
     finishReason: t.finishReason ?? (calls.length ? 'tool_calls' : 'stop'),
@@ -85,6 +100,7 @@ export function turnEvents(turn: ServedTurn, size = 8): ServeEvent[] {
   const u = turn.usage;
   if (u) out.push({ type: 'usage', usage: { inputTokens: u.inputTokens, outputTokens: 0, totalTokens: u.inputTokens, ...(u.cachedInputTokens === undefined ? {} : { cachedInputTokens: u.cachedInputTokens }), ...(u.cacheWriteTokens === undefined ? {} : { cacheWriteTokens: u.cacheWriteTokens }) } });
   out.push({ type: 'start', id: turn.id, model: turn.model, warnings: [] });
+  // A block with no text and no signature (redacted data) has no event: a stream writer reads it from the turn.
   for (const t of m.thinking ?? []) {
     for (const d of pieces(t.text, size)) out.push({ type: 'thinking-delta', delta: d });
     if (t.signature !== undefined) out.push({ type: 'thinking-signature', signature: t.signature });

@@ -14,9 +14,10 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const BOUND = 120;
 /**
  * Overlays whose own protocol is longer than the bound, at their size today: each is its own
- * content, no copy of its base (OpenRouter: reasoning_details read, written back and served).
+ * content, no copy of its base (OpenRouter: reasoning_details read, written back and served, its
+ * encrypted detail included).
  */
-const OWN_CONTENT: Record<string, number> = { openrouter: 150 };
+const OWN_CONTENT: Record<string, number> = { openrouter: 168 };
 
 const overlays = readdirSync(join(root, 'specs'))
   .filter((f) => f.endsWith('.yaml'))

@@ -63,7 +63,8 @@ const turn: fc.Arbitrary<MockTurn> = fc
 
 /** What the client must read back of a served turn on this wire. */
 function expected(c: Carries, t: MockTurn, responseId: string) {
-  const thinking = typeof t.thinking === 'string' ? { text: t.thinking } : t.thinking;
+  // The generated turns hold one reasoning block (text, maybe a signature).
+  const thinking = typeof t.thinking === 'string' ? { text: t.thinking } : Array.isArray(t.thinking) ? t.thinking[0] : t.thinking;
   return {
     text: t.text ?? null,
     thinking: c.thinking && thinking ? thinking.text : null,
