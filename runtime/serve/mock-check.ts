@@ -12,6 +12,10 @@ const KNOWN: Record<string, readonly string[]> = {
   step: ['when', 'reply', 'fault', 'times'],
   when: ['lastUserText', 'toolResultFor', 'model', 'stream'],
   fault: ['status', 'message', 'type', 'code', 'retryAfter', 'errorAfter', 'truncateAfter', 'latencyMs', 'stallMs'],
+  // A misspelt reply field would serve an empty turn: a clean answer a test could pass on.
+  reply: ['text', 'thinking', 'toolCalls', 'parts', 'finishReason', 'usage', 'id', 'model'],
+  'thinking block': ['text', 'signature', 'redacted', 'id'],
+  'tool call': ['id', 'name', 'kind', 'arguments'],
 };
 
 /** The faults placed inside a stream. */
@@ -27,6 +31,13 @@ export function checkStep(provider: string, step: MockStep, at: string, events: 
   };
   unknownKeys(step, 'step', '', refuse);
   if (step.when !== undefined) unknownKeys(step.when, 'when', 'when.', refuse);
+  const r = step.reply;
+  if (r !== undefined) {
+    unknownKeys(r, 'reply', 'reply.', refuse);
+    const blocks = typeof r.thinking === 'object' ? [r.thinking].flat() : [];
+    blocks.forEach((b, i) => unknownKeys(b, 'thinking block', Array.isArray(r.thinking) ? `reply.thinking[${i}].` : 'reply.thinking.', refuse));
+    r.toolCalls?.forEach((c, i) => unknownKeys(c, 'tool call', `reply.toolCalls[${i}].`, refuse));
+  }
   if (step.times !== undefined && !(Number.isInteger(step.times) && step.times >= 1)) refuse('times', `must be a whole number from 1, not ${String(step.times)}`);
   const f = step.fault;
   if (f === undefined) return;

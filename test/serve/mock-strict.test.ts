@@ -84,6 +84,14 @@ describe('a fault that cannot apply is refused when the mock is made', () => {
     expect((await refused({ script: [{ reply: { text: 'x' } }, { wen: { model: 'm' }, reply: { text: 'y' } } as never] })).message).toMatch(/script\[1\]\.wen: .*did you mean when\?/);
   });
 
+  it('a misspelt reply field (it served an empty turn), in a thinking block or a tool call, is refused with a did-you-mean', async () => {
+    const typo = await refused({ script: [{ reply: { txt: 'x', toolcalls: [] } as never }] });
+    expect(typo.option).toBe('script[0].reply.txt');
+    expect(typo.message).toMatch(/did you mean text\?/);
+    expect((await refused({ script: [{ reply: { thinking: [{ text: 'a' }, { redact: 'b' }] } as never }] })).option).toBe('script[0].reply.thinking[1].redact');
+    expect((await refused({ script: [{ reply: { toolCalls: [{ name: 'f', argument: {} }] } as never }] })).message).toMatch(/reply\.toolCalls\[0\]\.argument: .*did you mean arguments\?/);
+  });
+
   it('a stream fault met by a request that does not stream is an error, not a clean answer', async () => {
     mock = await createMockServer({ provider: 'openai-chat', script: [{ reply: { text: TEXT }, fault: { truncateAfter: 2 } }] });
     const err = await client(mock).chat(ask).catch((e: unknown) => e);
