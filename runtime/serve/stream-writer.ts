@@ -239,8 +239,7 @@ export class StreamWriter {
     this.emit(out, 'start', withResponse(this.turnSlots(null), this.serve));
   }
 
-  /** The open block if it is of this kind, else a new one (the open one closed first). */
-  /** `first`: the block's first text (a text block's item is found by it in the source). */
+  /** The open block if it is of this kind, else a new one (the open one closed first); `first`: a text block's first text (its item is found by it in the source). */
   private opened<K extends 'text' | 'thinking'>(out: WireEvent[], kind: K, first?: string): Extract<Block, { kind: K }> {
     if (this.open?.kind === kind) return this.open as Extract<Block, { kind: K }>;
     this.close(out);
@@ -475,9 +474,10 @@ export class StreamWriter {
   }
 
   /**
-   * A text block's item id: the id of the source's next run of text (text parts with no other
-   * part between: what one text block carries) that begins with the block's first text. Runs
-   * before it that do not (an empty message item, text the block before took in) are passed over.
+   * A text block's item id: that of the source's next run of text (a message item: text parts from
+   * one with an id, or after another part, up to the next such) that begins with the block's first
+   * text. Runs with no text (an empty message item) and runs that do not begin so (text an earlier
+   * block took in) are passed over.
    */
   private sourceTextId(first: string): string | undefined {
     const parts = this.sourceMessage()?.parts;
@@ -486,15 +486,16 @@ export class StreamWriter {
     const lead = first.replace(/^\n\n/, '');
     let run = 0;
     for (let i = 0; i < parts.length; ) {
-      if (parts[i]!.type !== 'text') {
+      const p = parts[i]!;
+      if (p.type !== 'text') {
         i++;
         continue;
       }
-      let id: string | undefined;
-      let text = '';
-      for (; i < parts.length && parts[i]!.type === 'text'; i++) {
-        const t = parts[i] as Extract<ResponsePart, { type: 'text' }>;
-        id ??= t.id;
+      const id = p.id;
+      let text = p.text;
+      for (i++; i < parts.length; i++) {
+        const t = parts[i]!;
+        if (t.type !== 'text' || t.id !== undefined) break;
         text += t.text;
       }
       if (text === '' || run++ < this.#texts) continue;

@@ -10,6 +10,9 @@
 import OpenAI from 'openai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createMockServer, startGateway, type Listening, type MockServer } from '../../node/index.js';
+import * as openaiResponses from '../../generated/openai-responses.js';
+import type { AssistantMessage, StreamEvent } from '../../runtime/contract/unified-model.js';
+import { StreamWriter, type TurnSource } from '../../runtime/serve/stream-writer.js';
 
 type Json = Record<string, any>;
 
@@ -106,5 +109,59 @@ describe('streamed Responses items keep the upstream’s ids through the gateway
     expect(own[0]!.id).not.toMatch(/_call\d+$/);
     const through = await streamedItems(`${m.gw.url}/openai/v1/responses`, { model: 'gpt-shell', input: 'List the files.', tools: [{ type: 'shell' }] });
     expect(through).toEqual(own);
+  });
+});
+
+describe('the stream writer finds each item in the turn as it stands', () => {
+  // A turn as a Responses upstream's reader holds it: an empty message after reasoning (its own
+  // item, no text), a message, a call (its item as it came), then another message.
+  const call = { id: 'call_w1', name: 'get_weather', arguments: '{"city":"Paris"}', wire: { type: 'function_call', id: 'fc_0b7e', call_id: 'call_w1', name: 'get_weather', arguments: '{"city":"Paris"}', status: 'completed' } };
+  const message: AssistantMessage = {
+    role: 'assistant',
+    content: 'Let me check.\n\nIt is 18C.',
+    thinking: [{ text: '', signature: ENCRYPTED, id: REASONING_ID }],
+    toolCalls: [call],
+    parts: [
+      { type: 'thinking', text: '', signature: ENCRYPTED, id: REASONING_ID },
+      { type: 'text', text: '', id: 'msg_empty' },
+      { type: 'text', text: 'Let me check.', id: 'msg_01a' },
+      { type: 'tool-call', call },
+      { type: 'text', text: 'It is 18C.', id: 'msg_02b' },
+    ],
+  };
+  const events: StreamEvent[] = [
+    { type: 'start', id: 'resp_1', model: 'gpt', warnings: [] },
+    { type: 'thinking-signature', signature: ENCRYPTED },
+    { type: 'text-delta', delta: 'Let me ' },
+    { type: 'text-delta', delta: 'check.' },
+    { type: 'tool-call-start', index: 0, id: 'call_w1', name: 'get_weather' },
+    { type: 'tool-call-delta', index: 0, delta: '{"city":"Paris"}' },
+    { type: 'tool-call', index: 0, call: { id: 'call_w1', name: 'get_weather', arguments: '{"city":"Paris"}' } },
+    // The client puts a blank line before text that follows a call.
+    { type: 'text-delta', delta: '\n\nIt is 18C.' },
+    { type: 'finish', finishReason: 'tool_calls', rawFinishReason: null, usage: null },
+  ];
+  const serve = (source: TurnSource) => {
+    const w = new StreamWriter(openaiResponses.adapter, openaiResponses.serve, { id: 'resp_1', model: 'gpt', created: 0 }, source);
+    const out = events.flatMap((e) => w.write(e)).map((e) => e.data as Json);
+    return { added: out.filter((e) => e.type === 'response.output_item.added').map((e) => [e.item.type, e.item.id]), final: out.at(-1)!.response.output as Json[] };
+  };
+
+  it('same protocol: each message and the call are named by their own items (the empty message passed over), in the events and the finished body alike', () => {
+    const { added, final } = serve({ snapshot: () => ({ message }) });
+    expect(added).toEqual([['reasoning', REASONING_ID], ['message', 'msg_01a'], ['function_call', 'fc_0b7e'], ['message', 'msg_02b']]);
+    expect(final.map((i) => [i.type, i.id])).toEqual(added);
+  });
+
+  it('another protocol: none of its ids pass; the items get the ids the gateway makes up', () => {
+    const { added, final } = serve({ snapshot: () => ({ message }), reasoning: { foreign: 'open-responses' } });
+    expect(added).toEqual([['message', 'resp_1_0'], ['function_call', 'resp_1_1'], ['message', 'resp_1_2']]);
+    expect(final.map((i) => [i.type, i.id])).toEqual(added);
+  });
+
+  it('a text block whose text is not the next run of text in the turn gets a made-up id, not another item’s', () => {
+    const other: AssistantMessage = { ...message, parts: [{ type: 'text', text: 'Something else.', id: 'msg_other' }] };
+    const { added } = serve({ snapshot: () => ({ message: other }) });
+    expect(added[1]).toEqual(['message', 'resp_1_1']);
   });
 });
