@@ -75,11 +75,13 @@ const mockItemId: MadeItemId = (kind, index, id) => `${ITEM_PREFIX[kind]}_${id}_
 function mockItemIds(turn: ServedTurn): string[] {
   const m = turn.message;
   const ids: string[] = [];
-  const add = (kind: keyof typeof ITEM_PREFIX | undefined) => ids.push(kind ? mockItemId(kind, ids.length, turn.id) : `${turn.id}_${ids.length}`);
-  for (const _ of m.thinking ?? []) add('thinking');
-  for (const p of m.parts ?? []) if (p.type === 'opaque') add(undefined);
-  if (m.content) add('text');
-  for (const _ of m.toolCalls ?? []) add('call');
+  const add = (kind: keyof typeof ITEM_PREFIX | undefined, count: number) => {
+    for (let k = 0; k < count; k++) ids.push(kind ? mockItemId(kind, ids.length, turn.id) : `${turn.id}_${ids.length}`);
+  };
+  add('thinking', m.thinking?.length ?? 0);
+  add(undefined, m.parts?.filter((p) => p.type === 'opaque').length ?? 0);
+  add('text', m.content ? 1 : 0);
+  add('call', m.toolCalls?.length ?? 0);
   return ids;
 }
 
