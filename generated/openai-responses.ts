@@ -576,6 +576,7 @@ export const eventCaseRules = {
       switch (item?.type) {
         case 'function_call':
           openToolCall(a, e?.output_index, item?.call_id, item?.name);
+          setToolWire(a, e?.output_index, item);
           break;
         case 'reasoning':
           a.thinking.start(item?.id);
@@ -796,6 +797,7 @@ export function readEvent(a: TurnAssembler, e: WireEvent, event: string | undefi
       switch (e?.item?.type) {
         case 'function_call':
           openToolCall(a, e?.output_index, e?.item?.call_id, e?.item?.name);
+          setToolWire(a, e?.output_index, e?.item);
           break;
         case 'reasoning':
           a.thinking.start(e?.item?.id);

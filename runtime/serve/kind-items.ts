@@ -11,7 +11,8 @@ import type { ServedTurn } from './served-turn.js';
 export function kindItems(adapter: ProviderAdapter, turn: ServedTurn): ServedTurn {
   const calls = turn.message.toolCalls;
   if (!calls?.some((c) => c.kind !== undefined && c.wire === undefined)) return turn;
-  const toolCalls = calls.map((c, i) => (c.kind !== undefined && c.wire === undefined ? withItem(adapter, c, `${turn.id}_call${i}`) : c));
+  // Not the gateway's `<response id>_call<index>` for items it makes up: the mock's ids are its own.
+  const toolCalls = calls.map((c, i) => (c.kind !== undefined && c.wire === undefined ? withItem(adapter, c, `item_${turn.id}_${i}`) : c));
   return { ...turn, message: { ...turn.message, toolCalls } };
 }
 

@@ -17,7 +17,7 @@ import { notServed, servesPath } from './endpoint-path.js';
 import { callerKey, sameSecret } from './caller-key.js';
 import type { ServedSpec } from '../contract/serve-codec.js';
 import { responseBody, type ServedTurn } from './served-turn.js';
-import { StreamWriter, type WireEvent } from './stream-writer.js';
+import { StreamWriter, type MadeItemId, type WireEvent } from './stream-writer.js';
 import { servedTurn, turnEvents } from './turn-events.js';
 import { withCors, type CorsOption } from './cors.js';
 import type { MockFault, MockMatch, MockStep } from './mock-script.js';
@@ -60,6 +60,31 @@ export interface MockHandler {
 
 const CREATED = 1767225600;
 
+/**
+ * A streamed item's id, with the prefixes OpenAI's items have (`msg_`, `rs_`, `fc_`): not the
+ * `<response id>_<index>` a gateway makes up for items its upstream did not name, so a test of
+ * ids passed through cannot pass on ids that agree by chance.
+ */
+const ITEM_PREFIX = { text: 'msg', thinking: 'rs', call: 'fc' } as const;
+const mockItemId: MadeItemId = (kind, index, id) => `${ITEM_PREFIX[kind]}_${id}_${index}`;
+
+/**
+ * The ids the mock's stream gives a turn's items, by position, for its blocking body to name them
+ * alike: its blocks come as the body lists them (reasoning, parts, text, calls).
+ */
+function mockItemIds(turn: ServedTurn): string[] {
+  const m = turn.message;
+  const ids: string[] = [];
+  const add = (kind: keyof typeof ITEM_PREFIX | undefined, count: number) => {
+    for (let k = 0; k < count; k++) ids.push(kind ? mockItemId(kind, ids.length, turn.id) : `${turn.id}_${ids.length}`);
+  };
+  add('thinking', m.thinking?.length ?? 0);
+  add(undefined, m.parts?.filter((p) => p.type === 'opaque').length ?? 0);
+  add('text', m.content ? 1 : 0);
+  add('call', m.toolCalls?.length ?? 0);
+  return ids;
+}
+
 export function createMockHandler(spec: ServedSpec, options: MockOptions = {}): MockHandler {
   const { adapter, serve } = spec;
   const calls: RecordedCall[] = [];
@@ -72,7 +97,7 @@ export function createMockHandler(spec: ServedSpec, options: MockOptions = {}): 
   /** A turn's stream events as the spec writes them (also what a fault's position is checked against). */
   const streamOf = (turn: ServedTurn) => {
     // The scripted turn is its own source: its reasoning with no text (no event carries it) is read there.
-    const writer = new StreamWriter(adapter, serve, { id: turn.id, model: turn.model, created: CREATED, request: turn.request }, { snapshot: () => turn });
+    const writer = new StreamWriter(adapter, serve, { id: turn.id, model: turn.model, created: CREATED, request: turn.request }, { snapshot: () => turn }, mockItemId);
     const events: WireEvent[] = [];
     for (const e of turnEvents(turn, chunk)) events.push(...writer.write(e));
     events.push(...writer.end());
@@ -145,7 +170,7 @@ export function createMockHandler(spec: ServedSpec, options: MockOptions = {}): 
     const id = `mock_${++n}`;
     const turn: ServedTurn = { ...kindItems(adapter, servedTurn(step.reply ?? {}, { id, model: decoded.request.model ?? options.model ?? 'mock-model', created: CREATED })), request: body };
     for (const c of turn.message.toolCalls ?? []) served.set(callKey(c.name, c.arguments), c.id);
-    if (!decoded.stream) return json(responseBody(adapter, serve, turn).body, 200);
+    if (!decoded.stream) return json(responseBody(adapter, serve, { ...turn, itemIds: mockItemIds(turn) }).body, 200);
     const { writer, events } = streamOf(turn);
     return streamResponse(spec, writer, events, fault, options.delayMs ?? 0, req.signal, handOver(), requestedFraming(spec.adapter, spec.serve, url));
   };

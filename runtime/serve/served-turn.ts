@@ -22,6 +22,8 @@ export interface ServedTurn {
   usage: Usage | null;
   /** The client's request body as it arrived, for the templates that echo it (`$request`). */
   request?: unknown;
+  /** The items' ids by position, as a stream named them (its writer's turn): an item written without one gets its own. */
+  itemIds?: readonly string[];
 }
 
 /** What the turn slots hold, and what the spec could not carry of the turn. */
@@ -59,19 +61,23 @@ export function turnMessage(adapter: ProviderAdapter, serve: ServeCodec, turn: S
   const opening = readPath(adapter.buildRequest({ messages: [OPENING] }, 'blocking').body, to) as unknown[];
   const built = adapter.buildRequest({ messages: [OPENING, withItemIds(turn)] }, 'blocking');
   const items = (readPath(built.body, to) as unknown[]).slice(opening.length);
-  const written = adapter.profile.request.messages.spread ? named(items, serve.itemId, turn.id) : items[0];
+  const written = adapter.profile.request.messages.spread ? named(items, serve.itemId, turn.id, turn.itemIds) : items[0];
   return { message: serve.fill ? filled(written, serve.fill) : written, warnings: built.warnings };
 }
 
-/** Items of a spread turn get the id the stream writer gives them (`<response id>_<block index>`) when they have none. */
-function named(items: unknown[], key: string | undefined, id: string): unknown[] {
+/**
+ * Items of a spread turn get the id the stream writer gives them when they have none: the one it
+ * streamed the item with (`ids`), else `<response id>_<block index>`.
+ */
+function named(items: unknown[], key: string | undefined, id: string, ids: readonly string[] | undefined): unknown[] {
   if (key === undefined) return items;
   // An id the template left unset (a message written without its item id) is none.
   return items.map((item, i) => {
     if (typeof item !== 'object' || item === null) return item;
     const o = item as Record<string, unknown>;
     if (o[key] != null) return item;
-    return key in o ? { ...o, [key]: `${id}_${i}` } : { [key]: `${id}_${i}`, ...o };
+    const made = ids?.[i] ?? `${id}_${i}`;
+    return key in o ? { ...o, [key]: made } : { [key]: made, ...o };
   });
 }
 
@@ -91,13 +97,14 @@ function filled(v: unknown, fill: NonNullable<ServeCodec['fill']>): unknown {
 }
 
 /**
- * Reasoning blocks without an id get the one the stream writer gives their wire item (the
- * response id and the block's index; reasoning comes first), so both paths name them alike.
+ * Reasoning blocks without an id get the one the stream writer gives their wire item (the turn's
+ * `itemIds`, else the response id and the block's index; reasoning comes first), so both paths
+ * name them alike.
  */
 function withItemIds(turn: ServedTurn): AssistantMessage {
   const m = turn.message;
   if (!m.thinking?.some((t) => t.id === undefined)) return m;
-  return { ...m, thinking: m.thinking.map((t, i) => (t.id === undefined ? { ...t, id: `${turn.id}_${i}` } : t)) };
+  return { ...m, thinking: m.thinking.map((t, i) => (t.id === undefined ? { ...t, id: turn.itemIds?.[i] ?? `${turn.id}_${i}` } : t)) };
 }
 
 /** The blocking body for a turn. */

@@ -5,12 +5,15 @@
  * whatever produced the events (a scripted turn, another provider upstream).
  */
 import type { ProviderAdapter } from '../contract/adapter.js';
-import type { AssistantMessage, FinishReason, ThinkingPart, ToolCall, Usage, Warning } from '../contract/unified-model.js';
+import type { AssistantMessage, FinishReason, ResponsePart, ThinkingPart, ToolCall, Usage, Warning } from '../contract/unified-model.js';
 import type { ServeCodec, ServeEvent, ServeSlots, ServeStep } from '../contract/serve-codec.js';
 import { turnFields, turnMessage, type ServedTurn } from './served-turn.js';
 import { withParts } from './turn-events.js';
 import { hasKind, kindItem } from './kind-items.js';
 import { errorBody, type ServedError } from './error-body.js';
+
+/** The id a block's item gets when its source has none: by the block's kind and index (default `<response id>_<index>`). */
+export type MadeItemId = (kind: 'text' | 'thinking' | 'call', index: number, responseId: string) => string;
 
 /** One wire event: its payload (JSON), and for SSE wires that name events, the name. */
 export interface WireEvent {
@@ -21,9 +24,10 @@ export interface WireEvent {
 }
 
 /**
- * The turn as it stands, for what of its reasoning no event carries (docs/serving.md#reasoning-without-events):
+ * The turn as it stands, for what no event carries (docs/serving.md#reasoning-without-events):
  * a block with no text (Anthropic `redacted_thinking`, Bedrock `redactedContent`, OpenRouter's
- * encrypted detail) and a block's fields (an upstream item id, a format, the summary flag). Read at
+ * encrypted detail), a block's fields (a format, the summary flag) and, on a wire whose items
+ * have ids (`serve.itemId`), the upstream's id of each item (reasoning, message, call). Read at
  * block boundaries only, never per delta.
  */
 export interface TurnSource {
@@ -42,7 +46,8 @@ type Block = (
   | { kind: 'text'; index: number; text: string }
   // `part`: its position in the source's reasoning parts; `check`: a delta after the signature may begin the next block.
   | { kind: 'thinking'; index: number; text: string; signature?: string; part?: number; check?: boolean }
-  | { kind: 'call'; index: number; callIndex: number; id: string; name: string; text: string; waiting?: boolean; done?: ToolCall; first?: boolean }
+  // `at`: the call's unified index (its place in the source's calls).
+  | { kind: 'call'; index: number; callIndex: number; at: number; id: string; name: string; text: string; waiting?: boolean; done?: ToolCall; first?: boolean }
 ) & { itemId?: string };
 type CallBlock = Extract<Block, { kind: 'call' }>;
 
@@ -74,12 +79,19 @@ export class StreamWriter {
   private readonly createdAt: string;
   /** How many of the source's reasoning parts are accounted for (written, or matched to a block). */
   #parts = 0;
+  /** How many of the source's runs of text are matched to a text block (or passed over). */
+  #texts = 0;
+  /** Each block's part and item id, by block index: a wire with item ids writes the finished turn in block order, each item named as it streamed. */
+  readonly #blockParts: ResponsePart[] = [];
+  /** A call block's item id, by block index (its part does not say it). */
+  readonly #callIds: string[] = [];
 
   constructor(
     private readonly adapter: ProviderAdapter,
     private readonly serve: ServeCodec,
     private readonly turn: { id: string; model: string; created: number; request?: unknown },
     private readonly source?: TurnSource,
+    private readonly madeId: MadeItemId = (_kind, index, id) => `${id}_${index}`,
   ) {
     this.createdAt = new Date(turn.created * 1000).toISOString();
   }
@@ -99,7 +111,7 @@ export class StreamWriter {
         if (!this.started) this.start(out, e);
         break;
       case 'text-delta': {
-        const b = this.opened(out, 'text');
+        const b = this.opened(out, 'text', e.delta);
         b.text += e.delta;
         this.emit(out, 'textDelta', this.blockSlots(b, { delta: e.delta }));
         break;
@@ -142,7 +154,8 @@ export class StreamWriter {
         break;
       }
       case 'tool-call': {
-        const item = this.kindCalls.has(e.index) || (e.call.kind !== undefined && this.serve.stream.part && !this.byIndex.has(e.index)) ? kindItem(this.adapter, e.call, `${this.turn.id}_call${e.index}`) : undefined;
+        // A client-run kind's item: the upstream's own (same protocol), else one made from the call.
+        const item = this.kindCalls.has(e.index) || (e.call.kind !== undefined && this.serve.stream.part && !this.byIndex.has(e.index)) ? (this.sourceCall(e.index, e.call.id)?.wire ?? kindItem(this.adapter, e.call, `${this.turn.id}_call${e.index}`)) : undefined;
         if (item !== undefined) {
           this.wholeItem(out, item);
           break;
@@ -190,6 +203,7 @@ export class StreamWriter {
     this.silentParts(out);
     const index = this.blocks++;
     this.wireParts.push(wire);
+    this.#blockParts[index] = { type: 'opaque', kind: 'wire', value: wire, wire };
     this.emit(out, 'part', { id: this.turn.id, model: this.turn.model, created: this.turn.created, createdAt: this.createdAt, index, itemId: `${this.turn.id}_${index}`, wire });
   }
 
@@ -225,15 +239,18 @@ export class StreamWriter {
     this.emit(out, 'start', withResponse(this.turnSlots(null), this.serve));
   }
 
-  /** The open block if it is of this kind, else a new one (the open one closed first). */
-  private opened<K extends 'text' | 'thinking'>(out: WireEvent[], kind: K): Extract<Block, { kind: K }> {
+  /** The open block if it is of this kind, else a new one (the open one closed first); `first`: a text block's first text (its item is found by it in the source). */
+  private opened<K extends 'text' | 'thinking'>(out: WireEvent[], kind: K, first?: string): Extract<Block, { kind: K }> {
     if (this.open?.kind === kind) return this.open as Extract<Block, { kind: K }>;
     this.close(out);
     const part = this.silentParts(out, kind === 'thinking');
     const b = { kind, index: this.blocks++, text: '' } as Extract<Block, { kind: K }>;
     this.open = b;
-    if (kind === 'text') this.emit(out, 'textStart', this.blockSlots(b, { first: this.shown++ === 0 }));
-    else {
+    if (kind === 'text') {
+      const id = first === undefined ? undefined : this.sourceTextId(first);
+      if (id !== undefined) (b as Block).itemId = id;
+      this.emit(out, 'textStart', this.blockSlots(b, { first: this.shown++ === 0 }));
+    } else {
       const t = b as Extract<Block, { kind: 'thinking' }>;
       if (part) {
         t.part = this.#parts - 1;
@@ -250,22 +267,25 @@ export class StreamWriter {
     // A wire whose calls are blocks with a start and an end (Anthropic, Responses) cannot interleave
     // them: a call that begins while another is open waits, its deltas kept, until that one ends.
     if (this.serve.stream.toolCallEnd && this.open?.kind === 'call') {
-      const b: CallBlock = { kind: 'call', index: -1, callIndex: this.calls++, id, name, text: '', waiting: true };
+      const b: CallBlock = { kind: 'call', index: -1, callIndex: this.calls++, id, name, text: '', waiting: true, at: index };
       this.byIndex.set(index, b);
       this.waiting.push(b);
       return b;
     }
-    const b: CallBlock = { kind: 'call', index: this.blocks++, callIndex: this.calls++, id, name, text: '', first: this.shown++ === 0 };
+    const b: CallBlock = { kind: 'call', index: this.blocks++, callIndex: this.calls++, id, name, text: '', first: this.shown++ === 0, at: index };
     this.byIndex.set(index, b);
     this.open = b;
+    this.callItemId(b);
     if (!this.serve.stream.toolCall) this.emit(out, 'toolCallStart', this.blockSlots(b, { first: b.first }));
     return b;
   }
 
   private endCall(out: WireEvent[], b: Extract<Block, { kind: 'call' }>, call: ToolCall): void {
     this.toolCalls.push(call);
+    this.#blockParts[b.index] = { type: 'tool-call', call };
     const whole = this.serve.stream.toolCall !== undefined;
     this.emit(out, whole ? 'toolCall' : 'toolCallEnd', this.blockSlots(b, whole ? { signature: call.signature, first: b.first } : { signature: call.signature }, true));
+    this.#callIds[b.index] = b.itemId!;
     if (this.open === b) this.open = undefined;
     this.startWaiting(out);
   }
@@ -279,6 +299,7 @@ export class StreamWriter {
       b.itemId = undefined;
       b.first = this.shown++ === 0;
       this.open = b;
+      this.callItemId(b);
       this.emit(out, 'toolCallStart', this.blockSlots(b, { first: b.first }));
       if (b.text) this.emit(out, 'toolCallDelta', this.blockSlots(b, { delta: b.text }));
       if (b.done) this.endCall(out, b, b.done);
@@ -299,6 +320,8 @@ export class StreamWriter {
     if (b.kind === 'text') {
       this.text.push(b.text);
       this.emit(out, 'textEnd', this.blockSlots(b, {}));
+      // The block's part with its item's id (the id the stream gave it), for the finished turn.
+      this.#blockParts[b.index] = { type: 'text', text: b.text, id: b.itemId! };
     } else if (b.kind === 'thinking') {
       // The part's fields as they are now (a format or summary flag may come after the block began).
       const part = b.part === undefined ? undefined : this.reasoningParts()[b.part];
@@ -309,14 +332,16 @@ export class StreamWriter {
   private endThinking(out: WireEvent[], b: Extract<Block, { kind: 'thinking' }>, part: ThinkingPart | undefined): void {
     const slots = this.thinkingSlots(b, part);
     const s = slots as { redacted?: string; format?: string; summary?: boolean };
-    this.thinking.push({
+    const t: ThinkingPart = {
       text: b.text,
-      id: b.itemId ?? `${this.turn.id}_${b.index}`,
+      id: b.itemId!,
       ...(b.signature === undefined ? {} : { signature: b.signature }),
       ...(s.redacted === undefined ? {} : { redacted: s.redacted }),
       ...(s.format === undefined ? {} : { format: s.format }),
       ...(s.summary ? { summary: true as const } : {}),
-    });
+    };
+    this.thinking.push(t);
+    this.#blockParts[b.index] = { type: 'thinking', ...t };
     this.emit(out, 'thinkingEnd', slots);
   }
 
@@ -401,23 +426,84 @@ export class StreamWriter {
     this.emit(out, 'end', slots);
   }
 
-  /** The turn so far, as a served turn. */
+  /**
+   * The turn so far, as a served turn. On a wire whose items have ids, its parts in block order and
+   * each item's id as the stream gave it (`itemIds`, by position), so the finished body names the
+   * items as the events did.
+   */
   served(reason: FinishReason | null): ServedTurn {
     const text = this.text.join('');
-    return {
-      ...this.turn,
-      message: withParts(
-        {
-          role: 'assistant',
-          content: text || null,
-          ...(this.thinking.length ? { thinking: this.thinking } : {}),
-          ...(this.toolCalls.length ? { toolCalls: this.toolCalls } : {}),
-        },
-        this.wireParts,
-      ),
-      finishReason: reason,
-      usage: this.usage,
+    const message: AssistantMessage = {
+      role: 'assistant',
+      content: text || null,
+      ...(this.thinking.length ? { thinking: this.thinking } : {}),
+      ...(this.toolCalls.length ? { toolCalls: this.toolCalls } : {}),
     };
+    const turn: ServedTurn = { ...this.turn, message: withParts(message, this.wireParts), finishReason: reason, usage: this.usage };
+    if (this.serve.itemId === undefined || !this.#blockParts.length) return turn;
+    // Blocks still open (a call at the start) are not in the turn yet.
+    const parts: ResponsePart[] = [];
+    const ids: string[] = [];
+    this.#blockParts.forEach((p, i) => {
+      parts.push(p);
+      ids.push(p.type === 'text' || p.type === 'thinking' ? p.id! : p.type === 'tool-call' ? this.#callIds[i]! : `${this.turn.id}_${i}`);
+    });
+    return { ...turn, message: { ...message, parts }, itemIds: ids };
+  }
+
+  /** The source's turn as it stands, for a wire whose items have ids, the same protocol's: none otherwise. */
+  private sourceMessage(): AssistantMessage | undefined {
+    if (this.serve.itemId === undefined || !this.source || this.crosses()) return undefined;
+    return this.source.snapshot()?.message;
+  }
+
+  /**
+   * The upstream's call at this unified index, when it is the call the block is (same id): its
+   * item (`wire`) names it. Read at the call's start and end only.
+   */
+  private sourceCall(index: number, id: string): ToolCall | undefined {
+    const call = this.sourceMessage()?.toolCalls?.[index];
+    return call?.id === id && typeof call.wire === 'object' && call.wire !== null ? call : undefined;
+  }
+
+  /** A call block's item id: the upstream item's own (its `wire`'s id field), else one made when its first step is written. */
+  private callItemId(b: CallBlock): void {
+    const wire = this.sourceCall(b.at, b.id)?.wire as Record<string, unknown> | undefined;
+    const id = wire?.[this.serve.itemId!];
+    if (typeof id === 'string' && id !== '') b.itemId = id;
+  }
+
+  /**
+   * A text block's item id: that of the source's next run of text (a message item: text parts from
+   * one with an id, or after another part, up to the next such) that begins with the block's first
+   * text. Runs with no text (an empty message item) and runs that do not begin so (text an earlier
+   * block took in) are passed over.
+   */
+  private sourceTextId(first: string): string | undefined {
+    const parts = this.sourceMessage()?.parts;
+    if (!parts) return undefined;
+    // A text after a call or other part begins with the separator the client puts before it.
+    const lead = first.replace(/^\n\n/, '');
+    let run = 0;
+    for (let i = 0; i < parts.length; ) {
+      const p = parts[i]!;
+      if (p.type !== 'text') {
+        i++;
+        continue;
+      }
+      const id = p.id;
+      let text = p.text;
+      for (i++; i < parts.length; i++) {
+        const t = parts[i]!;
+        if (t.type !== 'text' || t.id !== undefined) break;
+        text += t.text;
+      }
+      if (text === '' || run++ < this.#texts) continue;
+      if (!text.startsWith(lead) && !text.startsWith(first)) continue;
+      this.#texts = run;
+      return id;
+    }
+    return undefined;
   }
 
   /**
@@ -444,7 +530,7 @@ export class StreamWriter {
   /** The slots of a block's step; a call's parsed arguments only where its call is complete (they are parsed once). */
   private blockSlots(b: Block, extra: Partial<ServeSlots>, complete = false): Partial<ServeSlots> {
     // One object per step (a delta's hot path): the block's own fields added to it, not spread into copies.
-    const slots: { -readonly [K in keyof ServeSlots]?: ServeSlots[K] } = { id: this.turn.id, model: this.turn.model, created: this.turn.created, createdAt: this.createdAt, index: b.index, itemId: (b.itemId ??= `${this.turn.id}_${b.index}`), text: b.text, arguments: b.text };
+    const slots: { -readonly [K in keyof ServeSlots]?: ServeSlots[K] } = { id: this.turn.id, model: this.turn.model, created: this.turn.created, createdAt: this.createdAt, index: b.index, itemId: (b.itemId ??= this.madeId(b.kind, b.index, this.turn.id)), text: b.text, arguments: b.text };
     if (b.kind === 'call') {
       slots.callId = b.id;
       slots.name = b.name;
