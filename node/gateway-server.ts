@@ -116,13 +116,12 @@ async function startRouted(options: GatewayConfigServerOptions): Promise<Listeni
  */
 function tooLargeAnswer(listens: ReadonlyArray<{ prefix: string; spec: ServedSpec }>, bodyLimit: number, cors: CorsOption | undefined): (request: Request) => Promise<Response> {
   const message = `the request body is too large (the gateway takes up to ${bodyLimit} bytes)`;
-  // The longest prefix first, as the router matches them.
-  const answers = [...listens]
-    .sort((a, b) => b.prefix.length - a.prefix.length)
-    .map(({ prefix, spec }) => ({ prefix, answer: withCors(async () => errorResponse(spec.adapter, spec.serve, { status: 413, message }, { [ERROR_SOURCE_HEADER]: 'gateway' }), cors, [spec.adapter.requestIdHeader, ERROR_SOURCE_HEADER]) }));
+  const answers = listens.map(({ prefix, spec }) => ({ prefix, answer: withCors(async () => errorResponse(spec.adapter, spec.serve, { status: 413, message }, { [ERROR_SOURCE_HEADER]: 'gateway' }), cors, [spec.adapter.requestIdHeader, ERROR_SOURCE_HEADER]) }));
+  // As the router matches them: the longest prefix first, and a path under none is the first listen entry's.
+  const byPrefix = [...answers].sort((a, b) => b.prefix.length - a.prefix.length);
   return async (request) => {
     const path = new URL(request.url).pathname;
-    const at = answers.find((a) => path === a.prefix || path.startsWith(`${a.prefix}/`)) ?? answers.at(-1)!;
+    const at = byPrefix.find((a) => path === a.prefix || path.startsWith(`${a.prefix}/`)) ?? answers[0]!;
     return at.answer(request);
   };
 }

@@ -31,12 +31,17 @@ export function checkStep(provider: string, step: MockStep, at: string, events: 
   };
   unknownKeys(step, 'step', '', refuse);
   if (step.when !== undefined) unknownKeys(step.when, 'when', 'when.', refuse);
+  // A YAML key left empty is null: nothing there, nothing to check.
   const r = step.reply;
-  if (r !== undefined) {
+  if (isObject(r)) {
     unknownKeys(r, 'reply', 'reply.', refuse);
-    const blocks = typeof r.thinking === 'object' ? [r.thinking].flat() : [];
-    blocks.forEach((b, i) => unknownKeys(b, 'thinking block', Array.isArray(r.thinking) ? `reply.thinking[${i}].` : 'reply.thinking.', refuse));
-    r.toolCalls?.forEach((c, i) => unknownKeys(c, 'tool call', `reply.toolCalls[${i}].`, refuse));
+    const blocks = isObject(r.thinking) ? [r.thinking].flat() : [];
+    blocks.forEach((b, i) => {
+      const at = Array.isArray(r.thinking) ? `reply.thinking[${i}]` : 'reply.thinking';
+      if (!isObject(b)) refuse(at, `is ${b === null ? 'empty' : 'not a block'}: a list of blocks holds { text }, { redacted }, { signature, id } objects`);
+      unknownKeys(b, 'thinking block', `${at}.`, refuse);
+    });
+    if (Array.isArray(r.toolCalls)) r.toolCalls.forEach((c, i) => isObject(c) && unknownKeys(c, 'tool call', `reply.toolCalls[${i}].`, refuse));
   }
   if (step.times !== undefined && !(Number.isInteger(step.times) && step.times >= 1)) refuse('times', `must be a whole number from 1, not ${String(step.times)}`);
   const f = step.fault;
@@ -76,6 +81,8 @@ export function streamedFaultOnBlocking(fault: MockFault | undefined): string | 
   const k = STREAMED.find((x) => fault?.[x] !== undefined);
   return k === undefined ? undefined : `fault.${k} applies inside a stream, and this request does not stream`;
 }
+
+const isObject = (v: unknown): v is object => typeof v === 'object' && v !== null;
 
 function unknownKeys(o: object, kind: string, prefix: string, refuse: (option: string, reason: string) => never): void {
   const known = KNOWN[kind]!;

@@ -49,19 +49,29 @@ export function withTelemetry(client: Client, adapter: ProviderAdapter, option: 
       let result: ChatResponse | undefined;
       const source = async function* (emitEvents: boolean): AsyncGenerator<StreamEvent[], void, undefined> {
         const opened = (span = await start(request));
-        inner = (client as unknown as Untyped).stream(request, call);
+        const stream = (inner = (client as unknown as Untyped).stream(request, call));
+        // Set once the finish event was handed out: the whole turn arrived, whatever the caller does next.
+        let finished = false;
         try {
-          if (emitEvents) for await (const e of inner) yield [e];
-          result = await inner.final();
+          if (emitEvents)
+            for await (const e of stream) {
+              if (e.type === 'finish') finished = true;
+              yield [e];
+            }
+          result = await stream.final();
         } catch (e) {
           // An abort has ended the span already.
           if (span) failed(span, e);
           span = undefined;
           throw e;
         } finally {
-          // Left before its end (`break` out of the loop): the request was cancelled, and its span ends so.
+          // Left before its end (`break` out of the loop): the request was cancelled, and its span ends
+          // so; left at or after the finish event, the turn is whole and its span says what it was.
           if (span && result === undefined) {
-            failed(span, new DOMException('the stream was left before its end', 'AbortError'));
+            if (finished) {
+              recordResponse(span, stream.snapshot());
+              span.end();
+            } else failed(span, new DOMException('the stream was left before its end', 'AbortError'));
             span = undefined;
           }
         }

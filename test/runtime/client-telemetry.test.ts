@@ -120,6 +120,14 @@ describe('client telemetry', () => {
     expect(spans[0]!.status.code).toBe(2);
   });
 
+  it('a stream left at its finish event is a whole turn: its span has the response and no error', async () => {
+    for await (const e of client().stream({ messages: [{ role: 'user', content: 'Hello in French' }] })) if (e.type === 'finish') break;
+    const [span] = exporter.getFinishedSpans();
+    expect(span!.status.code).toBe(0);
+    expect(span!.attributes).toMatchObject({ 'gen_ai.response.finish_reasons': ['length'], 'gen_ai.usage.input_tokens': 21, 'gen_ai.usage.output_tokens': 5 });
+    expect(span!.attributes['error.type']).toBeUndefined();
+  });
+
   it("the span names the model the wire gets: the request's, else defaults.model, else the client's model", async () => {
     const c = createClient('openai-chat', { apiKey: 'sk-test-0000000001', baseUrl: url, model: 'from-options', defaults: { model: 'from-defaults' }, maxRetries: 0, telemetry: { tracer } });
     await c.chat({ messages: [{ role: 'user', content: 'a' }] });

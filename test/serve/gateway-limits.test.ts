@@ -145,8 +145,8 @@ describe("the node listener 413 of a gateway for teams: the prefix's listen prot
     const token = 'team-token-413-0123456789';
     const gw = await startGateway({
       listen: [
-        { spec: 'openai-chat', path: '/openai' },
         { spec: 'anthropic-messages', path: '/anthropic' },
+        { spec: 'openai-chat', path: '/openai' },
       ],
       clients: [{ name: 'team', token }],
       routes: [{ model: 'fast', targets: [{ spec: 'openai-chat', model: 'up', baseUrl: 'http://127.0.0.1:9', key: { keys: [KEY] } }] }],
@@ -162,6 +162,10 @@ describe("the node listener 413 of a gateway for teams: the prefix's listen prot
     expect(await ant.json()).toMatchObject({ type: 'error', error: { type: 'request_too_large' } });
     expect(ant.headers.get('x-wireforge-error-source')).toBe('gateway');
     expect(ant.headers.get('access-control-expose-headers')).toContain('x-wireforge-error-source');
+    // A path under no prefix is the first listen entry's, as the router answers it.
+    const none = await post('/v1/messages');
+    expect(none.status).toBe(413);
+    expect(await none.json()).toMatchObject({ type: 'error', error: { type: 'request_too_large' } });
     const oai = await post('/openai/v1/chat/completions');
     expect(oai.status).toBe(413);
     expect(((await oai.json()) as { error: { type: string } }).error.type).toBe('invalid_request_error');

@@ -92,6 +92,17 @@ describe('a fault that cannot apply is refused when the mock is made', () => {
     expect((await refused({ script: [{ reply: { toolCalls: [{ name: 'f', argument: {} }] } as never }] })).message).toMatch(/reply\.toolCalls\[0\]\.argument: .*did you mean arguments\?/);
   });
 
+  it('a reply key left empty in YAML (null) is no key: the mock starts and answers; an empty block in a list is refused', async () => {
+    expect((await refused({ script: [{ reply: { text: 'x', thinking: [null] } as never }] })).option).toBe('script[0].reply.thinking[0]');
+    for (const reply of [null, { text: 'x', thinking: null }]) {
+      mock = await createMockServer({ provider: 'openai-chat', script: [{ reply: reply as never }] });
+      const res = await fetch(`${mock.url}/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }) });
+      expect(res.status).toBe(200);
+      await mock.close();
+      mock = undefined;
+    }
+  });
+
   it('a stream fault met by a request that does not stream is an error, not a clean answer', async () => {
     mock = await createMockServer({ provider: 'openai-chat', script: [{ reply: { text: TEXT }, fault: { truncateAfter: 2 } }] });
     const err = await client(mock).chat(ask).catch((e: unknown) => e);
