@@ -31,8 +31,8 @@ export interface WireEvent {
  * block boundaries only, never per delta.
  */
 export interface TurnSource {
-  /** The turn so far: the upstream stream's `snapshot()`, the mock's scripted turn. */
-  snapshot(): { message: AssistantMessage };
+  /** The turn so far: the upstream stream's `snapshot()` (`content`: its parts in wire order), the mock's scripted turn. */
+  snapshot(): { message: AssistantMessage; content?: ResponsePart[] };
   /**
    * Whose reasoning it is to the caller: unset, the same protocol's (as it is); `mark`, a signing
    * dialect's (its data marked `<spec id>:`, dialects.ts); `foreign`, another protocol's (a block
@@ -81,6 +81,8 @@ export class StreamWriter {
   #parts = 0;
   /** How many of the source's runs of text are matched to a text block (or passed over). */
   #texts = 0;
+  /** Blocks begun other than reasoning (text, calls, whole items): a silent part after one of them waits for it. */
+  #others = 0;
   /** Each block's part and item id, by block index: a wire with item ids writes the finished turn in block order, each item named as it streamed. */
   readonly #blockParts: ResponsePart[] = [];
   /** A call block's item id, by block index (its part does not say it). */
@@ -202,6 +204,7 @@ export class StreamWriter {
     this.close(out);
     this.silentParts(out);
     const index = this.blocks++;
+    this.#others++;
     this.wireParts.push(wire);
     this.#blockParts[index] = { type: 'opaque', kind: 'wire', value: wire, wire };
     this.emit(out, 'part', { id: this.turn.id, model: this.turn.model, created: this.turn.created, createdAt: this.createdAt, index, itemId: `${this.turn.id}_${index}`, wire });
@@ -247,6 +250,7 @@ export class StreamWriter {
     const b = { kind, index: this.blocks++, text: '' } as Extract<Block, { kind: K }>;
     this.open = b;
     if (kind === 'text') {
+      this.#others++;
       const id = first === undefined ? undefined : this.sourceTextId(first);
       if (id !== undefined) (b as Block).itemId = id;
       this.emit(out, 'textStart', this.blockSlots(b, { first: this.shown++ === 0 }));
@@ -273,6 +277,7 @@ export class StreamWriter {
       return b;
     }
     const b: CallBlock = { kind: 'call', index: this.blocks++, callIndex: this.calls++, id, name, text: '', first: this.shown++ === 0, at: index };
+    this.#others++;
     this.byIndex.set(index, b);
     this.open = b;
     this.callItemId(b);
@@ -296,6 +301,7 @@ export class StreamWriter {
       const b = this.waiting.shift()!;
       b.waiting = false;
       b.index = this.blocks++;
+      this.#others++;
       b.itemId = undefined;
       b.first = this.shown++ === 0;
       this.open = b;
@@ -366,8 +372,12 @@ export class StreamWriter {
    */
   private silentParts(out: WireEvent[], thinking = false, final = false): ThinkingPart | undefined {
     if (!this.source) return undefined;
-    const parts = this.reasoningParts();
+    const turn = this.source.snapshot();
+    const parts = turn?.message?.thinking ?? [];
     for (let p = parts[this.#parts]; p !== undefined && p.text === '' && p.signature === undefined; p = parts[this.#parts]) {
+      // In its place: a part that comes after a block not begun yet (the turn read ahead of the
+      // events) waits for that block's end. A reasoning block opening comes after it anyway.
+      if (!thinking && !final && othersBefore(turn.content ?? turn.message.parts, this.#parts) > this.#others) break;
       if (p.redacted === undefined) {
         // Nothing but an id (a Responses item stored by the provider, no summary): passed over once a
         // later part began (the last one may still get its text), never written.
@@ -590,6 +600,36 @@ function withResponse(slots: Partial<ServeSlots>, serve: ServeCodec): Partial<Se
     enumerable: true,
     configurable: true,
   });
+}
+
+/**
+ * How many blocks other than reasoning come before reasoning part `k` in the turn's order: each
+ * run of text (text parts from one with an id, or after another part) with text, each other part
+ * but a source. None without an order (the part is written where it is met).
+ */
+function othersBefore(order: readonly ResponsePart[] | undefined, k: number): number {
+  if (!order) return 0;
+  let n = 0;
+  let seen = 0;
+  // In a run of text; whether that run was counted (an empty message item is no block).
+  let inText = false;
+  let counted = false;
+  for (const p of order) {
+    if (p.type === 'text') {
+      if (!inText || p.id !== undefined) counted = false;
+      inText = true;
+      if (!counted && p.text !== '') {
+        counted = true;
+        n++;
+      }
+      continue;
+    }
+    inText = false;
+    if (p.type === 'thinking') {
+      if (seen++ === k) return n;
+    } else if (p.type !== 'source') n++;
+  }
+  return n;
 }
 
 function parseObject(text: string): unknown {

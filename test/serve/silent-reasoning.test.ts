@@ -20,6 +20,7 @@ import { adapters, createClientFor, type ProviderAdapter } from '../../generated
 import { serves, eventEncoder, servedTurn, turnEvents, type ServeCodec } from '../../generated/serve.js';
 import { chunked, fetchReturning } from '../helpers/replay.js';
 import { accessFor } from '../helpers/client-access.js';
+import { startLoopbackServer, type ScriptedResponse } from '../helpers/loopback-server.js';
 
 type Json = Record<string, any>;
 
@@ -364,5 +365,62 @@ describe('reading a Responses turn back: the message after reasoning keeps its i
     const d = decode([call]);
     expect((d.request.messages[1] as Json).toolCalls).toEqual([{ id: 'call_w1', name: 'get_weather', arguments: '{}' }]);
     expect(d.unread).toContain('input[1].id');
+  });
+});
+
+/** SSE text of named events (`event:` from each event's `type`), as Anthropic and Responses send them. */
+const sseOf = (events: Json[]): string[] => events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`);
+/** How the upstream's body reaches the gateway: in one read (the turn read ahead of the events), or one event per read. */
+const SPLITS = [
+  ['one piece', (events: string[]) => ({ headers: { 'content-type': 'text/event-stream' }, body: events.join('') })],
+  ['event by event', (events: string[]) => ({ headers: { 'content-type': 'text/event-stream' }, body: events, chunkDelayMs: 5 })],
+] as const;
+
+/** A gateway listening as `spec` in front of a scripted upstream of the same spec (its body split as asked). */
+async function passThrough(spec: 'anthropic-messages' | 'openai-responses', body: ScriptedResponse): Promise<{ url: string; close: () => Promise<void> }> {
+  const up = await startLoopbackServer(body);
+  const gw = await startGateway({
+    listen: [{ spec, path: '/p' }],
+    routes: [{ model: 'm', targets: [{ spec, model: 'up', baseUrl: spec === 'openai-responses' ? `${up.url}/v1` : up.url, key: { keys: ['sk-up-000000001'] } }] }],
+  });
+  return { url: `${gw.url}/p`, close: async () => void (await Promise.all([gw.close(), up.close()])) };
+}
+
+describe('the gateway writes silent reasoning in its place however the upstream body is split', () => {
+  // Anthropic: signed thinking, text, a redacted block, then a call (the redacted block comes after the text).
+  const start = { type: 'message_start', message: { id: 'msg_01Up', type: 'message', role: 'assistant', model: 'claude-up', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 12, output_tokens: 1 } } };
+  const anthropicEvents = [
+    start,
+    { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } },
+    { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: THOUGHT } },
+    { type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: SIGNATURE } },
+    { type: 'content_block_stop', index: 0 },
+    { type: 'content_block_start', index: 1, content_block: { type: 'text', text: '' } },
+    { type: 'content_block_delta', index: 1, delta: { type: 'text_delta', text: 'Let me check.' } },
+    { type: 'content_block_stop', index: 1 },
+    { type: 'content_block_start', index: 2, content_block: { type: 'redacted_thinking', data: REDACTED_A } },
+    { type: 'content_block_stop', index: 2 },
+    { type: 'content_block_start', index: 3, content_block: { type: 'tool_use', id: 'toolu_w1', name: 'get_weather', input: {} } },
+    { type: 'content_block_delta', index: 3, delta: { type: 'input_json_delta', partial_json: '{"city":"Paris"}' } },
+    { type: 'content_block_stop', index: 3 },
+    { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 40 } },
+    { type: 'message_stop' },
+  ];
+
+  // Failed before the fix in one piece: the redacted block was written before the text.
+  it.each(SPLITS)('Anthropic, %s: a redacted block after the text stays after it', async (_name, split) => {
+    const p = await passThrough('anthropic-messages', split(sseOf(anthropicEvents)));
+    try {
+      const client = new Anthropic({ apiKey: 'unused', baseURL: p.url, maxRetries: 0 });
+      const final = await client.messages.stream({ model: 'm', max_tokens: 1024, messages: [{ role: 'user', content: 'Weather in Paris?' }] }).finalMessage();
+      expect(final.content).toEqual([
+        { type: 'thinking', thinking: THOUGHT, signature: SIGNATURE },
+        { type: 'text', text: 'Let me check.' },
+        { type: 'redacted_thinking', data: REDACTED_A },
+        { type: 'tool_use', id: 'toolu_w1', name: 'get_weather', input: { city: 'Paris' } },
+      ]);
+    } finally {
+      await p.close();
+    }
   });
 });
