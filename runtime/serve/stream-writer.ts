@@ -137,7 +137,13 @@ export class StreamWriter {
           this.foreignSignature();
           break;
         }
-        const b = this.opened(out, 'thinking');
+        let b = this.opened(out, 'thinking');
+        // A block already signed, and a signature not its own: the next reasoning part's (Responses
+        // sends each item's encrypted content when it is added), which begins with it.
+        if (b.signature !== undefined && e.signature !== b.signature && this.signedLater(b)) {
+          this.close(out);
+          b = this.opened(out, 'thinking');
+        }
         b.signature = e.signature;
         if (this.source) b.check = true;
         this.emit(out, 'thinkingSignature', this.blockSlots(b, {}));
@@ -403,6 +409,14 @@ export class StreamWriter {
   /** The source's reasoning parts as they stand (none from a stream that cannot say yet: a traced client's answers only at its end). */
   private reasoningParts(): ThinkingPart[] {
     return this.source?.snapshot()?.message?.thinking ?? [];
+  }
+
+  /** Whether a reasoning part after the block's own has a signature (read on a second signature only). */
+  private signedLater(b: Extract<Block, { kind: 'thinking' }>): boolean {
+    if (b.part === undefined) return false;
+    const parts = this.reasoningParts();
+    for (let i = b.part + 1; i < parts.length; i++) if (parts[i]!.signature !== undefined) return true;
+    return false;
   }
 
   /** Whether a delta after the open block's signature is the next block's: the source's part for this block has no more text than arrived. */

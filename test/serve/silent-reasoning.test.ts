@@ -424,3 +424,76 @@ describe('the gateway writes silent reasoning in its place however the upstream 
     }
   });
 });
+
+/** Responses stream events, numbered as the API numbers them, ending with `response.completed` (its output: the done items). */
+function responsesEvents(items: Json[][]): Json[] {
+  const response = (status: string, output: Json[]) => ({ id: 'resp_up01', object: 'response', created_at: 1767225600, status, model: 'gpt-up', output, usage: status === 'completed' ? { input_tokens: 12, input_tokens_details: { cached_tokens: 0 }, output_tokens: 30, output_tokens_details: { reasoning_tokens: 20 }, total_tokens: 42 } : null });
+  const events = [{ type: 'response.created', response: response('in_progress', []) }, ...items.flat()];
+  const done = events.filter((e) => e.type === 'response.output_item.done').map((e) => e.item as Json);
+  events.push({ type: 'response.completed', response: response('completed', done) });
+  return events.map((e, i) => ({ ...e, sequence_number: i }));
+}
+/** A reasoning item's events: added (its encrypted content already there), its summary if any, done. */
+function reasoningItem(at: number, id: string, encrypted: string | undefined, summary?: string): Json[] {
+  const item = (s: Json[]) => ({ id, type: 'reasoning', summary: s, ...(encrypted === undefined ? {} : { encrypted_content: encrypted }) });
+  const text = summary === undefined ? [] : [
+    { type: 'response.reasoning_summary_part.added', item_id: id, output_index: at, summary_index: 0, part: { type: 'summary_text', text: '' } },
+    { type: 'response.reasoning_summary_text.delta', item_id: id, output_index: at, summary_index: 0, delta: summary },
+    { type: 'response.reasoning_summary_text.done', item_id: id, output_index: at, summary_index: 0, text: summary },
+    { type: 'response.reasoning_summary_part.done', item_id: id, output_index: at, summary_index: 0, part: { type: 'summary_text', text: summary } },
+  ];
+  const whole = item(summary === undefined ? [] : [{ type: 'summary_text', text: summary }]);
+  return [{ type: 'response.output_item.added', output_index: at, item: item([]) }, ...text, { type: 'response.output_item.done', output_index: at, item: whole }];
+}
+/** A message item's events, its text in one delta. */
+function messageItem(at: number, id: string, text: string): Json[] {
+  const part = { type: 'output_text', text, annotations: [] };
+  return [
+    { type: 'response.output_item.added', output_index: at, item: { id, type: 'message', status: 'in_progress', role: 'assistant', content: [] } },
+    { type: 'response.content_part.added', item_id: id, output_index: at, content_index: 0, part: { ...part, text: '' } },
+    { type: 'response.output_text.delta', item_id: id, output_index: at, content_index: 0, delta: text },
+    { type: 'response.output_text.done', item_id: id, output_index: at, content_index: 0, text },
+    { type: 'response.content_part.done', item_id: id, output_index: at, content_index: 0, part },
+    { type: 'response.output_item.done', output_index: at, item: { id, type: 'message', status: 'completed', role: 'assistant', content: [part] } },
+  ];
+}
+const ENCRYPTED_2 = 'gAAAAABpPDIVc2Vjb25kLXJlYXNvbmluZy1pdGVtLWVuY3J5cHRlZC1jb250ZW50';
+const REASONING_ID_2 = 'rs_1f2e3d4c5b6a79808f7e6d5c4b3a2910';
+
+describe('back-to-back Responses reasoning items stay two items, each with its own encrypted content', () => {
+  // Failed before the fix: the second item's encrypted content (sent when it is added) went to the
+  // first, and a second item without a summary was not written at all.
+  for (const summary of ['with', 'without'] as const) {
+    it.each(SPLITS)(`gateway, %s: the second item ${summary} a summary`, async (_name, split) => {
+      const second = summary === 'with' ? 'Then the tool.' : undefined;
+      const events = responsesEvents([reasoningItem(0, REASONING_ID, ENCRYPTED, 'First the city.'), reasoningItem(1, REASONING_ID_2, ENCRYPTED_2, second), messageItem(2, 'msg_0c1d2e3f', 'Sunny.')]);
+      const p = await passThrough('openai-responses', split(sseOf(events)));
+      try {
+        const client = new OpenAI({ apiKey: 'unused', baseURL: p.url, maxRetries: 0 });
+        const final = await client.responses.stream({ model: 'm', input: 'Weather in Paris?', store: false, include: ['reasoning.encrypted_content'] }).finalResponse();
+        expect(final.output.slice(0, 2)).toEqual([
+          { id: REASONING_ID, type: 'reasoning', summary: [{ type: 'summary_text', text: 'First the city.' }], encrypted_content: ENCRYPTED },
+          { id: REASONING_ID_2, type: 'reasoning', summary: second === undefined ? [] : [{ type: 'summary_text', text: second }], encrypted_content: ENCRYPTED_2 },
+        ]);
+        expect(final.output.map((o) => o.type)).toEqual(['reasoning', 'reasoning', 'message']);
+      } finally {
+        await p.close();
+      }
+    });
+  }
+
+  it('the mock: streamed as its blocking body lists them (the ids, the encrypted content, the message numbered after both)', async () => {
+    const mock = await createMockServer({ provider: 'openai-responses', script: [{ reply: { thinking: [{ signature: ENCRYPTED, id: REASONING_ID }, { signature: ENCRYPTED_2, id: REASONING_ID_2 }], text: 'Sunny.' } }] });
+    try {
+      const client = new OpenAI({ apiKey: 'unused', baseURL: mock.url, maxRetries: 0 });
+      const ask = { model: 'gpt-test', input: 'Weather in Paris?', store: false, include: ['reasoning.encrypted_content' as const] };
+      const blocking = await client.responses.create(ask);
+      const streamed = await client.responses.stream(ask).finalResponse();
+      const view = (r: OpenAI.Responses.Response) => r.output.map((o) => [o.type, (o as Json).encrypted_content, o.id!.replace(r.id, '<id>')]);
+      expect(view(blocking)).toEqual([['reasoning', ENCRYPTED, REASONING_ID], ['reasoning', ENCRYPTED_2, REASONING_ID_2], ['message', undefined, 'msg_<id>_2']]);
+      expect(view(streamed)).toEqual(view(blocking));
+    } finally {
+      await mock.close();
+    }
+  });
+});
