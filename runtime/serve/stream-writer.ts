@@ -39,6 +39,8 @@ export interface TurnSource {
    * with no text is left out, with a warning; ids and formats are not passed on).
    */
   reasoning?: { mark: string } | { foreign: string };
+  /** The turn is whole from the start (the mock's scripted one): no part of it grows later. */
+  whole?: boolean;
 }
 
 // `itemId` is made once per block (from its index), not once per delta.
@@ -385,13 +387,15 @@ export class StreamWriter {
       // events) waits for that block's end. A reasoning block opening comes after it anyway.
       if (!thinking && !final && othersBefore(turn.content ?? turn.message.parts, this.#parts) > this.#others) break;
       if (p.redacted === undefined) {
-        // Nothing but an id (a Responses item stored by the provider, no summary): passed over once a
-        // later part began (the last one may still get its text), never written.
-        if (this.#parts === parts.length - 1 && !final) break;
+        // Nothing but an id (a Responses item stored by the provider, no summary): complete once a
+        // later part began (the last one may still get its text; a turn with an order or a whole
+        // one says where it stands). Written whole on a wire whose items have ids, the same
+        // protocol's (OpenAI wants it before the item it produced); elsewhere passed over.
+        const order = turn.content ?? turn.message.parts;
+        if (this.#parts === parts.length - 1 && !final && !order && !this.source.whole) break;
         this.#parts++;
-        continue;
-      }
-      this.#parts++;
+        if (this.serve.itemId === undefined || p.id === undefined || this.crosses()) continue;
+      } else this.#parts++;
       const from = this.source.reasoning;
       if (from && 'foreign' in from) {
         this.#warnings.push({ type: 'dropped', field: 'thinking', message: `redacted reasoning from ${from.foreign} is not valid for ${this.adapter.id}; it was left out` });

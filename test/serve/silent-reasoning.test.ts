@@ -319,7 +319,7 @@ describe('gateway stream, signing dialect: OpenRouter Chat callers get Anthropic
 });
 
 describe('the stream writer matches each reasoning block to its part', () => {
-  it('Responses: an item with only its id (stored, no summary) is passed over, not taken for the next block; the next keeps its own id', () => {
+  it('Responses: an item with only its id (stored, no summary) is written whole in its place, not taken for the next block; the next keeps its own id', () => {
     const turn = { message: { role: 'assistant' as const, content: null, thinking: [{ text: '', id: 'rs_stored' }, { text: 'Checking.', signature: ENCRYPTED, id: REASONING_ID }] } };
     const w = new StreamWriter(openaiResponses.adapter, openaiResponses.serve, { id: 'resp_1', model: 'gpt', created: 0 }, { snapshot: () => turn });
     const events: StreamEvent[] = [
@@ -330,9 +330,14 @@ describe('the stream writer matches each reasoning block to its part', () => {
     ];
     const out = events.flatMap((e) => w.write(e)).map((e) => e.data as Json);
     const done = out.filter((e) => e.type === 'response.output_item.done').map((e) => e.item);
-    expect(done).toEqual([{ id: REASONING_ID, type: 'reasoning', summary: [{ type: 'summary_text', text: 'Checking.' }], encrypted_content: ENCRYPTED }]);
+    // The stored item as the API streams one (added and done, `summary: []`), then the next.
+    expect(done).toEqual([
+      { id: 'rs_stored', type: 'reasoning', summary: [] },
+      { id: REASONING_ID, type: 'reasoning', summary: [{ type: 'summary_text', text: 'Checking.' }], encrypted_content: ENCRYPTED },
+    ]);
     // The summary part opens with the first text, after the item was added with its signature.
-    expect(out.map((e) => e.type).slice(2, 5)).toEqual(['response.output_item.added', 'response.reasoning_summary_part.added', 'response.reasoning_summary_text.delta']);
+    const second = out.findIndex((e) => e.type === 'response.output_item.added' && e.item.id === REASONING_ID);
+    expect(out.map((e) => e.type).slice(second, second + 3)).toEqual(['response.output_item.added', 'response.reasoning_summary_part.added', 'response.reasoning_summary_text.delta']);
   });
 });
 
@@ -492,6 +497,44 @@ describe('back-to-back Responses reasoning items stay two items, each with its o
       const view = (r: OpenAI.Responses.Response) => r.output.map((o) => [o.type, (o as Json).encrypted_content, o.id!.replace(r.id, '<id>')]);
       expect(view(blocking)).toEqual([['reasoning', ENCRYPTED, REASONING_ID], ['reasoning', ENCRYPTED_2, REASONING_ID_2], ['message', undefined, 'msg_<id>_2']]);
       expect(view(streamed)).toEqual(view(blocking));
+    } finally {
+      await mock.close();
+    }
+  });
+});
+
+describe('a Responses reasoning item with nothing but its id (store: true, no summary, no encrypted content) is streamed in its place', () => {
+  const CALL = { id: 'fc_5e6f7a8b', type: 'function_call', status: 'completed', call_id: 'call_w1', name: 'get_weather', arguments: '{"city":"Paris"}' };
+  const callItem = (at: number): Json[] => [
+    { type: 'response.output_item.added', output_index: at, item: { ...CALL, status: 'in_progress', arguments: '' } },
+    { type: 'response.function_call_arguments.delta', item_id: CALL.id, output_index: at, delta: CALL.arguments },
+    { type: 'response.function_call_arguments.done', item_id: CALL.id, output_index: at, arguments: CALL.arguments },
+    { type: 'response.output_item.done', output_index: at, item: CALL },
+  ];
+
+  // Failed before the fix: the item was passed over, and the caller's next turn lost it.
+  it.each(SPLITS)('gateway, %s: the item, then the message and the call with their own ids', async (_name, split) => {
+    const events = responsesEvents([reasoningItem(0, REASONING_ID, undefined), messageItem(1, 'msg_0c1d2e3f', 'Let me check.'), callItem(2)]);
+    const p = await passThrough('openai-responses', split(sseOf(events)));
+    try {
+      const client = new OpenAI({ apiKey: 'unused', baseURL: p.url, maxRetries: 0 });
+      const final = await client.responses.stream({ model: 'm', input: 'Weather in Paris?' }).finalResponse();
+      expect(final.output[0]).toEqual({ id: REASONING_ID, type: 'reasoning', summary: [] });
+      expect(final.output.map((o) => [o.type, o.id])).toEqual([['reasoning', REASONING_ID], ['message', 'msg_0c1d2e3f'], ['function_call', CALL.id]]);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('the mock: streamed as its blocking body lists it, the message and the call numbered after it in both', async () => {
+    const mock = await createMockServer({ provider: 'openai-responses', script: [{ reply: { thinking: [{ id: REASONING_ID }], text: 'Let me check.', toolCalls: [{ id: 'call_w1', name: 'get_weather', arguments: { city: 'Paris' } }] } }] });
+    try {
+      const client = new OpenAI({ apiKey: 'unused', baseURL: mock.url, maxRetries: 0 });
+      const ask = { model: 'gpt-test', input: 'Weather in Paris?', tools: [{ type: 'function' as const, name: 'get_weather', parameters: WEATHER, strict: false }] };
+      const view = (r: OpenAI.Responses.Response) => r.output.map((o) => [o.type, o.id!.replace(r.id, '<id>')]);
+      const blocking = view(await client.responses.create(ask));
+      expect(blocking).toEqual([['reasoning', REASONING_ID], ['message', 'msg_<id>_1'], ['function_call', 'fc_<id>_2']]);
+      expect(view(await client.responses.stream(ask).finalResponse())).toEqual(blocking);
     } finally {
       await mock.close();
     }
