@@ -45,7 +45,8 @@ export interface TurnSource {
 
 // `itemId` is made once per block (from its index), not once per delta.
 type Block = (
-  | { kind: 'text'; index: number; text: string }
+  // `end`: the length its item's text has in the source, when the item is complete there (another part follows it).
+  | { kind: 'text'; index: number; text: string; end?: number }
   // `part`: its position in the source's reasoning parts; `check`: a delta after the signature may begin the next block.
   | { kind: 'thinking'; index: number; text: string; signature?: string; part?: number; check?: boolean }
   // `at`: the call's unified index (its place in the source's calls).
@@ -115,7 +116,12 @@ export class StreamWriter {
         if (!this.started) this.start(out, e);
         break;
       case 'text-delta': {
-        const b = this.opened(out, 'text', e.delta);
+        let b = this.opened(out, 'text', e.delta);
+        // The block's item is complete in the source (the turn read ahead): the delta begins the next one.
+        if (b.end !== undefined && b.text.length >= b.end) {
+          this.close(out);
+          b = this.opened(out, 'text', e.delta);
+        }
         b.text += e.delta;
         this.emit(out, 'textDelta', this.blockSlots(b, { delta: e.delta }));
         break;
@@ -259,8 +265,9 @@ export class StreamWriter {
     this.open = b;
     if (kind === 'text') {
       this.#others++;
-      const id = first === undefined ? undefined : this.sourceTextId(first);
-      if (id !== undefined) (b as Block).itemId = id;
+      const item = first === undefined ? undefined : this.sourceText(first);
+      if (item?.id !== undefined) (b as Block).itemId = item.id;
+      if (item?.end !== undefined) (b as Extract<Block, { kind: 'text' }>).end = item.end;
       this.emit(out, 'textStart', this.blockSlots(b, { first: this.shown++ === 0 }));
     } else {
       const t = b as Extract<Block, { kind: 'thinking' }>;
@@ -502,12 +509,13 @@ export class StreamWriter {
   }
 
   /**
-   * A text block's item id: that of the source's next run of text (a message item: text parts from
-   * one with an id, or after another part, up to the next such) that begins with the block's first
-   * text. Runs with no text (an empty message item) and runs that do not begin so (text an earlier
-   * block took in) are passed over.
+   * A text block's item: the source's next run of text (a message item: text parts from one with an
+   * id, or after another part, up to the next such) that begins with the block's first text. Runs
+   * with no text (an empty message item) and runs that do not begin so (text an earlier block took
+   * in) are passed over. Its id, and where its text ends in the block (`end`) when another part
+   * follows it (the item is complete: a delta past it is the next item's).
    */
-  private sourceTextId(first: string): string | undefined {
+  private sourceText(first: string): { id: string | undefined; end: number | undefined } | undefined {
     const parts = this.sourceMessage()?.parts;
     if (!parts) return undefined;
     // A text after a call or other part begins with the separator the client puts before it.
@@ -527,9 +535,11 @@ export class StreamWriter {
         text += t.text;
       }
       if (text === '' || run++ < this.#texts) continue;
-      if (!text.startsWith(lead) && !text.startsWith(first)) continue;
+      const whole = text.startsWith(first);
+      if (!whole && !text.startsWith(lead)) continue;
       this.#texts = run;
-      return id;
+      // The block's text has the separator the run's does not.
+      return { id, end: i < parts.length ? text.length + (whole ? 0 : first.length - lead.length) : undefined };
     }
     return undefined;
   }

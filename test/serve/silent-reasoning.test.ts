@@ -540,3 +540,35 @@ describe('a Responses reasoning item with nothing but its id (store: true, no su
     }
   });
 });
+
+describe('consecutive Responses message items stay apart, each under its own id', () => {
+  // Failed before the fix: the second message's text went into the first item (msg_… "Checking.Done.").
+  it('gateway, one piece: reasoning, then two messages, each under its own id with its own text', async () => {
+    const events = responsesEvents([reasoningItem(0, REASONING_ID, ENCRYPTED), messageItem(1, 'msg_0c1d2e3f', 'Checking.'), messageItem(2, 'msg_4a5b6c7d', 'Done.')]);
+    const p = await passThrough('openai-responses', SPLITS[0][1](sseOf(events)));
+    try {
+      const client = new OpenAI({ apiKey: 'unused', baseURL: p.url, maxRetries: 0 });
+      const final = await client.responses.stream({ model: 'm', input: 'Weather in Paris?', store: false, include: ['reasoning.encrypted_content'] }).finalResponse();
+      expect(final.output.map((o) => [o.type, o.id, o.type === 'message' ? (o.content[0] as { text: string }).text : undefined])).toEqual([
+        ['reasoning', REASONING_ID, undefined],
+        ['message', 'msg_0c1d2e3f', 'Checking.'],
+        ['message', 'msg_4a5b6c7d', 'Done.'],
+      ]);
+      expect(final.output_text).toBe('Checking.Done.');
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('without a turn to read (no source), one text block as before', () => {
+    const w = new StreamWriter(openaiResponses.adapter, openaiResponses.serve, { id: 'resp_1', model: 'gpt', created: 0 });
+    const events: StreamEvent[] = [
+      { type: 'start', id: 'resp_1', model: 'gpt', warnings: [] },
+      { type: 'text-delta', delta: 'Checking.' },
+      { type: 'text-delta', delta: 'Done.' },
+      { type: 'finish', finishReason: 'stop', rawFinishReason: null, usage: null },
+    ];
+    const out = events.flatMap((e) => w.write(e)).map((e) => e.data as Json);
+    expect(out.filter((e) => e.type === 'response.output_item.done').map((e) => e.item.content[0].text)).toEqual(['Checking.Done.']);
+  });
+});
