@@ -84,7 +84,7 @@ export class StreamWriter {
   #parts = 0;
   /** How many of the source's runs of text are matched to a text block (or passed over). */
   #texts = 0;
-  /** Blocks begun other than reasoning (text, calls, whole items): a silent part after one of them waits for it. */
+  /** Blocks begun other than reasoning (text, calls, whole items) and parts left out: a silent part after one not met yet waits for it. */
   #others = 0;
   /** Each block's part and item id, by block index: a wire with item ids writes the finished turn in block order, each item named as it streamed. */
   readonly #blockParts: ResponsePart[] = [];
@@ -191,6 +191,8 @@ export class StreamWriter {
       case 'part': {
         const wire = 'wire' in e.part ? e.part.wire : undefined;
         if (wire === undefined || !this.serve.stream.part) {
+          // Left out, but passed in the turn's order: a silent part after it may go now.
+          this.#others++;
           this.#warnings.push({ type: 'dropped', field: `content.${e.part.type}`, message: `${this.adapter.profile.name} has no place here for a ${e.part.type} part in another provider's form; it was left out` });
           break;
         }
@@ -633,7 +635,7 @@ function withResponse(slots: Partial<ServeSlots>, serve: ServeCodec): Partial<Se
 /**
  * How many blocks other than reasoning come before reasoning part `k` in the turn's order: each
  * run of text (text parts from one with an id, or after another part) with text, each other part
- * but a source. None without an order (the part is written where it is met).
+ * (each comes as an event of its own). None without an order (the part is written where it is met).
  */
 function othersBefore(order: readonly ResponsePart[] | undefined, k: number): number {
   if (!order) return 0;
@@ -655,7 +657,7 @@ function othersBefore(order: readonly ResponsePart[] | undefined, k: number): nu
     inText = false;
     if (p.type === 'thinking') {
       if (seen++ === k) return n;
-    } else if (p.type !== 'source') n++;
+    } else n++;
   }
   return n;
 }
