@@ -97,7 +97,7 @@ export function createMockHandler(spec: ServedSpec, options: MockOptions = {}): 
   /** A turn's stream events as the spec writes them (also what a fault's position is checked against). */
   const streamOf = (turn: ServedTurn) => {
     // The scripted turn is its own source: its reasoning with no text (no event carries it) is read there.
-    const writer = new StreamWriter(adapter, serve, { id: turn.id, model: turn.model, created: CREATED, request: turn.request }, { snapshot: () => turn }, mockItemId);
+    const writer = new StreamWriter(adapter, serve, { id: turn.id, model: turn.model, created: CREATED, request: turn.request }, { snapshot: () => turn, whole: true }, mockItemId);
     const events: WireEvent[] = [];
     for (const e of turnEvents(turn, chunk)) events.push(...writer.write(e));
     events.push(...writer.end());

@@ -31,19 +31,22 @@ export interface WireEvent {
  * block boundaries only, never per delta.
  */
 export interface TurnSource {
-  /** The turn so far: the upstream stream's `snapshot()`, the mock's scripted turn. */
-  snapshot(): { message: AssistantMessage };
+  /** The turn so far: the upstream stream's `snapshot()` (`content`: its parts in wire order), the mock's scripted turn. */
+  snapshot(): { message: AssistantMessage; content?: ResponsePart[] };
   /**
    * Whose reasoning it is to the caller: unset, the same protocol's (as it is); `mark`, a signing
    * dialect's (its data marked `<spec id>:`, dialects.ts); `foreign`, another protocol's (a block
    * with no text is left out, with a warning; ids and formats are not passed on).
    */
   reasoning?: { mark: string } | { foreign: string };
+  /** The turn is whole from the start (the mock's scripted one): no part of it grows later. */
+  whole?: boolean;
 }
 
 // `itemId` is made once per block (from its index), not once per delta.
 type Block = (
-  | { kind: 'text'; index: number; text: string }
+  // `end`: the length its item's text has in the source, when the item is complete there (another part follows it).
+  | { kind: 'text'; index: number; text: string; end?: number }
   // `part`: its position in the source's reasoning parts; `check`: a delta after the signature may begin the next block.
   | { kind: 'thinking'; index: number; text: string; signature?: string; part?: number; check?: boolean }
   // `at`: the call's unified index (its place in the source's calls).
@@ -81,6 +84,8 @@ export class StreamWriter {
   #parts = 0;
   /** How many of the source's runs of text are matched to a text block (or passed over). */
   #texts = 0;
+  /** Blocks begun other than reasoning (text, calls, whole items) and parts left out: a silent part after one not met yet waits for it. */
+  #others = 0;
   /** Each block's part and item id, by block index: a wire with item ids writes the finished turn in block order, each item named as it streamed. */
   readonly #blockParts: ResponsePart[] = [];
   /** A call block's item id, by block index (its part does not say it). */
@@ -111,7 +116,12 @@ export class StreamWriter {
         if (!this.started) this.start(out, e);
         break;
       case 'text-delta': {
-        const b = this.opened(out, 'text', e.delta);
+        let b = this.opened(out, 'text', e.delta);
+        // The block's item is complete in the source (the turn read ahead): the delta begins the next one.
+        if (b.end !== undefined && b.text.length >= b.end) {
+          this.close(out);
+          b = this.opened(out, 'text', e.delta);
+        }
         b.text += e.delta;
         this.emit(out, 'textDelta', this.blockSlots(b, { delta: e.delta }));
         break;
@@ -135,7 +145,13 @@ export class StreamWriter {
           this.foreignSignature();
           break;
         }
-        const b = this.opened(out, 'thinking');
+        let b = this.opened(out, 'thinking');
+        // A block already signed, and a signature not its own: the next reasoning part's (Responses
+        // sends each item's encrypted content when it is added), which begins with it.
+        if (b.signature !== undefined && e.signature !== b.signature && this.signedLater(b)) {
+          this.close(out);
+          b = this.opened(out, 'thinking');
+        }
         b.signature = e.signature;
         if (this.source) b.check = true;
         this.emit(out, 'thinkingSignature', this.blockSlots(b, {}));
@@ -175,6 +191,8 @@ export class StreamWriter {
       case 'part': {
         const wire = 'wire' in e.part ? e.part.wire : undefined;
         if (wire === undefined || !this.serve.stream.part) {
+          // Left out, but passed in the turn's order: a silent part after it may go now.
+          this.#others++;
           this.#warnings.push({ type: 'dropped', field: `content.${e.part.type}`, message: `${this.adapter.profile.name} has no place here for a ${e.part.type} part in another provider's form; it was left out` });
           break;
         }
@@ -202,6 +220,7 @@ export class StreamWriter {
     this.close(out);
     this.silentParts(out);
     const index = this.blocks++;
+    this.#others++;
     this.wireParts.push(wire);
     this.#blockParts[index] = { type: 'opaque', kind: 'wire', value: wire, wire };
     this.emit(out, 'part', { id: this.turn.id, model: this.turn.model, created: this.turn.created, createdAt: this.createdAt, index, itemId: `${this.turn.id}_${index}`, wire });
@@ -247,8 +266,10 @@ export class StreamWriter {
     const b = { kind, index: this.blocks++, text: '' } as Extract<Block, { kind: K }>;
     this.open = b;
     if (kind === 'text') {
-      const id = first === undefined ? undefined : this.sourceTextId(first);
-      if (id !== undefined) (b as Block).itemId = id;
+      this.#others++;
+      const item = first === undefined ? undefined : this.sourceText(first);
+      if (item?.id !== undefined) (b as Block).itemId = item.id;
+      if (item?.end !== undefined) (b as Extract<Block, { kind: 'text' }>).end = item.end;
       this.emit(out, 'textStart', this.blockSlots(b, { first: this.shown++ === 0 }));
     } else {
       const t = b as Extract<Block, { kind: 'thinking' }>;
@@ -273,6 +294,7 @@ export class StreamWriter {
       return b;
     }
     const b: CallBlock = { kind: 'call', index: this.blocks++, callIndex: this.calls++, id, name, text: '', first: this.shown++ === 0, at: index };
+    this.#others++;
     this.byIndex.set(index, b);
     this.open = b;
     this.callItemId(b);
@@ -296,6 +318,7 @@ export class StreamWriter {
       const b = this.waiting.shift()!;
       b.waiting = false;
       b.index = this.blocks++;
+      this.#others++;
       b.itemId = undefined;
       b.first = this.shown++ === 0;
       this.open = b;
@@ -366,16 +389,22 @@ export class StreamWriter {
    */
   private silentParts(out: WireEvent[], thinking = false, final = false): ThinkingPart | undefined {
     if (!this.source) return undefined;
-    const parts = this.reasoningParts();
+    const turn = this.source.snapshot();
+    const parts = turn?.message?.thinking ?? [];
     for (let p = parts[this.#parts]; p !== undefined && p.text === '' && p.signature === undefined; p = parts[this.#parts]) {
+      // In its place: a part that comes after a block not begun yet (the turn read ahead of the
+      // events) waits for that block's end. A reasoning block opening comes after it anyway.
+      if (!thinking && !final && othersBefore(turn.content ?? turn.message.parts, this.#parts) > this.#others) break;
       if (p.redacted === undefined) {
-        // Nothing but an id (a Responses item stored by the provider, no summary): passed over once a
-        // later part began (the last one may still get its text), never written.
-        if (this.#parts === parts.length - 1 && !final) break;
+        // Nothing but an id (a Responses item stored by the provider, no summary): complete once a
+        // later part began (the last one may still get its text; a turn with an order or a whole
+        // one says where it stands). Written whole on a wire whose items have ids, the same
+        // protocol's (OpenAI wants it before the item it produced); elsewhere passed over.
+        const order = turn.content ?? turn.message.parts;
+        if (this.#parts === parts.length - 1 && !final && !order && !this.source.whole) break;
         this.#parts++;
-        continue;
-      }
-      this.#parts++;
+        if (this.serve.itemId === undefined || p.id === undefined || this.crosses()) continue;
+      } else this.#parts++;
       const from = this.source.reasoning;
       if (from && 'foreign' in from) {
         this.#warnings.push({ type: 'dropped', field: 'thinking', message: `redacted reasoning from ${from.foreign} is not valid for ${this.adapter.id}; it was left out` });
@@ -393,6 +422,14 @@ export class StreamWriter {
   /** The source's reasoning parts as they stand (none from a stream that cannot say yet: a traced client's answers only at its end). */
   private reasoningParts(): ThinkingPart[] {
     return this.source?.snapshot()?.message?.thinking ?? [];
+  }
+
+  /** Whether a reasoning part after the block's own has a signature (read on a second signature only). */
+  private signedLater(b: Extract<Block, { kind: 'thinking' }>): boolean {
+    if (b.part === undefined) return false;
+    const parts = this.reasoningParts();
+    for (let i = b.part + 1; i < parts.length; i++) if (parts[i]!.signature !== undefined) return true;
+    return false;
   }
 
   /** Whether a delta after the open block's signature is the next block's: the source's part for this block has no more text than arrived. */
@@ -474,12 +511,13 @@ export class StreamWriter {
   }
 
   /**
-   * A text block's item id: that of the source's next run of text (a message item: text parts from
-   * one with an id, or after another part, up to the next such) that begins with the block's first
-   * text. Runs with no text (an empty message item) and runs that do not begin so (text an earlier
-   * block took in) are passed over.
+   * A text block's item: the source's next run of text (a message item: text parts from one with an
+   * id, or after another part, up to the next such) that begins with the block's first text. Runs
+   * with no text (an empty message item) and runs that do not begin so (text an earlier block took
+   * in) are passed over. Its id, and where its text ends in the block (`end`) when another part
+   * follows it (the item is complete: a delta past it is the next item's).
    */
-  private sourceTextId(first: string): string | undefined {
+  private sourceText(first: string): { id: string | undefined; end: number | undefined } | undefined {
     const parts = this.sourceMessage()?.parts;
     if (!parts) return undefined;
     // A text after a call or other part begins with the separator the client puts before it.
@@ -499,9 +537,11 @@ export class StreamWriter {
         text += t.text;
       }
       if (text === '' || run++ < this.#texts) continue;
-      if (!text.startsWith(lead) && !text.startsWith(first)) continue;
+      const whole = text.startsWith(first);
+      if (!whole && !text.startsWith(lead)) continue;
       this.#texts = run;
-      return id;
+      // The block's text has the separator the run's does not.
+      return { id, end: i < parts.length ? text.length + (whole ? 0 : first.length - lead.length) : undefined };
     }
     return undefined;
   }
@@ -590,6 +630,36 @@ function withResponse(slots: Partial<ServeSlots>, serve: ServeCodec): Partial<Se
     enumerable: true,
     configurable: true,
   });
+}
+
+/**
+ * How many blocks other than reasoning come before reasoning part `k` in the turn's order: each
+ * run of text (text parts from one with an id, or after another part) with text, each other part
+ * (each comes as an event of its own). None without an order (the part is written where it is met).
+ */
+function othersBefore(order: readonly ResponsePart[] | undefined, k: number): number {
+  if (!order) return 0;
+  let n = 0;
+  let seen = 0;
+  // In a run of text; whether that run was counted (an empty message item is no block).
+  let inText = false;
+  let counted = false;
+  for (const p of order) {
+    if (p.type === 'text') {
+      if (!inText || p.id !== undefined) counted = false;
+      inText = true;
+      if (!counted && p.text !== '') {
+        counted = true;
+        n++;
+      }
+      continue;
+    }
+    inText = false;
+    if (p.type === 'thinking') {
+      if (seen++ === k) return n;
+    } else n++;
+  }
+  return n;
 }
 
 function parseObject(text: string): unknown {

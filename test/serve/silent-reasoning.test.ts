@@ -20,6 +20,7 @@ import { adapters, createClientFor, type ProviderAdapter } from '../../generated
 import { serves, eventEncoder, servedTurn, turnEvents, type ServeCodec } from '../../generated/serve.js';
 import { chunked, fetchReturning } from '../helpers/replay.js';
 import { accessFor } from '../helpers/client-access.js';
+import { startLoopbackServer, type ScriptedResponse } from '../helpers/loopback-server.js';
 
 type Json = Record<string, any>;
 
@@ -318,7 +319,7 @@ describe('gateway stream, signing dialect: OpenRouter Chat callers get Anthropic
 });
 
 describe('the stream writer matches each reasoning block to its part', () => {
-  it('Responses: an item with only its id (stored, no summary) is passed over, not taken for the next block; the next keeps its own id', () => {
+  it('Responses: an item with only its id (stored, no summary) is written whole in its place, not taken for the next block; the next keeps its own id', () => {
     const turn = { message: { role: 'assistant' as const, content: null, thinking: [{ text: '', id: 'rs_stored' }, { text: 'Checking.', signature: ENCRYPTED, id: REASONING_ID }] } };
     const w = new StreamWriter(openaiResponses.adapter, openaiResponses.serve, { id: 'resp_1', model: 'gpt', created: 0 }, { snapshot: () => turn });
     const events: StreamEvent[] = [
@@ -329,9 +330,14 @@ describe('the stream writer matches each reasoning block to its part', () => {
     ];
     const out = events.flatMap((e) => w.write(e)).map((e) => e.data as Json);
     const done = out.filter((e) => e.type === 'response.output_item.done').map((e) => e.item);
-    expect(done).toEqual([{ id: REASONING_ID, type: 'reasoning', summary: [{ type: 'summary_text', text: 'Checking.' }], encrypted_content: ENCRYPTED }]);
+    // The stored item as the API streams one (added and done, `summary: []`), then the next.
+    expect(done).toEqual([
+      { id: 'rs_stored', type: 'reasoning', summary: [] },
+      { id: REASONING_ID, type: 'reasoning', summary: [{ type: 'summary_text', text: 'Checking.' }], encrypted_content: ENCRYPTED },
+    ]);
     // The summary part opens with the first text, after the item was added with its signature.
-    expect(out.map((e) => e.type).slice(2, 5)).toEqual(['response.output_item.added', 'response.reasoning_summary_part.added', 'response.reasoning_summary_text.delta']);
+    const second = out.findIndex((e) => e.type === 'response.output_item.added' && e.item.id === REASONING_ID);
+    expect(out.map((e) => e.type).slice(second, second + 3)).toEqual(['response.output_item.added', 'response.reasoning_summary_part.added', 'response.reasoning_summary_text.delta']);
   });
 });
 
@@ -364,5 +370,205 @@ describe('reading a Responses turn back: the message after reasoning keeps its i
     const d = decode([call]);
     expect((d.request.messages[1] as Json).toolCalls).toEqual([{ id: 'call_w1', name: 'get_weather', arguments: '{}' }]);
     expect(d.unread).toContain('input[1].id');
+  });
+});
+
+/** SSE text of named events (`event:` from each event's `type`), as Anthropic and Responses send them. */
+const sseOf = (events: Json[]): string[] => events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`);
+/** How the upstream's body reaches the gateway: in one read (the turn read ahead of the events), or one event per read. */
+const SPLITS = [
+  ['one piece', (events: string[]) => ({ headers: { 'content-type': 'text/event-stream' }, body: events.join('') })],
+  ['event by event', (events: string[]) => ({ headers: { 'content-type': 'text/event-stream' }, body: events, chunkDelayMs: 5 })],
+] as const;
+
+/** A gateway listening as `spec` in front of a scripted upstream of the same spec (its body split as asked). */
+async function passThrough(spec: 'anthropic-messages' | 'openai-responses', body: ScriptedResponse): Promise<{ url: string; close: () => Promise<void> }> {
+  const up = await startLoopbackServer(body);
+  const gw = await startGateway({
+    listen: [{ spec, path: '/p' }],
+    routes: [{ model: 'm', targets: [{ spec, model: 'up', baseUrl: spec === 'openai-responses' ? `${up.url}/v1` : up.url, key: { keys: ['sk-up-000000001'] } }] }],
+  });
+  return { url: `${gw.url}/p`, close: async () => void (await Promise.all([gw.close(), up.close()])) };
+}
+
+describe('the gateway writes silent reasoning in its place however the upstream body is split', () => {
+  // Anthropic: signed thinking, text, a redacted block, then a call (the redacted block comes after the text).
+  const start = { type: 'message_start', message: { id: 'msg_01Up', type: 'message', role: 'assistant', model: 'claude-up', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 12, output_tokens: 1 } } };
+  const anthropicEvents = [
+    start,
+    { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } },
+    { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: THOUGHT } },
+    { type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: SIGNATURE } },
+    { type: 'content_block_stop', index: 0 },
+    { type: 'content_block_start', index: 1, content_block: { type: 'text', text: '' } },
+    { type: 'content_block_delta', index: 1, delta: { type: 'text_delta', text: 'Let me check.' } },
+    { type: 'content_block_stop', index: 1 },
+    { type: 'content_block_start', index: 2, content_block: { type: 'redacted_thinking', data: REDACTED_A } },
+    { type: 'content_block_stop', index: 2 },
+    { type: 'content_block_start', index: 3, content_block: { type: 'tool_use', id: 'toolu_w1', name: 'get_weather', input: {} } },
+    { type: 'content_block_delta', index: 3, delta: { type: 'input_json_delta', partial_json: '{"city":"Paris"}' } },
+    { type: 'content_block_stop', index: 3 },
+    { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 40 } },
+    { type: 'message_stop' },
+  ];
+
+  // Failed before the fix in one piece: the redacted block was written before the text.
+  it.each(SPLITS)('Anthropic, %s: a redacted block after the text stays after it', async (_name, split) => {
+    const p = await passThrough('anthropic-messages', split(sseOf(anthropicEvents)));
+    try {
+      const client = new Anthropic({ apiKey: 'unused', baseURL: p.url, maxRetries: 0 });
+      const final = await client.messages.stream({ model: 'm', max_tokens: 1024, messages: [{ role: 'user', content: 'Weather in Paris?' }] }).finalMessage();
+      expect(final.content).toEqual([
+        { type: 'thinking', thinking: THOUGHT, signature: SIGNATURE },
+        { type: 'text', text: 'Let me check.' },
+        { type: 'redacted_thinking', data: REDACTED_A },
+        { type: 'tool_use', id: 'toolu_w1', name: 'get_weather', input: { city: 'Paris' } },
+      ]);
+    } finally {
+      await p.close();
+    }
+  });
+});
+
+/** Responses stream events, numbered as the API numbers them, ending with `response.completed` (its output: the done items). */
+function responsesEvents(items: Json[][]): Json[] {
+  const response = (status: string, output: Json[]) => ({ id: 'resp_up01', object: 'response', created_at: 1767225600, status, model: 'gpt-up', output, usage: status === 'completed' ? { input_tokens: 12, input_tokens_details: { cached_tokens: 0 }, output_tokens: 30, output_tokens_details: { reasoning_tokens: 20 }, total_tokens: 42 } : null });
+  const events = [{ type: 'response.created', response: response('in_progress', []) }, ...items.flat()];
+  const done = events.filter((e) => e.type === 'response.output_item.done').map((e) => e.item as Json);
+  events.push({ type: 'response.completed', response: response('completed', done) });
+  return events.map((e, i) => ({ ...e, sequence_number: i }));
+}
+/** A reasoning item's events: added (its encrypted content already there), its summary if any, done. */
+function reasoningItem(at: number, id: string, encrypted: string | undefined, summary?: string): Json[] {
+  const item = (s: Json[]) => ({ id, type: 'reasoning', summary: s, ...(encrypted === undefined ? {} : { encrypted_content: encrypted }) });
+  const text = summary === undefined ? [] : [
+    { type: 'response.reasoning_summary_part.added', item_id: id, output_index: at, summary_index: 0, part: { type: 'summary_text', text: '' } },
+    { type: 'response.reasoning_summary_text.delta', item_id: id, output_index: at, summary_index: 0, delta: summary },
+    { type: 'response.reasoning_summary_text.done', item_id: id, output_index: at, summary_index: 0, text: summary },
+    { type: 'response.reasoning_summary_part.done', item_id: id, output_index: at, summary_index: 0, part: { type: 'summary_text', text: summary } },
+  ];
+  const whole = item(summary === undefined ? [] : [{ type: 'summary_text', text: summary }]);
+  return [{ type: 'response.output_item.added', output_index: at, item: item([]) }, ...text, { type: 'response.output_item.done', output_index: at, item: whole }];
+}
+/** A message item's events, its text in one delta. */
+function messageItem(at: number, id: string, text: string): Json[] {
+  const part = { type: 'output_text', text, annotations: [] };
+  return [
+    { type: 'response.output_item.added', output_index: at, item: { id, type: 'message', status: 'in_progress', role: 'assistant', content: [] } },
+    { type: 'response.content_part.added', item_id: id, output_index: at, content_index: 0, part: { ...part, text: '' } },
+    { type: 'response.output_text.delta', item_id: id, output_index: at, content_index: 0, delta: text },
+    { type: 'response.output_text.done', item_id: id, output_index: at, content_index: 0, text },
+    { type: 'response.content_part.done', item_id: id, output_index: at, content_index: 0, part },
+    { type: 'response.output_item.done', output_index: at, item: { id, type: 'message', status: 'completed', role: 'assistant', content: [part] } },
+  ];
+}
+const ENCRYPTED_2 = 'gAAAAABpPDIVc2Vjb25kLXJlYXNvbmluZy1pdGVtLWVuY3J5cHRlZC1jb250ZW50';
+const REASONING_ID_2 = 'rs_1f2e3d4c5b6a79808f7e6d5c4b3a2910';
+
+describe('back-to-back Responses reasoning items stay two items, each with its own encrypted content', () => {
+  // Failed before the fix: the second item's encrypted content (sent when it is added) went to the
+  // first, and a second item without a summary was not written at all.
+  for (const summary of ['with', 'without'] as const) {
+    it.each(SPLITS)(`gateway, %s: the second item ${summary} a summary`, async (_name, split) => {
+      const second = summary === 'with' ? 'Then the tool.' : undefined;
+      const events = responsesEvents([reasoningItem(0, REASONING_ID, ENCRYPTED, 'First the city.'), reasoningItem(1, REASONING_ID_2, ENCRYPTED_2, second), messageItem(2, 'msg_0c1d2e3f', 'Sunny.')]);
+      const p = await passThrough('openai-responses', split(sseOf(events)));
+      try {
+        const client = new OpenAI({ apiKey: 'unused', baseURL: p.url, maxRetries: 0 });
+        const final = await client.responses.stream({ model: 'm', input: 'Weather in Paris?', store: false, include: ['reasoning.encrypted_content'] }).finalResponse();
+        expect(final.output.slice(0, 2)).toEqual([
+          { id: REASONING_ID, type: 'reasoning', summary: [{ type: 'summary_text', text: 'First the city.' }], encrypted_content: ENCRYPTED },
+          { id: REASONING_ID_2, type: 'reasoning', summary: second === undefined ? [] : [{ type: 'summary_text', text: second }], encrypted_content: ENCRYPTED_2 },
+        ]);
+        expect(final.output.map((o) => o.type)).toEqual(['reasoning', 'reasoning', 'message']);
+      } finally {
+        await p.close();
+      }
+    });
+  }
+
+  it('the mock: streamed as its blocking body lists them (the ids, the encrypted content, the message numbered after both)', async () => {
+    const mock = await createMockServer({ provider: 'openai-responses', script: [{ reply: { thinking: [{ signature: ENCRYPTED, id: REASONING_ID }, { signature: ENCRYPTED_2, id: REASONING_ID_2 }], text: 'Sunny.' } }] });
+    try {
+      const client = new OpenAI({ apiKey: 'unused', baseURL: mock.url, maxRetries: 0 });
+      const ask = { model: 'gpt-test', input: 'Weather in Paris?', store: false, include: ['reasoning.encrypted_content' as const] };
+      const blocking = await client.responses.create(ask);
+      const streamed = await client.responses.stream(ask).finalResponse();
+      const view = (r: OpenAI.Responses.Response) => r.output.map((o) => [o.type, (o as Json).encrypted_content, o.id!.replace(r.id, '<id>')]);
+      expect(view(blocking)).toEqual([['reasoning', ENCRYPTED, REASONING_ID], ['reasoning', ENCRYPTED_2, REASONING_ID_2], ['message', undefined, 'msg_<id>_2']]);
+      expect(view(streamed)).toEqual(view(blocking));
+    } finally {
+      await mock.close();
+    }
+  });
+});
+
+describe('a Responses reasoning item with nothing but its id (store: true, no summary, no encrypted content) is streamed in its place', () => {
+  const CALL = { id: 'fc_5e6f7a8b', type: 'function_call', status: 'completed', call_id: 'call_w1', name: 'get_weather', arguments: '{"city":"Paris"}' };
+  const callItem = (at: number): Json[] => [
+    { type: 'response.output_item.added', output_index: at, item: { ...CALL, status: 'in_progress', arguments: '' } },
+    { type: 'response.function_call_arguments.delta', item_id: CALL.id, output_index: at, delta: CALL.arguments },
+    { type: 'response.function_call_arguments.done', item_id: CALL.id, output_index: at, arguments: CALL.arguments },
+    { type: 'response.output_item.done', output_index: at, item: CALL },
+  ];
+
+  // Failed before the fix: the item was passed over, and the caller's next turn lost it.
+  it.each(SPLITS)('gateway, %s: the item, then the message and the call with their own ids', async (_name, split) => {
+    const events = responsesEvents([reasoningItem(0, REASONING_ID, undefined), messageItem(1, 'msg_0c1d2e3f', 'Let me check.'), callItem(2)]);
+    const p = await passThrough('openai-responses', split(sseOf(events)));
+    try {
+      const client = new OpenAI({ apiKey: 'unused', baseURL: p.url, maxRetries: 0 });
+      const final = await client.responses.stream({ model: 'm', input: 'Weather in Paris?' }).finalResponse();
+      expect(final.output[0]).toEqual({ id: REASONING_ID, type: 'reasoning', summary: [] });
+      expect(final.output.map((o) => [o.type, o.id])).toEqual([['reasoning', REASONING_ID], ['message', 'msg_0c1d2e3f'], ['function_call', CALL.id]]);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('the mock: streamed as its blocking body lists it, the message and the call numbered after it in both', async () => {
+    const mock = await createMockServer({ provider: 'openai-responses', script: [{ reply: { thinking: [{ id: REASONING_ID }], text: 'Let me check.', toolCalls: [{ id: 'call_w1', name: 'get_weather', arguments: { city: 'Paris' } }] } }] });
+    try {
+      const client = new OpenAI({ apiKey: 'unused', baseURL: mock.url, maxRetries: 0 });
+      const ask = { model: 'gpt-test', input: 'Weather in Paris?', tools: [{ type: 'function' as const, name: 'get_weather', parameters: WEATHER, strict: false }] };
+      const view = (r: OpenAI.Responses.Response) => r.output.map((o) => [o.type, o.id!.replace(r.id, '<id>')]);
+      const blocking = view(await client.responses.create(ask));
+      expect(blocking).toEqual([['reasoning', REASONING_ID], ['message', 'msg_<id>_1'], ['function_call', 'fc_<id>_2']]);
+      expect(view(await client.responses.stream(ask).finalResponse())).toEqual(blocking);
+    } finally {
+      await mock.close();
+    }
+  });
+});
+
+describe('consecutive Responses message items stay apart, each under its own id', () => {
+  // Failed before the fix: the second message's text went into the first item (msg_… "Checking.Done.").
+  it('gateway, one piece: reasoning, then two messages, each under its own id with its own text', async () => {
+    const events = responsesEvents([reasoningItem(0, REASONING_ID, ENCRYPTED), messageItem(1, 'msg_0c1d2e3f', 'Checking.'), messageItem(2, 'msg_4a5b6c7d', 'Done.')]);
+    const p = await passThrough('openai-responses', SPLITS[0][1](sseOf(events)));
+    try {
+      const client = new OpenAI({ apiKey: 'unused', baseURL: p.url, maxRetries: 0 });
+      const final = await client.responses.stream({ model: 'm', input: 'Weather in Paris?', store: false, include: ['reasoning.encrypted_content'] }).finalResponse();
+      expect(final.output.map((o) => [o.type, o.id, o.type === 'message' ? (o.content[0] as { text: string }).text : undefined])).toEqual([
+        ['reasoning', REASONING_ID, undefined],
+        ['message', 'msg_0c1d2e3f', 'Checking.'],
+        ['message', 'msg_4a5b6c7d', 'Done.'],
+      ]);
+      expect(final.output_text).toBe('Checking.Done.');
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('without a turn to read (no source), one text block as before', () => {
+    const w = new StreamWriter(openaiResponses.adapter, openaiResponses.serve, { id: 'resp_1', model: 'gpt', created: 0 });
+    const events: StreamEvent[] = [
+      { type: 'start', id: 'resp_1', model: 'gpt', warnings: [] },
+      { type: 'text-delta', delta: 'Checking.' },
+      { type: 'text-delta', delta: 'Done.' },
+      { type: 'finish', finishReason: 'stop', rawFinishReason: null, usage: null },
+    ];
+    const out = events.flatMap((e) => w.write(e)).map((e) => e.data as Json);
+    expect(out.filter((e) => e.type === 'response.output_item.done').map((e) => e.item.content[0].text)).toEqual(['Checking.Done.']);
   });
 });
