@@ -10,6 +10,7 @@ import type { Limiter } from '../runtime/serve/limits/limiter.js';
 import type { RouterContext } from '../runtime/serve/router.js';
 import { createGateway, DEFAULT_BODY_LIMIT, type GatewayOptions } from '../runtime/serve/gateway.js';
 import { ERROR_SOURCE_HEADER } from '../runtime/serve/gateway-engine.js';
+import { byListenPrefix } from '../runtime/serve/listen-prefix.js';
 import type { CorsOption } from '../runtime/serve/cors.js';
 import { errorResponse } from '../runtime/serve/error-body.js';
 import { withCors } from '../runtime/serve/cors.js';
@@ -117,11 +118,7 @@ async function startRouted(options: GatewayConfigServerOptions): Promise<Listeni
 function tooLargeAnswer(listens: ReadonlyArray<{ prefix: string; spec: ServedSpec }>, bodyLimit: number, cors: CorsOption | undefined): (request: Request) => Promise<Response> {
   const message = `the request body is too large (the gateway takes up to ${bodyLimit} bytes)`;
   const answers = listens.map(({ prefix, spec }) => ({ prefix, answer: withCors(async () => errorResponse(spec.adapter, spec.serve, { status: 413, message }, { [ERROR_SOURCE_HEADER]: 'gateway' }), cors, [spec.adapter.requestIdHeader, ERROR_SOURCE_HEADER]) }));
-  // As the router matches them: the longest prefix first, and a path under none is the first listen entry's.
-  const byPrefix = [...answers].sort((a, b) => b.prefix.length - a.prefix.length);
-  return async (request) => {
-    const path = new URL(request.url).pathname;
-    const at = byPrefix.find((a) => path === a.prefix || path.startsWith(`${a.prefix}/`)) ?? answers[0]!;
-    return at.answer(request);
-  };
+  // The entry the router would give the path.
+  const answerFor = byListenPrefix(answers);
+  return async (request) => answerFor(new URL(request.url).pathname).answer(request);
 }

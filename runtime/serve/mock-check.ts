@@ -5,17 +5,21 @@
  * it. Each is a MockSetupError naming the option and why. docs/serving.md#a-mock-that-cannot-fake-a-pass.
  */
 import { MockSetupError } from '../errors.js';
-import type { MockFault, MockStep } from './mock-script.js';
+import type { MockFault, MockMatch, MockStep } from './mock-script.js';
+import type { MockThinking, MockTurn } from './turn-events.js';
 import { nearest } from '../request/did-you-mean.js';
 
+/** Every key of `T`, listed: a key added to the type and not here fails to compile. */
+const keysOf = <T>() => <const K extends readonly (keyof T)[]>(keys: K & ([Exclude<keyof T, K[number]>] extends [never] ? unknown : never)): readonly string[] => keys as readonly string[];
+
 const KNOWN: Record<string, readonly string[]> = {
-  step: ['when', 'reply', 'fault', 'times'],
-  when: ['lastUserText', 'toolResultFor', 'model', 'stream'],
-  fault: ['status', 'message', 'type', 'code', 'retryAfter', 'errorAfter', 'truncateAfter', 'latencyMs', 'stallMs'],
+  step: keysOf<MockStep>()(['when', 'reply', 'fault', 'times']),
+  when: keysOf<MockMatch>()(['lastUserText', 'toolResultFor', 'model', 'stream']),
+  fault: keysOf<MockFault>()(['status', 'message', 'type', 'code', 'retryAfter', 'errorAfter', 'truncateAfter', 'latencyMs', 'stallMs']),
   // A misspelt reply field would serve an empty turn: a clean answer a test could pass on.
-  reply: ['text', 'thinking', 'toolCalls', 'parts', 'finishReason', 'usage', 'id', 'model'],
-  'thinking block': ['text', 'signature', 'redacted', 'id'],
-  'tool call': ['id', 'name', 'kind', 'arguments'],
+  reply: keysOf<MockTurn>()(['text', 'thinking', 'toolCalls', 'parts', 'finishReason', 'usage', 'id', 'model']),
+  'thinking block': keysOf<MockThinking>()(['text', 'signature', 'redacted', 'id']),
+  'tool call': keysOf<NonNullable<MockTurn['toolCalls']>[number]>()(['id', 'name', 'kind', 'arguments']),
 };
 
 /** The faults placed inside a stream. */

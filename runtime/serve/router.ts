@@ -28,6 +28,7 @@ import { gatewayLimits, type Admission, type GatewayClient } from './limits/gate
 import type { Limiter } from './limits/limiter.js';
 import type { ServedRequest } from './served-request.js';
 import { MODEL_LISTS, modelListAsk } from './model-list.js';
+import { byListenPrefix } from './listen-prefix.js';
 import { gatewayTelemetry, type GatewayTelemetryContext, type RequestWatch } from './gateway-telemetry.js';
 
 const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
@@ -131,12 +132,11 @@ export function createRouter(config: GatewayConfig, ctx: RouterContext): (reques
     for (const l of listeners) if (extendsSpec(ctx.specs, r.dialect, l.spec.adapter.id)) routes[i]!.dialects.set(l, specIn(ctx.specs, r.dialect) as ServedSpec);
   });
   const routeDialects = routes.some((r) => r.dialects.size > 0);
-  // The longest prefix first: `/v1` must not take what `/v1/anthropic` serves.
-  const byPrefix = [...listeners].sort((a, b) => b.prefix.length - a.prefix.length);
+  const listenerFor = byListenPrefix(listeners);
 
   const handler = async (req: ServedRequest): Promise<Response> => {
     const path = new URL(req.url).pathname;
-    const l = byPrefix.find((x) => path === x.prefix || path.startsWith(`${x.prefix}/`)) ?? listeners[0]!;
+    const l = listenerFor(path);
     const sub = path.startsWith(`${l.prefix}/`) ? path.slice(l.prefix.length) : path;
     try {
       return await handle(req, l, sub);

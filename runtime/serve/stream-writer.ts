@@ -391,23 +391,22 @@ export class StreamWriter {
     if (!this.source) return undefined;
     const turn = this.source.snapshot();
     const parts = turn?.message?.thinking ?? [];
+    const order = turn?.content ?? turn?.message?.parts;
     for (let p = parts[this.#parts]; p !== undefined && p.text === '' && p.signature === undefined; p = parts[this.#parts]) {
       // In its place: a part that comes after a block not begun yet (the turn read ahead of the
       // events) waits for that block's end. A reasoning block opening comes after it anyway.
-      if (!thinking && !final && othersBefore(turn.content ?? turn.message.parts, this.#parts) > this.#others) break;
+      if (!thinking && !final && othersBefore(order, this.#parts) > this.#others) break;
       if (p.redacted === undefined) {
         // Nothing but an id (a Responses item stored by the provider, no summary): complete once a
         // later part began (the last one may still get its text; a turn with an order or a whole
         // one says where it stands). Written whole on a wire whose items have ids, the same
         // protocol's (OpenAI wants it before the item it produced); elsewhere passed over.
-        const order = turn.content ?? turn.message.parts;
         if (this.#parts === parts.length - 1 && !final && !order && !this.source.whole) break;
         this.#parts++;
         if (this.serve.itemId === undefined || p.id === undefined || this.crosses()) continue;
       } else this.#parts++;
-      const from = this.source.reasoning;
-      if (from && 'foreign' in from) {
-        this.#warnings.push({ type: 'dropped', field: 'thinking', message: `redacted reasoning from ${from.foreign} is not valid for ${this.adapter.id}; it was left out` });
+      if (this.crosses()) {
+        this.#warnings.push({ type: 'dropped', field: 'thinking', message: `redacted reasoning from ${(this.source.reasoning as { foreign: string }).foreign} is not valid for ${this.adapter.id}; it was left out` });
         continue;
       }
       const b: Extract<Block, { kind: 'thinking' }> = { kind: 'thinking', index: this.blocks++, text: '' };
@@ -523,25 +522,13 @@ export class StreamWriter {
     // A text after a call or other part begins with the separator the client puts before it.
     const lead = first.replace(/^\n\n/, '');
     let run = 0;
-    for (let i = 0; i < parts.length; ) {
-      const p = parts[i]!;
-      if (p.type !== 'text') {
-        i++;
-        continue;
-      }
-      const id = p.id;
-      let text = p.text;
-      for (i++; i < parts.length; i++) {
-        const t = parts[i]!;
-        if (t.type !== 'text' || t.id !== undefined) break;
-        text += t.text;
-      }
+    for (const { id, text, next } of textRuns(parts)) {
       if (text === '' || run++ < this.#texts) continue;
       const whole = text.startsWith(first);
       if (!whole && !text.startsWith(lead)) continue;
       this.#texts = run;
       // The block's text has the separator the run's does not.
-      return { id, end: i < parts.length ? text.length + (whole ? 0 : first.length - lead.length) : undefined };
+      return { id, end: next < parts.length ? text.length + (whole ? 0 : first.length - lead.length) : undefined };
     }
     return undefined;
   }
@@ -639,27 +626,42 @@ function withResponse(slots: Partial<ServeSlots>, serve: ServeCodec): Partial<Se
  */
 function othersBefore(order: readonly ResponsePart[] | undefined, k: number): number {
   if (!order) return 0;
+  const runs = new Map([...textRuns(order)].map((r) => [r.start, r]));
   let n = 0;
   let seen = 0;
-  // In a run of text; whether that run was counted (an empty message item is no block).
-  let inText = false;
-  let counted = false;
-  for (const p of order) {
-    if (p.type === 'text') {
-      if (!inText || p.id !== undefined) counted = false;
-      inText = true;
-      if (!counted && p.text !== '') {
-        counted = true;
-        n++;
-      }
-      continue;
-    }
-    inText = false;
-    if (p.type === 'thinking') {
-      if (seen++ === k) return n;
-    } else n++;
+  for (let i = 0; i < order.length; i++) {
+    const run = runs.get(i);
+    if (run) {
+      // An empty message item is no block.
+      if (run.text !== '') n++;
+      i = run.next - 1;
+    } else if (order[i]!.type !== 'thinking') n++;
+    else if (seen++ === k) return n;
   }
   return n;
+}
+
+/**
+ * The turn's message items as runs of text: text parts from one with an id (an item of its own)
+ * or after another part, up to the next such; `start` and `next`, where the run begins and what
+ * follows it.
+ */
+function* textRuns(parts: readonly ResponsePart[]): Generator<{ start: number; next: number; id: string | undefined; text: string }> {
+  for (let i = 0; i < parts.length; ) {
+    const p = parts[i]!;
+    if (p.type !== 'text') {
+      i++;
+      continue;
+    }
+    const start = i;
+    let text = p.text;
+    for (i++; i < parts.length; i++) {
+      const t = parts[i]!;
+      if (t.type !== 'text' || t.id !== undefined) break;
+      text += t.text;
+    }
+    yield { start, next: i, id: p.id, text };
+  }
 }
 
 function parseObject(text: string): unknown {
